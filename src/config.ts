@@ -1,0 +1,58 @@
+/** Environment, parsed once. Every variable is documented in the README. */
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().url().optional(),
+  QUIRE_DATA_DIR: z.string().default('.quire'),
+  QUIRE_EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  QUIRE_PUBLIC_URL: z.string().url().optional(),
+  QUIRE_APP_URL: z.string().url().optional(),
+  QUIRE_RUN_WORKER: bool.default(true),
+  QUIRE_DB_POOL_MAX: z.coerce.number().int().min(1).default(10),
+  QUIRE_LOG_SQL: bool.default(false),
+  REDIS_URL: z.string().url().optional(),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  embeddedPgPort: number;
+  publicUrl: string;
+  appUrl: string;
+  runWorker: boolean;
+  dbPoolMax: number;
+  logSql: boolean;
+  redisUrl?: string;
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${issues}`);
+  }
+  const e = parsed.data;
+  const publicUrl = (e.QUIRE_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.QUIRE_DATA_DIR),
+    embeddedPgPort: e.QUIRE_EMBEDDED_PG_PORT,
+    publicUrl,
+    appUrl: (e.QUIRE_APP_URL ?? publicUrl).replace(/\/$/, ''),
+    runWorker: e.QUIRE_RUN_WORKER,
+    dbPoolMax: e.QUIRE_DB_POOL_MAX,
+    logSql: e.QUIRE_LOG_SQL,
+    redisUrl: e.REDIS_URL,
+  };
+}

@@ -1,0 +1,42 @@
+/** Opens the configured database (external or embedded), migrated and ready for a Prisma client. */
+import type { Config } from '../config.js';
+import { createPrismaClient, type Db, type QueryListener } from './client.js';
+import { startEmbeddedPostgres } from './embedded.js';
+import { applyMigrations, readMigrations } from './schema-engine.js';
+
+export type Database = { url: string; db: Db; close(): Promise<void> };
+
+/** The database URL to use: DATABASE_URL, or an embedded PostgreSQL started for this process. */
+export async function resolveDatabaseUrl(config: Config, log: (line: string) => void = () => {}) {
+  if (config.databaseUrl) return { url: config.databaseUrl, stop: async () => {} };
+  return startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, log });
+}
+
+export async function openDatabase(config: Config, opts: { migrate?: boolean; onQuery?: QueryListener } = {}): Promise<Database> {
+  const server = await resolveDatabaseUrl(config);
+  try {
+    if (opts.migrate !== false) await applyMigrations(server.url);
+    const db = createPrismaClient(server.url, { poolMax: config.dbPoolMax, onQuery: opts.onQuery });
+    return {
+      url: server.url,
+      db,
+      close: async () => {
+        await db.$disconnect();
+        await server.stop();
+      },
+    };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
+
+/** True when every migration in prisma/migrations has been applied successfully. */
+export async function isMigrated(db: Db): Promise<boolean> {
+  const expected = (await readMigrations()).migrationDirectories.map((m) => m.path);
+  const rows = await db.$queryRawUnsafe<{ migration_name: string }[]>(
+    'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+  );
+  const applied = new Set(rows.map((r) => r.migration_name));
+  return expected.every((name) => applied.has(name));
+}

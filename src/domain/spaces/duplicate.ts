@@ -1,0 +1,39 @@
+import type { Db } from '../../db/client.js';
+import { placeItem } from '../content-tree/position.js';
+import { newId } from '../ids.js';
+import type { Access } from '../permissions/access.js';
+
+const TITLE_MAX = 50;
+const SUFFIX = ' (copy)';
+
+/** Copies a space (settings, grants, a new revision descending from its current one) right after it. */
+export async function duplicateSpace(db: Db, access: Access, id: string): Promise<string> {
+  const { space } = await access.requireSpace(id, 'read');
+  if (space.parentId) await access.requireCollection(space.parentId, 'create');
+  else await access.requireOrganization(space.organizationId, 'create');
+  const copyId = newId('Space');
+  const revisionId = newId('Revision');
+  await db.$transaction(async (tx) => {
+    await tx.space.create({
+      data: {
+        id: copyId,
+        organizationId: space.organizationId,
+        parentId: space.parentId,
+        title: `${space.title.slice(0, TITLE_MAX - SUFFIX.length)}${SUFFIX}`,
+        emoji: space.emoji,
+        visibility: space.visibility,
+        editMode: space.editMode,
+        defaultLevel: space.defaultLevel,
+        revisionId,
+      },
+    });
+    await tx.revision.create({ data: { id: revisionId, spaceId: copyId, parents: [space.revisionId] } });
+    const grants = await tx.contentPermission.findMany({ where: { spaceId: id } });
+    await tx.contentPermission.createMany({
+      data: grants.map((g) => ({ ...g, id: newId('ContentPermission'), spaceId: copyId, createdAt: undefined })),
+    });
+    // Right after the original.
+    await placeItem(tx, space.organizationId, space.parentId, { kind: 'space', id: copyId }, { after: id });
+  });
+  return copyId;
+}

@@ -1,0 +1,30 @@
+/** Deleting a space moves it to the trash for seven days; it can be restored until purged. */
+import type { Db } from '../../db/client.js';
+import { nextPosition } from '../content-tree/position.js';
+import { conflict } from '../errors.js';
+import { TRASH_RETENTION_MS, type Access } from '../permissions/access.js';
+
+export async function deleteSpace(db: Db, access: Access, id: string): Promise<void> {
+  await access.requireSpace(id, 'admin');
+  await db.space.update({ where: { id }, data: { deletedAt: new Date() } });
+}
+
+export async function restoreSpace(db: Db, access: Access, id: string): Promise<string> {
+  const { space } = await access.requireSpace(id, 'admin', { allowDeleted: true });
+  if (!space.deletedAt) throw conflict('Space is not deleted');
+  await db.$transaction(async (tx) => {
+    // Its parent may have been deleted meanwhile (onDelete: SetNull); it then returns to the root.
+    const current = await tx.space.findUniqueOrThrow({ where: { id }, select: { parentId: true, visibility: true } });
+    const position = await nextPosition(tx, space.organizationId, current.parentId);
+    const visibility = !current.parentId && current.visibility === 'in_collection' ? 'private' : current.visibility;
+    await tx.space.update({ where: { id }, data: { deletedAt: null, position, visibility } });
+  });
+  return id;
+}
+
+/** Permanently removes spaces deleted more than seven days ago; returns how many. */
+export async function purgeDeletedSpaces(db: Db, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - TRASH_RETENTION_MS);
+  const { count } = await db.space.deleteMany({ where: { deletedAt: { lt: cutoff } } });
+  return count;
+}

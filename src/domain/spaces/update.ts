@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import type { Access } from '../permissions/access.js';
+import { parseInput, roleSchema } from '../validation.js';
+import { emoji, spaceTitle } from './create.js';
+
+const input = z.object({
+  title: spaceTitle.optional(),
+  emoji: emoji.optional(),
+  editMode: z.enum(['live', 'locked']).optional(),
+  defaultLevel: roleSchema.optional(),
+});
+
+export type UpdateSpaceInput = z.input<typeof input>;
+
+/** Title and emoji need `edit`; the edit mode and default level are an admin's choice. */
+export async function updateSpace(db: Db, access: Access, id: string, raw: UpdateSpaceInput): Promise<string> {
+  const data = parseInput(input, raw);
+  const adminOnly = data.editMode !== undefined || data.defaultLevel !== undefined;
+  await access.requireSpace(id, adminOnly ? 'admin' : 'edit');
+  await db.space.update({ where: { id }, data });
+  return id;
+}

@@ -1,0 +1,15 @@
+/** Input validation with zod: the first issue becomes a 400 that names the offending field. */
+import { z } from 'zod';
+import { badRequest } from './errors.js';
+import { ROLES } from './permissions/roles.js';
+
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue.path.join('.');
+  throw badRequest(field ? `Invalid value for "${field}": ${issue.message}` : issue.message, field || undefined);
+}
+
+export const roleSchema = z.enum(ROLES);
+export const titleSchema = (max: number, min = 0) => z.string().trim().min(min).max(max);

@@ -1,0 +1,92 @@
+/** Section 4.1 of the API description: spaces. */
+import { CONNECTION_FIELDS, listOf, pageArgs, pick, route } from '../route.js';
+import { presentSpace, SPACE_FRAGMENT } from '../present.js';
+
+const space = (data: { space: unknown }) => presentSpace(data.space as never);
+
+/** `position.before/after` pointers ({type, space|collection}) become sibling IDs. */
+function position(body: Record<string, unknown>) {
+  if (!('position' in body)) return undefined;
+  const value = body.position;
+  if (value === null) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) return value; // GraphQL rejects it, naming "position"
+  const pointer = (p: unknown) =>
+    p && typeof p === 'object' && !Array.isArray(p) ? ((p as Record<string, unknown>).space ?? (p as Record<string, unknown>).collection ?? p) : p;
+  const { before, after } = value as Record<string, unknown>;
+  return { ...(before !== undefined ? { before: pointer(before) } : {}), ...(after !== undefined ? { after: pointer(after) } : {}) };
+}
+
+export const spaceRoutes = [
+  route({
+    method: 'GET',
+    path: '/spaces/{spaceId}',
+    operation: `query RestGetSpace($id: ID!) { space(id: $id) { ...RestSpace } } ${SPACE_FRAGMENT}`,
+    variables: ({ params }) => ({ id: params.spaceId }),
+    result: space,
+  }),
+  route({
+    method: 'DELETE',
+    path: '/spaces/{spaceId}',
+    operation: `mutation RestDeleteSpace($id: ID!) { deleteSpace(id: $id) }`,
+    variables: ({ params }) => ({ id: params.spaceId }),
+  }),
+  route({
+    method: 'PATCH',
+    path: '/spaces/{spaceId}',
+    operation: `mutation RestUpdateSpace($id: ID!, $input: UpdateSpaceInput!) { space: updateSpace(id: $id, input: $input) { ...RestSpace } } ${SPACE_FRAGMENT}`,
+    variables: ({ params, body }) => ({ id: params.spaceId, input: pick(body, ['title', 'emoji', 'editMode', 'defaultLevel']) }),
+    result: space,
+  }),
+  route({
+    method: 'POST',
+    path: '/spaces/{spaceId}/duplicate',
+    operation: `mutation RestDuplicateSpace($id: ID!) { space: duplicateSpace(id: $id) { ...RestSpace } } ${SPACE_FRAGMENT}`,
+    variables: ({ params }) => ({ id: params.spaceId }),
+    result: space,
+    status: 201,
+  }),
+  route({
+    method: 'POST',
+    path: '/spaces/{spaceId}/restore',
+    operation: `mutation RestRestoreSpace($id: ID!) { space: restoreSpace(id: $id) { ...RestSpace } } ${SPACE_FRAGMENT}`,
+    variables: ({ params }) => ({ id: params.spaceId }),
+    result: space,
+  }),
+  route({
+    method: 'POST',
+    path: '/spaces/{spaceId}/move',
+    operation: `mutation RestMoveSpace($id: ID!, $parent: ID, $position: PositionInput) {
+      space: moveSpace(id: $id, parent: $parent, position: $position) { ...RestSpace }
+    } ${SPACE_FRAGMENT}`,
+    variables: ({ params, body }) => ({ id: params.spaceId, ...pick(body, ['parent']), ...('position' in body ? { position: position(body) } : {}) }),
+    result: space,
+  }),
+  route({
+    method: 'POST',
+    path: '/spaces/{spaceId}/transfer',
+    operation: `mutation RestTransferSpace($id: ID!, $organization: ID!, $parent: ID) {
+      space: transferSpace(id: $id, organization: $organization, parent: $parent) { ...RestSpace }
+    } ${SPACE_FRAGMENT}`,
+    variables: ({ params, body }) => ({ id: params.spaceId, ...pick(body, ['organization', 'parent']) }),
+    result: space,
+  }),
+  route({
+    method: 'GET',
+    path: '/orgs/{organizationId}/spaces',
+    operation: `query RestListSpaces($id: ID!, $first: Int, $after: String) {
+      organization(id: $id) { spaces(first: $first, after: $after) { ${CONNECTION_FIELDS} edges { node { ...RestSpace } } } }
+    } ${SPACE_FRAGMENT}`,
+    variables: ({ params, query }) => ({ id: params.organizationId, ...pageArgs(query) }),
+    result: (data) => listOf(data.organization.spaces, presentSpace),
+  }),
+  route({
+    method: 'POST',
+    path: '/orgs/{organizationId}/spaces',
+    operation: `mutation RestCreateSpace($id: ID!, $input: CreateSpaceInput) {
+      space: createSpace(organizationId: $id, input: $input) { ...RestSpace }
+    } ${SPACE_FRAGMENT}`,
+    variables: ({ params, body }) => ({ id: params.organizationId, input: pick(body, ['title', 'emoji', 'parent', 'private']) }),
+    result: space,
+    status: 201,
+  }),
+];

@@ -1,0 +1,53 @@
+/** The Pothos schema builder: Prisma-backed object types and Relay nodes/connections. */
+import SchemaBuilder from '@pothos/core';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import RelayPlugin from '@pothos/plugin-relay';
+import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
+import type PrismaTypes from '../generated/pothos-types.js';
+import { getDatamodel } from '../generated/pothos-types.js';
+import { kindOfId } from '../domain/ids.js';
+import type { Context } from './context.js';
+import { loadNode } from './node-loaders.js';
+
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  PrismaTypes: PrismaTypes;
+  DefaultFieldNullability: false;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date };
+    JSON: { Input: unknown; Output: unknown };
+  };
+}>({
+  defaultFieldNullability: false,
+  plugins: [PrismaPlugin, RelayPlugin, SimpleObjectsPlugin],
+  prisma: {
+    client: (ctx) => ctx.db,
+    dmmf: getDatamodel(),
+    exposeDescriptions: false,
+    filterConnectionTotalCount: true,
+    onUnusedQuery: null,
+  },
+  relay: {
+    // IDs are the same strings as in REST; their prefix names the type (src/domain/ids.ts).
+    encodeGlobalID: (_typename, id) => String(id),
+    decodeGlobalID: (globalID) => ({ typename: kindOfId(globalID) ?? 'Unknown', id: globalID }),
+    cursorType: 'String',
+    clientMutationId: 'omit',
+    nodesQueryOptions: false,
+    nodeQueryOptions: {
+      resolve: (_root, { id }, ctx) => loadNode(ctx, id.typename, String(id.id)),
+    },
+  },
+});
+
+builder.queryType({});
+builder.mutationType({});
+
+builder.scalarType('DateTime', {
+  serialize: (value) => (value instanceof Date ? value.toISOString() : String(value)),
+  parseValue: (value) => {
+    const date = new Date(String(value));
+    if (Number.isNaN(date.getTime())) throw new TypeError('DateTime must be an ISO 8601 date-time');
+    return date;
+  },
+});

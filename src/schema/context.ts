@@ -1,0 +1,20 @@
+/** What every resolver receives: the database, the caller, request-scoped loaders and access checks. */
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import { createLoaders, type Loaders } from '../domain/loaders.js';
+import { Access } from '../domain/permissions/access.js';
+
+export type Viewer = { userId: string };
+
+export type Context = {
+  db: Db;
+  config: Config;
+  viewer: Viewer;
+  loaders: Loaders;
+  access: Access;
+};
+
+export function createContext(db: Db, config: Config, viewer: Viewer): Context {
+  const loaders = createLoaders(db, viewer.userId);
+  return { db, config, viewer, loaders, access: new Access(loaders, viewer.userId) };
+}

@@ -1,0 +1,10 @@
+/** Builds the GraphQL schema from an explicit list of type modules. */
+import { builder } from './builder.js';
+import './connection.js';
+import './types/enums.js';
+import './types/position.js';
+import './types/user.js';
+import './types/organization.js';
+import './types/space.js';
+
+export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,135 @@
+import { updateOrganization } from '../../domain/organizations/update.js';
+import { atLeast } from '../../domain/permissions/roles.js';
+import { builder } from '../builder.js';
+import { connectionOf } from '../connection.js';
+import type { Context } from '../context.js';
+import { OrganizationTypeEnum, RoleEnum } from './enums.js';
+import { apiUrl, appUrl } from '../urls.js';
+
+const OrganizationPermissions = builder.simpleObject('OrganizationPermissions', {
+  fields: (t) => ({
+    admin: t.boolean({ description: 'The caller administers the organization.' }),
+    createContent: t.boolean({ description: 'The caller can create spaces and collections.' }),
+  }),
+});
+
+const OrganizationUrls = builder.simpleObject('OrganizationUrls', {
+  fields: (t) => ({ location: t.string(), app: t.string(), logo: t.string({ nullable: true }) }),
+});
+
+const OrganizationTrial = builder.simpleObject('OrganizationTrial', {
+  description: 'A self-hosted instance has no billing: trials do not apply.',
+  fields: (t) => ({ status: t.string(), count: t.int() }),
+});
+
+const OrganizationDefaultContent = builder.simpleObject('OrganizationDefaultContent', {
+  fields: (t) => ({ type: t.string(), site: t.string() }),
+});
+
+export const OrganizationRef = builder.prismaNode('Organization', {
+  id: { field: 'id' },
+  fields: (t) => ({
+    title: t.exposeString('title'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    emailDomains: t.exposeStringList('emailDomains'),
+    hostname: t.exposeString('hostname', { nullable: true }),
+    type: t.expose('type', { type: OrganizationTypeEnum }),
+    useCase: t.exposeString('useCase', { nullable: true }),
+    communityType: t.exposeString('communityType', { nullable: true }),
+    defaultRole: t.expose('defaultRole', { type: RoleEnum, nullable: true }),
+    defaultContent: t.field({
+      type: OrganizationDefaultContent,
+      nullable: true,
+      resolve: (org) => (org.defaultContentSite ? { type: 'site', site: org.defaultContentSite } : null),
+    }),
+    sso: t.exposeBoolean('sso'),
+    ai: t.exposeBoolean('ai'),
+    inviteLinks: t.exposeBoolean('inviteLinks'),
+    plan: t.exposeString('plan'),
+    trial: t.field({ type: OrganizationTrial, resolve: () => ({ status: 'notapplicable', count: 0 }) }),
+    urls: t.field({
+      type: OrganizationUrls,
+      resolve: (org, _args, ctx) => ({
+        location: apiUrl(ctx, `/orgs/${org.id}`),
+        app: appUrl(ctx, `/o/${org.id}`),
+        logo: org.logoURL,
+      }),
+    }),
+    viewerRole: t.field({
+      type: RoleEnum,
+      nullable: true,
+      description: "The caller's organization role (null for guests).",
+      resolve: async (org, _args, ctx) => (await ctx.access.orgRole(org.id)).role,
+    }),
+    permissions: t.field({
+      type: OrganizationPermissions,
+      resolve: async (org, _args, ctx) => {
+        const { role } = await ctx.access.orgRole(org.id);
+        return { admin: atLeast(role, 'admin'), createContent: atLeast(role, 'create') };
+      },
+    }),
+  }),
+});
+
+async function viewerOrganizations(ctx: Context) {
+  const memberships = await ctx.db.member.findMany({
+    where: { userId: ctx.viewer.userId, disabled: false },
+    orderBy: [{ joinedAt: 'asc' }, { organizationId: 'asc' }],
+    select: { organizationId: true },
+  });
+  const orgs = await ctx.loaders.organization.loadMany(memberships.map((m) => m.organizationId));
+  return orgs.filter((o) => o && !(o instanceof Error)) as NonNullable<Awaited<ReturnType<typeof ctx.loaders.organization.load>>>[];
+}
+
+builder.queryFields((t) => ({
+  organizations: t.connection({
+    type: OrganizationRef,
+    description: 'Organizations the caller is a member of.',
+    resolve: async (_root, args, ctx) => connectionOf(args, await viewerOrganizations(ctx)),
+  }),
+  organization: t.field({
+    type: OrganizationRef,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => ctx.access.requireOrganization(String(id)),
+  }),
+  organizationsByEmailDomain: t.field({
+    type: [OrganizationRef],
+    description: "Organizations that list the domain among their email domains. Only the caller's own email domain can be looked up.",
+    args: { emailDomain: t.arg.string({ required: true }) },
+    resolve: async (_root, { emailDomain }, ctx) => {
+      const domain = emailDomain.trim().toLowerCase();
+      const viewer = await ctx.loaders.user.load(ctx.viewer.userId);
+      if (!viewer || viewer.email.split('@')[1]?.toLowerCase() !== domain) return [];
+      return ctx.db.organization.findMany({ where: { emailDomains: { has: domain } }, orderBy: { createdAt: 'asc' } });
+    },
+  }),
+}));
+
+const DefaultContentInput = builder.inputType('OrganizationDefaultContentInput', {
+  fields: (t) => ({ type: t.string({ required: true }), site: t.string({ required: true }) }),
+});
+
+const UpdateOrganizationInput = builder.inputType('UpdateOrganizationInput', {
+  fields: (t) => ({
+    title: t.string(),
+    emailDomains: t.stringList(),
+    hostname: t.string(),
+    defaultRole: t.field({ type: RoleEnum }),
+    defaultContent: t.field({ type: DefaultContentInput }),
+    logo: t.string(),
+    sso: t.boolean(),
+    ai: t.boolean(),
+    inviteLinks: t.boolean(),
+  }),
+});
+
+builder.mutationField('updateOrganization', (t) =>
+  t.field({
+    type: OrganizationRef,
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateOrganizationInput, required: true }) },
+    resolve: async (_root, { id, input }, ctx) => {
+      await updateOrganization(ctx.db, ctx.access, String(id), input as never);
+      return ctx.db.organization.findUniqueOrThrow({ where: { id: String(id) } });
+    },
+  }),
+);

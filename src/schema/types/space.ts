@@ -1,0 +1,177 @@
+import type { Space } from '../../generated/prisma/client.js';
+import { createSpace } from '../../domain/spaces/create.js';
+import { duplicateSpace } from '../../domain/spaces/duplicate.js';
+import { moveSpace, transferSpace } from '../../domain/spaces/relocate.js';
+import { deleteSpace, restoreSpace } from '../../domain/spaces/trash.js';
+import { updateSpace } from '../../domain/spaces/update.js';
+import { atLeast } from '../../domain/permissions/roles.js';
+import { builder } from '../builder.js';
+import { connectionOf } from '../connection.js';
+import type { Context } from '../context.js';
+import { RoleEnum, SpaceEditModeEnum, SpaceVisibilityEnum } from './enums.js';
+import { OrganizationRef } from './organization.js';
+import { PositionInput } from './position.js';
+import { apiUrl, appUrl } from '../urls.js';
+
+const SpacePermissions = builder.simpleObject('SpacePermissions', {
+  description: 'What the caller may do with the space.',
+  fields: (t) => ({
+    access: t.boolean(),
+    admin: t.boolean(),
+    edit: t.boolean(),
+    comment: t.boolean(),
+    merge: t.boolean(),
+    review: t.boolean(),
+  }),
+});
+
+const SpaceUrls = builder.simpleObject('SpaceUrls', {
+  fields: (t) => ({ location: t.string(), app: t.string() }),
+});
+
+export const SpaceRef = builder.prismaNode('Space', {
+  id: { field: 'id' },
+  fields: (t) => ({
+    title: t.exposeString('title'),
+    emoji: t.exposeString('emoji'),
+    visibility: t.expose('visibility', { type: SpaceVisibilityEnum }),
+    editMode: t.expose('editMode', { type: SpaceEditModeEnum }),
+    defaultLevel: t.expose('defaultLevel', { type: RoleEnum }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    deletedAt: t.expose('deletedAt', { type: 'DateTime', nullable: true }),
+    revision: t.exposeString('revisionId', { description: 'ID of the active revision.' }),
+    organizationId: t.exposeString('organizationId'),
+    parentId: t.exposeString('parentId', { nullable: true }),
+    organization: t.field({
+      type: OrganizationRef,
+      resolve: async (space, _args, ctx) => (await ctx.loaders.organization.load(space.organizationId))!,
+    }),
+    comments: t.int({ description: 'Open comments (discussions arrive with change requests).', resolve: () => 0 }),
+    changeRequests: t.int({ resolve: () => 0 }),
+    changeRequestsOpen: t.int({ resolve: () => 0 }),
+    changeRequestsDraft: t.int({ resolve: () => 0 }),
+    urls: t.field({
+      type: SpaceUrls,
+      resolve: (space, _args, ctx) => ({ location: apiUrl(ctx, `/spaces/${space.id}`), app: appUrl(ctx, `/s/${space.id}`) }),
+    }),
+    viewerRole: t.field({
+      type: RoleEnum,
+      nullable: true,
+      description: "The caller's effective role on the space.",
+      resolve: (space, _args, ctx) => ctx.access.spaceRole(space),
+    }),
+    permissions: t.field({
+      type: SpacePermissions,
+      resolve: async (space, _args, ctx) => {
+        const role = await ctx.access.spaceRole(space);
+        return {
+          access: atLeast(role, 'read'),
+          admin: atLeast(role, 'admin'),
+          edit: atLeast(role, 'edit') && space.editMode === 'live',
+          comment: atLeast(role, 'comment'),
+          merge: atLeast(role, 'review'),
+          review: atLeast(role, 'review'),
+        };
+      },
+    }),
+  }),
+});
+
+builder.prismaObjectFields('Organization', (t) => ({
+  spaces: t.connection({
+    type: SpaceRef,
+    description: 'Live spaces of the organization the caller can access, oldest first.',
+    resolve: async (org, args, ctx) => connectionOf(args, await ctx.access.visibleSpaces(await ctx.loaders.spacesInOrganization.load(org.id))),
+  }),
+}));
+
+builder.queryField('space', (t) =>
+  t.field({
+    type: SpaceRef,
+    description: 'A space by ID; deleted spaces are returned (with `deletedAt`) until purged.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, { id }, ctx) => (await ctx.access.requireSpace(String(id), 'read', { allowDeleted: true })).space,
+  }),
+);
+
+const reload = async (ctx: Context, id: string): Promise<Space> => ctx.db.space.findUniqueOrThrow({ where: { id } });
+
+const CreateSpaceInput = builder.inputType('CreateSpaceInput', {
+  fields: (t) => ({
+    title: t.string(),
+    emoji: t.string(),
+    parent: t.id({ description: 'ID of the parent collection.' }),
+    private: t.boolean({ deprecationReason: 'Private spaces are no longer supported.' }),
+  }),
+});
+
+const UpdateSpaceInput = builder.inputType('UpdateSpaceInput', {
+  fields: (t) => ({
+    title: t.string(),
+    emoji: t.string(),
+    editMode: t.field({ type: SpaceEditModeEnum }),
+    defaultLevel: t.field({ type: RoleEnum }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  createSpace: t.field({
+    type: SpaceRef,
+    args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: CreateSpaceInput, required: false }) },
+    resolve: async (_root, { organizationId, input }, ctx) => {
+      const id = await createSpace(ctx.db, ctx.access, {
+        organizationId: String(organizationId),
+        title: input?.title ?? undefined,
+        emoji: input?.emoji ?? undefined,
+        parent: input?.parent == null ? undefined : String(input.parent),
+        private: input?.private ?? undefined,
+      });
+      return reload(ctx, id);
+    },
+  }),
+  updateSpace: t.field({
+    type: SpaceRef,
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateSpaceInput, required: true }) },
+    resolve: async (_root, { id, input }, ctx) => {
+      const clean = Object.fromEntries(Object.entries(input).filter(([, v]) => v != null));
+      return reload(ctx, await updateSpace(ctx.db, ctx.access, String(id), clean));
+    },
+  }),
+  deleteSpace: t.boolean({
+    description: 'Moves the space to the trash; it is purged after 7 days.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, { id }, ctx) => {
+      await deleteSpace(ctx.db, ctx.access, String(id));
+      return true;
+    },
+  }),
+  restoreSpace: t.field({
+    type: SpaceRef,
+    description: 'Restores a space deleted in the last 7 days.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, { id }, ctx) => reload(ctx, await restoreSpace(ctx.db, ctx.access, String(id))),
+  }),
+  duplicateSpace: t.field({
+    type: SpaceRef,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, { id }, ctx) => reload(ctx, await duplicateSpace(ctx.db, ctx.access, String(id))),
+  }),
+  moveSpace: t.field({
+    type: SpaceRef,
+    description: 'Moves a space to a parent collection (null: the root) and/or a position among its siblings; the end by default.',
+    args: {
+      id: t.arg.id({ required: true }),
+      parent: t.arg.id({ required: false }),
+      position: t.arg({ type: PositionInput, required: false }),
+    },
+    resolve: async (_root, { id, parent, position }, ctx) =>
+      reload(ctx, await moveSpace(ctx.db, ctx.access, String(id), { parent: parent === undefined ? undefined : parent && String(parent), position })),
+  }),
+  transferSpace: t.field({
+    type: SpaceRef,
+    args: { id: t.arg.id({ required: true }), organization: t.arg.id({ required: true }), parent: t.arg.id({ required: false }) },
+    resolve: async (_root, { id, organization, parent }, ctx) =>
+      reload(ctx, await transferSpace(ctx.db, ctx.access, String(id), { organization: String(organization), parent: parent && String(parent) })),
+  }),
+}));
