@@ -15,7 +15,7 @@ import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { SchemaEngine, MigrationList } from '@prisma/schema-engine-wasm';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
 export const PRISMA_DIR = path.resolve(import.meta.dirname, '../../prisma');
 export const SCHEMA_PATH = path.join(PRISMA_DIR, 'schema.prisma');
@@ -110,7 +110,7 @@ let engineClass: Promise<typeof SchemaEngine> | undefined;
 function loadSchemaEngine(): Promise<typeof SchemaEngine> {
   engineClass ??= (async () => {
     const glue = await import('@prisma/schema-engine-wasm/schema_engine_bg');
-    const glueFile = fileURLToPath(import.meta.resolve('@prisma/schema-engine-wasm/schema_engine_bg'));
+    const glueFile = createRequire(import.meta.url).resolve('@prisma/schema-engine-wasm/schema_engine_bg');
     const wasmPath = path.join(path.dirname(glueFile), 'schema_engine_bg.wasm');
     const { instance } = await WebAssembly.instantiate(await readFile(wasmPath), { './schema_engine_bg.js': glue as never });
     (glue as unknown as { __wbg_set_wasm(w: unknown): void }).__wbg_set_wasm(instance.exports);

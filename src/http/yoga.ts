@@ -1,6 +1,6 @@
 /** The GraphQL server: authentication, error masking and GraphiQL around the Pothos schema. */
-import { GraphQLError } from 'graphql';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import type { GraphQLError } from 'graphql';
+import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { authenticate } from '../domain/identity/tokens.js';
@@ -10,8 +10,14 @@ import { schema } from '../schema/index.js';
 
 export type ServerContext = Record<string, unknown>;
 
+/**
+ * Errors are recognised by shape, not `instanceof GraphQLError`: graphql ships both CJS and ESM
+ * builds, and yoga may not load the same one as this module (vitest does exactly that).
+ */
+const isGraphQLError = (e: unknown): e is GraphQLError => e instanceof Error && e.name === 'GraphQLError';
+
 export function toGraphQLError(error: AppError): GraphQLError {
-  return new GraphQLError(error.message, {
+  return createGraphQLError(error.message, {
     originalError: error,
     extensions: { code: error.code, ...(error.field ? { field: error.field } : {}) },
   });
@@ -20,7 +26,7 @@ export function toGraphQLError(error: AppError): GraphQLError {
 export async function contextFor(db: Db, config: Config, authorization: string | null | undefined): Promise<Context> {
   const userId = await authenticate(db, authorization);
   if (!userId) {
-    throw new GraphQLError(unauthenticated().message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+    throw createGraphQLError(unauthenticated().message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
   }
   return createContext(db, config, { userId });
 }
@@ -30,18 +36,20 @@ export function createGraphQLServer(db: Db, config: Config, log: (...args: unkno
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    logging: false, // internal errors are logged by maskError below; client errors are not server faults
     graphiql: { title: 'quire', headers: JSON.stringify({ Authorization: 'Bearer <token>' }) },
     context: ({ request }) => contextFor(db, config, request.headers.get('authorization')),
     maskedErrors: {
       maskError: (error, message) => {
-        const original = error instanceof GraphQLError ? error.originalError : error;
+        const original = isGraphQLError(error) ? error.originalError : error;
         if (original instanceof AppError) return toGraphQLError(original);
+        if (isGraphQLError(error) && error.extensions?.code === 'UNAUTHENTICATED') return error;
         // Input coercion ("Variable "$input" got invalid value ... at "input.title"; ...").
-        if (error instanceof GraphQLError && (!original || original instanceof GraphQLError || error.message.startsWith('Variable "$'))) {
-          return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { code: 'BAD_USER_INPUT', ...error.extensions } });
+        if (isGraphQLError(error) && (!original || isGraphQLError(original) || error.message.startsWith('Variable "$'))) {
+          return createGraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...error.extensions, code: 'BAD_USER_INPUT' } });
         }
         log('[quire] internal error:', original ?? error);
-        return new GraphQLError(message, { extensions: { code: 'INTERNAL' } });
+        return createGraphQLError(message, { extensions: { code: 'INTERNAL' } });
       },
     },
   });

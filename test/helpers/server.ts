@@ -1,0 +1,26 @@
+/** A real quire server on a random port of 127.0.0.1, over the test database. */
+import { afterAll, beforeAll, inject } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createPrismaClient, type Db } from '../../src/db/client.js';
+
+export type TestServer = { url: string; db: Db; databaseUrl: string; queries: string[] };
+
+/** Starts one server for the test file; `queries` records every SQL statement it runs. */
+export function useServer(): TestServer {
+  const server = { url: '', databaseUrl: inject('databaseUrl'), queries: [] as string[] } as TestServer;
+  let stop = async () => {};
+  beforeAll(async () => {
+    const config = { ...loadConfig({ PORT: '0', HOST: '127.0.0.1' }), databaseUrl: server.databaseUrl };
+    server.db = createPrismaClient(server.databaseUrl, { poolMax: 5, onQuery: (sql) => server.queries.push(sql) });
+    const app = buildApp({ db: server.db, config, log: process.env.QUIRE_TEST_LOG ? console.error : () => {} });
+    const { port } = await app.start(0, '127.0.0.1');
+    server.url = `http://127.0.0.1:${port}`;
+    stop = async () => {
+      await app.stop();
+      await server.db.$disconnect();
+    };
+  });
+  afterAll(() => stop());
+  return server;
+}
