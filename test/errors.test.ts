@@ -1,0 +1,40 @@
+/** Internal failures are logged and answered generically: no internal text reaches the client. */
+import { describe, expect, inject, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createPrismaClient } from '../src/db/client.js';
+import { createOrg } from './helpers/factories.js';
+
+describe('internal errors', () => {
+  it('are masked in GraphQL and REST, and logged', async () => {
+    const db = createPrismaClient(inject('databaseUrl'));
+    const { org, owner } = await createOrg(db);
+    // A database whose organization reads fail with an internal message.
+    const failing = new Proxy(db, {
+      get(target, prop, receiver) {
+        if (prop === 'organization') {
+          return new Proxy(target.organization, {
+            get: (t, p) => (p === 'findMany' ? async () => { throw new Error('connection to 10.0.0.7 refused: secret detail'); } : Reflect.get(t, p)),
+          });
+        }
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const logged: unknown[] = [];
+    const app = buildApp({ db: failing, config: loadConfig({ PORT: '0' }), log: (...args) => logged.push(args) });
+    const headers = { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' };
+
+    const graphql = await app.fetch(
+      new Request('http://test/graphql', { method: 'POST', headers, body: JSON.stringify({ query: `{ organization(id: "${org.id}") { title } }` }) }),
+    );
+    const body = await graphql.text();
+    expect(body).not.toContain('secret');
+    expect(JSON.parse(body).errors[0].extensions.code).toBe('INTERNAL');
+
+    const rest = await app.fetch(new Request(`http://test/v1/orgs/${org.id}`, { headers }));
+    expect(rest.status).toBe(500);
+    expect(await rest.json()).toEqual({ error: { code: 500, message: 'Internal server error' } });
+    expect(JSON.stringify(logged.map(String))).toContain('secret detail');
+    await db.$disconnect();
+  });
+});

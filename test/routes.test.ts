@@ -1,0 +1,104 @@
+/**
+ * The REST route table against the API description: every documented path of the implemented
+ * sections (4.1, 4.2, 4.5, 4.8 without search, 4.12, 4.16) has exactly one row.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { routes } from '../src/rest/routes/index.js';
+
+const documented = [
+  // 4.1 spaces
+  'GET /spaces/{spaceId}',
+  'DELETE /spaces/{spaceId}',
+  'PATCH /spaces/{spaceId}',
+  'POST /spaces/{spaceId}/duplicate',
+  'POST /spaces/{spaceId}/restore',
+  'POST /spaces/{spaceId}/move',
+  'POST /spaces/{spaceId}/transfer',
+  'GET /orgs/{organizationId}/spaces',
+  'POST /orgs/{organizationId}/spaces',
+  // 4.2 collections
+  'GET /collections/{collectionId}',
+  'DELETE /collections/{collectionId}',
+  'PATCH /collections/{collectionId}',
+  'GET /collections/{collectionId}/spaces',
+  'POST /collections/{collectionId}/move',
+  'POST /collections/{collectionId}/transfer',
+  'GET /orgs/{organizationId}/collections',
+  'POST /orgs/{organizationId}/collections',
+  // 4.5 members
+  'GET /orgs/{organizationId}/members',
+  'GET /orgs/{organizationId}/members/{userId}',
+  'DELETE /orgs/{organizationId}/members/{userId}',
+  'PATCH /orgs/{organizationId}/members/{userId}',
+  'POST /orgs/{organizationId}/ping',
+  'POST /orgs/{organizationId}/members/{userId}/sso',
+  'GET /orgs/{organizationId}/members/{userId}/spaces',
+  'GET /orgs/{organizationId}/members/{userId}/teams',
+  // 4.8 organizations (search arrives with content)
+  'GET /orgs',
+  'GET /orgs/{organizationId}',
+  'PATCH /orgs/{organizationId}',
+  'GET /email-domains/{emailDomain}/orgs',
+  // 4.12 space and collection users
+  ...['/spaces/{spaceId}/permissions', '/collections/{collectionId}/permissions'].flatMap((prefix) => [
+    `POST ${prefix}`,
+    `GET ${prefix}/users`,
+    `DELETE ${prefix}/users/{userId}`,
+    `PATCH ${prefix}/users/{userId}`,
+    `GET ${prefix}/aggregate`,
+  ]),
+  // 4.16 teams
+  'GET /orgs/{organizationId}/teams',
+  'PUT /orgs/{organizationId}/teams',
+  'GET /orgs/{organizationId}/teams/{teamId}',
+  'DELETE /orgs/{organizationId}/teams/{teamId}',
+  'PATCH /orgs/{organizationId}/teams/{teamId}',
+  'GET /orgs/{organizationId}/teams/{teamId}/members',
+  'PUT /orgs/{organizationId}/teams/{teamId}/members',
+  'PUT /orgs/{organizationId}/teams/{teamId}/members/{userId}',
+  'DELETE /orgs/{organizationId}/teams/{teamId}/members/{userId}',
+];
+
+/**
+ * Documented paths of these sections that need revision content (pages and their links), which
+ * arrives with the change-request content slice. Kept here so they cannot be forgotten.
+ */
+const awaitingContent = ['GET /spaces/{spaceId}/links'];
+
+const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+
+describe('REST route table', () => {
+  it('has exactly one row for every documented path of the implemented sections', () => {
+    const rows = routes.map(key);
+    for (const path of documented) expect(rows.filter((r) => r === path), path).toHaveLength(1);
+  });
+
+  it('lists what awaits the content slice, and nothing else is missing', () => {
+    const rows = routes.map(key);
+    for (const path of awaitingContent) expect(rows, path).not.toContain(path);
+  });
+
+  it('has no duplicate rows', () => {
+    const rows = routes.map(key);
+    expect(new Set(rows).size).toBe(rows.length);
+  });
+
+  it('names one GraphQL operation per row', () => {
+    for (const r of routes) expect(r.operation.match(/\b(query|mutation)\s+\w+/g), key(r)).toHaveLength(1);
+  });
+
+  // The list above is transcribed from the API description; when it is at hand, check both agree.
+  const spec = path.resolve(import.meta.dirname, '../../shared/spec/management-api.md');
+  it.runIf(existsSync(spec))('matches the full paths listed in the API description', () => {
+    const text = readFileSync(spec, 'utf8');
+    const sections = text.split(/^### /m).filter((s) => /^4\.(1|2|5|8|16) /.test(s));
+    const listed = sections.flatMap((s) =>
+      [...s.matchAll(/^\| (GET|POST|PUT|PATCH|DELETE) \| `(\/[^`]+)`/gm)].map((m) => `${m[1]} ${m[2]}`),
+    );
+    const expected = listed.filter((p) => p !== 'GET /orgs/{organizationId}/search');
+    expect(expected.length).toBeGreaterThan(20);
+    for (const p of expected) expect([...documented, ...awaitingContent], p).toContain(p);
+  });
+});
