@@ -31,9 +31,20 @@ async function freePort(): Promise<number> {
  */
 export async function startEmbeddedPostgres(opts: { dataDir: string; port?: number; log?: (line: string) => void }): Promise<EmbeddedDatabase> {
   const databaseDir = path.join(opts.dataDir, 'pg');
-  const port = opts.port || (await freePort());
   await mkdir(opts.dataDir, { recursive: true });
   const password = await clusterPassword(opts.dataDir);
+  const urlFor = (port: number, database: string) => `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+
+  // Already running for another quire process on this data directory (e.g. `npm start` while
+  // an admin command runs): share it, and leave stopping it to its owner.
+  const running = await runningClusterPort(databaseDir);
+  if (running) {
+    await ensureDatabase(urlFor(running, 'postgres'), DATABASE);
+    return { url: urlFor(running, DATABASE), stop: async () => {} };
+  }
+
+  const port = opts.port || (await freePort());
+  const recent: string[] = [];
   const server = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -43,17 +54,39 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port?: numb
     createPostgresUser: true,
     // TCP on loopback only; no Unix socket, whose default directory may not be writable.
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: (message) => opts.log?.(String(message)),
+    onLog: (message) => {
+      recent.push(String(message));
+      if (recent.length > 20) recent.shift();
+      opts.log?.(String(message));
+    },
     onError: (message) => opts.log?.(String(message)),
   });
-  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
-  const adminUrl = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
-  await ensureDatabase(adminUrl, DATABASE);
-  return {
-    url: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`,
-    stop: () => server.stop(),
-  };
+  try {
+    if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
+    await server.start();
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : recent.join('').trim();
+    throw new Error(`The embedded PostgreSQL in ${databaseDir} failed to start: ${detail || 'no output'}`);
+  }
+  await ensureDatabase(urlFor(port, 'postgres'), DATABASE);
+  return { url: urlFor(port, DATABASE), stop: () => server.stop() };
+}
+
+/** The port of a live postmaster on this cluster, from its postmaster.pid (line 1 pid, line 4 port). */
+async function runningClusterPort(databaseDir: string): Promise<number | null> {
+  const pidFile = await readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8').catch(() => null);
+  if (!pidFile) return null;
+  const lines = pidFile.split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!pid || !port) return null;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    // EPERM: alive but owned by another user (the postgres user, when started as root).
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return null;
+  }
+  return port;
 }
 
 /** The superuser password is generated once per cluster and kept beside it (mode 0600). */
