@@ -1,0 +1,42 @@
+/** The admin CLI as an operator runs it: one JSON object on the last line of standard output. */
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { describe, expect, inject, it } from 'vitest';
+
+const run = promisify(execFile);
+
+async function quire(...args: string[]) {
+  const { stdout } = await run('npx', ['tsx', 'src/main.ts', ...args], {
+    env: { ...process.env, DATABASE_URL: inject('databaseUrl'), QUIRE_RUN_WORKER: 'false' },
+  });
+  return JSON.parse(stdout.trim().split('\n').at(-1)!);
+}
+
+describe('admin CLI', () => {
+  it('bootstraps an organization, users and tokens that work against the API', async () => {
+    const email = `cli-${randomUUID().slice(0, 8)}@example.test`;
+    const created = await quire('admin', 'create-org', '--title', 'CLI Org', '--owner-email', email, '--owner-name', 'Ops');
+    expect(created.organization).toMatchObject({ object: 'organization', title: 'CLI Org' });
+    expect(created.user).toMatchObject({ object: 'user', email, displayName: 'Ops' });
+    expect(created.token).toMatch(/^quire_/);
+
+    const member = await quire('admin', 'create-user', '--email', `m-${email}`, '--org', created.organization.id, '--role', 'edit');
+    expect(member.user.email).toBe(`m-${email}`);
+    const again = await quire('admin', 'create-token', '--email', email);
+    expect(again.token).not.toBe(created.token);
+
+    const { createPrismaClient } = await import('../src/db/client.js');
+    const db = createPrismaClient(inject('databaseUrl'));
+    const membership = await db.member.findUnique({ where: { organizationId_userId: { organizationId: created.organization.id, userId: member.user.id } } });
+    expect(membership?.role).toBe('edit');
+    const tokens = await db.apiToken.findMany({ where: { userId: created.user.id } });
+    expect(tokens).toHaveLength(2);
+    expect(tokens.map((t) => t.digest)).not.toContain(created.token); // stored hashed
+    await db.$disconnect();
+  }, 60_000);
+
+  it('fails with a clear message on bad input', async () => {
+    await expect(quire('admin', 'create-org', '--title', 'X', '--owner-email', 'not-an-email')).rejects.toThrow(/title|email/);
+  }, 60_000);
+});
