@@ -23,8 +23,8 @@ export type Route = {
   variables: (input: RestInput) => Record<string, unknown>;
   /** Shapes `data` into the response body; omitted for routes that answer without a body. */
   result?: (data: any, input: RestInput) => unknown;
-  /** Success status; 200 with a body, 204 without. */
-  status?: number;
+  /** Success status; 200 with a body, 204 without. A function picks it from `data` (e.g. 205 vs 204 on deletes). */
+  status?: number | ((data: any) => number);
 };
 
 export const route = (r: Route): Route => r;
@@ -80,6 +80,18 @@ export const CONNECTION_FIELDS = 'totalCount pageInfo { hasNextPage endCursor }'
 /** Drops undefined entries so absent body fields stay absent in variables. */
 export function defined<T extends Record<string, unknown>>(obj: T): Partial<T> {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** `position.before/after` pointers ({type, space|collection}) become sibling IDs. */
+export function position(body: Record<string, unknown>) {
+  if (!('position' in body)) return undefined;
+  const value = body.position;
+  if (value === null) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) return value; // GraphQL rejects it, naming "position"
+  const pointer = (p: unknown) =>
+    p && typeof p === 'object' && !Array.isArray(p) ? ((p as Record<string, unknown>).space ?? (p as Record<string, unknown>).collection ?? p) : p;
+  const { before, after } = value as Record<string, unknown>;
+  return { ...(before !== undefined ? { before: pointer(before) } : {}), ...(after !== undefined ? { after: pointer(after) } : {}) };
 }
 
 /** Picks the listed keys present in a body. */

@@ -21,7 +21,7 @@ export type OrgRequirement = 'member' | 'nonGuest' | Role;
 
 export class Access {
   constructor(
-    private readonly loaders: Loaders,
+    readonly loaders: Loaders,
     readonly userId: string,
   ) {}
 

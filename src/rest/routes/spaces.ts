@@ -1,20 +1,8 @@
 /** Section 4.1 of the API description: spaces. */
-import { CONNECTION_FIELDS, listOf, pageArgs, pick, route } from '../route.js';
+import { CONNECTION_FIELDS, listOf, pageArgs, pick, position, route } from '../route.js';
 import { presentSpace, SPACE_FRAGMENT } from '../present.js';
 
 const space = (data: { space: unknown }) => presentSpace(data.space as never);
-
-/** `position.before/after` pointers ({type, space|collection}) become sibling IDs. */
-function position(body: Record<string, unknown>) {
-  if (!('position' in body)) return undefined;
-  const value = body.position;
-  if (value === null) return null;
-  if (typeof value !== 'object' || Array.isArray(value)) return value; // GraphQL rejects it, naming "position"
-  const pointer = (p: unknown) =>
-    p && typeof p === 'object' && !Array.isArray(p) ? ((p as Record<string, unknown>).space ?? (p as Record<string, unknown>).collection ?? p) : p;
-  const { before, after } = value as Record<string, unknown>;
-  return { ...(before !== undefined ? { before: pointer(before) } : {}), ...(after !== undefined ? { after: pointer(after) } : {}) };
-}
 
 export const spaceRoutes = [
   route({

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import { nextPosition } from '../content-tree/position.js';
+import { badRequest } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Access } from '../permissions/access.js';
+import { parseInput, titleSchema } from '../validation.js';
+
+export const collectionTitle = titleSchema(50);
+export const collectionDescription = z.string().trim().max(100);
+
+const input = z.object({
+  organizationId: z.string(),
+  title: collectionTitle.optional(),
+  parent: z.string().optional(),
+});
+
+export type CreateCollectionInput = z.input<typeof input>;
+
+/** Creates a collection at the end of its parent (a collection, or the organization's root). */
+export async function createCollection(db: Db, access: Access, raw: CreateCollectionInput): Promise<string> {
+  const data = parseInput(input, raw);
+  if (data.parent) {
+    const { collection } = await access.requireCollection(data.parent, 'create');
+    if (collection.organizationId !== data.organizationId) throw badRequest('Invalid value for "parent": the collection belongs to another organization', 'parent');
+  } else {
+    await access.requireOrganization(data.organizationId, 'create');
+  }
+  const id = newId('Collection');
+  await db.$transaction(async (tx) => {
+    const position = await nextPosition(tx, data.organizationId, data.parent ?? null);
+    await tx.collection.create({
+      data: { id, organizationId: data.organizationId, parentId: data.parent ?? null, title: data.title ?? 'Untitled', position },
+    });
+  });
+  return id;
+}

@@ -1,0 +1,60 @@
+/** Moving a collection within its organization's tree, and transferring it to another organization. */
+import { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import { placeItem, type Position } from '../content-tree/position.js';
+import { badRequest, conflict } from '../errors.js';
+import type { Access } from '../permissions/access.js';
+import { targetParent } from '../spaces/relocate.js';
+import { parseInput } from '../validation.js';
+import { collectionSubtree } from './subtree.js';
+
+const positionSchema = z.object({ before: z.string().nullish(), after: z.string().nullish() });
+const moveInput = z.object({ parent: z.string().nullish(), position: positionSchema.nullish() });
+export type MoveCollectionInput = { parent?: string | null; position?: Position | null };
+
+export async function moveCollection(db: Db, access: Access, id: string, raw: MoveCollectionInput): Promise<string> {
+  const data = parseInput(moveInput, raw);
+  if (data.parent === undefined && !data.position) throw badRequest('Give "parent", "position" or both', 'parent');
+  const { collection } = await access.requireCollection(id, 'admin');
+  const { organizationId } = collection;
+  const parentId = data.parent === undefined ? collection.parentId : await targetParent(access, organizationId, data.parent);
+  await db.$transaction(async (tx) => {
+    if (parentId && (await collectionSubtree(tx, organizationId, id)).includes(parentId)) {
+      throw badRequest('Invalid value for "parent": a collection cannot be moved into itself or one of its descendants', 'parent');
+    }
+    await tx.collection.update({ where: { id }, data: { parentId } });
+    await placeItem(tx, organizationId, parentId, { kind: 'collection', id }, data.position ?? undefined);
+  });
+  return id;
+}
+
+const transferInput = z.object({ organization: z.string().min(1) });
+export type TransferCollectionInput = z.input<typeof transferInput>;
+
+/**
+ * Moves a collection, with its nested collections and their live spaces, to the root of another
+ * organization. Grants on the moved content are dropped: their users and teams belong to the old
+ * organization. Deleted spaces stay in the old organization's trash.
+ */
+export async function transferCollection(db: Db, access: Access, id: string, raw: TransferCollectionInput): Promise<string> {
+  const data = parseInput(transferInput, raw);
+  const { collection } = await access.requireCollection(id, 'admin');
+  await access.requireOrganization(data.organization, 'create');
+  const sameOrg = data.organization === collection.organizationId;
+  if (sameOrg && !collection.parentId) throw conflict('The collection is already at the root of this organization');
+  await db.$transaction(async (tx) => {
+    if (!sameOrg) {
+      const ids = await collectionSubtree(tx, collection.organizationId, id);
+      const inSubtree = { parentId: { in: ids } };
+      const trashed = { ...inSubtree, deletedAt: { not: null } };
+      await tx.contentPermission.deleteMany({ where: { OR: [{ collectionId: { in: ids } }, { space: { ...inSubtree, deletedAt: null } }] } });
+      await tx.space.updateMany({ where: { ...trashed, visibility: 'in_collection' }, data: { visibility: 'private' } });
+      await tx.space.updateMany({ where: trashed, data: { parentId: null } });
+      await tx.space.updateMany({ where: inSubtree, data: { organizationId: data.organization } });
+      await tx.collection.updateMany({ where: { id: { in: ids } }, data: { organizationId: data.organization } });
+    }
+    await tx.collection.update({ where: { id }, data: { parentId: null } });
+    await placeItem(tx, data.organization, null, { kind: 'collection', id });
+  });
+  return id;
+}

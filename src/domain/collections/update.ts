@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import type { Access } from '../permissions/access.js';
+import { parseInput, roleSchema } from '../validation.js';
+import { collectionDescription, collectionTitle } from './create.js';
+
+const input = z.object({
+  title: collectionTitle.optional(),
+  /** null or an empty string clears the description */
+  description: collectionDescription.nullish(),
+  defaultLevel: roleSchema.optional(),
+});
+
+export type UpdateCollectionInput = z.input<typeof input>;
+
+export async function updateCollection(db: Db, access: Access, id: string, raw: UpdateCollectionInput): Promise<string> {
+  const data = parseInput(input, raw);
+  await access.requireCollection(id, 'admin');
+  const description = data.description === undefined ? undefined : data.description || null;
+  await db.collection.update({ where: { id }, data: { title: data.title, description, defaultLevel: data.defaultLevel } });
+  return id;
+}

@@ -1,0 +1,23 @@
+/** A space or a collection, named by ID: the target of content permissions. */
+import { notFound } from '../errors.js';
+import { kindOfId } from '../ids.js';
+import type { Access } from './access.js';
+import type { Role } from './roles.js';
+
+export type ContentRef = { kind: 'space' | 'collection'; id: string; organizationId: string };
+
+/** A live space or a collection the caller holds at least `min` on (404/403 as in access.ts). */
+export async function requireContent(access: Access, contentId: string, min: Role): Promise<ContentRef> {
+  switch (kindOfId(contentId)) {
+    case 'Space': {
+      const { space } = await access.requireSpace(contentId, min);
+      return { kind: 'space', id: space.id, organizationId: space.organizationId };
+    }
+    case 'Collection': {
+      const { collection } = await access.requireCollection(contentId, min);
+      return { kind: 'collection', id: collection.id, organizationId: collection.organizationId };
+    }
+    default:
+      throw notFound('Space or collection');
+  }
+}

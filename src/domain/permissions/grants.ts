@@ -1,0 +1,88 @@
+/**
+ * Direct grants of a role on a space or collection, to users and teams of its organization.
+ * Writes need `admin` on the content; the grantees must belong to the content's organization.
+ */
+import { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { parseInput, roleSchema } from '../validation.js';
+import type { Access } from './access.js';
+import { requireContent, type ContentRef } from './content.js';
+import type { Role } from './roles.js';
+
+type Tx = Prisma.TransactionClient;
+export type Grantee = { kind: 'user' | 'team'; id: string };
+
+const ids = z.array(z.string().min(1)).min(1).optional();
+const inviteInput = z
+  .object({ role: roleSchema, users: ids, teams: ids })
+  .refine((d) => d.users || d.teams, { message: 'give "users", "teams" or both', path: ['users'] });
+
+export type InviteInput = z.input<typeof inviteInput>;
+
+/** 404 naming the first user who is not a member of the organization, or team not in it. */
+async function requireGrantees(db: Tx, organizationId: string, grantees: Grantee[]): Promise<void> {
+  const users = grantees.filter((g) => g.kind === 'user').map((g) => g.id);
+  const teams = grantees.filter((g) => g.kind === 'team').map((g) => g.id);
+  const [members, orgTeams] = await Promise.all([
+    users.length ? db.member.findMany({ where: { organizationId, userId: { in: users } }, select: { userId: true } }) : [],
+    teams.length ? db.team.findMany({ where: { organizationId, id: { in: teams } }, select: { id: true } }) : [],
+  ]);
+  const missingUser = users.find((id) => !members.some((m) => m.userId === id));
+  if (missingUser) throw notFound(`User ${missingUser}`);
+  const missingTeam = teams.find((id) => !orgTeams.some((t) => t.id === id));
+  if (missingTeam) throw notFound(`Team ${missingTeam}`);
+}
+
+/** The columns naming a grant's content and holder. */
+const columns = (content: ContentRef, grantee: Grantee) => ({
+  ...(content.kind === 'space' ? { spaceId: content.id } : { collectionId: content.id }),
+  ...(grantee.kind === 'user' ? { userId: grantee.id } : { teamId: grantee.id }),
+});
+
+function uniqueWhere(content: ContentRef, g: Grantee): Prisma.ContentPermissionWhereUniqueInput {
+  const { id } = content;
+  if (content.kind === 'space') return g.kind === 'user' ? { spaceId_userId: { spaceId: id, userId: g.id } } : { spaceId_teamId: { spaceId: id, teamId: g.id } };
+  return g.kind === 'user' ? { collectionId_userId: { collectionId: id, userId: g.id } } : { collectionId_teamId: { collectionId: id, teamId: g.id } };
+}
+
+async function upsertGrant(tx: Tx, content: ContentRef, grantee: Grantee, role: Role): Promise<void> {
+  await tx.contentPermission.upsert({
+    where: uniqueWhere(content, grantee),
+    create: { id: newId('ContentPermission'), organizationId: content.organizationId, ...columns(content, grantee), role },
+    update: { role },
+  });
+}
+
+/** Grants `role` to each user and team, replacing a previous grant of theirs on the content. */
+export async function inviteToContent(db: Db, access: Access, contentId: string, raw: InviteInput): Promise<string> {
+  const data = parseInput(inviteInput, raw);
+  const content = await requireContent(access, contentId, 'admin');
+  const grantees: Grantee[] = [
+    ...[...new Set(data.users ?? [])].map((id) => ({ kind: 'user' as const, id })),
+    ...[...new Set(data.teams ?? [])].map((id) => ({ kind: 'team' as const, id })),
+  ];
+  await requireGrantees(db, content.organizationId, grantees);
+  await db.$transaction(async (tx) => {
+    for (const g of grantees) await upsertGrant(tx, content, g, data.role);
+  });
+  return contentId;
+}
+
+/**
+ * Sets one user's or team's direct grant: a role creates or replaces it, null removes it, and
+ * undefined changes nothing. Removing a grant that does not exist is not an error.
+ */
+export async function setGrant(db: Db, access: Access, contentId: string, grantee: Grantee, rawRole: Role | null | undefined): Promise<string> {
+  const { role } = parseInput(z.object({ role: roleSchema.nullish() }), { role: rawRole });
+  const content = await requireContent(access, contentId, 'admin');
+  if (role === null) {
+    await db.contentPermission.deleteMany({ where: columns(content, grantee) });
+    return contentId;
+  }
+  await requireGrantees(db, content.organizationId, [grantee]);
+  if (role) await upsertGrant(db, content, grantee, role);
+  return contentId;
+}

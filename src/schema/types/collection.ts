@@ -1,0 +1,204 @@
+import type { Collection } from '../../generated/prisma/client.js';
+import { createCollection } from '../../domain/collections/create.js';
+import { deleteCollection } from '../../domain/collections/delete.js';
+import { moveCollection, transferCollection } from '../../domain/collections/relocate.js';
+import { updateCollection } from '../../domain/collections/update.js';
+import { atLeast } from '../../domain/permissions/roles.js';
+import { builder } from '../builder.js';
+import { connectionOf } from '../connection.js';
+import type { Context } from '../context.js';
+import { apiUrl, appUrl } from '../urls.js';
+import { RoleEnum } from './enums.js';
+import { OrganizationRef } from './organization.js';
+import { PositionInput } from './position.js';
+import { SpaceRef } from './space.js';
+
+const CollectionPermissions = builder.simpleObject('CollectionPermissions', {
+  description: 'What the caller may do with the collection.',
+  fields: (t) => ({
+    view: t.boolean(),
+    admin: t.boolean({ description: 'Edit, move, delete and share the collection.' }),
+    viewInviteLinks: t.boolean(),
+    create: t.boolean({ description: 'Create spaces and collections in the collection.' }),
+  }),
+});
+
+const CollectionUrls = builder.simpleObject('CollectionUrls', {
+  fields: (t) => ({ location: t.string(), app: t.string() }),
+});
+
+/** The collection if the caller can read it, else null (a parent may be hidden from a guest). */
+async function readableCollection(ctx: Context, id: string | null): Promise<Collection | null> {
+  const collection = id ? await ctx.loaders.collection.load(id) : null;
+  return collection && (await ctx.access.collectionRole(collection)) ? collection : null;
+}
+
+/** Depth-first: each collection followed by its descendants, siblings in their tree order. */
+function treeOrder(collections: Collection[]): Collection[] {
+  const ids = new Set(collections.map((c) => c.id));
+  const children = new Map<string | null, Collection[]>();
+  for (const c of collections) {
+    const parent = c.parentId && ids.has(c.parentId) ? c.parentId : null;
+    children.set(parent, [...(children.get(parent) ?? []), c]);
+  }
+  const out: Collection[] = [];
+  const visit = (parent: string | null) => {
+    for (const c of children.get(parent) ?? []) {
+      out.push(c);
+      visit(c.id);
+    }
+  };
+  visit(null);
+  return out;
+}
+
+export const CollectionRef = builder.prismaNode('Collection', {
+  id: { field: 'id' },
+  fields: (t) => ({
+    title: t.exposeString('title'),
+    description: t.exposeString('description', { nullable: true }),
+    defaultLevel: t.expose('defaultLevel', { type: RoleEnum }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    organizationId: t.exposeString('organizationId'),
+    parentId: t.exposeString('parentId', { nullable: true }),
+    organization: t.field({
+      type: OrganizationRef,
+      resolve: async (collection, _args, ctx) => (await ctx.loaders.organization.load(collection.organizationId))!,
+    }),
+    spaces: t.connection({
+      type: SpaceRef,
+      description: 'Live spaces directly inside this collection that the caller can access, in order.',
+      resolve: async (collection, args, ctx) => connectionOf(args, await ctx.access.visibleSpaces(await ctx.loaders.spacesInCollection.load(collection.id))),
+    }),
+    urls: t.field({
+      type: CollectionUrls,
+      resolve: (collection, _args, ctx) => ({ location: apiUrl(ctx, `/collections/${collection.id}`), app: appUrl(ctx, `/c/${collection.id}`) }),
+    }),
+    viewerRole: t.field({
+      type: RoleEnum,
+      nullable: true,
+      description: "The caller's effective role on the collection.",
+      resolve: (collection, _args, ctx) => ctx.access.collectionRole(collection),
+    }),
+    permissions: t.field({
+      type: CollectionPermissions,
+      resolve: async (collection, _args, ctx) => {
+        const role = await ctx.access.collectionRole(collection);
+        return { view: atLeast(role, 'read'), admin: atLeast(role, 'admin'), viewInviteLinks: atLeast(role, 'admin'), create: atLeast(role, 'create') };
+      },
+    }),
+  }),
+});
+
+builder.prismaObjectFields(CollectionRef, (t) => ({
+    parent: t.field({
+      type: CollectionRef,
+      nullable: true,
+      description: 'The parent collection; null at the root or when the caller cannot read it.',
+      resolve: (collection, _args, ctx) => readableCollection(ctx, collection.parentId),
+    }),
+    collections: t.connection({
+      type: CollectionRef,
+      description: 'Collections directly inside this one that the caller can access, in order.',
+      resolve: async (collection, args, ctx) =>
+        connectionOf(args, await ctx.access.visibleCollections(await ctx.loaders.collectionsInCollection.load(collection.id))),
+    }),
+}));
+
+builder.prismaObjectFields('Space', (t) => ({
+  parent: t.field({
+    type: CollectionRef,
+    nullable: true,
+    description: 'The parent collection; null at the root or when the caller cannot read it.',
+    resolve: (space, _args, ctx) => readableCollection(ctx, space.parentId),
+  }),
+}));
+
+builder.prismaObjectFields('Organization', (t) => ({
+  collections: t.connection({
+    type: CollectionRef,
+    description: 'Collections the caller can access, depth-first in tree order; `nested: false` lists only root collections.',
+    args: { nested: t.arg.boolean({ defaultValue: true }) },
+    resolve: async (org, args, ctx) => {
+      const all = treeOrder(await ctx.loaders.collectionsInOrganization.load(org.id));
+      return connectionOf(args, await ctx.access.visibleCollections(args.nested === false ? all.filter((c) => !c.parentId) : all));
+    },
+  }),
+}));
+
+builder.queryField('collection', (t) =>
+  t.field({
+    type: CollectionRef,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, { id }, ctx) => (await ctx.access.requireCollection(String(id))).collection,
+  }),
+);
+
+/** Request caches predate the write (a new collection is missing from the caller's access data). */
+export function forgetLoaded(ctx: Context): void {
+  for (const loader of Object.values(ctx.loaders)) loader.clearAll();
+}
+
+const reload = (ctx: Context, id: string): Promise<Collection> => {
+  forgetLoaded(ctx);
+  return ctx.db.collection.findUniqueOrThrow({ where: { id } });
+};
+
+const CreateCollectionInput = builder.inputType('CreateCollectionInput', {
+  fields: (t) => ({ title: t.string(), parent: t.id({ description: 'ID of the parent collection.' }) }),
+});
+
+const UpdateCollectionInput = builder.inputType('UpdateCollectionInput', {
+  fields: (t) => ({
+    title: t.string(),
+    description: t.string({ description: 'null or "" clears the description.' }),
+    defaultLevel: t.field({ type: RoleEnum }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  createCollection: t.field({
+    type: CollectionRef,
+    args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: CreateCollectionInput, required: false }) },
+    resolve: async (_root, { organizationId, input }, ctx) => {
+      const id = await createCollection(ctx.db, ctx.access, {
+        organizationId: String(organizationId),
+        title: input?.title ?? undefined,
+        parent: input?.parent == null ? undefined : String(input.parent),
+      });
+      return reload(ctx, id);
+    },
+  }),
+  updateCollection: t.field({
+    type: CollectionRef,
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCollectionInput, required: true }) },
+    resolve: async (_root, { id, input }, ctx) => reload(ctx, await updateCollection(ctx.db, ctx.access, String(id), input as never)),
+  }),
+  deleteCollection: t.boolean({
+    description: 'Deletes the collection and its nested collections; the spaces they contain go to the trash.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, { id }, ctx) => {
+      await deleteCollection(ctx.db, ctx.access, String(id));
+      return true;
+    },
+  }),
+  moveCollection: t.field({
+    type: CollectionRef,
+    description: 'Moves a collection to a parent collection (null: the root) and/or a position among its siblings; the end by default.',
+    args: {
+      id: t.arg.id({ required: true }),
+      parent: t.arg.id({ required: false }),
+      position: t.arg({ type: PositionInput, required: false }),
+    },
+    resolve: async (_root, { id, parent, position }, ctx) =>
+      reload(ctx, await moveCollection(ctx.db, ctx.access, String(id), { parent: parent === undefined ? undefined : parent && String(parent), position })),
+  }),
+  transferCollection: t.field({
+    type: CollectionRef,
+    description: 'Moves the collection, its nested collections and their spaces to the root of another organization; their grants are dropped.',
+    args: { id: t.arg.id({ required: true }), organization: t.arg.id({ required: true }) },
+    resolve: async (_root, { id, organization }, ctx) =>
+      reload(ctx, await transferCollection(ctx.db, ctx.access, String(id), { organization: String(organization) })),
+  }),
+}));

@@ -1,0 +1,161 @@
+/** Section 4.12: who may access a space or collection, and direct grants to users and teams. */
+import type { Collection, Space } from '../../generated/prisma/client.js';
+import { audienceOf } from '../../domain/permissions/audience.js';
+import { inviteToContent, setGrant, type Grantee } from '../../domain/permissions/grants.js';
+import { teamPermissions } from '../../domain/teams/access.js';
+import { kindOfId } from '../../domain/ids.js';
+import type { Role } from '../../domain/permissions/roles.js';
+import { builder } from '../builder.js';
+import { connectionOf } from '../connection.js';
+import type { Context } from '../context.js';
+import { CollectionRef, forgetLoaded } from './collection.js';
+import { RoleEnum } from './enums.js';
+import { SpaceRef } from './space.js';
+import { TeamRef } from './team.js';
+import { UserRef } from './user.js';
+
+type UserPermission = { role: Role; userId: string };
+
+const UserContentPermissionRef = builder.objectRef<UserPermission>('UserContentPermission').implement({
+  description: "A user's role on a space or collection.",
+  fields: (t) => ({
+    permission: t.field({ type: RoleEnum, resolve: (p) => p.role }),
+    user: t.field({ type: UserRef, resolve: async (p, _args, ctx) => (await ctx.loaders.user.load(p.userId))! }),
+  }),
+});
+
+type TeamPermission = { role: Role; teamId: string };
+
+const TeamContentPermissionRef = builder.objectRef<TeamPermission>('TeamContentPermission').implement({
+  description: "A team's role on a space or collection.",
+  fields: (t) => ({
+    permission: t.field({ type: RoleEnum, resolve: (p) => p.role }),
+    team: t.field({ type: TeamRef, resolve: async (p, _args, ctx) => (await ctx.loaders.team.load(p.teamId))! }),
+  }),
+});
+
+/** Team grants on the content, keeping only teams the caller may see (see domain/teams/access.ts). */
+async function directTeams(ctx: Context, contentId: string): Promise<TeamPermission[]> {
+  const grants = await ctx.loaders.teamGrants.load(contentId);
+  const teams = await Promise.all(grants.map((g) => ctx.loaders.team.load(g.teamId!)));
+  const visible = await Promise.all(teams.map(async (team) => !!team && !!(await teamPermissions(ctx.access, team))?.view));
+  return grants.filter((_, i) => visible[i]).map((g) => ({ role: g.role, teamId: g.teamId! }));
+}
+
+async function directUsers(ctx: Context, contentId: string): Promise<UserPermission[]> {
+  return (await ctx.loaders.userGrants.load(contentId)).map((g) => ({ role: g.role, userId: g.userId! }));
+}
+
+const usersDescription = 'Users granted a role directly on this content (not through teams or inheritance).';
+const teamsDescription = 'Teams granted a role on this content (those the caller can see).';
+const aggregatedDescription = 'Every member with access, through any path, and their effective role; `role` keeps only that exact role.';
+
+builder.prismaObjectFields('Space', (t) => ({
+  teams: t.connection({
+    type: TeamContentPermissionRef,
+    description: teamsDescription,
+    resolve: async (space, args, ctx) => connectionOf(args, await directTeams(ctx, space.id)),
+  }),
+  users: t.connection({
+    type: UserContentPermissionRef,
+    description: usersDescription,
+    resolve: async (space, args, ctx) => connectionOf(args, await directUsers(ctx, space.id)),
+  }),
+  aggregatedUsers: t.connection({
+    type: UserContentPermissionRef,
+    description: aggregatedDescription,
+    args: { role: t.arg({ type: RoleEnum, required: false }) },
+    resolve: async (space, args, ctx) =>
+      connectionOf(args, audienceOf(await ctx.loaders.membersAccess.load(space.organizationId), { space }, args.role)),
+  }),
+}));
+
+builder.prismaObjectFields('Collection', (t) => ({
+  teams: t.connection({
+    type: TeamContentPermissionRef,
+    description: teamsDescription,
+    resolve: async (collection, args, ctx) => connectionOf(args, await directTeams(ctx, collection.id)),
+  }),
+  users: t.connection({
+    type: UserContentPermissionRef,
+    description: usersDescription,
+    resolve: async (collection, args, ctx) => connectionOf(args, await directUsers(ctx, collection.id)),
+  }),
+  aggregatedUsers: t.connection({
+    type: UserContentPermissionRef,
+    description: aggregatedDescription,
+    args: { role: t.arg({ type: RoleEnum, required: false }) },
+    resolve: async (collection, args, ctx) =>
+      connectionOf(args, audienceOf(await ctx.loaders.membersAccess.load(collection.organizationId), { collection }, args.role)),
+  }),
+}));
+
+const ContentUnion = builder.unionType('Content', {
+  description: 'A space or a collection.',
+  types: [SpaceRef, CollectionRef],
+  resolveType: (content) => (kindOfId(content.id) === 'Space' ? SpaceRef : CollectionRef),
+});
+
+async function reloadContent(ctx: Context, id: string): Promise<Space | Collection> {
+  forgetLoaded(ctx);
+  return kindOfId(id) === 'Space' ? ctx.db.space.findUniqueOrThrow({ where: { id } }) : ctx.db.collection.findUniqueOrThrow({ where: { id } });
+}
+
+async function applyGrant(ctx: Context, contentId: string | number, grantee: Grantee, role: Role | null | undefined) {
+  await setGrant(ctx.db, ctx.access, String(contentId), grantee, role);
+  return reloadContent(ctx, String(contentId));
+}
+
+builder.mutationFields((t) => {
+  const contentId = () => t.arg.id({ required: true, description: 'ID of a space or a collection.' });
+  const role = () => t.arg({ type: RoleEnum, required: false, description: 'null removes the grant; omitted changes nothing.' });
+  const updateDescription = (who: string) => `Sets the ${who}'s direct grant on the space or collection, or removes it with \`role: null\`.`;
+  const removeDescription = (who: string) => `Removes the ${who}'s direct grant on the space or collection (no error if there is none).`;
+  return {
+    updateUserContentPermission: t.field({
+      type: ContentUnion,
+      description: updateDescription('user'),
+      args: { contentId: contentId(), userId: t.arg.id({ required: true }), role: role() },
+      resolve: (_root, args, ctx) => applyGrant(ctx, args.contentId, { kind: 'user', id: String(args.userId) }, args.role),
+    }),
+    removeUserContentPermission: t.field({
+      type: ContentUnion,
+      description: removeDescription('user'),
+      args: { contentId: contentId(), userId: t.arg.id({ required: true }) },
+      resolve: (_root, args, ctx) => applyGrant(ctx, args.contentId, { kind: 'user', id: String(args.userId) }, null),
+    }),
+    updateTeamContentPermission: t.field({
+      type: ContentUnion,
+      description: updateDescription('team'),
+      args: { contentId: contentId(), teamId: t.arg.id({ required: true }), role: role() },
+      resolve: (_root, args, ctx) => applyGrant(ctx, args.contentId, { kind: 'team', id: String(args.teamId) }, args.role),
+    }),
+    removeTeamContentPermission: t.field({
+      type: ContentUnion,
+      description: removeDescription('team'),
+      args: { contentId: contentId(), teamId: t.arg.id({ required: true }) },
+      resolve: (_root, args, ctx) => applyGrant(ctx, args.contentId, { kind: 'team', id: String(args.teamId) }, null),
+    }),
+  };
+});
+
+builder.mutationField('grantContentPermissions', (t) =>
+  t.field({
+    type: ContentUnion,
+    description: 'Grants a role on a space or collection to users and/or teams of its organization, replacing their previous direct grant.',
+    args: {
+      contentId: t.arg.id({ required: true, description: 'ID of a space or a collection.' }),
+      role: t.arg({ type: RoleEnum, required: true }),
+      users: t.arg.idList({ required: false, description: 'IDs of members of the organization.' }),
+      teams: t.arg.idList({ required: false, description: 'IDs of teams of the organization.' }),
+    },
+    resolve: async (_root, { contentId, role, users, teams }, ctx) => {
+      await inviteToContent(ctx.db, ctx.access, String(contentId), {
+        role,
+        users: users?.map(String) ?? undefined,
+        teams: teams?.map(String) ?? undefined,
+      });
+      return reloadContent(ctx, String(contentId));
+    },
+  }),
+);
