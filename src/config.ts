@@ -18,6 +18,7 @@ const schema = z.object({
   QUIRE_DB_POOL_MAX: z.coerce.number().int().min(1).default(10),
   QUIRE_LOG_SQL: bool.default(false),
   REDIS_URL: z.string().url().optional(),
+  QUIRE_SECRET: z.string().min(32).optional(),
 });
 
 export type Config = {
@@ -32,6 +33,8 @@ export type Config = {
   dbPoolMax: number;
   logSql: boolean;
   redisUrl?: string;
+  /** Signing secret shared by every instance; when absent, one is generated and kept in the database. */
+  secret?: string;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -54,5 +57,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolMax: e.QUIRE_DB_POOL_MAX,
     logSql: e.QUIRE_LOG_SQL,
     redisUrl: e.REDIS_URL,
+    secret: e.QUIRE_SECRET,
   };
 }

@@ -5,6 +5,8 @@
 import DataLoader from 'dataloader';
 import type { Db } from '../db/client.js';
 import type { Collection, ContentPermission, Member, Organization, Space, Team, User } from '../generated/prisma/client.js';
+import { loadMembersAccess, type MemberAccess } from './permissions/audience.js';
+import type { TeamMember } from '../generated/prisma/client.js';
 import type { OrgAccessData } from './permissions/effective-role.js';
 import { highest, type Role } from './permissions/roles.js';
 
@@ -20,6 +22,7 @@ function groupBy<T>(rows: T[], keyOf: (row: T) => string | null, keys: readonly 
 }
 
 export const memberKey = (organizationId: string, userId: string) => `${organizationId}:${userId}`;
+export const teamMemberKey = (teamId: string, userId: string) => `${teamId}:${userId}`;
 const splitKey = (key: string) => key.split(':') as [string, string];
 
 export function createLoaders(db: Db, viewerId: string) {
@@ -117,6 +120,19 @@ export function createLoaders(db: Db, viewerId: string) {
         ids,
       ),
     ),
+    /** Grants to teams on each space or collection. */
+    teamGrants: new DataLoader<string, ContentPermission[]>(async (ids) =>
+      groupBy(
+        await db.contentPermission.findMany({
+          where: { teamId: { not: null }, OR: [{ spaceId: { in: [...ids] } }, { collectionId: { in: [...ids] } }] },
+          orderBy: { createdAt: 'asc' },
+        }),
+        (g) => g.spaceId ?? g.collectionId,
+        ids,
+      ),
+    ),
+    /** Every member's access data, by organization (for "who has access" lists). */
+    membersAccess: new DataLoader<string, MemberAccess[]>((orgIds) => loadMembersAccess(db, orgIds)),
     /** Grants to individual users on each space or collection. */
     userGrants: new DataLoader<string, ContentPermission[]>(async (ids) =>
       groupBy(
@@ -128,6 +144,62 @@ export function createLoaders(db: Db, viewerId: string) {
         ids,
       ),
     ),
+    /** Members of each organization with their user, in order of joining (lists filter in memory). */
+    membersInOrganization: new DataLoader<string, (Member & { user: User })[]>(async (ids) => {
+      const rows = await db.member.findMany({
+        where: { organizationId: { in: [...ids] } },
+        include: { user: true },
+        orderBy: [{ joinedAt: 'asc' }, { userId: 'asc' }],
+      });
+      for (const m of rows) loaders.user.prime(m.userId, m.user);
+      return groupBy(rows, (m) => m.organizationId, ids);
+    }),
+    /** Teams of each organization, oldest first. */
+    teamsInOrganization: new DataLoader<string, Team[]>(async (ids) =>
+      groupBy(await db.team.findMany({ where: { organizationId: { in: [...ids] } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }), (t) => t.organizationId, ids),
+    ),
+    /** Memberships of each team, oldest first. */
+    teamMembers: new DataLoader<string, TeamMember[]>(async (ids) =>
+      groupBy(await db.teamMember.findMany({ where: { teamId: { in: [...ids] } }, orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }] }), (m) => m.teamId, ids),
+    ),
+    /** One user's membership of one team, by `teamMemberKey`. */
+    teamMember: new DataLoader<string, TeamMember | null>(async (keys) => {
+      const rows = await db.teamMember.findMany({ where: { OR: keys.map(splitKey).map(([teamId, userId]) => ({ teamId, userId })) } });
+      const map = new Map(rows.map((r) => [teamMemberKey(r.teamId, r.userId), r]));
+      return keys.map((k) => map.get(k) ?? null);
+    }),
+    /** Each member's (by memberKey) team memberships with their team, oldest team first. */
+    memberTeams: new DataLoader<string, (TeamMember & { team: Team })[]>(async (keys) => {
+      const pairs = keys.map(splitKey);
+      const rows = await db.teamMember.findMany({
+        where: { userId: { in: pairs.map(([, u]) => u) }, team: { organizationId: { in: pairs.map(([o]) => o) } } },
+        include: { team: true },
+        orderBy: [{ team: { createdAt: 'asc' } }, { teamId: 'asc' }],
+      });
+      for (const r of rows) loaders.team.prime(r.teamId, r.team);
+      return groupBy(rows, (r) => memberKey(r.team.organizationId, r.userId), keys);
+    }),
+    /** How many live spaces each member (by memberKey) holds a direct grant on. */
+    memberSpaceCount: new DataLoader<string, number>(async (keys) => {
+      const pairs = keys.map(splitKey);
+      const rows = await db.contentPermission.groupBy({
+        by: ['organizationId', 'userId'],
+        where: { organizationId: { in: pairs.map(([o]) => o) }, userId: { in: pairs.map(([, u]) => u) }, spaceId: { not: null }, space: { is: { deletedAt: null } } },
+        _count: { _all: true },
+      });
+      const map = new Map(rows.map((r) => [memberKey(r.organizationId, r.userId!), r._count._all]));
+      return keys.map((k) => map.get(k) ?? 0);
+    }),
+    /** How many live spaces each team holds a grant on. */
+    teamSpaceCount: new DataLoader<string, number>(async (ids) => {
+      const rows = await db.contentPermission.groupBy({
+        by: ['teamId'],
+        where: { teamId: { in: [...ids] }, spaceId: { not: null }, space: { is: { deletedAt: null } } },
+        _count: { _all: true },
+      });
+      const map = new Map(rows.map((r) => [r.teamId!, r._count._all]));
+      return ids.map((id) => map.get(id) ?? 0);
+    }),
   };
   return loaders;
 }

@@ -100,8 +100,9 @@ export function createRestHandler(routes: Route[], yoga: YogaServerInstance<any,
       );
       const result = (await response.json()) as { data?: any; errors?: GraphQLFormattedError[] };
       if (result.errors?.length) return errorResponse(result.errors);
-      if (!match.route.result) return new Response(null, { status: match.route.status ?? 204 });
-      return json(match.route.status ?? 200, match.route.result(result.data, input));
+      const status = typeof match.route.status === 'function' ? match.route.status(result.data) : match.route.status;
+      if (!match.route.result) return new Response(null, { status: status ?? 204 });
+      return json(status ?? 200, match.route.result(result.data, input));
     } catch (error) {
       if (error instanceof AppError) return json(error.status, errorBody(error.status, error.message));
       log('[quire] REST internal error:', error);

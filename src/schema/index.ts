@@ -6,5 +6,11 @@ import './types/position.js';
 import './types/user.js';
 import './types/organization.js';
 import './types/space.js';
+import './types/collection.js';
+import './types/content-permission.js';
+import './types/member.js';
+import './types/member-mutations.js';
+import './types/team.js';
+import './types/team-mutations.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

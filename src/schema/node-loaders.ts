@@ -3,6 +3,7 @@
  * node refetch passes the same checks as the resource's own root field.
  */
 import { notFound } from '../domain/errors.js';
+import { requireTeam } from '../domain/teams/access.js';
 import type { Context } from './context.js';
 
 type NodeLoader = (ctx: Context, id: string) => Promise<object>;
@@ -10,6 +11,8 @@ type NodeLoader = (ctx: Context, id: string) => Promise<object>;
 export const nodeLoaders: Record<string, NodeLoader> = {
   Organization: (ctx, id) => ctx.access.requireOrganization(id),
   Space: async (ctx, id) => (await ctx.access.requireSpace(id, 'read', { allowDeleted: true })).space,
+  Collection: async (ctx, id) => (await ctx.access.requireCollection(id)).collection,
+  Team: (ctx, id) => requireTeam(ctx.access, id, 'view'),
   User: async (ctx, id) => {
     const shared = await ctx.db.member.count({
       where: { userId: id, organization: { members: { some: { userId: ctx.viewer.userId, disabled: false } } } },

@@ -1,6 +1,10 @@
 /** The REST route table: every documented /v1 path of the implemented sections, one row each. */
 import type { Route } from '../route.js';
+import { collectionRoutes } from './collections.js';
+import { memberRoutes } from './members.js';
 import { organizationRoutes } from './organizations.js';
+import { permissionRoutes } from './permissions.js';
 import { spaceRoutes } from './spaces.js';
+import { teamRoutes } from './teams.js';
 
-export const routes: Route[] = [...spaceRoutes, ...organizationRoutes];
+export const routes: Route[] = [...spaceRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...memberRoutes, ...teamRoutes];

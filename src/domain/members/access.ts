@@ -1,0 +1,24 @@
+/**
+ * Who may read members. The description is silent, so: non-guest members read every member of
+ * their organization; guests read only themselves. A member's space list (which reveals their
+ * effective roles) is for organization admins and the member themself.
+ */
+import { notFound } from '../errors.js';
+import { memberKey } from '../loaders.js';
+import type { Access } from '../permissions/access.js';
+
+export async function requireMemberRead(access: Access, organizationId: string, userId?: string): Promise<void> {
+  await access.requireOrganization(organizationId, userId === access.userId ? 'member' : 'nonGuest');
+}
+
+export async function requireMemberSpacesRead(access: Access, organizationId: string, userId: string): Promise<void> {
+  await access.requireOrganization(organizationId, userId === access.userId ? 'member' : 'admin');
+}
+
+/** A member of an organization the caller may read, or 404. */
+export async function findMember(access: Access, organizationId: string, userId: string) {
+  await requireMemberRead(access, organizationId, userId);
+  const member = await access.loaders.member.load(memberKey(organizationId, userId));
+  if (!member) throw notFound('Member');
+  return member;
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import { notFound } from '../errors.js';
+import type { Access } from '../permissions/access.js';
+import { parseInput, roleSchema } from '../validation.js';
+import { assertNotLastAdmin, lockExistingMember } from './admins.js';
+
+const input = z.object({ role: roleSchema.nullable().optional() });
+
+export type UpdateMemberInput = z.input<typeof input>;
+
+/** Changes a member's organization role (null makes them a guest). Organization admins only. */
+export async function updateMember(db: Db, access: Access, organizationId: string, userId: string, raw: UpdateMemberInput): Promise<void> {
+  const data = parseInput(input, raw);
+  await access.requireOrganization(organizationId, 'admin');
+  await db.$transaction(async (tx) => {
+    const member = await lockExistingMember(tx, organizationId, userId);
+    if (data.role === undefined || data.role === member.role) return;
+    if (data.role !== 'admin') await assertNotLastAdmin(tx, member);
+    await tx.member.update({ where: { organizationId_userId: { organizationId, userId } }, data: { role: data.role } });
+  });
+}
+
+/** Marks a member as signing in with the organization's SSO. Organization admins only. */
+export async function setMemberSso(db: Db, access: Access, organizationId: string, userId: string): Promise<void> {
+  await access.requireOrganization(organizationId, 'admin');
+  const { count } = await db.member.updateMany({ where: { organizationId, userId }, data: { sso: true } });
+  if (!count) throw notFound('Member');
+}

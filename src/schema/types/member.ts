@@ -1,0 +1,74 @@
+import { findMember, requireMemberRead, requireMemberSpacesRead } from '../../domain/members/access.js';
+import { filterMembers, MEMBER_ROLE_FILTERS, MEMBER_SORTS } from '../../domain/members/list.js';
+import { memberSpaceAccess } from '../../domain/members/spaces.js';
+import { memberKey } from '../../domain/loaders.js';
+import { builder } from '../builder.js';
+import { connectionOf } from '../connection.js';
+import { RoleEnum, SortOrderEnum } from './enums.js';
+import { SpaceRef } from './space.js';
+import { UserRef } from './user.js';
+
+export const MemberRoleFilterEnum = builder.enumType('MemberRoleFilter', {
+  description: 'A role, or `guest` for members without one.',
+  values: MEMBER_ROLE_FILTERS,
+});
+export const MemberSortEnum = builder.enumType('MemberSort', { values: MEMBER_SORTS });
+
+const MemberSpaceAccess = builder.simpleObject('MemberSpaceAccess', {
+  description: "A space a member can access, with the member's effective role on it.",
+  fields: (t) => ({ permission: t.field({ type: RoleEnum }), space: t.field({ type: SpaceRef }) }),
+});
+
+export const MemberRef = builder.prismaObject('Member', {
+  description: "A user's membership of an organization.",
+  fields: (t) => ({
+    id: t.exposeID('userId', { description: 'The user ID.' }),
+    organizationId: t.exposeString('organizationId'),
+    user: t.field({ type: UserRef, resolve: async (m, _args, ctx) => (await ctx.loaders.user.load(m.userId))! }),
+    role: t.expose('role', { type: RoleEnum, nullable: true, description: 'Null for guests.' }),
+    disabled: t.exposeBoolean('disabled'),
+    joinedAt: t.expose('joinedAt', { type: 'DateTime' }),
+    lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime', nullable: true }),
+    sso: t.exposeBoolean('sso'),
+    spaces: t.int({
+      description: 'Live spaces the member holds a direct grant on.',
+      resolve: (m, _args, ctx) => ctx.loaders.memberSpaceCount.load(memberKey(m.organizationId, m.userId)),
+    }),
+    teams: t.int({
+      description: 'Teams of the organization the member belongs to.',
+      resolve: async (m, _args, ctx) => (await ctx.loaders.memberTeams.load(memberKey(m.organizationId, m.userId))).length,
+    }),
+    spaceAccess: t.connection({
+      type: MemberSpaceAccess,
+      description: "Spaces the member can access, by creation date (newest first by default). Organization admins and the member themself.",
+      args: { order: t.arg({ type: SortOrderEnum }) },
+      resolve: async (m, args, ctx) => {
+        await requireMemberSpacesRead(ctx.access, m.organizationId, m.userId);
+        return connectionOf(args, await memberSpaceAccess(ctx.loaders, m, args.order ?? 'desc'));
+      },
+    }),
+  }),
+});
+
+builder.prismaObjectFields('Organization', (t) => ({
+  members: t.connection({
+    type: MemberRef,
+    description: 'Members of the organization (non-guest members only). Newest first by `joinedAt` unless told otherwise.',
+    args: {
+      order: t.arg({ type: SortOrderEnum }),
+      role: t.arg({ type: MemberRoleFilterEnum }),
+      search: t.arg.string({ description: 'Case-insensitive "contains" on display name and email.' }),
+      sort: t.arg({ type: MemberSortEnum, description: '`lastSeenAt` lists only members who have been seen.' }),
+    },
+    resolve: async (org, args, ctx) => {
+      await requireMemberRead(ctx.access, org.id);
+      return connectionOf(args, filterMembers(await ctx.loaders.membersInOrganization.load(org.id), args));
+    },
+  }),
+  member: t.field({
+    type: MemberRef,
+    description: 'A member by user ID; guests may only read themselves.',
+    args: { userId: t.arg.id({ required: true }) },
+    resolve: (org, { userId }, ctx) => findMember(ctx.access, org.id, String(userId)),
+  }),
+}));

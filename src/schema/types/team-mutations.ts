@@ -1,0 +1,87 @@
+import { createTeam } from '../../domain/teams/create.js';
+import { removeTeamMember, setTeamMember, updateTeamMembers } from '../../domain/teams/members.js';
+import { deleteTeam, updateTeam } from '../../domain/teams/update.js';
+import type { Team } from '../../generated/prisma/client.js';
+import { builder } from '../builder.js';
+import type { Context } from '../context.js';
+import { TeamRoleEnum } from './enums.js';
+import { TeamRef } from './team.js';
+
+const reload = (ctx: Context, id: string): Promise<Team> => ctx.db.team.findUniqueOrThrow({ where: { id } });
+
+const CreateTeamInput = builder.inputType('CreateTeamInput', {
+  fields: (t) => ({
+    title: t.string({ required: true }),
+    members: t.stringList({ description: 'User IDs or e-mails of organization members.' }),
+  }),
+});
+
+const UpdateTeamInput = builder.inputType('UpdateTeamInput', { fields: (t) => ({ title: t.string({ required: true }) }) });
+
+const TeamMembershipInput = builder.inputType('TeamMembershipInput', {
+  fields: (t) => ({
+    user: t.string({ required: true, description: 'User ID or e-mail of an organization member.' }),
+    role: t.field({ type: TeamRoleEnum, required: true }),
+  }),
+});
+
+const UpdateTeamMembersInput = builder.inputType('UpdateTeamMembersInput', {
+  description: 'Members are user IDs or e-mails. A user both added (or given a role) and removed is removed.',
+  fields: (t) => ({
+    add: t.stringList(),
+    remove: t.stringList(),
+    memberships: t.field({ type: [TeamMembershipInput], description: 'Roles to set; members not in the team yet are added.' }),
+  }),
+});
+
+builder.mutationFields((t) => {
+  const teamArgs = () => ({ organizationId: t.arg.id({ required: true }), teamId: t.arg.id({ required: true }) });
+  return {
+    createTeam: t.field({
+      type: TeamRef,
+      description: 'Organization admins.',
+      args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: CreateTeamInput, required: true }) },
+      resolve: async (_root, { organizationId, input }, ctx) =>
+        reload(ctx, await createTeam(ctx.db, ctx.access, { organizationId: String(organizationId), title: input.title, members: input.members ?? undefined })),
+    }),
+    updateTeam: t.field({
+      type: TeamRef,
+      description: 'Organization admins and team owners.',
+      args: { ...teamArgs(), input: t.arg({ type: UpdateTeamInput, required: true }) },
+      resolve: async (_root, { organizationId, teamId, input }, ctx) =>
+        reload(ctx, await updateTeam(ctx.db, ctx.access, String(organizationId), String(teamId), input)),
+    }),
+    deleteTeam: t.boolean({
+      description: 'Organization admins. False when no such team exists in the organization.',
+      args: teamArgs(),
+      resolve: (_root, { organizationId, teamId }, ctx) => deleteTeam(ctx.db, ctx.access, String(organizationId), String(teamId)),
+    }),
+    updateTeamMembers: t.field({
+      type: TeamRef,
+      description: 'Adds, re-roles and removes team members in one transaction. Organization admins and team owners.',
+      args: { ...teamArgs(), input: t.arg({ type: UpdateTeamMembersInput, required: true }) },
+      resolve: async (_root, { organizationId, teamId, input }, ctx) =>
+        reload(
+          ctx,
+          await updateTeamMembers(ctx.db, ctx.access, String(organizationId), String(teamId), {
+            add: input.add ?? undefined,
+            remove: input.remove ?? undefined,
+            memberships: input.memberships ?? undefined,
+          }),
+        ),
+    }),
+    setTeamMember: t.field({
+      type: TeamRef,
+      description: 'Adds an organization member to the team or changes their role (new members default to `member`).',
+      args: { ...teamArgs(), userId: t.arg.id({ required: true }), role: t.arg({ type: TeamRoleEnum }) },
+      resolve: async (_root, { organizationId, teamId, userId, role }, ctx) =>
+        reload(ctx, await setTeamMember(ctx.db, ctx.access, String(organizationId), String(teamId), String(userId), { role: role ?? undefined })),
+    }),
+    removeTeamMember: t.boolean({
+      description: 'False when the user was not in the team.',
+      args: { ...teamArgs(), userId: t.arg.id({ required: true }) },
+      resolve: (_root, { organizationId, teamId, userId }, ctx) =>
+        removeTeamMember(ctx.db, ctx.access, String(organizationId), String(teamId), String(userId)),
+    }),
+  };
+});

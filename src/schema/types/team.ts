@@ -1,0 +1,108 @@
+import { memberKey } from '../../domain/loaders.js';
+import { requireTeam, teamPermissions } from '../../domain/teams/access.js';
+import { filterTeams, titleMatches } from '../../domain/teams/list.js';
+import { forbidden } from '../../domain/errors.js';
+import type { Member, Team, TeamMember } from '../../generated/prisma/client.js';
+import { builder } from '../builder.js';
+import { connectionOf } from '../connection.js';
+import type { Context } from '../context.js';
+import { TeamRoleEnum } from './enums.js';
+import { MemberRef } from './member.js';
+
+const TeamPermissions = builder.simpleObject('TeamPermissions', {
+  description: 'What the caller may do with the team.',
+  fields: (t) => ({
+    admin: t.boolean({ description: 'Manage the team: its title and members.' }),
+    view: t.boolean({ description: 'See the team and list its members.' }),
+  }),
+});
+
+const TeamMemberPermissions = builder.simpleObject('TeamMemberPermissions', {
+  fields: (t) => ({ view: t.boolean({ description: 'The caller can see this team member.' }) }),
+});
+
+type TeamMemberNode = Member & { teamMembership: TeamMember };
+
+/** The team's members as organization members, each carrying its team membership (for the edge). */
+async function teamMemberNodes(ctx: Context, team: Team): Promise<TeamMemberNode[]> {
+  const memberships = await ctx.loaders.teamMembers.load(team.id);
+  const members = await ctx.loaders.member.loadMany(memberships.map((m) => memberKey(team.organizationId, m.userId)));
+  return memberships.flatMap((teamMembership, i) => {
+    const member = members[i];
+    return member && !(member instanceof Error) ? [{ ...member, teamMembership }] : [];
+  });
+}
+
+const permissionsOf = async (ctx: Context, team: Team) => (await teamPermissions(ctx.access, team)) ?? { admin: false, view: false };
+
+export const TeamRef = builder.prismaNode('Team', {
+  id: { field: 'id' },
+  fields: (t) => ({
+    title: t.exposeString('title'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    organizationId: t.exposeString('organizationId'),
+    spaces: t.int({ description: 'Live spaces the team holds a grant on.', resolve: (team, _args, ctx) => ctx.loaders.teamSpaceCount.load(team.id) }),
+    permissions: t.field({ type: TeamPermissions, resolve: (team, _args, ctx) => permissionsOf(ctx, team) }),
+    members: t.connection(
+      {
+        type: MemberRef,
+        description: 'Members of the team, in order of joining it; edges carry the team role.',
+        resolve: async (team, args, ctx) => {
+          if (!(await permissionsOf(ctx, team)).view) throw forbidden();
+          return connectionOf(args, await teamMemberNodes(ctx, team));
+        },
+      },
+      {},
+      {
+        fields: (e) => ({
+          role: e.field({ type: TeamRoleEnum, resolve: (edge) => (edge.node as TeamMemberNode).teamMembership.role }),
+          permissions: e.field({
+            type: TeamMemberPermissions,
+            // Listing requires seeing the team, and whoever sees a team sees its members.
+            resolve: async (edge, _args, ctx) => {
+              const team = await ctx.loaders.team.load((edge.node as TeamMemberNode).teamMembership.teamId);
+              return { view: !!team && (await permissionsOf(ctx, team)).view };
+            },
+          }),
+        }),
+      },
+    ),
+  }),
+});
+
+const MemberTeamMembership = builder.simpleObject('MemberTeamMembership', {
+  fields: (t) => ({ team: t.field({ type: TeamRef }), role: t.field({ type: TeamRoleEnum }) }),
+});
+
+builder.prismaObjectFields('Member', (t) => ({
+  teamMemberships: t.connection({
+    type: MemberTeamMembership,
+    description: "The member's teams, oldest first.",
+    args: { title: t.arg.string({ description: 'Case-insensitive "contains" on the team title.' }) },
+    resolve: async (member, args, ctx) => {
+      const memberships = await ctx.loaders.memberTeams.load(memberKey(member.organizationId, member.userId));
+      return connectionOf(args, memberships.filter((m) => titleMatches(m.team, args.title)).map((m) => ({ team: m.team, role: m.role })));
+    },
+  }),
+}));
+
+builder.prismaObjectFields('Organization', (t) => ({
+  teams: t.connection({
+    type: TeamRef,
+    description: 'Teams of the organization, oldest first (non-guest members only).',
+    args: {
+      owner: t.arg.id({ description: 'A member (user ID): only the teams they can manage.' }),
+      title: t.arg.string({ description: 'Case-insensitive "contains" on the title.' }),
+    },
+    resolve: async (org, args, ctx) => {
+      await ctx.access.requireOrganization(org.id, 'nonGuest');
+      const teams = await ctx.loaders.teamsInOrganization.load(org.id);
+      return connectionOf(args, await filterTeams(ctx.loaders, org.id, teams, { owner: args.owner == null ? null : String(args.owner), title: args.title }));
+    },
+  }),
+  team: t.field({
+    type: TeamRef,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (org, { id }, ctx) => requireTeam(ctx.access, String(id), 'view', org.id),
+  }),
+}));
