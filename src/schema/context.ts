@@ -18,3 +18,8 @@ export function createContext(db: Db, config: Config, viewer: Viewer): Context {
   const loaders = createLoaders(db, viewer.userId);
   return { db, config, viewer, loaders, access: new Access(loaders, viewer.userId) };
 }
+
+/** After a write the request's caches predate it: forget them so the refetched result is computed afresh. */
+export function forgetLoaded(ctx: Context): void {
+  for (const loader of Object.values(ctx.loaders)) loader.clearAll();
+}

@@ -6,7 +6,7 @@ import { updateCollection } from '../../domain/collections/update.js';
 import { atLeast } from '../../domain/permissions/roles.js';
 import { builder } from '../builder.js';
 import { connectionOf } from '../connection.js';
-import type { Context } from '../context.js';
+import { forgetLoaded, type Context } from '../context.js';
 import { apiUrl, appUrl } from '../urls.js';
 import { RoleEnum } from './enums.js';
 import { OrganizationRef } from './organization.js';
@@ -134,11 +134,6 @@ builder.queryField('collection', (t) =>
     resolve: async (_root, { id }, ctx) => (await ctx.access.requireCollection(String(id))).collection,
   }),
 );
-
-/** Request caches predate the write (a new collection is missing from the caller's access data). */
-export function forgetLoaded(ctx: Context): void {
-  for (const loader of Object.values(ctx.loaders)) loader.clearAll();
-}
 
 const reload = (ctx: Context, id: string): Promise<Collection> => {
   forgetLoaded(ctx);

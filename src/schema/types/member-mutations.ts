@@ -4,12 +4,14 @@ import { removeMember } from '../../domain/members/remove.js';
 import { setMemberSso, updateMember } from '../../domain/members/update.js';
 import type { Member } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import type { Context } from '../context.js';
+import { forgetLoaded, type Context } from '../context.js';
 import { RoleEnum } from './enums.js';
 import { MemberRef } from './member.js';
 
-const reload = (ctx: Context, organizationId: string, userId: string): Promise<Member> =>
-  ctx.db.member.findUniqueOrThrow({ where: { organizationId_userId: { organizationId, userId } } });
+const reload = (ctx: Context, organizationId: string, userId: string): Promise<Member> => {
+  forgetLoaded(ctx);
+  return ctx.db.member.findUniqueOrThrow({ where: { organizationId_userId: { organizationId, userId } } });
+};
 
 const UpdateMemberInput = builder.inputType('UpdateMemberInput', {
   fields: (t) => ({ role: t.field({ type: RoleEnum, description: 'null makes the member a guest; omitted leaves the role unchanged.' }) }),

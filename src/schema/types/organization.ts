@@ -2,7 +2,7 @@ import { updateOrganization } from '../../domain/organizations/update.js';
 import { atLeast } from '../../domain/permissions/roles.js';
 import { builder } from '../builder.js';
 import { connectionOf } from '../connection.js';
-import type { Context } from '../context.js';
+import { forgetLoaded, type Context } from '../context.js';
 import { OrganizationTypeEnum, RoleEnum } from './enums.js';
 import { apiUrl, appUrl } from '../urls.js';
 
@@ -129,6 +129,7 @@ builder.mutationField('updateOrganization', (t) =>
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateOrganizationInput, required: true }) },
     resolve: async (_root, { id, input }, ctx) => {
       await updateOrganization(ctx.db, ctx.access, String(id), input as never);
+      forgetLoaded(ctx);
       return ctx.db.organization.findUniqueOrThrow({ where: { id: String(id) } });
     },
   }),

@@ -7,7 +7,7 @@ import { updateSpace } from '../../domain/spaces/update.js';
 import { atLeast } from '../../domain/permissions/roles.js';
 import { builder } from '../builder.js';
 import { connectionOf } from '../connection.js';
-import type { Context } from '../context.js';
+import { forgetLoaded, type Context } from '../context.js';
 import { RoleEnum, SpaceEditModeEnum, SpaceVisibilityEnum } from './enums.js';
 import { OrganizationRef } from './organization.js';
 import { PositionInput } from './position.js';
@@ -95,7 +95,10 @@ builder.queryField('space', (t) =>
   }),
 );
 
-const reload = async (ctx: Context, id: string): Promise<Space> => ctx.db.space.findUniqueOrThrow({ where: { id } });
+const reload = (ctx: Context, id: string): Promise<Space> => {
+  forgetLoaded(ctx);
+  return ctx.db.space.findUniqueOrThrow({ where: { id } });
+};
 
 const CreateSpaceInput = builder.inputType('CreateSpaceInput', {
   fields: (t) => ({

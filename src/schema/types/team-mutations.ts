@@ -3,11 +3,14 @@ import { removeTeamMember, setTeamMember, updateTeamMembers } from '../../domain
 import { deleteTeam, updateTeam } from '../../domain/teams/update.js';
 import type { Team } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import type { Context } from '../context.js';
+import { forgetLoaded, type Context } from '../context.js';
 import { TeamRoleEnum } from './enums.js';
 import { TeamRef } from './team.js';
 
-const reload = (ctx: Context, id: string): Promise<Team> => ctx.db.team.findUniqueOrThrow({ where: { id } });
+const reload = (ctx: Context, id: string): Promise<Team> => {
+  forgetLoaded(ctx);
+  return ctx.db.team.findUniqueOrThrow({ where: { id } });
+};
 
 const CreateTeamInput = builder.inputType('CreateTeamInput', {
   fields: (t) => ({
