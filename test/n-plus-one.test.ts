@@ -22,7 +22,7 @@ const NESTED = /* GraphQL */ `
           spaces(first: 1000) {
             totalCount
             edges { node {
-              id title viewerRole permissions { access admin edit } parent { id } organization { id }
+              id title viewerRole permissions { access admin edit } parent { id } organization { id } comments changeRequests changeRequestsOpen
               users(first: 1000) { totalCount edges { node { permission user { id displayName } } } }
             } }
           }

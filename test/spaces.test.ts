@@ -21,6 +21,30 @@ describe('spaces over REST (SDK)', () => {
     expect(updated).toMatchObject({ title: 'Guide', editMode: 'locked' as never });
   });
 
+  it('counts change requests by status and open comments', async () => {
+    const { newId } = await import('../src/domain/ids.js');
+    const { org, owner } = await createOrg(server.db);
+    const api = sdk(server.url, owner.token);
+    const { data: space } = await api.orgs.createSpace(org.id, { title: 'Busy' });
+    const statuses = ['open', 'open', 'draft', 'merged'] as const;
+    await server.db.changeRequest.createMany({
+      data: statuses.map((status, i) => ({
+        id: newId('ChangeRequest'),
+        spaceId: space.id,
+        number: i + 1,
+        status,
+        createdById: owner.id,
+        revisionId: space.revision,
+        revisionInitialId: space.revision,
+      })),
+    });
+    await server.db.comment.createMany({
+      data: ['open', 'open', 'resolved'].map((status) => ({ id: newId('Comment'), spaceId: space.id, authorId: owner.id, status: status as 'open' })),
+    });
+    const { data } = await api.spaces.getSpaceById(space.id);
+    expect(data).toMatchObject({ changeRequests: 4, changeRequestsOpen: 2, changeRequestsDraft: 1, comments: 2 });
+  });
+
   it('validates input with a 400 naming the field', async () => {
     const { org, owner } = await createOrg(server.db);
     const api = sdk(server.url, owner.token);

@@ -13,6 +13,8 @@ export const ID_PREFIX = {
   Revision: 'rev',
   ContentPermission: 'perm',
   ApiToken: 'tok',
+  ChangeRequest: 'cr',
+  Comment: 'cmt',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -21,6 +21,8 @@ function groupBy<T>(rows: T[], keyOf: (row: T) => string | null, keys: readonly 
   return keys.map((k) => map.get(k) ?? []);
 }
 
+export type SpaceActivity = { comments: number; changeRequests: number; changeRequestsOpen: number; changeRequestsDraft: number };
+
 export const memberKey = (organizationId: string, userId: string) => `${organizationId}:${userId}`;
 export const teamMemberKey = (teamId: string, userId: string) => `${teamId}:${userId}`;
 const splitKey = (key: string) => key.split(':') as [string, string];
@@ -199,6 +201,22 @@ export function createLoaders(db: Db, viewerId: string) {
       });
       const map = new Map(rows.map((r) => [r.teamId!, r._count._all]));
       return ids.map((id) => map.get(id) ?? 0);
+    }),
+    /** Per space: open comments and change requests by status. */
+    spaceActivity: new DataLoader<string, SpaceActivity>(async (ids) => {
+      const [requests, comments] = await Promise.all([
+        db.changeRequest.groupBy({ by: ['spaceId', 'status'], where: { spaceId: { in: [...ids] } }, _count: { _all: true } }),
+        db.comment.groupBy({ by: ['spaceId'], where: { spaceId: { in: [...ids] }, status: 'open' }, _count: { _all: true } }),
+      ]);
+      return ids.map((id) => {
+        const count = (status: string) => requests.find((r) => r.spaceId === id && r.status === status)?._count._all ?? 0;
+        return {
+          comments: comments.find((c) => c.spaceId === id)?._count._all ?? 0,
+          changeRequests: requests.filter((r) => r.spaceId === id).reduce((sum, r) => sum + r._count._all, 0),
+          changeRequestsOpen: count('open'),
+          changeRequestsDraft: count('draft'),
+        };
+      });
     }),
   };
   return loaders;
