@@ -95,4 +95,15 @@ describe('GraphQL graph', () => {
     expect(page.errors?.[0].extensions?.code).toBe('BAD_REQUEST');
     expect(page.errors?.[0].message).toContain('first');
   });
+
+  it('rejects documents beyond the depth and alias limits', async () => {
+    const { owner } = await createOrg(server.db);
+    let deep = 'id';
+    for (let i = 0; i < 5; i++) deep = `parent { spaces { edges { node { ${deep} } } } }`; // 20 levels below space
+    const tooDeep = await gql(server.url, owner.token, `{ viewer { id } space(id: "x") { ${deep} } }`);
+    expect(tooDeep.errors?.[0].message).toMatch(/depth/i);
+    const aliases = Array.from({ length: 25 }, (_, i) => `a${i}: viewer { id }`).join(' ');
+    const tooMany = await gql(server.url, owner.token, `{ ${aliases} }`);
+    expect(tooMany.errors?.[0].message).toMatch(/alias/i);
+  });
 });

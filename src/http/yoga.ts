@@ -1,6 +1,9 @@
 /** The GraphQL server: authentication, error masking and GraphiQL around the Pothos schema. */
 import type { GraphQLError } from 'graphql';
 import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { authenticate } from '../domain/identity/tokens.js';
@@ -38,6 +41,8 @@ export function createGraphQLServer(db: Db, config: Config, log: (...args: unkno
     landingPage: false,
     logging: false, // internal errors are logged by maskError below; client errors are not server faults
     graphiql: { title: 'quire', headers: JSON.stringify({ Authorization: 'Bearer <token>' }) },
+    // Bounds on what one document may ask for (list sizes are bounded by connections: 1000).
+    plugins: [maxDepthPlugin({ n: 16, flattenFragments: true }), maxTokensPlugin({ n: 5000 }), maxAliasesPlugin({ n: 20 })],
     context: ({ request }) => contextFor(db, config, request.headers.get('authorization')),
     maskedErrors: {
       maskError: (error, message) => {
