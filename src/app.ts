@@ -20,10 +20,22 @@ export type App = {
   stop(): Promise<void>;
 };
 
+/** Largest request body accepted (GraphQL documents and REST bodies alike). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+class BodyTooLarge extends Error {}
+
 async function toRequest(req: IncomingMessage): Promise<Request> {
   const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
   const chunks: Buffer[] = [];
-  if (req.method !== 'GET' && req.method !== 'HEAD') for await (const chunk of req) chunks.push(chunk as Buffer);
+  let size = 0;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
+      chunks.push(chunk as Buffer);
+    }
+  }
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
   return new Request(url, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
@@ -61,9 +73,12 @@ export function buildApp({ db, config, log = console.error }: { db: Db; config: 
           .then(fetch)
           .then((response) => send(res, response))
           .catch((error) => {
-            log('[quire] request failed:', error);
-            if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-            res.end(JSON.stringify({ error: { code: 500, message: 'Internal server error' } }));
+            const tooLarge = error instanceof BodyTooLarge;
+            if (!tooLarge) log('[quire] request failed:', error);
+            const status = tooLarge ? 413 : 500;
+            const message = tooLarge ? `Request body exceeds ${MAX_BODY_BYTES} bytes` : 'Internal server error';
+            if (!res.headersSent) res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
+            res.end(JSON.stringify({ error: { code: status, message } }));
           });
       });
       wss = new WebSocketServer({ server, path: '/graphql' });

@@ -26,4 +26,14 @@ describe('HTTP surface', () => {
     expect(method.status).toBe(405);
     expect(method.headers.get('allow')).toBe('GET');
   });
+
+  it('refuses request bodies over 1 MiB with 413', async () => {
+    const response = await fetch(`${server.url}/v1/orgs`, {
+      method: 'PATCH',
+      headers: { authorization: 'Bearer x', 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'x'.repeat(2 * 1024 * 1024) }),
+    });
+    expect(response.status).toBe(413);
+    expect((await response.json()).error.code).toBe(413);
+  });
 });
