@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
+import { requireCreatableParent } from '../content-tree/parent.js';
 import { nextPosition } from '../content-tree/position.js';
-import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Access } from '../permissions/access.js';
 import { parseInput, titleSchema } from '../validation.js';
@@ -20,12 +20,7 @@ export type CreateCollectionInput = z.input<typeof input>;
 /** Creates a collection at the end of its parent (a collection, or the organization's root). */
 export async function createCollection(db: Db, access: Access, raw: CreateCollectionInput): Promise<string> {
   const data = parseInput(input, raw);
-  if (data.parent) {
-    const { collection } = await access.requireCollection(data.parent, 'create');
-    if (collection.organizationId !== data.organizationId) throw badRequest('Invalid value for "parent": the collection belongs to another organization', 'parent');
-  } else {
-    await access.requireOrganization(data.organizationId, 'create');
-  }
+  await requireCreatableParent(access, data.organizationId, data.parent ?? null);
   const id = newId('Collection');
   await db.$transaction(async (tx) => {
     const position = await nextPosition(tx, data.organizationId, data.parent ?? null);

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import { placeItem, type Position } from '../content-tree/position.js';
 import { badRequest, conflict } from '../errors.js';
 import type { Access } from '../permissions/access.js';
-import { targetParent } from '../spaces/relocate.js';
+import { requireCreatableParent } from '../content-tree/parent.js';
 import { parseInput } from '../validation.js';
 import { collectionSubtree } from './subtree.js';
 
@@ -17,7 +17,7 @@ export async function moveCollection(db: Db, access: Access, id: string, raw: Mo
   if (data.parent === undefined && !data.position) throw badRequest('Give "parent", "position" or both', 'parent');
   const { collection } = await access.requireCollection(id, 'admin');
   const { organizationId } = collection;
-  const parentId = data.parent === undefined ? collection.parentId : await targetParent(access, organizationId, data.parent);
+  const parentId = data.parent === undefined ? collection.parentId : await requireCreatableParent(access, organizationId, data.parent);
   await db.$transaction(async (tx) => {
     if (parentId && (await collectionSubtree(tx, organizationId, id)).includes(parentId)) {
       throw badRequest('Invalid value for "parent": a collection cannot be moved into itself or one of its descendants', 'parent');

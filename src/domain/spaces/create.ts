@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import type { Access } from '../permissions/access.js';
+import { requireCreatableParent } from '../content-tree/parent.js';
 import { nextPosition } from '../content-tree/position.js';
-import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import { parseInput, titleSchema } from '../validation.js';
 
@@ -23,12 +23,7 @@ export type CreateSpaceInput = z.input<typeof input>;
 /** Creates a space with its first (empty) revision, at the end of its parent. */
 export async function createSpace(db: Db, access: Access, raw: CreateSpaceInput): Promise<string> {
   const data = parseInput(input, raw);
-  if (data.parent) {
-    const { collection } = await access.requireCollection(data.parent, 'create');
-    if (collection.organizationId !== data.organizationId) throw badRequest('Invalid value for "parent": the collection belongs to another organization', 'parent');
-  } else {
-    await access.requireOrganization(data.organizationId, 'create');
-  }
+  await requireCreatableParent(access, data.organizationId, data.parent ?? null);
   const id = newId('Space');
   const revisionId = newId('Revision');
   await db.$transaction(async (tx) => {

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.js';
+import { requireCreatableParent } from '../content-tree/parent.js';
 import { placeItem } from '../content-tree/position.js';
 import { newId } from '../ids.js';
 import type { Access } from '../permissions/access.js';
@@ -9,8 +10,7 @@ const SUFFIX = ' (copy)';
 /** Copies a space (settings, grants, a new revision descending from its current one) right after it. */
 export async function duplicateSpace(db: Db, access: Access, id: string): Promise<string> {
   const { space } = await access.requireSpace(id, 'read');
-  if (space.parentId) await access.requireCollection(space.parentId, 'create');
-  else await access.requireOrganization(space.organizationId, 'create');
+  await requireCreatableParent(access, space.organizationId, space.parentId);
   const copyId = newId('Space');
   const revisionId = newId('Revision');
   await db.$transaction(async (tx) => {

@@ -1,6 +1,7 @@
 /** Moving a space within its organization's tree, and transferring it to another organization. */
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
+import { requireCreatableParent } from '../content-tree/parent.js';
 import { placeItem, type Position } from '../content-tree/position.js';
 import { badRequest, conflict } from '../errors.js';
 import type { Access } from '../permissions/access.js';
@@ -11,22 +12,11 @@ const positionSchema = z.object({ before: z.string().nullish(), after: z.string(
 const moveInput = z.object({ parent: z.string().nullish(), position: positionSchema.nullish() });
 export type MoveInput = { parent?: string | null; position?: Position | null };
 
-/** Resolves a target parent collection the caller may create in, within `organizationId`. */
-export async function targetParent(access: Access, organizationId: string, parent: string | null): Promise<string | null> {
-  if (parent === null) {
-    await access.requireOrganization(organizationId, 'create');
-    return null;
-  }
-  const { collection } = await access.requireCollection(parent, 'create');
-  if (collection.organizationId !== organizationId) throw badRequest('Invalid value for "parent": the collection belongs to another organization', 'parent');
-  return collection.id;
-}
-
 export async function moveSpace(db: Db, access: Access, id: string, raw: MoveInput): Promise<string> {
   const data = parseInput(moveInput, raw);
   if (data.parent === undefined && !data.position) throw badRequest('Give "parent", "position" or both', 'parent');
   const { space } = await access.requireSpace(id, 'admin');
-  const parentId = data.parent === undefined ? space.parentId : await targetParent(access, space.organizationId, data.parent);
+  const parentId = data.parent === undefined ? space.parentId : await requireCreatableParent(access, space.organizationId, data.parent);
   await db.$transaction(async (tx) => {
     const visibility = !parentId && space.visibility === 'in_collection' ? 'private' : space.visibility;
     await tx.space.update({ where: { id }, data: { parentId, visibility } });
@@ -45,13 +35,12 @@ export type TransferInput = z.input<typeof transferInput>;
 export async function transferSpace(db: Db, access: Access, id: string, raw: TransferInput): Promise<string> {
   const data = parseInput(transferInput, raw);
   const { space } = await access.requireSpace(id, 'admin');
-  const parentId = await targetParent(access, data.organization, data.parent ?? null);
+  const parentId = await requireCreatableParent(access, data.organization, data.parent ?? null);
   if (data.organization === space.organizationId && parentId === space.parentId) throw conflict('The space is already there');
   await db.$transaction(async (tx) => {
     if (data.organization !== space.organizationId) await tx.contentPermission.deleteMany({ where: { spaceId: id } });
     const visibility = !parentId && space.visibility === 'in_collection' ? 'private' : space.visibility;
     await tx.space.update({ where: { id }, data: { organizationId: data.organization, parentId, visibility } });
-    await tx.contentPermission.updateMany({ where: { spaceId: id }, data: { organizationId: data.organization } });
     await placeItem(tx, data.organization, parentId, { kind: 'space', id });
   });
   return id;

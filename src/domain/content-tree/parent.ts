@@ -1,0 +1,16 @@
+import { badRequest } from '../errors.js';
+import type { Access } from '../permissions/access.js';
+
+/**
+ * Checks that the caller may create content under `parent` (a collection of `organizationId`,
+ * or the organization's root when null) and returns the parent collection ID.
+ */
+export async function requireCreatableParent(access: Access, organizationId: string, parent: string | null): Promise<string | null> {
+  if (parent === null) {
+    await access.requireOrganization(organizationId, 'create');
+    return null;
+  }
+  const { collection } = await access.requireCollection(parent, 'create');
+  if (collection.organizationId !== organizationId) throw badRequest('Invalid value for "parent": the collection belongs to another organization', 'parent');
+  return collection.id;
+}
