@@ -4,11 +4,9 @@
  */
 import DataLoader from 'dataloader';
 import type { Db } from '../db/client.js';
-import type { Collection, ContentPermission, Member, Organization, Space, Team, User } from '../generated/prisma/client.js';
+import type { Collection, ContentPermission, Member, Organization, Space, Team, TeamMember, User } from '../generated/prisma/client.js';
 import { loadMembersAccess, type MemberAccess } from './permissions/audience.js';
-import type { TeamMember } from '../generated/prisma/client.js';
-import type { OrgAccessData } from './permissions/effective-role.js';
-import { highest, type Role } from './permissions/roles.js';
+import { buildOrgAccessData, type OrgAccessData } from './permissions/effective-role.js';
 
 function byId<T extends { id: string }>(rows: T[], keys: readonly string[]): (T | null)[] {
   const map = new Map(rows.map((r) => [r.id, r]));
@@ -64,23 +62,14 @@ export function createLoaders(db: Db, viewerId: string) {
           select: { organizationId: true, spaceId: true, collectionId: true, role: true },
         }),
       ]);
-      return ids.map((organizationId) => {
-        const member = members.find((m) => m.organizationId === organizationId);
-        const own = collections.filter((c) => c.organizationId === organizationId);
-        const grantMap = new Map<string, Role>();
-        for (const g of grants) {
-          if (g.organizationId !== organizationId) continue;
-          const target = g.spaceId ?? g.collectionId;
-          if (target) grantMap.set(target, highest([grantMap.get(target), g.role]) as Role);
-        }
-        return {
+      return ids.map((organizationId) =>
+        buildOrgAccessData(
           organizationId,
-          member: member ? { role: member.role, disabled: member.disabled } : null,
-          collectionParents: new Map(own.map((c) => [c.id, c.parentId])),
-          collectionDefaultLevels: new Map(own.map((c) => [c.id, c.defaultLevel])),
-          grants: grantMap,
-        };
-      });
+          members.find((m) => m.organizationId === organizationId) ?? null,
+          collections.filter((c) => c.organizationId === organizationId),
+          grants.filter((g) => g.organizationId === organizationId),
+        ),
+      );
     }),
     /** Live spaces of each organization, oldest first. */
     spacesInOrganization: new DataLoader<string, Space[]>(async (ids) =>

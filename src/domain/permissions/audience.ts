@@ -4,8 +4,8 @@
  */
 import type { Db } from '../../db/client.js';
 import type { Collection, Space } from '../../generated/prisma/client.js';
-import { collectionRole, spaceRole, type OrgAccessData } from './effective-role.js';
-import { highest, type Role } from './roles.js';
+import { buildOrgAccessData, collectionRole, spaceRole, type OrgAccessData } from './effective-role.js';
+import type { Role } from './roles.js';
 
 export type MemberAccess = { userId: string; data: OrgAccessData };
 
@@ -30,22 +30,12 @@ export async function loadMembersAccess(db: Db, orgIds: readonly string[]): Prom
   }
   return ids.map((organizationId) => {
     const own = collections.filter((c) => c.organizationId === organizationId);
-    const collectionParents = new Map(own.map((c) => [c.id, c.parentId]));
-    const collectionDefaultLevels = new Map(own.map((c) => [c.id, c.defaultLevel]));
     return members
       .filter((m) => m.organizationId === organizationId)
       .map((m) => {
         const held = [m.userId, ...(teamsOf.get(m.userId) ?? [])].flatMap((holder) => grantsOf.get(holder) ?? []);
-        const roles = new Map<string, Role>();
-        for (const g of held) {
-          if (g.organizationId !== organizationId) continue;
-          const target = (g.spaceId ?? g.collectionId)!;
-          roles.set(target, highest([roles.get(target), g.role])!);
-        }
-        return {
-          userId: m.userId,
-          data: { organizationId, member: { role: m.role, disabled: m.disabled }, collectionParents, collectionDefaultLevels, grants: roles },
-        };
+        const inOrg = held.filter((g) => g.organizationId === organizationId);
+        return { userId: m.userId, data: buildOrgAccessData(organizationId, m, own, inOrg) };
       });
   });
 }

@@ -22,6 +22,30 @@ export type OrgAccessData = {
   grants: Map<string, Role>;
 };
 
+/**
+ * Assembles one user's access data for one organization from its collections and the grants the
+ * user holds there (directly or through teams).
+ */
+export function buildOrgAccessData(
+  organizationId: string,
+  member: { role: Role | null; disabled: boolean } | null,
+  collections: { id: string; parentId: string | null; defaultLevel: Role }[],
+  grants: { spaceId: string | null; collectionId: string | null; role: Role }[],
+): OrgAccessData {
+  const byTarget = new Map<string, Role>();
+  for (const g of grants) {
+    const target = g.spaceId ?? g.collectionId;
+    if (target) byTarget.set(target, highest([byTarget.get(target), g.role])!);
+  }
+  return {
+    organizationId,
+    member: member && { role: member.role, disabled: member.disabled },
+    collectionParents: new Map(collections.map((c) => [c.id, c.parentId])),
+    collectionDefaultLevels: new Map(collections.map((c) => [c.id, c.defaultLevel])),
+    grants: byTarget,
+  };
+}
+
 export type SpaceAccessInput = {
   id: string;
   organizationId: string;
