@@ -77,6 +77,7 @@ describe('space and collection users over REST (SDK)', () => {
       [{ role: 'owner', users: [member.id] }, 'role'],
       [{ role: 'read' }, 'users'],
       [{ role: 'read', users: [] }, 'users'],
+      [{ role: 'read', users: member.id }, 'users'],
     ];
     for (const [body, field] of cases) {
       const response = await http(server.url, owner.token, 'POST', path, body);

@@ -94,7 +94,13 @@ export function position(body: Record<string, unknown>) {
   return { ...(before !== undefined ? { before: pointer(before) } : {}), ...(after !== undefined ? { after: pointer(after) } : {}) };
 }
 
-/** Picks the listed keys present in a body. */
-export function pick(body: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+/**
+ * Picks the listed keys present in a body. `lists` names the keys that must be JSON arrays when
+ * given: GraphQL would otherwise coerce a single value into a one-item list.
+ */
+export function pick(body: Record<string, unknown>, keys: readonly string[], lists: readonly string[] = []): Record<string, unknown> {
+  for (const key of lists) {
+    if (key in body && body[key] !== null && !Array.isArray(body[key])) throw badRequest(`Invalid value for "${key}": must be an array`, key);
+  }
   return Object.fromEntries(keys.filter((k) => k in body).map((k) => [k, body[k]]));
 }

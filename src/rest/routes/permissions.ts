@@ -31,7 +31,7 @@ function contentRoutes({ kind, field, base, param }: (typeof PREFIXES)[number]):
       operation: `mutation RestInviteTo${kind}($contentId: ID!, $role: Role!, $users: [ID!], $teams: [ID!]) {
         grantContentPermissions(contentId: $contentId, role: $role, users: $users, teams: $teams) { __typename }
       }`,
-      variables: (input) => ({ contentId: contentId(input), ...pick(input.body, ['role', 'users', 'teams']) }),
+      variables: (input) => ({ contentId: contentId(input), ...pick(input.body, ['role', 'users', 'teams'], ['users', 'teams']) }),
     }),
     route({
       method: 'GET',

@@ -36,7 +36,7 @@ export const teamRoutes = [
     method: 'PUT',
     path: '/orgs/{organizationId}/teams',
     operation: `mutation RestCreateTeam($id: ID!, $input: CreateTeamInput!) { team: createTeam(organizationId: $id, input: $input) { ...RestTeam } } ${TEAM_FRAGMENT}`,
-    variables: ({ params, body }) => ({ id: params.organizationId, input: pick(body, ['title', 'members']) }),
+    variables: ({ params, body }) => ({ id: params.organizationId, input: pick(body, ['title', 'members'], ['members']) }),
     result: team,
     status: 201,
   }),
@@ -85,7 +85,7 @@ export const teamRoutes = [
     }`,
     variables: ({ params, body }) => ({
       ...ids(params),
-      input: { ...pick(body, ['add', 'remove']), ...('memberships' in body ? { memberships: memberships(body) } : {}) },
+      input: { ...pick(body, ['add', 'remove'], ['add', 'remove']), ...('memberships' in body ? { memberships: memberships(body) } : {}) },
     }),
   }),
   route({
