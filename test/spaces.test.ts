@@ -174,6 +174,12 @@ describe('spaces over REST (SDK)', () => {
     expect((await sdkError(asReader.spaces.deleteSpaceById(space.id))).status).toBe(403);
     expect((await sdkError(asReader.spaces.updateSpaceById(space.id, { title: 'no' }))).status).toBe(403);
     expect((await sdkError(asReader.orgs.createSpace(org.id, { title: 'no' }))).status).toBe(403);
+    expect((await sdkError(asReader.spaces.duplicateSpace(space.id))).status).toBe(403);
+    expect((await sdkError(asReader.spaces.moveSpace(space.id, { parent: null }))).status).toBe(403);
+    expect((await sdkError(asReader.spaces.restoreSpace(space.id))).status).toBe(403);
+    const asEditor = sdk(server.url, (await createActor(server.db, { org: org.id, role: 'edit' })).token);
+    expect((await asEditor.spaces.updateSpaceById(space.id, { title: 'Edited' })).data.title).toBe('Edited');
+    expect((await sdkError(asEditor.spaces.updateSpaceById(space.id, { defaultLevel: 'admin' as never }))).status).toBe(403);
 
     const asOutsider = sdk(server.url, outsider.token);
     expect((await sdkError(asOutsider.spaces.getSpaceById(space.id))).status).toBe(404);
