@@ -17,7 +17,6 @@ const schema = z.object({
   QUIRE_RUN_WORKER: bool.default(true),
   QUIRE_DB_POOL_MAX: z.coerce.number().int().min(1).default(10),
   QUIRE_LOG_SQL: bool.default(false),
-  REDIS_URL: z.string().url().optional(),
   QUIRE_SECRET: z.string().min(32).optional(),
 });
 
@@ -32,7 +31,6 @@ export type Config = {
   runWorker: boolean;
   dbPoolMax: number;
   logSql: boolean;
-  redisUrl?: string;
   /** Signing secret shared by every instance; when absent, one is generated and kept in the database. */
   secret?: string;
 };
@@ -56,7 +54,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runWorker: e.QUIRE_RUN_WORKER,
     dbPoolMax: e.QUIRE_DB_POOL_MAX,
     logSql: e.QUIRE_LOG_SQL,
-    redisUrl: e.REDIS_URL,
     secret: e.QUIRE_SECRET,
   };
 }
