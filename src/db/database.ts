@@ -16,7 +16,8 @@ export async function openDatabase(config: Config, opts: { migrate?: boolean; on
   const server = await resolveDatabaseUrl(config);
   try {
     if (opts.migrate !== false) await applyMigrations(server.url);
-    const db = createPrismaClient(server.url, { poolMax: config.dbPoolMax, onQuery: opts.onQuery });
+    const onQuery = opts.onQuery ?? (config.logSql ? (sql: string) => console.error(`[sql] ${sql}`) : undefined);
+    const db = createPrismaClient(server.url, { poolMax: config.dbPoolMax, onQuery });
     return {
       url: server.url,
       db,
