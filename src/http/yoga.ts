@@ -1,5 +1,6 @@
 /** The GraphQL server: authentication, error masking and GraphiQL around the Pothos schema. */
 import type { GraphQLError } from 'graphql';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
@@ -41,6 +42,9 @@ export function createGraphQLServer(db: Db, config: Config, log: (...args: unkno
     landingPage: false,
     logging: false, // internal errors are logged by maskError below; client errors are not server faults
     graphiql: { title: 'quire', headers: JSON.stringify({ Authorization: 'Bearer <token>' }) },
+    // GraphiQL's assets are served inline from this package, not from a CDN: self-hosted
+    // instances may have no route to the internet.
+    renderGraphiQL,
     // Bounds on what one document may ask for (list sizes are bounded by connections: 1000).
     plugins: [maxDepthPlugin({ n: 16, flattenFragments: true }), maxTokensPlugin({ n: 5000 }), maxAliasesPlugin({ n: 20 })],
     context: ({ request }) => contextFor(db, config, request.headers.get('authorization')),
