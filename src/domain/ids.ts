@@ -15,6 +15,7 @@ export const ID_PREFIX = {
   ApiToken: 'tok',
   ChangeRequest: 'cr',
   Comment: 'cmt',
+  RevisionPage: 'page',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -4,7 +4,7 @@
  */
 import DataLoader from 'dataloader';
 import type { Db } from '../db/client.js';
-import type { Collection, ContentPermission, Member, Organization, Space, Team, TeamMember, User } from '../generated/prisma/client.js';
+import type { Collection, ContentPermission, Member, Organization, RevisionPage, Space, Team, TeamMember, User } from '../generated/prisma/client.js';
 import { loadMembersAccess, type MemberAccess } from './permissions/audience.js';
 import { buildOrgAccessData, type OrgAccessData } from './permissions/effective-role.js';
 
@@ -23,6 +23,7 @@ export type SpaceActivity = { comments: number; changeRequests: number; changeRe
 
 export const memberKey = (organizationId: string, userId: string) => `${organizationId}:${userId}`;
 export const teamMemberKey = (teamId: string, userId: string) => `${teamId}:${userId}`;
+export const revisionPageKey = (revisionId: string, pageId: string) => `${revisionId}:${pageId}`;
 const splitKey = (key: string) => key.split(':') as [string, string];
 
 export function createLoaders(db: Db, viewerId: string) {
@@ -190,6 +191,33 @@ export function createLoaders(db: Db, viewerId: string) {
       });
       const map = new Map(rows.map((r) => [r.teamId!, r._count._all]));
       return ids.map((id) => map.get(id) ?? 0);
+    }),
+    /** Pages of each revision, by position (then path) within their parent. */
+    pagesInRevision: new DataLoader<string, RevisionPage[]>(async (ids) =>
+      groupBy(
+        await db.revisionPage.findMany({ where: { revisionId: { in: [...ids] } }, orderBy: [{ position: 'asc' }, { path: 'asc' }] }),
+        (p) => p.revisionId,
+        ids,
+      ),
+    ),
+    /** Whether a page exists in a revision, by `revisionPageKey`; reads IDs only, not documents. */
+    revisionPageExists: new DataLoader<string, boolean>(async (keys) => {
+      const pairs = keys.map(splitKey);
+      const rows = await db.revisionPage.findMany({
+        where: { revisionId: { in: pairs.map(([r]) => r) }, id: { in: pairs.map(([, p]) => p) } },
+        select: { id: true, revisionId: true },
+      });
+      const found = new Set(rows.map((r) => revisionPageKey(r.revisionId, r.id)));
+      return keys.map((k) => found.has(k));
+    }),
+    /** Distinct revisions of each space's open change requests, by change request number. */
+    openChangeRequestRevisions: new DataLoader<string, string[]>(async (ids) => {
+      const rows = await db.changeRequest.findMany({
+        where: { spaceId: { in: [...ids] }, status: 'open' },
+        select: { spaceId: true, revisionId: true },
+        orderBy: { number: 'asc' },
+      });
+      return groupBy(rows, (r) => r.spaceId, ids).map((list) => [...new Set(list.map((r) => r.revisionId))]);
     }),
     /** Per space: open comments and change requests by status. */
     spaceActivity: new DataLoader<string, SpaceActivity>(async (ids) => {

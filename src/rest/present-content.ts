@@ -1,6 +1,6 @@
-/** Fragments and presenters for collections (2.3) and content permissions (4.12). */
+/** Fragments and presenters for collections (2.3), content permissions (4.12) and content links (2.9). */
 import { presentTeam, TEAM_FRAGMENT } from './present-people.js';
-import { presentUser, USER_FRAGMENT } from './present.js';
+import { presentUser, USER_FRAGMENT, wireEnum } from './present.js';
 
 type Obj = Record<string, any>;
 
@@ -36,3 +36,15 @@ export const TEAM_PERMISSION_FRAGMENT = /* GraphQL */ `
 `;
 
 export const presentTeamPermission = (p: Obj) => ({ permission: p.permission, team: presentTeam(p.team) });
+
+export const CONTENT_LINK_FRAGMENT = /* GraphQL */ `
+  fragment RestContentLink on ContentLink { status target location { page path } }
+`;
+
+/** `target` is the ContentRef as stored in the page; GraphQL's `in_app` is `in-app` on the wire. */
+export const presentContentLink = (l: Obj) => ({
+  object: 'content-link',
+  status: wireEnum(l.status),
+  target: l.target,
+  location: { page: l.location.page, path: l.location.path },
+});

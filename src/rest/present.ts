@@ -7,7 +7,7 @@ type Obj = Record<string, any>;
 /** Omits null/undefined optional fields, as the documented shapes do. */
 const optional = (fields: Obj) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== undefined));
 
-const wireEnum = (value: string) => value.replaceAll('_', '-');
+export const wireEnum = (value: string) => value.replaceAll('_', '-');
 
 export const USER_FRAGMENT = /* GraphQL */ `
   fragment RestUser on User { id displayName email photoURL urls { location } }

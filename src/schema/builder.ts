@@ -51,3 +51,9 @@ builder.scalarType('DateTime', {
     return date;
   },
 });
+
+builder.scalarType('JSON', {
+  description: 'Any JSON value, as stored.',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+});

@@ -8,6 +8,7 @@ import './types/organization.js';
 import './types/space.js';
 import './types/collection.js';
 import './types/content-permission.js';
+import './types/content-link.js';
 import './types/member.js';
 import './types/member-mutations.js';
 import './types/team.js';

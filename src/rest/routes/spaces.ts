@@ -1,5 +1,7 @@
 /** Section 4.1 of the API description: spaces. */
-import { CONNECTION_FIELDS, listOf, pageArgs, pick, position, route } from '../route.js';
+import { LINK_STATUSES } from '../../domain/content-links/status.js';
+import { CONNECTION_FIELDS, enumParam, listOf, pageArgs, pick, position, route } from '../route.js';
+import { CONTENT_LINK_FRAGMENT, presentContentLink } from '../present-content.js';
 import { presentSpace, SPACE_FRAGMENT } from '../present.js';
 
 const space = (data: { space: unknown }) => presentSpace(data.space as never);
@@ -57,6 +59,24 @@ export const spaceRoutes = [
     } ${SPACE_FRAGMENT}`,
     variables: ({ params, body }) => ({ id: params.spaceId, ...pick(body, ['organization', 'parent']) }),
     result: space,
+  }),
+  route({
+    method: 'GET',
+    path: '/spaces/{spaceId}/links',
+    operation: `query RestListSpaceLinks($id: ID!, $first: Int, $after: String, $status: ContentLinkStatus) {
+      space(id: $id) {
+        links(first: $first, after: $after, status: $status) {
+          ${CONNECTION_FIELDS} edges { node { ...RestContentLink } } stats { total broken { total changeRequest } }
+        }
+      }
+    } ${CONTENT_LINK_FRAGMENT}`,
+    // GraphQL enum values cannot hold hyphens: `in-app` is `in_app` there.
+    variables: ({ params, query }) => ({
+      id: params.spaceId,
+      ...pageArgs(query),
+      status: enumParam(query, 'status', LINK_STATUSES)?.replaceAll('-', '_'),
+    }),
+    result: (data) => ({ ...listOf(data.space.links, presentContentLink), stats: data.space.links.stats }),
   }),
   route({
     method: 'GET',

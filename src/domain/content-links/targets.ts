@@ -1,0 +1,68 @@
+/**
+ * What the links of some revisions point at outside those revisions, loaded with one batched
+ * lookup per kind (spaces, pages of other spaces, collections, memberships) whatever the number
+ * of links.
+ */
+import type { Collection, Space } from '../../generated/prisma/client.js';
+import { memberKey, revisionPageKey, type Loaders } from '../loaders.js';
+import { refField } from './content-ref.js';
+import { pageTarget } from './page-target.js';
+import type { LinkSource } from './revision-links.js';
+
+export type LinkTargets = {
+  /** Spaces that exist, whatever their organization or state (see `liveSpace`). */
+  spaces: Map<string, Space>;
+  collections: Map<string, Collection>;
+  /** `memberKey`s of the memberships found. */
+  members: Set<string>;
+  /** `revisionPageKey`s of the pages found in other spaces' current revisions. */
+  pages: Set<string>;
+};
+
+/** A space a link may point at: it exists, is not deleted, and is in the link's organization. */
+export function liveSpace(targets: LinkTargets, organizationId: string, id: string): Space | undefined {
+  const space = targets.spaces.get(id);
+  return space && !space.deletedAt && space.organizationId === organizationId ? space : undefined;
+}
+
+const present = <T>(rows: (T | null)[]): T[] => rows.filter((r): r is T => r !== null);
+
+export async function loadLinkTargets(loaders: Loaders, sources: LinkSource[]): Promise<LinkTargets> {
+  const spaceIds = new Set<string>();
+  const collectionIds = new Set<string>();
+  const memberKeys = new Set<string>();
+  for (const source of sources) {
+    for (const link of source.links) {
+      const { target } = link;
+      const id = (field: string) => refField(target, field);
+      const other = pageTarget(link, source)?.space;
+      if (other) spaceIds.add(other);
+      if (target.kind === 'space' && id('space')) spaceIds.add(id('space')!);
+      if (target.kind === 'collection' && id('collection')) collectionIds.add(id('collection')!);
+      if (target.kind === 'user' && id('user')) memberKeys.add(memberKey(source.space.organizationId, id('user')!));
+    }
+  }
+  const [spaces, collections, members] = await Promise.all([
+    Promise.all([...spaceIds].map((id) => loaders.space.load(id))),
+    Promise.all([...collectionIds].map((id) => loaders.collection.load(id))),
+    Promise.all([...memberKeys].map((key) => loaders.member.load(key))),
+  ]);
+  const targets: LinkTargets = {
+    spaces: new Map(present(spaces).map((s) => [s.id, s])),
+    collections: new Map(present(collections).map((c) => [c.id, c])),
+    members: new Set(present(members).map((m) => memberKey(m.organizationId, m.userId))),
+    pages: new Set(),
+  };
+
+  const pageKeys = new Set<string>();
+  for (const source of sources) {
+    for (const link of source.links) {
+      const ref = pageTarget(link, source);
+      const space = ref?.space && liveSpace(targets, source.space.organizationId, ref.space);
+      if (space) pageKeys.add(revisionPageKey(space.revisionId, ref!.page));
+    }
+  }
+  const found = await Promise.all([...pageKeys].map(async (key) => [key, await loaders.revisionPageExists.load(key)] as const));
+  for (const [key, exists] of found) if (exists) targets.pages.add(key);
+  return targets;
+}

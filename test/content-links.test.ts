@@ -1,0 +1,323 @@
+/**
+ * Content links of a space's current revision (`GET /spaces/{spaceId}/links`, `Space.links`):
+ * statuses, filter, pages, stats (with open change requests) and a fixed SQL statement count.
+ * Pages cannot be written through the API yet: they are inserted with Prisma.
+ */
+import { describe, expect, it } from 'vitest';
+import { revisionLinks } from '../src/domain/content-links/revision-links.js';
+import { resolveStatus } from '../src/domain/content-links/status.js';
+import { newId } from '../src/domain/ids.js';
+import { gql, gqlOk, http, sdk } from './helpers/clients.js';
+import { createOrg, type Actor } from './helpers/factories.js';
+import { useServer } from './helpers/server.js';
+
+const server = useServer();
+
+type Ref = Record<string, unknown>;
+
+const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t, marks: [] }] });
+const link = (ref: Ref) => ({ object: 'inline', type: 'link', data: { ref }, nodes: [text('link')] });
+const paragraph = (...nodes: unknown[]) => ({ object: 'block', type: 'paragraph', data: {}, nodes: [text('See '), ...nodes] });
+const doc = (...blocks: unknown[]) => ({ object: 'document', data: {}, nodes: blocks });
+
+type PageInput = { type?: 'document' | 'group' | 'link'; path: string; parentId?: string; position?: number; document?: unknown; target?: Ref };
+
+async function addPage(revisionId: string, page: PageInput): Promise<string> {
+  const id = newId('RevisionPage');
+  const slug = page.path.split('/').pop()!;
+  await server.db.revisionPage.create({
+    data: {
+      id,
+      revisionId,
+      type: page.type ?? 'document',
+      title: slug,
+      slug,
+      path: page.path,
+      parentId: page.parentId,
+      position: page.position ?? 0,
+      document: page.document as never,
+      target: page.target as never,
+    },
+  });
+  return id;
+}
+
+async function createSpace(owner: Actor, organizationId: string, title = 'Docs') {
+  return (await sdk(server.url, owner.token).orgs.createSpace(organizationId, { title })).data;
+}
+
+/** A second revision of the space for a change request with `status`. */
+async function changeRequestRevision(spaceId: string, createdById: string, status: 'open' | 'draft', number: number): Promise<string> {
+  const revisionId = newId('Revision');
+  await server.db.revision.create({ data: { id: revisionId, spaceId } });
+  await server.db.changeRequest.create({
+    data: { id: newId('ChangeRequest'), spaceId, number, status, createdById, revisionId, revisionInitialId: revisionId },
+  });
+  return revisionId;
+}
+
+const links = (token: string | undefined, spaceId: string, query = '') => http(server.url, token, 'GET', `/spaces/${spaceId}/links${query}`);
+
+/** A space whose pages hold one link of every status, next to the spaces, collection and users they point at. */
+async function seedStatuses() {
+  const { org, owner } = await createOrg(server.db);
+  const other = await createOrg(server.db, 'Elsewhere');
+  const space = await createSpace(owner, org.id);
+  const sibling = await createSpace(owner, org.id, 'Sibling');
+  const trashed = await createSpace(owner, org.id, 'Trashed');
+  await sdk(server.url, owner.token).spaces.deleteSpaceById(trashed.id);
+  const foreign = await createSpace(other.owner, other.org.id, 'Foreign');
+  const collection = (await sdk(server.url, owner.token).orgs.createCollection(org.id, { title: 'Guides' })).data;
+  const foreignCollection = (await sdk(server.url, other.owner.token).orgs.createCollection(other.org.id, { title: 'Theirs' })).data;
+  const siblingPage = await addPage(sibling.revision, { path: 'intro' });
+  const foreignPage = await addPage(foreign.revision, { path: 'intro' });
+
+  const introId = newId('RevisionPage');
+  const refs: [Ref, string][] = [
+    [{ kind: 'url', url: 'https://example.com/docs' }, 'ok'],
+    [{ kind: 'url', url: space.urls.app }, 'in-app'],
+    [{ kind: 'url', url: `${space.urls.location}?x=1` }, 'in-app'],
+    // Same characters as the base URL, but another port: not the app.
+    [{ kind: 'url', url: `${new URL(space.urls.app).origin}0/elsewhere` }, 'ok'],
+    [{ kind: 'page', page: introId }, 'ok'],
+    [{ kind: 'page', page: 'page_missing' }, 'broken'],
+    [{ kind: 'anchor', anchor: 'install' }, 'ok'],
+    [{ kind: 'anchor', anchor: 'install', page: 'page_missing' }, 'broken'],
+    [{ kind: 'page', page: siblingPage, space: sibling.id }, 'ok'],
+    [{ kind: 'page', page: introId, space: sibling.id }, 'broken'],
+    [{ kind: 'page', page: foreignPage, space: foreign.id }, 'broken'],
+    [{ kind: 'space', space: sibling.id }, 'ok'],
+    [{ kind: 'space', space: trashed.id }, 'broken'],
+    [{ kind: 'space', space: foreign.id }, 'broken'],
+    [{ kind: 'collection', collection: collection.id }, 'ok'],
+    [{ kind: 'collection', collection: foreignCollection.id }, 'broken'],
+    [{ kind: 'user', user: owner.id }, 'ok'],
+    [{ kind: 'user', user: other.owner.id }, 'broken'],
+    [{ kind: 'file', file: 'file_1' }, 'broken'],
+    [{ kind: 'reusable-content', reusableContent: 'rc_1' }, 'broken'],
+  ];
+  await server.db.revisionPage.create({
+    data: {
+      id: introId,
+      revisionId: space.revision,
+      type: 'document',
+      title: 'Intro',
+      slug: 'intro',
+      path: 'intro',
+      position: 0,
+      document: doc(
+        paragraph(...refs.slice(0, 10).map(([ref]) => link(ref))),
+        // A link node without a reference has no target to report.
+        paragraph({ object: 'inline', type: 'link', data: {}, nodes: [text('nowhere')] }),
+        { object: 'block', type: 'expandable', data: {}, fragments: [{ object: 'fragment', fragment: 'body', nodes: [paragraph(...refs.slice(10).map(([ref]) => link(ref)))] }] },
+      ) as never,
+    },
+  });
+  const group = await addPage(space.revision, { type: 'group', path: 'reference', position: 1 });
+  const linkPage = await addPage(space.revision, { type: 'link', path: 'reference/status', parentId: group, target: { kind: 'url', url: 'https://status.example.com' } });
+  // First by position, yet listed after "intro": it is a child of a later page.
+  const nested = await addPage(space.revision, {
+    path: 'reference/api',
+    parentId: group,
+    position: -1,
+    document: doc(paragraph(link({ kind: 'page', page: linkPage }))),
+  });
+
+  const expected = [
+    ...refs.map(([target, status]) => ({ object: 'content-link', status, target, location: { page: introId, path: 'intro' } })),
+    { object: 'content-link', status: 'ok', target: { kind: 'page', page: linkPage }, location: { page: nested, path: 'reference/api' } },
+    { object: 'content-link', status: 'ok', target: { kind: 'url', url: 'https://status.example.com' }, location: { page: linkPage, path: 'reference/status' } },
+  ];
+  return { org, owner, other, space, expected };
+}
+
+describe('GET /spaces/{spaceId}/links', () => {
+  it('lists every link of the current revision with its status, in page order', async () => {
+    const { owner, space, expected } = await seedStatuses();
+    const { status, body } = await links(owner.token, space.id);
+    expect(status).toBe(200);
+    expect(body.items).toEqual(expected);
+    expect(body.count).toBe(expected.length);
+    expect(body.next).toBeUndefined();
+    const broken = expected.filter((l) => l.status === 'broken').length;
+    expect(broken).toBe(10);
+    expect(body.stats).toEqual({ total: expected.length, broken: { total: broken, changeRequest: 0 } });
+  });
+
+  it('filters by status, keeping stats over all links', async () => {
+    const { owner, space, expected } = await seedStatuses();
+    for (const wanted of ['ok', 'broken', 'in-app']) {
+      const { status, body } = await links(owner.token, space.id, `?status=${wanted}`);
+      expect(status).toBe(200);
+      expect(body.items).toEqual(expected.filter((l) => l.status === wanted));
+      expect(body.count).toBe(body.items.length);
+      expect(body.stats.total).toBe(expected.length);
+    }
+  });
+
+  it('paginates with limit and page', async () => {
+    const { owner, space, expected } = await seedStatuses();
+    const seen: unknown[] = [];
+    let query = '?limit=7';
+    for (let i = 0; i < 10; i++) {
+      const { body } = await links(owner.token, space.id, query);
+      expect(body.count).toBe(expected.length);
+      expect(body.items.length).toBeLessThanOrEqual(7);
+      seen.push(...body.items);
+      if (!body.next) break;
+      query = `?limit=7&page=${encodeURIComponent(body.next.page)}`;
+    }
+    expect(seen).toEqual(expected);
+    const empty = await links(owner.token, space.id, '?limit=0');
+    expect(empty.body).toMatchObject({ items: [], count: expected.length });
+  });
+
+  it('counts broken links of open change requests in stats, not of draft ones', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const space = await createSpace(owner, org.id);
+    const main = await addPage(space.revision, { path: 'main', document: doc(paragraph(link({ kind: 'page', page: 'page_gone' }))) });
+
+    const open = await changeRequestRevision(space.id, owner.id, 'open', 1);
+    const draft = await changeRequestRevision(space.id, owner.id, 'draft', 2);
+    await addPage(draft, { path: 'draft', document: doc(paragraph(link({ kind: 'file', file: 'f' }), link({ kind: 'space', space: 'spc_none' }))) });
+    const proposed = newId('RevisionPage');
+    await server.db.revisionPage.create({
+      data: {
+        id: proposed,
+        revisionId: open,
+        type: 'document',
+        title: 'Proposed',
+        slug: 'proposed',
+        path: 'proposed',
+        // Checked against the change request's own revision: `main` is not in it, `proposed` is.
+        document: doc(paragraph(link({ kind: 'page', page: main }), link({ kind: 'page', page: proposed }), link({ kind: 'tag', tag: 'beta' }))) as never,
+      },
+    });
+
+    const { body } = await links(owner.token, space.id);
+    expect(body.items.map((l: { status: string }) => l.status)).toEqual(['broken']);
+    expect(body.stats).toEqual({ total: 1, broken: { total: 1, changeRequest: 2 } });
+
+    await server.db.changeRequest.updateMany({ where: { revisionId: draft }, data: { status: 'open' } });
+    expect((await links(owner.token, space.id)).body.stats.broken.changeRequest).toBe(4);
+  });
+
+  it('answers 400 naming a bad status, 401 without a token, 404 for unknown spaces and other organizations', async () => {
+    const { owner, space, other } = await seedStatuses();
+    const bad = await links(owner.token, space.id, '?status=dead');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toBe('Invalid value for "status": must be one of ok, broken, in-app');
+    expect((await links(undefined, space.id)).status).toBe(401);
+    expect(await links(other.owner.token, space.id)).toEqual({ status: 404, body: { error: { code: 404, message: 'Space not found' } } });
+    expect((await links(other.owner.token, 'spc_unknown')).status).toBe(404);
+  });
+
+  it('rejects the GraphQL spelling of in-app, and answers 404 for a deleted space', async () => {
+    const { owner, space } = await seedStatuses();
+    const bad = await links(owner.token, space.id, '?status=in_app');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toContain('"status"');
+    await sdk(server.url, owner.token).spaces.deleteSpaceById(space.id);
+    expect((await links(owner.token, space.id)).status).toBe(404);
+  });
+});
+
+describe('Space.links over GraphQL', () => {
+  const QUERY = /* GraphQL */ `
+    query Links($id: ID!, $status: ContentLinkStatus, $first: Int) {
+      space(id: $id) {
+        links(status: $status, first: $first) {
+          totalCount
+          edges { node { status target location { page path } } }
+          stats { total broken { total changeRequest } }
+        }
+      }
+    }
+  `;
+
+  it('lists links with stats, `in_app` for in-app', async () => {
+    const { owner, space, expected } = await seedStatuses();
+    const data = await gqlOk(server.url, owner.token, QUERY, { id: space.id, status: 'in_app' });
+    const inApp = expected.filter((l) => l.status === 'in-app');
+    expect(data.space.links.totalCount).toBe(inApp.length);
+    expect(data.space.links.edges.map((e: { node: unknown }) => e.node)).toEqual(inApp.map(({ object: _, ...l }) => ({ ...l, status: 'in_app' })));
+    const broken = expected.filter((l) => l.status === 'broken').length;
+    expect(data.space.links.stats).toEqual({ total: expected.length, broken: { total: broken, changeRequest: 0 } });
+
+    const unknown = await gql(server.url, owner.token, QUERY, { id: space.id, status: 'in-app' });
+    expect(unknown.errors?.[0].message).toContain('ContentLinkStatus');
+  });
+});
+
+describe('link statuses', () => {
+  /** A space with `n` pages, each linking to every kind of target, and an open change request as large. */
+  async function seed(n: number) {
+    const { org, owner } = await createOrg(server.db, `Links ${n}`);
+    const space = await createSpace(owner, org.id);
+    const sibling = await createSpace(owner, org.id, 'Sibling');
+    const collection = (await sdk(server.url, owner.token).orgs.createCollection(org.id, { title: 'C' })).data;
+    const open = await changeRequestRevision(space.id, owner.id, 'open', 1);
+    for (const revisionId of [space.revision, open]) {
+      for (let i = 0; i < n; i++) {
+        const siblingPage = await addPage(sibling.revision, { path: `${revisionId}-${i}` });
+        await addPage(revisionId, {
+          path: `page-${i}`,
+          position: i,
+          document: doc(
+            paragraph(
+              link({ kind: 'url', url: `https://example.com/${i}` }),
+              link({ kind: 'url', url: `${space.urls.app}/${i}` }),
+              link({ kind: 'page', page: `page_missing_${i}` }),
+              link({ kind: 'anchor', anchor: `a${i}` }),
+              link({ kind: 'page', page: siblingPage, space: sibling.id }),
+              link({ kind: 'space', space: i % 2 ? sibling.id : `spc_missing_${i}` }),
+              link({ kind: 'collection', collection: i % 2 ? collection.id : `col_missing_${i}` }),
+              link({ kind: 'user', user: i % 2 ? owner.id : `usr_missing_${i}` }),
+              link({ kind: 'file', file: `file_${i}` }),
+            ),
+          ),
+        });
+      }
+    }
+    return { owner, space };
+  }
+
+  async function statementsFor(n: number) {
+    const { owner, space } = await seed(n);
+    server.queries.length = 0;
+    const { status, body } = await links(owner.token, space.id);
+    const count = server.queries.length;
+    expect(status).toBe(200);
+    expect(body.count).toBe(9 * n);
+    // Per page: the missing page and the file, and on even pages the space, collection and user.
+    const broken = 2 * n + 3 * (n / 2);
+    expect(body.stats).toEqual({ total: 9 * n, broken: { total: broken, changeRequest: broken } });
+    return { count, sql: [...server.queries] };
+  }
+
+  it('are decided with a number of SQL statements that does not grow with pages and links', async () => {
+    const small = await statementsFor(2);
+    const large = await statementsFor(20);
+    expect(small.count).toBeGreaterThan(0);
+    expect(large.count, `2 pages:\n${small.sql.join('\n')}\n\n20 pages:\n${large.sql.join('\n')}`).toBe(small.count);
+  }, 120_000);
+});
+
+describe('resolveStatus', () => {
+  it('treats URLs under the app URL or the public URL as in-app, at a path boundary', () => {
+    const urls = { appUrl: 'https://app.example', publicUrl: 'https://api.example:8443' };
+    const space = { id: 'spc_a', organizationId: 'org_a' };
+    const targets = { spaces: new Map(), collections: new Map(), members: new Set<string>(), pages: new Set<string>() };
+    const statusOf = (url: string) => {
+      const document = doc(paragraph(link({ kind: 'url', url })));
+      const source = revisionLinks(space, [{ id: 'page_a', revisionId: 'rev_a', parentId: null, type: 'document', title: 'A', slug: 'a', path: 'a', position: 0, document: document as never, target: null, createdAt: new Date() }]);
+      return resolveStatus(source.links[0], source, targets, urls);
+    };
+    expect(statusOf('https://app.example')).toBe('in-app');
+    expect(statusOf('https://app.example/s/spc_a#top')).toBe('in-app');
+    expect(statusOf('https://api.example:8443/v1/spaces/spc_a')).toBe('in-app');
+    expect(statusOf('https://app.example.org/docs')).toBe('ok');
+    expect(statusOf('https://api.example:84430/v1')).toBe('ok');
+    expect(statusOf('http://app.example/s/spc_a')).toBe('ok');
+  });
+});
