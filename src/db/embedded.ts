@@ -27,7 +27,7 @@ async function freePort(): Promise<number> {
 /**
  * Starts (initialising on first use) a PostgreSQL cluster in `<dataDir>/pg` and makes sure the
  * `quire` database exists. Started as root, the server runs as the `postgres` system user
- * (created if missing), which then owns the cluster directory.
+ * (created if missing), which then owns the cluster directory; otherwise as the current user.
  */
 export async function startEmbeddedPostgres(opts: { dataDir: string; port?: number; log?: (line: string) => void }): Promise<EmbeddedDatabase> {
   const databaseDir = path.join(opts.dataDir, 'pg');
@@ -51,7 +51,8 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port?: numb
     user: 'postgres',
     password,
     persistent: true,
-    createPostgresUser: true,
+    // PostgreSQL refuses to run as root: as root, run it as the `postgres` system user (created if missing).
+    createPostgresUser: process.getuid?.() === 0,
     // TCP on loopback only; no Unix socket, whose default directory may not be writable.
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     onLog: (message) => {
