@@ -3,10 +3,12 @@
  *
  * The Prisma 7 CLI always spawns a native schema engine that it downloads on first use;
  * quire must migrate with no network, so it drives the same engine compiled to WASM
- * (`@prisma/schema-engine-wasm`) directly. This module owns the two workarounds that needs:
+ * (`@prisma/schema-engine-wasm`) directly. This module owns the workarounds that needs:
  * PostgreSQL `"char"` columns (oid 18, seen in catalog introspection) are relabelled as text,
- * which adapter-pg otherwise rejects, and shadow databases are created and dropped here
- * (adapter-pg's own factory reuses the main database when given a connection string).
+ * which adapter-pg otherwise rejects; migration scripts are sent whole (adapter-pg splits them
+ * on every `;`, which breaks function bodies and runs each statement in its own transaction);
+ * and shadow databases are created and dropped here (adapter-pg's own factory reuses the main
+ * database when given a connection string).
  */
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
@@ -25,13 +27,25 @@ const PG_CHAR_OID = 18;
 const PG_TEXT_OID = 25;
 
 type Queryable = {
+  client: { query(sql: string): Promise<unknown> };
+  onError(error: unknown): never;
   performIO(query: unknown): Promise<{ fields: { dataTypeID: number }[] }>;
+  executeScript?(script: string): Promise<void>;
   startTransaction?(...args: unknown[]): Promise<Queryable>;
 };
 
-/** Makes adapter-pg read `"char"` columns as text; applies to transactions it opens too. */
-function relabelCharColumns<T>(queryable: T): T {
+/**
+ * Makes adapter-pg read `"char"` columns as text and run a script as one multi-statement query
+ * (PostgreSQL runs it in one implicit transaction: a failing migration leaves nothing behind).
+ * Applies to transactions it opens too.
+ */
+function adaptQueryable<T>(queryable: T): T {
   const target = queryable as unknown as Queryable;
+  if (target.executeScript) {
+    target.executeScript = async (script) => {
+      await target.client.query(script).catch((error: unknown) => target.onError(error));
+    };
+  }
   const performIO = target.performIO.bind(target);
   target.performIO = async (query) => {
     const result = await performIO(query);
@@ -39,7 +53,7 @@ function relabelCharColumns<T>(queryable: T): T {
     return result;
   };
   const startTransaction = target.startTransaction?.bind(target);
-  if (startTransaction) target.startTransaction = async (...args) => relabelCharColumns(await startTransaction(...args));
+  if (startTransaction) target.startTransaction = async (...args) => adaptQueryable(await startTransaction(...args));
   return queryable;
 }
 
@@ -55,12 +69,12 @@ function adapterFactory(url: string) {
   const factory = {
     adapterName: '@prisma/adapter-pg',
     provider: 'postgres' as const,
-    connect: async () => relabelCharColumns(await new PrismaPg({ connectionString: url }).connect()),
+    connect: async () => adaptQueryable(await new PrismaPg({ connectionString: url }).connect()),
     connectToShadowDb: async () => {
       const name = `quire_shadow_${randomUUID().replaceAll('-', '')}`;
       await adminQuery(url, `CREATE DATABASE "${name}"`);
       shadows.push(name);
-      return relabelCharColumns(await new PrismaPg({ connectionString: withDatabase(url, name) }).connect());
+      return adaptQueryable(await new PrismaPg({ connectionString: withDatabase(url, name) }).connect());
     },
   };
   const dropShadows = async () => {
