@@ -1,7 +1,7 @@
 /** Input validation with zod: the first issue becomes a 400 that names the offending field. */
 import { z } from 'zod';
 import { badRequest } from './errors.js';
-import { ROLES } from './permissions/roles.js';
+import { ROLES } from './access/roles.js';
 
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);

@@ -26,14 +26,14 @@ export const presentMember = (m: Obj) => ({
 });
 
 export const TEAM_FRAGMENT = /* GraphQL */ `
-  fragment RestTeam on Team { id title createdAt spaces members(first: 0) { totalCount } permissions { admin view } }
+  fragment RestTeam on Team { id title createdAt spaces memberCount permissions { admin view } }
 `;
 
 export const presentTeam = (t: Obj) => ({
   object: 'team',
   id: t.id,
   title: t.title,
-  members: t.members.totalCount,
+  members: t.memberCount,
   spaces: t.spaces,
   createdAt: t.createdAt,
   permissions: t.permissions,

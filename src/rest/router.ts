@@ -39,12 +39,17 @@ function coercionMessage(message: string): string {
   return message;
 }
 
+/** Connection arguments by the names REST clients use. */
+const REST_ARGUMENT: Record<string, string> = { after: 'page', first: 'limit' };
+
 function errorResponse(errors: readonly GraphQLFormattedError[]): Response {
   const first = errors[0];
   const code = first.extensions?.code as string | undefined;
   if (code && code !== 'BAD_USER_INPUT' && code in ERROR_STATUS) {
     const status = ERROR_STATUS[code as ErrorCode];
-    return json(status, errorBody(status, status === 500 ? 'Internal server error' : first.message));
+    const field = first.extensions?.field as string | undefined;
+    const message = field && REST_ARGUMENT[field] ? first.message.replace(`"${field}"`, `"${REST_ARGUMENT[field]}"`) : first.message;
+    return json(status, errorBody(status, status === 500 ? 'Internal server error' : message));
   }
   // BAD_USER_INPUT, or no code at all: the variables did not pass GraphQL's input coercion.
   return json(400, errorBody(400, coercionMessage(first.message)));

@@ -1,17 +1,43 @@
 /**
- * Relay connections over in-memory lists (lists are filtered by access in memory, see
- * domain/permissions): offset cursors, `totalCount`, at most 1000 items per page.
+ * Relay connections. Lists are pages read in SQL (domain/pagination): edges and page info are
+ * built from a page, cursors are encoded only when asked for, and `totalCount` is computed only
+ * when selected. `arrayConnection` serves the few lists that are bounded by one revision or one
+ * caller and computed in memory (content links, a caller's organizations).
  */
 import { resolveArrayConnection } from '@pothos/plugin-relay';
 import { badRequest } from '../domain/errors.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageArgs } from '../domain/pagination/keyset.js';
 import { builder } from './builder.js';
 
-export const MAX_PAGE_SIZE = 1000;
-export const DEFAULT_PAGE_SIZE = 100;
+export { MAX_PAGE_SIZE, type PageArgs };
 
-export type PageArgs = { first?: number | null; after?: string | null; last?: number | null; before?: string | null };
+type Count = number | (() => Promise<number> | number);
 
-export function connectionOf<T extends {}>(args: PageArgs, items: T[]) {
+export function pageConnection<Row extends {}>(page: Page<Row>, totalCount: Count) {
+  const { rows, cursorOf } = page;
+  return {
+    edges: rows.map((node) => ({
+      node,
+      get cursor() {
+        return cursorOf(node);
+      },
+    })),
+    pageInfo: {
+      hasNextPage: page.hasNextPage,
+      hasPreviousPage: page.hasPreviousPage,
+      get startCursor() {
+        return rows.length ? cursorOf(rows[0]) : null;
+      },
+      get endCursor() {
+        return rows.length ? cursorOf(rows[rows.length - 1]) : null;
+      },
+    },
+    totalCount,
+  };
+}
+
+/** A connection over an in-memory list (offset cursors). */
+export function arrayConnection<T extends {}>(args: PageArgs, items: T[]) {
   for (const key of ['first', 'last'] as const) {
     const value = args[key];
     if (value != null && (value < 0 || value > MAX_PAGE_SIZE)) {
@@ -21,13 +47,18 @@ export function connectionOf<T extends {}>(args: PageArgs, items: T[]) {
   for (const key of ['after', 'before'] as const) {
     const cursor = args[key];
     if (cursor != null && !/^\d+$/.test(Buffer.from(cursor, 'base64').toString().split(':')[1] ?? '')) {
-      throw badRequest(`Invalid value for "${key}": not a cursor from this list`, key);
+      throw badRequest(`Invalid value for "${key}": not a cursor of this list`, key);
     }
   }
   const connection = resolveArrayConnection({ args, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE }, items)!;
-  return Object.assign(connection, { totalCount: items.length });
+  return Object.assign(connection, { totalCount: items.length as Count });
 }
 
 builder.globalConnectionField('totalCount', (t) =>
-  t.int({ resolve: (parent) => (parent as unknown as { totalCount: number }).totalCount }),
+  t.int({
+    resolve: (parent) => {
+      const count = (parent as unknown as { totalCount: Count }).totalCount;
+      return typeof count === 'function' ? count() : count;
+    },
+  }),
 );

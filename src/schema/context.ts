@@ -1,8 +1,8 @@
 /** What every resolver receives: the database, the caller, request-scoped loaders and access checks. */
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import { createLoaders, type Loaders } from '../domain/loaders.js';
-import { Access } from '../domain/permissions/access.js';
+import { createLoaders, type Loaders } from '../domain/loaders/index.js';
+import { Access } from '../domain/access/access.js';
 
 export type Viewer = { userId: string };
 
@@ -21,5 +21,5 @@ export function createContext(db: Db, config: Config, viewer: Viewer): Context {
 
 /** After a write the request's caches predate it: forget them so the refetched result is computed afresh. */
 export function forgetLoaded(ctx: Context): void {
-  for (const loader of Object.values(ctx.loaders)) loader.clearAll();
+  ctx.loaders.forgetAll();
 }

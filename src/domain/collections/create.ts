@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import { requireCreatableParent } from '../content-tree/parent.js';
 import { nextPosition } from '../content-tree/position.js';
 import { newId } from '../ids.js';
-import type { Access } from '../permissions/access.js';
+import type { Access } from '../access/access.js';
 import { parseInput, titleSchema } from '../validation.js';
 
 export const collectionTitle = titleSchema(50);

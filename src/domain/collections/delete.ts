@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client.js';
-import type { Access } from '../permissions/access.js';
+import type { Access } from '../access/access.js';
 import { collectionSubtree } from './subtree.js';
 
 /**

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { placeItem, type Position } from '../content-tree/position.js';
 import { badRequest, conflict } from '../errors.js';
-import type { Access } from '../permissions/access.js';
+import type { Access } from '../access/access.js';
 import { requireCreatableParent } from '../content-tree/parent.js';
 import { parseInput } from '../validation.js';
 import { collectionSubtree } from './subtree.js';

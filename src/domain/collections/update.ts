@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
-import type { Access } from '../permissions/access.js';
+import type { Access } from '../access/access.js';
 import { parseInput, roleSchema } from '../validation.js';
 import { collectionDescription, collectionTitle } from './create.js';
 

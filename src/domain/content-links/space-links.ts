@@ -1,7 +1,7 @@
 /** The content links of a space's current revision (API 4.1 `GET /spaces/{spaceId}/links`). */
 import type { Space } from '../../generated/prisma/client.js';
-import type { Loaders } from '../loaders.js';
-import type { Access } from '../permissions/access.js';
+import type { Loaders } from '../loaders/index.js';
+import type { Access } from '../access/access.js';
 import { revisionLinks } from './revision-links.js';
 import { withStatuses, type BaseUrls, type ContentLink } from './status.js';
 

@@ -1,6 +1,6 @@
 /** Link statistics of a space (API 2.9 "Content link list" `stats`). */
 import type { Space } from '../../generated/prisma/client.js';
-import type { Loaders } from '../loaders.js';
+import type { Loaders } from '../loaders/index.js';
 import { revisionLinks } from './revision-links.js';
 import { withStatuses, type BaseUrls, type ContentLink } from './status.js';
 

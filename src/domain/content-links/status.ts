@@ -3,8 +3,8 @@
  * and for a target that exists, `broken` when the target does not exist (in the revision, or in
  * the organization for spaces, collections and users).
  */
-import type { Loaders } from '../loaders.js';
-import { memberKey, revisionPageKey } from '../loaders.js';
+import type { Loaders } from '../loaders/index.js';
+import { memberKey, revisionPageKey } from '../loaders/index.js';
 import { refField } from './content-ref.js';
 import type { PageLink } from './extract.js';
 import { pageTarget } from './page-target.js';

@@ -4,7 +4,7 @@
  * of links.
  */
 import type { Collection, Space } from '../../generated/prisma/client.js';
-import { memberKey, revisionPageKey, type Loaders } from '../loaders.js';
+import { memberKey, revisionPageKey, type Loaders } from '../loaders/index.js';
 import { refField } from './content-ref.js';
 import { pageTarget } from './page-target.js';
 import type { LinkSource } from './revision-links.js';

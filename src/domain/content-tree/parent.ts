@@ -1,5 +1,5 @@
 import { badRequest } from '../errors.js';
-import type { Access } from '../permissions/access.js';
+import type { Access } from '../access/access.js';
 
 /**
  * Checks that the caller may create content under `parent` (a collection of `organizationId`,

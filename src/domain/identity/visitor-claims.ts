@@ -1,6 +1,6 @@
 /** Visitor claims: a signed JWT (HS256) stating who the caller is in an organization. */
 import { SignJWT } from 'jose';
-import type { Role } from '../permissions/roles.js';
+import type { Role } from '../access/roles.js';
 
 export const VISITOR_CLAIMS_TTL = '1h';
 

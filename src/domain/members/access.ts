@@ -4,15 +4,16 @@
  * effective roles) is for organization admins and the member themself.
  */
 import { notFound } from '../errors.js';
-import { memberKey } from '../loaders.js';
-import type { Access } from '../permissions/access.js';
+import { memberKey } from '../loaders/index.js';
+import type { Access } from '../access/access.js';
+import type { OrganizationRow } from '../organizations/rows.js';
 
 export async function requireMemberRead(access: Access, organizationId: string, userId?: string): Promise<void> {
   await access.requireOrganization(organizationId, userId === access.userId ? 'member' : 'nonGuest');
 }
 
-export async function requireMemberSpacesRead(access: Access, organizationId: string, userId: string): Promise<void> {
-  await access.requireOrganization(organizationId, userId === access.userId ? 'member' : 'admin');
+export function requireMemberSpacesRead(access: Access, organizationId: string, userId: string): Promise<OrganizationRow> {
+  return access.requireOrganization(organizationId, userId === access.userId ? 'member' : 'admin');
 }
 
 /** A member of an organization the caller may read, or 404. */

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client.js';
-import type { Access } from '../permissions/access.js';
+import type { Access } from '../access/access.js';
 import { signVisitorClaims } from '../identity/visitor-claims.js';
 
 /** Records that the caller (any active member, guests included) is active now; returns their visitor claims. */

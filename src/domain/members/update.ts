@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../errors.js';
-import type { Access } from '../permissions/access.js';
+import type { Access } from '../access/access.js';
 import { parseInput, roleSchema } from '../validation.js';
 import { assertNotLastAdmin, lockExistingMember } from './admins.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { conflict } from '../errors.js';
-import type { Access } from '../permissions/access.js';
+import type { Access } from '../access/access.js';
 import { parseInput, roleSchema } from '../validation.js';
 
 export const organizationTitle = z.string().trim().min(2).max(255);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
-import type { Access } from '../permissions/access.js';
+import type { Access } from '../access/access.js';
 import { requireCreatableParent } from '../content-tree/parent.js';
 import { nextPosition } from '../content-tree/position.js';
 import { newId } from '../ids.js';

@@ -2,7 +2,7 @@ import type { Db } from '../../db/client.js';
 import { requireCreatableParent } from '../content-tree/parent.js';
 import { placeItem } from '../content-tree/position.js';
 import { newId } from '../ids.js';
-import type { Access } from '../permissions/access.js';
+import type { Access } from '../access/access.js';
 
 const TITLE_MAX = 50;
 const SUFFIX = ' (copy)';

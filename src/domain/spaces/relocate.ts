@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import { requireCreatableParent } from '../content-tree/parent.js';
 import { placeItem, type Position } from '../content-tree/position.js';
 import { badRequest, conflict } from '../errors.js';
-import type { Access } from '../permissions/access.js';
+import type { Access } from '../access/access.js';
 import { parseInput } from '../validation.js';
 
 const positionSchema = z.object({ before: z.string().nullish(), after: z.string().nullish() });

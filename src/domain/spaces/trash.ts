@@ -2,7 +2,8 @@
 import type { Db } from '../../db/client.js';
 import { nextPosition } from '../content-tree/position.js';
 import { conflict } from '../errors.js';
-import { TRASH_RETENTION_MS, type Access } from '../permissions/access.js';
+import type { Access } from '../access/access.js';
+import { TRASH_RETENTION_MS } from './lifecycle.js';
 
 export async function deleteSpace(db: Db, access: Access, id: string): Promise<void> {
   await access.requireSpace(id, 'admin');

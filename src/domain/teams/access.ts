@@ -6,9 +6,9 @@
  */
 import type { Prisma, Team } from '../../generated/prisma/client.js';
 import { forbidden, notFound } from '../errors.js';
-import { teamMemberKey } from '../loaders.js';
-import type { Access } from '../permissions/access.js';
-import { atLeast } from '../permissions/roles.js';
+import { teamMemberKey } from '../loaders/index.js';
+import type { Access } from '../access/access.js';
+import { atLeast } from '../access/roles.js';
 
 export const TEAM_ROLES = ['owner', 'member'] as const;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { newId } from '../ids.js';
-import type { Access } from '../permissions/access.js';
+import type { Access } from '../access/access.js';
 import { parseInput, titleSchema } from '../validation.js';
 import { resolveMembers } from './identify.js';
 

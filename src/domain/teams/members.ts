@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import type { TeamRole } from '../../generated/prisma/enums.js';
 import { notFound } from '../errors.js';
-import type { Access } from '../permissions/access.js';
+import type { Access } from '../access/access.js';
 import { parseInput } from '../validation.js';
 import { lockTeam, requireTeam, TEAM_ROLES } from './access.js';
 import { memberIdentifiers } from './create.js';

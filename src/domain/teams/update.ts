@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
-import type { Access } from '../permissions/access.js';
+import type { Access } from '../access/access.js';
 import { parseInput } from '../validation.js';
 import { requireTeam } from './access.js';
 import { teamTitle } from './create.js';

@@ -3,9 +3,11 @@ import { createCollection } from '../../domain/collections/create.js';
 import { deleteCollection } from '../../domain/collections/delete.js';
 import { moveCollection, transferCollection } from '../../domain/collections/relocate.js';
 import { updateCollection } from '../../domain/collections/update.js';
-import { atLeast } from '../../domain/permissions/roles.js';
+import { atLeast } from '../../domain/access/roles.js';
 import { builder } from '../builder.js';
-import { connectionOf } from '../connection.js';
+import { pageConnection } from '../connection.js';
+import { countGuestCollections, organizationCollectionsPage } from '../../domain/collections/rows.js';
+import { pageVariant } from '../../domain/loaders/index.js';
 import { forgetLoaded, type Context } from '../context.js';
 import { apiUrl, appUrl } from '../urls.js';
 import { RoleEnum } from './enums.js';
@@ -33,25 +35,6 @@ async function readableCollection(ctx: Context, id: string | null): Promise<Coll
   return collection && (await ctx.access.collectionRole(collection)) ? collection : null;
 }
 
-/** Depth-first: each collection followed by its descendants, siblings in their tree order. */
-function treeOrder(collections: Collection[]): Collection[] {
-  const ids = new Set(collections.map((c) => c.id));
-  const children = new Map<string | null, Collection[]>();
-  for (const c of collections) {
-    const parent = c.parentId && ids.has(c.parentId) ? c.parentId : null;
-    children.set(parent, [...(children.get(parent) ?? []), c]);
-  }
-  const out: Collection[] = [];
-  const visit = (parent: string | null) => {
-    for (const c of children.get(parent) ?? []) {
-      out.push(c);
-      visit(c.id);
-    }
-  };
-  visit(null);
-  return out;
-}
-
 export const CollectionRef = builder.prismaNode('Collection', {
   id: { field: 'id' },
   fields: (t) => ({
@@ -69,7 +52,11 @@ export const CollectionRef = builder.prismaNode('Collection', {
     spaces: t.connection({
       type: SpaceRef,
       description: 'Live spaces directly inside this collection that the caller can access, in order.',
-      resolve: async (collection, args, ctx) => connectionOf(args, await ctx.access.visibleSpaces(await ctx.loaders.spacesInCollection.load(collection.id))),
+      resolve: async (collection, args, ctx) => {
+        const { guest } = await ctx.access.reader(collection.organizationId);
+        const page = await ctx.loaders.collectionSpaces(pageVariant(args, guest)).load(collection.id);
+        return pageConnection(page, () => (guest ? ctx.loaders.guestCollectionSpaceCount.load(collection.id) : collection.spaceCount));
+      },
     }),
     urls: t.field({
       type: CollectionUrls,
@@ -101,8 +88,11 @@ builder.prismaObjectFields(CollectionRef, (t) => ({
     collections: t.connection({
       type: CollectionRef,
       description: 'Collections directly inside this one that the caller can access, in order.',
-      resolve: async (collection, args, ctx) =>
-        connectionOf(args, await ctx.access.visibleCollections(await ctx.loaders.collectionsInCollection.load(collection.id))),
+      resolve: async (collection, args, ctx) => {
+        const { guest } = await ctx.access.reader(collection.organizationId);
+        const page = await ctx.loaders.childCollections(pageVariant(args, guest)).load(collection.id);
+        return pageConnection(page, () => (guest ? ctx.loaders.guestChildCollectionCount.load(collection.id) : collection.collectionCount));
+      },
     }),
 }));
 
@@ -121,8 +111,11 @@ builder.prismaObjectFields('Organization', (t) => ({
     description: 'Collections the caller can access, depth-first in tree order; `nested: false` lists only root collections.',
     args: { nested: t.arg.boolean({ defaultValue: true }) },
     resolve: async (org, args, ctx) => {
-      const all = treeOrder(await ctx.loaders.collectionsInOrganization.load(org.id));
-      return connectionOf(args, await ctx.access.visibleCollections(args.nested === false ? all.filter((c) => !c.parentId) : all));
+      const reader = await ctx.access.reader(org.id);
+      const nested = args.nested !== false;
+      const page = await organizationCollectionsPage(ctx.db, reader, org.id, nested, args);
+      const total = nested ? org.collectionCount : org.rootCollectionCount;
+      return pageConnection(page, () => (reader.guest ? countGuestCollections(ctx.db, reader.userId, org.id, nested) : total));
     },
   }),
 }));

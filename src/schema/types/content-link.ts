@@ -2,7 +2,7 @@
 import { spaceLinks } from '../../domain/content-links/space-links.js';
 import { linkStats } from '../../domain/content-links/stats.js';
 import { builder } from '../builder.js';
-import { connectionOf } from '../connection.js';
+import { arrayConnection } from '../connection.js';
 
 export const ContentLinkStatusEnum = builder.enumType('ContentLinkStatus', {
   values: {
@@ -49,7 +49,7 @@ builder.prismaObjectFields('Space', (t) => ({
         const { space, links } = await spaceLinks(ctx.access, ctx.loaders, ctx.config, parent.id);
         const listed = args.status ? links.filter((l) => l.status === args.status) : links;
         // Stats cover every link; keep them at hand for the connection's `stats` field.
-        return Object.assign(connectionOf(args, listed), { space, links });
+        return Object.assign(arrayConnection(args, listed), { space, links });
       },
     },
     {

@@ -1,12 +1,21 @@
 /** Section 4.12: who may access a space or collection, and direct grants to users and teams. */
 import type { Collection, Space } from '../../generated/prisma/client.js';
-import { audienceOf } from '../../domain/permissions/audience.js';
-import { inviteToContent, setGrant, type Grantee } from '../../domain/permissions/grants.js';
-import { teamPermissions } from '../../domain/teams/access.js';
+import {
+  audiencePage,
+  canListAudience,
+  countAudience,
+  countTeamGrants,
+  countUserGrants,
+  teamGrantsPage,
+  userGrantsPage,
+} from '../../domain/access/audience.js';
+import type { ContentRef } from '../../domain/access/content.js';
+import { forbidden } from '../../domain/errors.js';
+import { inviteToContent, setGrant, type Grantee } from '../../domain/access/grants.js';
 import { kindOfId } from '../../domain/ids.js';
-import type { Role } from '../../domain/permissions/roles.js';
+import type { Role } from '../../domain/access/roles.js';
 import { builder } from '../builder.js';
-import { connectionOf } from '../connection.js';
+import { pageConnection, type PageArgs } from '../connection.js';
 import { forgetLoaded, type Context } from '../context.js';
 import { CollectionRef } from './collection.js';
 import { RoleEnum } from './enums.js';
@@ -34,61 +43,54 @@ const TeamContentPermissionRef = builder.objectRef<TeamPermission>('TeamContentP
   }),
 });
 
-/** Team grants on the content, keeping only teams the caller may see (see domain/teams/access.ts). */
-async function directTeams(ctx: Context, contentId: string): Promise<TeamPermission[]> {
-  const grants = await ctx.loaders.teamGrants.load(contentId);
-  const teams = await Promise.all(grants.map((g) => ctx.loaders.team.load(g.teamId!)));
-  const visible = await Promise.all(teams.map(async (team) => !!team && !!(await teamPermissions(ctx.access, team))?.view));
-  return grants.filter((_, i) => visible[i]).map((g) => ({ role: g.role, teamId: g.teamId! }));
+type ContentRow = (Space | Collection) & { viewerRole?: Role | null };
+
+/** The content as a grant target, after checking the caller may list who has access to it. */
+async function audienceOf(ctx: Context, row: ContentRow): Promise<ContentRef> {
+  const kind = kindOfId(row.id) === 'Space' ? 'space' : 'collection';
+  const viewerRole = kind === 'space' ? await ctx.access.spaceRole(row as Space) : await ctx.access.collectionRole(row as Collection);
+  const content = { kind, id: row.id, organizationId: row.organizationId, viewerRole } as const;
+  if (!(await canListAudience(ctx.access, content))) throw forbidden();
+  return content;
 }
 
-async function directUsers(ctx: Context, contentId: string): Promise<UserPermission[]> {
-  return (await ctx.loaders.userGrants.load(contentId)).map((g) => ({ role: g.role, userId: g.userId! }));
+const usersDescription = 'Users granted a role directly on this content (not through teams or inheritance), oldest grant first.';
+const teamsDescription = 'Teams granted a role on this content (those the caller can see), oldest grant first.';
+const aggregatedDescription = 'Every member with access, through any path, and their effective role, in order of joining; `role` keeps only that exact role.';
+
+/** `users`, `teams` and `aggregatedUsers` of a space or a collection (members with a role, or admins of the content). */
+function audienceFields(t: any) {
+  return {
+    teams: t.connection({
+      type: TeamContentPermissionRef,
+      description: teamsDescription,
+      resolve: async (row: ContentRow, args: PageArgs, ctx: Context) => {
+        const content = await audienceOf(ctx, row);
+        return pageConnection(await teamGrantsPage(ctx.db, ctx.viewer.userId, content, args), () => countTeamGrants(ctx.db, ctx.viewer.userId, content));
+      },
+    }),
+    users: t.connection({
+      type: UserContentPermissionRef,
+      description: usersDescription,
+      resolve: async (row: ContentRow, args: PageArgs, ctx: Context) => {
+        const content = await audienceOf(ctx, row);
+        return pageConnection(await userGrantsPage(ctx.db, content, args), () => countUserGrants(ctx.db, content));
+      },
+    }),
+    aggregatedUsers: t.connection({
+      type: UserContentPermissionRef,
+      description: aggregatedDescription,
+      args: { role: t.arg({ type: RoleEnum, required: false }) },
+      resolve: async (row: ContentRow, args: PageArgs & { role?: Role | null }, ctx: Context) => {
+        const content = await audienceOf(ctx, row);
+        return pageConnection(await audiencePage(ctx.db, content, args.role, args), () => countAudience(ctx.db, content, args.role));
+      },
+    }),
+  };
 }
 
-const usersDescription = 'Users granted a role directly on this content (not through teams or inheritance).';
-const teamsDescription = 'Teams granted a role on this content (those the caller can see).';
-const aggregatedDescription = 'Every member with access, through any path, and their effective role; `role` keeps only that exact role.';
-
-builder.prismaObjectFields('Space', (t) => ({
-  teams: t.connection({
-    type: TeamContentPermissionRef,
-    description: teamsDescription,
-    resolve: async (space, args, ctx) => connectionOf(args, await directTeams(ctx, space.id)),
-  }),
-  users: t.connection({
-    type: UserContentPermissionRef,
-    description: usersDescription,
-    resolve: async (space, args, ctx) => connectionOf(args, await directUsers(ctx, space.id)),
-  }),
-  aggregatedUsers: t.connection({
-    type: UserContentPermissionRef,
-    description: aggregatedDescription,
-    args: { role: t.arg({ type: RoleEnum, required: false }) },
-    resolve: async (space, args, ctx) =>
-      connectionOf(args, audienceOf(await ctx.loaders.membersAccess.load(space.organizationId), { space }, args.role)),
-  }),
-}));
-
-builder.prismaObjectFields('Collection', (t) => ({
-  teams: t.connection({
-    type: TeamContentPermissionRef,
-    description: teamsDescription,
-    resolve: async (collection, args, ctx) => connectionOf(args, await directTeams(ctx, collection.id)),
-  }),
-  users: t.connection({
-    type: UserContentPermissionRef,
-    description: usersDescription,
-    resolve: async (collection, args, ctx) => connectionOf(args, await directUsers(ctx, collection.id)),
-  }),
-  aggregatedUsers: t.connection({
-    type: UserContentPermissionRef,
-    description: aggregatedDescription,
-    args: { role: t.arg({ type: RoleEnum, required: false }) },
-    resolve: async (collection, args, ctx) =>
-      connectionOf(args, audienceOf(await ctx.loaders.membersAccess.load(collection.organizationId), { collection }, args.role)),
-  }),
-}));
+builder.prismaObjectFields('Space', (t) => audienceFields(t));
+builder.prismaObjectFields('Collection', (t) => audienceFields(t));
 
 const ContentUnion = builder.unionType('Content', {
   description: 'A space or a collection.',

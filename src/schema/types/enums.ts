@@ -1,4 +1,4 @@
-import { ROLES } from '../../domain/permissions/roles.js';
+import { ROLES } from '../../domain/access/roles.js';
 import { builder } from '../builder.js';
 
 export const RoleEnum = builder.enumType('Role', {

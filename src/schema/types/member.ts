@@ -1,9 +1,10 @@
 import { findMember, requireMemberRead, requireMemberSpacesRead } from '../../domain/members/access.js';
-import { filterMembers, MEMBER_ROLE_FILTERS, MEMBER_SORTS } from '../../domain/members/list.js';
-import { memberSpaceAccess } from '../../domain/members/spaces.js';
-import { memberKey } from '../../domain/loaders.js';
+import { countMembers, isUnfiltered, MEMBER_ROLE_FILTERS, MEMBER_SORTS, membersPage } from '../../domain/members/rows.js';
+import { countGuestSpaces, memberSpacesPage } from '../../domain/spaces/rows.js';
+import { memberKey } from '../../domain/loaders/index.js';
 import { builder } from '../builder.js';
-import { connectionOf } from '../connection.js';
+import { pageConnection } from '../connection.js';
+import type { MemberSpaceRow } from '../../domain/spaces/rows.js';
 import { RoleEnum, SortOrderEnum } from './enums.js';
 import { SpaceRef } from './space.js';
 import { UserRef } from './user.js';
@@ -14,9 +15,12 @@ export const MemberRoleFilterEnum = builder.enumType('MemberRoleFilter', {
 });
 export const MemberSortEnum = builder.enumType('MemberSort', { values: MEMBER_SORTS });
 
-const MemberSpaceAccess = builder.simpleObject('MemberSpaceAccess', {
+const MemberSpaceAccess = builder.objectRef<MemberSpaceRow>('MemberSpaceAccess').implement({
   description: "A space a member can access, with the member's effective role on it.",
-  fields: (t) => ({ permission: t.field({ type: RoleEnum }), space: t.field({ type: SpaceRef }) }),
+  fields: (t) => ({
+    permission: t.field({ type: RoleEnum, resolve: (row: MemberSpaceRow) => row.memberRole }),
+    space: t.field({ type: SpaceRef, resolve: (row: MemberSpaceRow) => row }),
+  }),
 });
 
 export const MemberRef = builder.prismaObject('Member', {
@@ -31,20 +35,23 @@ export const MemberRef = builder.prismaObject('Member', {
     lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime', nullable: true }),
     sso: t.exposeBoolean('sso'),
     spaces: t.int({
-      description: 'Live spaces the member holds a direct grant on.',
+      description: 'Live spaces the member holds a direct grant on (those the caller can see).',
       resolve: (m, _args, ctx) => ctx.loaders.memberSpaceCount.load(memberKey(m.organizationId, m.userId)),
     }),
     teams: t.int({
-      description: 'Teams of the organization the member belongs to.',
-      resolve: async (m, _args, ctx) => (await ctx.loaders.memberTeams.load(memberKey(m.organizationId, m.userId))).length,
+      description: 'Teams of the organization the member belongs to (those the caller can see).',
+      resolve: (m, _args, ctx) => ctx.loaders.memberTeamCount.load(memberKey(m.organizationId, m.userId)),
     }),
     spaceAccess: t.connection({
       type: MemberSpaceAccess,
       description: "Spaces the member can access, by creation date (newest first by default). Organization admins and the member themself.",
       args: { order: t.arg({ type: SortOrderEnum }) },
       resolve: async (m, args, ctx) => {
-        await requireMemberSpacesRead(ctx.access, m.organizationId, m.userId);
-        return connectionOf(args, await memberSpaceAccess(ctx.loaders, m, args.order ?? 'desc'));
+        const org = await requireMemberSpacesRead(ctx.access, m.organizationId, m.userId);
+        const member = { organizationId: m.organizationId, userId: m.userId, guest: m.role === null };
+        const page = m.disabled ? { rows: [], hasNextPage: false, hasPreviousPage: false, cursorOf: () => '' } : await memberSpacesPage(ctx.db, ctx.viewer.userId, member, args.order ?? 'desc', args);
+        const count = () => (m.disabled ? 0 : member.guest ? countGuestSpaces(ctx.db, m.userId, m.organizationId) : org.spaceCount);
+        return pageConnection(page, count);
       },
     }),
   }),
@@ -62,7 +69,8 @@ builder.prismaObjectFields('Organization', (t) => ({
     },
     resolve: async (org, args, ctx) => {
       await requireMemberRead(ctx.access, org.id);
-      return connectionOf(args, filterMembers(await ctx.loaders.membersInOrganization.load(org.id), args));
+      const page = await membersPage(ctx.db, org.id, args, args);
+      return pageConnection(page, () => (isUnfiltered(args) ? org.memberCount : countMembers(ctx.db, org.id, args)));
     },
   }),
   member: t.field({

@@ -1,7 +1,8 @@
 import { updateOrganization } from '../../domain/organizations/update.js';
-import { atLeast } from '../../domain/permissions/roles.js';
+import { atLeast } from '../../domain/access/roles.js';
 import { builder } from '../builder.js';
-import { connectionOf } from '../connection.js';
+import { pageConnection } from '../connection.js';
+import { countViewerOrganizations, viewerOrganizationsPage } from '../../domain/organizations/rows.js';
 import { forgetLoaded, type Context } from '../context.js';
 import { OrganizationTypeEnum, RoleEnum } from './enums.js';
 import { apiUrl, appUrl } from '../urls.js';
@@ -71,21 +72,12 @@ export const OrganizationRef = builder.prismaNode('Organization', {
   }),
 });
 
-async function viewerOrganizations(ctx: Context) {
-  const memberships = await ctx.db.member.findMany({
-    where: { userId: ctx.viewer.userId, disabled: false },
-    orderBy: [{ joinedAt: 'asc' }, { organizationId: 'asc' }],
-    select: { organizationId: true },
-  });
-  const orgs = await ctx.loaders.organization.loadMany(memberships.map((m) => m.organizationId));
-  return orgs.filter((o) => o && !(o instanceof Error)) as NonNullable<Awaited<ReturnType<typeof ctx.loaders.organization.load>>>[];
-}
-
 builder.queryFields((t) => ({
   organizations: t.connection({
     type: OrganizationRef,
     description: 'Organizations the caller is a member of.',
-    resolve: async (_root, args, ctx) => connectionOf(args, await viewerOrganizations(ctx)),
+    resolve: async (_root, args, ctx) =>
+      pageConnection(await viewerOrganizationsPage(ctx.db, ctx.viewer.userId, args), () => countViewerOrganizations(ctx.db, ctx.viewer.userId)),
   }),
   organization: t.field({
     type: OrganizationRef,

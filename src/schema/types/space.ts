@@ -4,9 +4,10 @@ import { duplicateSpace } from '../../domain/spaces/duplicate.js';
 import { moveSpace, transferSpace } from '../../domain/spaces/relocate.js';
 import { deleteSpace, restoreSpace } from '../../domain/spaces/trash.js';
 import { updateSpace } from '../../domain/spaces/update.js';
-import { atLeast } from '../../domain/permissions/roles.js';
+import { atLeast } from '../../domain/access/roles.js';
 import { builder } from '../builder.js';
-import { connectionOf } from '../connection.js';
+import { pageConnection } from '../connection.js';
+import { countGuestSpaces, organizationSpacesPage } from '../../domain/spaces/rows.js';
 import { forgetLoaded, type Context } from '../context.js';
 import { RoleEnum, SpaceEditModeEnum, SpaceVisibilityEnum } from './enums.js';
 import { OrganizationRef } from './organization.js';
@@ -47,10 +48,10 @@ export const SpaceRef = builder.prismaNode('Space', {
       type: OrganizationRef,
       resolve: async (space, _args, ctx) => (await ctx.loaders.organization.load(space.organizationId))!,
     }),
-    comments: t.int({ description: 'Open comments.', resolve: async (space, _args, ctx) => (await ctx.loaders.spaceActivity.load(space.id)).comments }),
-    changeRequests: t.int({ resolve: async (space, _args, ctx) => (await ctx.loaders.spaceActivity.load(space.id)).changeRequests }),
-    changeRequestsOpen: t.int({ resolve: async (space, _args, ctx) => (await ctx.loaders.spaceActivity.load(space.id)).changeRequestsOpen }),
-    changeRequestsDraft: t.int({ resolve: async (space, _args, ctx) => (await ctx.loaders.spaceActivity.load(space.id)).changeRequestsDraft }),
+    comments: t.exposeInt('openCommentCount', { description: 'Open comments.' }),
+    changeRequests: t.exposeInt('changeRequestCount'),
+    changeRequestsOpen: t.exposeInt('openChangeRequestCount'),
+    changeRequestsDraft: t.exposeInt('draftChangeRequestCount'),
     urls: t.field({
       type: SpaceUrls,
       resolve: (space, _args, ctx) => ({ location: apiUrl(ctx, `/spaces/${space.id}`), app: appUrl(ctx, `/s/${space.id}`) }),
@@ -82,7 +83,11 @@ builder.prismaObjectFields('Organization', (t) => ({
   spaces: t.connection({
     type: SpaceRef,
     description: 'Live spaces of the organization the caller can access, oldest first.',
-    resolve: async (org, args, ctx) => connectionOf(args, await ctx.access.visibleSpaces(await ctx.loaders.spacesInOrganization.load(org.id))),
+    resolve: async (org, args, ctx) => {
+      const reader = await ctx.access.reader(org.id);
+      const page = await organizationSpacesPage(ctx.db, reader, org.id, args);
+      return pageConnection(page, () => (reader.guest ? countGuestSpaces(ctx.db, reader.userId, org.id) : org.spaceCount));
+    },
   }),
 }));
 

@@ -1,10 +1,10 @@
-import { memberKey } from '../../domain/loaders.js';
+import { memberKey } from '../../domain/loaders/index.js';
 import { requireTeam, teamPermissions } from '../../domain/teams/access.js';
-import { filterTeams, titleMatches } from '../../domain/teams/list.js';
+import { countMemberTeams, countTeams, isUnfilteredTeams, memberTeamsPage, teamMembersPage, teamsPage, type TeamMemberRow } from '../../domain/teams/rows.js';
 import { forbidden } from '../../domain/errors.js';
 import type { Member, Team, TeamMember } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { connectionOf } from '../connection.js';
+import { pageConnection } from '../connection.js';
 import type { Context } from '../context.js';
 import { TeamRoleEnum } from './enums.js';
 import { MemberRef } from './member.js';
@@ -21,18 +21,6 @@ const TeamMemberPermissions = builder.simpleObject('TeamMemberPermissions', {
   fields: (t) => ({ view: t.boolean({ description: 'The caller can see this team member.' }) }),
 });
 
-type TeamMemberNode = Member & { teamMembership: TeamMember };
-
-/** The team's members as organization members, each carrying its team membership (for the edge). */
-async function teamMemberNodes(ctx: Context, team: Team): Promise<TeamMemberNode[]> {
-  const memberships = await ctx.loaders.teamMembers.load(team.id);
-  const members = await ctx.loaders.member.loadMany(memberships.map((m) => memberKey(team.organizationId, m.userId)));
-  return memberships.flatMap((teamMembership, i) => {
-    const member = members[i];
-    return member && !(member instanceof Error) ? [{ ...member, teamMembership }] : [];
-  });
-}
-
 const permissionsOf = async (ctx: Context, team: Team) => (await teamPermissions(ctx.access, team)) ?? { admin: false, view: false };
 
 export const TeamRef = builder.prismaNode('Team', {
@@ -41,6 +29,7 @@ export const TeamRef = builder.prismaNode('Team', {
     title: t.exposeString('title'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     organizationId: t.exposeString('organizationId'),
+    memberCount: t.exposeInt('memberCount', { description: 'Members of the team.' }),
     spaces: t.int({ description: 'Live spaces the team holds a grant on.', resolve: (team, _args, ctx) => ctx.loaders.teamSpaceCount.load(team.id) }),
     permissions: t.field({ type: TeamPermissions, resolve: (team, _args, ctx) => permissionsOf(ctx, team) }),
     members: t.connection(
@@ -49,18 +38,18 @@ export const TeamRef = builder.prismaNode('Team', {
         description: 'Members of the team, in order of joining it; edges carry the team role.',
         resolve: async (team, args, ctx) => {
           if (!(await permissionsOf(ctx, team)).view) throw forbidden();
-          return connectionOf(args, await teamMemberNodes(ctx, team));
+          return pageConnection(await teamMembersPage(ctx.db, team, args), team.memberCount);
         },
       },
       {},
       {
         fields: (e) => ({
-          role: e.field({ type: TeamRoleEnum, resolve: (edge) => (edge.node as TeamMemberNode).teamMembership.role }),
+          role: e.field({ type: TeamRoleEnum, resolve: (edge) => (edge.node as TeamMemberRow).teamMembership.role }),
           permissions: e.field({
             type: TeamMemberPermissions,
             // Listing requires seeing the team, and whoever sees a team sees its members.
             resolve: async (edge, _args, ctx) => {
-              const team = await ctx.loaders.team.load((edge.node as TeamMemberNode).teamMembership.teamId);
+              const team = await ctx.loaders.team.load((edge.node as TeamMemberRow).teamMembership.teamId);
               return { view: !!team && (await permissionsOf(ctx, team)).view };
             },
           }),
@@ -77,11 +66,11 @@ const MemberTeamMembership = builder.simpleObject('MemberTeamMembership', {
 builder.prismaObjectFields('Member', (t) => ({
   teamMemberships: t.connection({
     type: MemberTeamMembership,
-    description: "The member's teams, oldest first.",
+    description: "The member's teams that the caller can see, oldest first.",
     args: { title: t.arg.string({ description: 'Case-insensitive "contains" on the team title.' }) },
     resolve: async (member, args, ctx) => {
-      const memberships = await ctx.loaders.memberTeams.load(memberKey(member.organizationId, member.userId));
-      return connectionOf(args, memberships.filter((m) => titleMatches(m.team, args.title)).map((m) => ({ team: m.team, role: m.role })));
+      const page = await memberTeamsPage(ctx.db, ctx.viewer.userId, member, args.title, args);
+      return pageConnection(page, () => countMemberTeams(ctx.db, ctx.viewer.userId, member, args.title));
     },
   }),
 }));
@@ -96,8 +85,9 @@ builder.prismaObjectFields('Organization', (t) => ({
     },
     resolve: async (org, args, ctx) => {
       await ctx.access.requireOrganization(org.id, 'nonGuest');
-      const teams = await ctx.loaders.teamsInOrganization.load(org.id);
-      return connectionOf(args, await filterTeams(ctx.loaders, org.id, teams, { owner: args.owner == null ? null : String(args.owner), title: args.title }));
+      const filter = { owner: args.owner == null ? null : String(args.owner), title: args.title };
+      const page = await teamsPage(ctx.db, org.id, filter, args);
+      return pageConnection(page, () => (isUnfilteredTeams(filter) ? org.teamCount : countTeams(ctx.db, org.id, filter)));
     },
   }),
   team: t.field({

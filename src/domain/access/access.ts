@@ -1,0 +1,76 @@
+/**
+ * Authorization checks. Every check answers "not found" when the caller has no access at all
+ * (so another organization's resources are never revealed) and "forbidden" when the caller can
+ * see the resource but lacks the role the operation needs. Roles come with the rows (computed in
+ * SQL, see role-sql.ts); the caller's membership comes with the organization row.
+ */
+import type { Collection, Space } from '../../generated/prisma/client.js';
+import type { CollectionRow } from '../collections/rows.js';
+import { forbidden, notFound } from '../errors.js';
+import type { Loaders } from '../loaders/index.js';
+import type { OrganizationRow } from '../organizations/rows.js';
+import { isLive } from '../spaces/lifecycle.js';
+import type { Reader, SpaceRow } from '../spaces/rows.js';
+import { atLeast, type Role } from './roles.js';
+
+/** `member`: any active member, guests included; `nonGuest`: members with an organization role. */
+export type OrgRequirement = 'member' | 'nonGuest' | Role;
+
+export function meets(membership: { member: boolean; role: Role | null }, need: OrgRequirement): boolean {
+  if (!membership.member) return false;
+  if (need === 'member') return true;
+  return need === 'nonGuest' ? membership.role !== null : atLeast(membership.role, need);
+}
+
+export class Access {
+  constructor(
+    readonly loaders: Loaders,
+    readonly userId: string,
+  ) {}
+
+  async orgRole(organizationId: string): Promise<{ member: boolean; role: Role | null }> {
+    const org = await this.loaders.organization.load(organizationId);
+    return { member: !!org?.viewerIsMember, role: org?.viewerIsMember ? org.viewerRole : null };
+  }
+
+  /** How the caller reads the organization's lists: as a guest, only what their grants reach. */
+  async reader(organizationId: string): Promise<Reader> {
+    const { role } = await this.orgRole(organizationId);
+    return { userId: this.userId, guest: role === null };
+  }
+
+  async requireOrganization(organizationId: string, need: OrgRequirement = 'member'): Promise<OrganizationRow> {
+    const org = await this.loaders.organization.load(organizationId);
+    if (!org?.viewerIsMember) throw notFound('Organization');
+    if (!meets({ member: true, role: org.viewerRole }, need)) throw forbidden();
+    return org;
+  }
+
+  /** The caller's role on a space (the row's own when it was read with one). */
+  async spaceRole(space: Space | SpaceRow): Promise<Role | null> {
+    if ('viewerRole' in space) return space.viewerRole;
+    return (await this.loaders.space.load(space.id))?.viewerRole ?? null;
+  }
+
+  async collectionRole(collection: Collection | CollectionRow): Promise<Role | null> {
+    if ('viewerRole' in collection) return collection.viewerRole;
+    return (await this.loaders.collection.load(collection.id))?.viewerRole ?? null;
+  }
+
+  /** A space the caller can see with at least `min`; deleted spaces only when asked for. */
+  async requireSpace(id: string, min: Role = 'read', opts: { allowDeleted?: boolean } = {}): Promise<{ space: SpaceRow; role: Role }> {
+    const space = await this.loaders.space.load(id);
+    const role = space && (opts.allowDeleted || isLive(space)) ? space.viewerRole : null;
+    if (!space || !role) throw notFound('Space');
+    if (!atLeast(role, min)) throw forbidden();
+    return { space, role };
+  }
+
+  async requireCollection(id: string, min: Role = 'read'): Promise<{ collection: CollectionRow; role: Role }> {
+    const collection = await this.loaders.collection.load(id);
+    const role = collection?.viewerRole;
+    if (!collection || !role) throw notFound('Collection');
+    if (!atLeast(role, min)) throw forbidden();
+    return { collection, role };
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Effective roles, decided in SQL beside the rows they are about, so a page of a list reads its
+ * rows and their roles in one statement and nothing else of the organization.
+ *
+ * A member's role on a space is the highest of: their organization role; grants on the space;
+ * grants on any ancestor collection; the same grants made to their teams; the space's
+ * `defaultLevel` unless it is `private` (members with an organization role only); and, for an
+ * `in-collection` space, the parent collection's `defaultLevel` (likewise). On a collection: the
+ * organization role, grants on it and its ancestors (direct or through teams), and its
+ * `defaultLevel` for members with an organization role. Disabled members and non-members have
+ * no role; a space deleted longer than the trash retention has none either.
+ *
+ * The expressions take aliases of rows already in the query: `m` a `Member` row (the subject:
+ * the caller, or each member for "who has access"; null when not a member), `s` a `Space` row
+ * and `pc` its parent `Collection` row (null at the root), or `c` a `Collection` row.
+ * PostgreSQL orders enum values as declared — admin first — so the highest role is the least.
+ */
+import { Prisma } from '../../generated/prisma/client.js';
+import { TRASH_RETENTION_MS } from '../spaces/lifecycle.js';
+
+type Sql = Prisma.Sql;
+const { sql, raw } = Prisma;
+
+/** Highest role granted to the member `m` or their teams on the space `spaceId` or a collection of `ancestors`. */
+function grantedRole(m: string, spaceId: Sql | null, ancestors: Sql): Sql {
+  const user = raw(`${m}."userId"`);
+  const onSpace = spaceId
+    ? sql`SELECT p."role" FROM "ContentPermission" p WHERE p."spaceId" = ${spaceId} AND p."userId" = ${user}
+          UNION ALL
+          SELECT p."role" FROM "ContentPermission" p JOIN "TeamMember" t ON t."teamId" = p."teamId" AND t."userId" = ${user}
+          WHERE p."spaceId" = ${spaceId}
+          UNION ALL`
+    : sql``;
+  return sql`(SELECT min(g."role") FROM (
+    ${onSpace}
+    SELECT p."role" FROM "ContentPermission" p WHERE p."collectionId" = ANY(${ancestors}) AND p."userId" = ${user}
+    UNION ALL
+    SELECT p."role" FROM "ContentPermission" p JOIN "TeamMember" t ON t."teamId" = p."teamId" AND t."userId" = ${user}
+    WHERE p."collectionId" = ANY(${ancestors})
+  ) g)`;
+}
+
+/** No role for non-members and disabled members; everything for organization admins (no grant lookups). */
+function roleOf(m: string, none: Sql, otherwise: Sql): Sql {
+  const member = raw(m);
+  return sql`(CASE WHEN ${member}."userId" IS NULL OR ${member}."disabled" OR ${none} THEN NULL
+    WHEN ${member}."role" = 'admin' THEN 'admin'::"Role"
+    ELSE ${otherwise} END)::text`;
+}
+
+export function spaceRoleSql(m: string, s: string, pc: string): Sql {
+  const [member, space, parent] = [raw(m), raw(s), raw(pc)];
+  const purged = sql`${space}."deletedAt" < now() - (${TRASH_RETENTION_MS} * interval '1 millisecond')`;
+  return roleOf(
+    m,
+    purged,
+    sql`LEAST(
+      ${member}."role",
+      ${grantedRole(m, raw(`${s}."id"`), raw(`${pc}."ancestors"`))},
+      CASE WHEN ${member}."role" IS NOT NULL AND ${space}."visibility" <> 'private' THEN ${space}."defaultLevel" END,
+      CASE WHEN ${member}."role" IS NOT NULL AND ${space}."visibility" = 'in-collection' THEN ${parent}."defaultLevel" END
+    )`,
+  );
+}
+
+export function collectionRoleSql(m: string, c: string): Sql {
+  const [member, collection] = [raw(m), raw(c)];
+  return roleOf(
+    m,
+    sql`false`,
+    sql`LEAST(
+      ${member}."role",
+      ${grantedRole(m, null, raw(`${c}."ancestors"`))},
+      CASE WHEN ${member}."role" IS NOT NULL THEN ${collection}."defaultLevel" END
+    )`,
+  );
+}
+
+/** IDs of spaces (`"spaceId"`) or collections (`"collectionId"`) granted to `userId` or their teams. */
+function grantedTargets(column: 'spaceId' | 'collectionId', userId: string): Sql {
+  const target = raw(`p."${column}"`);
+  return sql`SELECT ${target} FROM "ContentPermission" p WHERE p."userId" = ${userId} AND ${target} IS NOT NULL
+    UNION ALL
+    SELECT ${target} FROM "ContentPermission" p JOIN "TeamMember" t ON t."teamId" = p."teamId"
+    WHERE t."userId" = ${userId} AND ${target} IS NOT NULL`;
+}
+
+/**
+ * What a guest (a member without an organization role) can see is what their grants reach:
+ * these predicates find those rows from the grants, instead of testing every row of the
+ * organization. Members with a role see every space and collection: they need no predicate.
+ */
+export function guestSeesSpace(s: string, userId: string): Sql {
+  const space = raw(s);
+  return sql`(${space}."id" IN (${grantedTargets('spaceId', userId)})
+    OR ${space}."parentId" IN (SELECT c."id" FROM "Collection" c WHERE c."ancestors" && ARRAY(${grantedTargets('collectionId', userId)})))`;
+}
+
+export function guestSeesCollection(c: string, userId: string): Sql {
+  return sql`${raw(c)}."ancestors" && ARRAY(${grantedTargets('collectionId', userId)})`;
+}

@@ -1,0 +1,78 @@
+/**
+ * Reading collections with the caller's effective role beside each row (see access/role-sql.ts):
+ * by ID, the organization's tree (depth-first, or its root level), and each collection's children.
+ */
+import { Prisma, type Collection } from '../../generated/prisma/client.js';
+import { collectionRoleSql, guestSeesCollection } from '../access/role-sql.js';
+import type { Role } from '../access/roles.js';
+import { readPage, readPages, type Page, type PageArgs, type SortKey } from '../pagination/keyset.js';
+import type { Reader } from '../spaces/rows.js';
+
+type Sql = Prisma.Sql;
+const { sql, raw } = Prisma;
+type Queryable = { $queryRaw<T>(query: Sql): Promise<T> };
+
+export type CollectionRow = Collection & { viewerRole: Role | null };
+
+function selectCollections(viewerId: string): Sql {
+  return sql`SELECT c."id", c."organizationId", c."parentId", c."title", c."description", c."defaultLevel"::text AS "defaultLevel",
+      c."position", c."createdAt", c."updatedAt", c."ancestors", c."treeKey", c."spaceCount", c."collectionCount",
+      ${collectionRoleSql('viewer', 'c')} AS "viewerRole"
+    FROM "Collection" c
+    LEFT JOIN "Member" viewer ON viewer."organizationId" = c."organizationId" AND viewer."userId" = ${viewerId}`;
+}
+
+export async function loadCollections(db: Queryable, viewerId: string, ids: readonly string[]): Promise<CollectionRow[]> {
+  return db.$queryRaw<CollectionRow[]>(sql`${selectCollections(viewerId)} WHERE c."id" = ANY(${[...ids]}::text[])`);
+}
+
+const visibleTo = (reader: { userId: string; guest: boolean }) => (reader.guest ? [guestSeesCollection('c', reader.userId)] : []);
+
+/** Depth-first: each collection followed by its descendants, siblings by position. */
+function treeOrder(tag: string): SortKey<CollectionRow> {
+  return { tag, columns: [{ sql: raw('c."treeKey"'), type: 'bytea' }], keyOf: (c) => [c.treeKey] };
+}
+
+function byPosition(tag: string): SortKey<CollectionRow> {
+  return {
+    tag,
+    columns: [
+      { sql: raw('c."position"'), type: 'int' },
+      { sql: raw('c."id"'), type: 'text' },
+    ],
+    keyOf: (c) => [c.position, c.id],
+  };
+}
+
+/** The organization's collections the reader can see: all of them depth-first, or (`nested: false`) its root level. */
+export function organizationCollectionsPage(db: Queryable, reader: Reader, organizationId: string, nested: boolean, args: PageArgs): Promise<Page<CollectionRow>> {
+  const scope = [sql`c."organizationId" = ${organizationId}`, ...visibleTo(reader)];
+  return nested
+    ? readPage(db, selectCollections(reader.userId), scope, treeOrder(`collections:${organizationId}`), args)
+    : readPage(db, selectCollections(reader.userId), [...scope, sql`c."parentId" IS NULL`], byPosition(`root-collections:${organizationId}`), args);
+}
+
+export async function countGuestCollections(db: Queryable, userId: string, organizationId: string, nested: boolean): Promise<number> {
+  const [row] = await db.$queryRaw<{ n: number }[]>(sql`SELECT count(*)::int AS n FROM "Collection" c
+    WHERE c."organizationId" = ${organizationId} ${nested ? sql`` : sql`AND c."parentId" IS NULL`} AND ${guestSeesCollection('c', userId)}`);
+  return row.n;
+}
+
+/** Collections directly inside each collection that the reader can see, by position. */
+export function childCollectionsPages(db: Queryable, reader: Reader, parentIds: readonly string[], args: PageArgs): Promise<Page<CollectionRow>[]> {
+  return readPages(
+    db,
+    parentIds,
+    (parent) => ({ select: selectCollections(reader.userId), conditions: [sql`c."parentId" = ${parent}`, ...visibleTo(reader)] }),
+    (id) => byPosition(`child-collections:${id}`),
+    args,
+  );
+}
+
+export async function countGuestChildCollections(db: Queryable, userId: string, parentIds: readonly string[]): Promise<number[]> {
+  const rows = await db.$queryRaw<{ id: string; n: number }[]>(sql`
+    SELECT c."parentId" AS id, count(*)::int AS n FROM "Collection" c
+    WHERE c."parentId" = ANY(${[...parentIds]}::text[]) AND ${guestSeesCollection('c', userId)} GROUP BY c."parentId"`);
+  const counts = new Map(rows.map((r) => [r.id, r.n]));
+  return parentIds.map((id) => counts.get(id) ?? 0);
+}

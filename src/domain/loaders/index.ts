@@ -1,0 +1,26 @@
+/**
+ * Request-scoped DataLoaders: every read of the graph goes through these, so a nested query
+ * costs a fixed number of SQL statements whatever the list sizes, and nothing loads a whole
+ * organization (lists are pages read in SQL; counts are counters or COUNTs).
+ */
+import type { Db } from '../../db/client.js';
+import { contentLoaders } from './content.js';
+import { peopleLoaders } from './people.js';
+import { LoaderRegistry } from './registry.js';
+import { revisionLoaders } from './revisions.js';
+
+export { memberKey, revisionPageKey, teamMemberKey } from './keys.js';
+export { pageVariant } from './registry.js';
+
+export function createLoaders(db: Db, viewerId: string) {
+  const registry = new LoaderRegistry();
+  return {
+    ...peopleLoaders(db, viewerId, registry),
+    ...contentLoaders(db, viewerId, registry),
+    ...revisionLoaders(db, registry),
+    /** Clears every cache of the request (after a write). */
+    forgetAll: () => registry.forgetAll(),
+  };
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;

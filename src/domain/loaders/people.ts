@@ -1,0 +1,66 @@
+/** Loaders of organizations (with the caller's membership), users, members and teams. */
+import { Prisma, type Member, type Team, type TeamMember, type User } from '../../generated/prisma/client.js';
+import type { Db } from '../../db/client.js';
+import { loadOrganizations, type OrganizationRow } from '../organizations/rows.js';
+import { guestSeesSpace } from '../access/role-sql.js';
+import { callerSeesTeam } from '../teams/rows.js';
+import { byId, memberKey, splitKey, teamMemberKey } from './keys.js';
+import type { LoaderRegistry } from './registry.js';
+
+const { sql } = Prisma;
+
+/** Counts keyed by `memberKey`, from rows of (organizationId, userId, n). */
+function countsByMember(rows: { organizationId: string; userId: string; n: number }[], keys: readonly string[]): number[] {
+  const map = new Map(rows.map((r) => [memberKey(r.organizationId, r.userId), r.n]));
+  return keys.map((k) => map.get(k) ?? 0);
+}
+
+export function peopleLoaders(db: Db, viewerId: string, registry: LoaderRegistry) {
+  return {
+    organization: registry.track<string, OrganizationRow | null>(async (ids) => byId(await loadOrganizations(db, viewerId, ids), ids)),
+    user: registry.track<string, User | null>(async (ids) => byId(await db.user.findMany({ where: { id: { in: [...ids] } } }), ids)),
+    team: registry.track<string, Team | null>(async (ids) => byId(await db.team.findMany({ where: { id: { in: [...ids] } } }), ids)),
+    /** One membership, by `memberKey`. */
+    member: registry.track<string, Member | null>(async (keys) => {
+      const rows = await db.member.findMany({ where: { OR: keys.map(splitKey).map(([organizationId, userId]) => ({ organizationId, userId })) } });
+      const map = new Map(rows.map((r) => [memberKey(r.organizationId, r.userId), r]));
+      return keys.map((k) => map.get(k) ?? null);
+    }),
+    /** One user's membership of one team, by `teamMemberKey`. */
+    teamMember: registry.track<string, TeamMember | null>(async (keys) => {
+      const rows = await db.teamMember.findMany({ where: { OR: keys.map(splitKey).map(([teamId, userId]) => ({ teamId, userId })) } });
+      const map = new Map(rows.map((r) => [teamMemberKey(r.teamId, r.userId), r]));
+      return keys.map((k) => map.get(k) ?? null);
+    }),
+    /** How many teams each member (by memberKey) belongs to, among the teams the caller sees. */
+    memberTeamCount: registry.track<string, number>(async (keys) => {
+      const pairs = keys.map(splitKey);
+      const rows = await db.$queryRaw<{ organizationId: string; userId: string; n: number }[]>(sql`
+        SELECT t."organizationId", tm."userId", count(*)::int AS n FROM "TeamMember" tm JOIN "Team" t ON t."id" = tm."teamId"
+        WHERE (t."organizationId", tm."userId") IN (SELECT * FROM unnest(${pairs.map((p) => p[0])}::text[], ${pairs.map((p) => p[1])}::text[]))
+          AND ${callerSeesTeam('t', viewerId)}
+        GROUP BY 1, 2`);
+      return countsByMember(rows, keys);
+    }),
+    /** How many live spaces each member (by memberKey) holds a direct grant on, among the spaces the caller sees. */
+    memberSpaceCount: registry.track<string, number>(async (keys) => {
+      const pairs = keys.map(splitKey);
+      const rows = await db.$queryRaw<{ organizationId: string; userId: string; n: number }[]>(sql`
+        SELECT p."organizationId", p."userId", count(*)::int AS n FROM "ContentPermission" p
+        JOIN "Space" s ON s."id" = p."spaceId" AND s."deletedAt" IS NULL
+        JOIN "Member" viewer ON viewer."organizationId" = s."organizationId" AND viewer."userId" = ${viewerId} AND NOT viewer."disabled"
+        WHERE (p."organizationId", p."userId") IN (SELECT * FROM unnest(${pairs.map((p) => p[0])}::text[], ${pairs.map((p) => p[1])}::text[]))
+          AND (viewer."role" IS NOT NULL OR ${guestSeesSpace('s', viewerId)})
+        GROUP BY 1, 2`);
+      return countsByMember(rows, keys);
+    }),
+    /** How many live spaces each team holds a grant on. */
+    teamSpaceCount: registry.track<string, number>(async (ids) => {
+      const rows = await db.$queryRaw<{ teamId: string; n: number }[]>(sql`
+        SELECT p."teamId", count(*)::int AS n FROM "ContentPermission" p JOIN "Space" s ON s."id" = p."spaceId" AND s."deletedAt" IS NULL
+        WHERE p."teamId" = ANY(${[...ids]}::text[]) GROUP BY 1`);
+      const map = new Map(rows.map((r) => [r.teamId, r.n]));
+      return ids.map((id) => map.get(id) ?? 0);
+    }),
+  };
+}

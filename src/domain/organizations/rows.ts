@@ -1,0 +1,43 @@
+/** Organizations read with the caller's membership beside each row (one statement for both). */
+import { Prisma, type Organization } from '../../generated/prisma/client.js';
+import type { Role } from '../access/roles.js';
+import { readPage, type Page, type PageArgs, type SortKey } from '../pagination/keyset.js';
+
+type Sql = Prisma.Sql;
+const { sql, raw } = Prisma;
+type Queryable = { $queryRaw<T>(query: Sql): Promise<T> };
+
+/** An organization, whether the caller is an active member of it, and their role there (null: guest). */
+export type OrganizationRow = Organization & { viewerIsMember: boolean; viewerRole: Role | null; viewerJoinedAt: Date | null };
+
+function selectOrganizations(viewerId: string): Sql {
+  return sql`SELECT o.*, (viewer."userId" IS NOT NULL AND NOT viewer."disabled") AS "viewerIsMember",
+      CASE WHEN viewer."disabled" THEN NULL ELSE viewer."role"::text END AS "viewerRole", viewer."joinedAt" AS "viewerJoinedAt"
+    FROM "Organization" o
+    LEFT JOIN "Member" viewer ON viewer."organizationId" = o."id" AND viewer."userId" = ${viewerId}`;
+}
+
+export function loadOrganizations(db: Queryable, viewerId: string, ids: readonly string[]): Promise<OrganizationRow[]> {
+  return db.$queryRaw<OrganizationRow[]>(sql`${selectOrganizations(viewerId)} WHERE o."id" = ANY(${[...ids]}::text[])`);
+}
+
+const byJoining = (viewerId: string): SortKey<OrganizationRow> => ({
+  tag: `organizations:${viewerId}`,
+  columns: [
+    { sql: raw('viewer."joinedAt"'), type: 'timestamp' },
+    { sql: raw('o."id"'), type: 'text' },
+  ],
+  keyOf: (o) => [o.viewerJoinedAt!, o.id],
+});
+
+const activeMembership = sql`viewer."userId" IS NOT NULL AND NOT viewer."disabled"`;
+
+/** Organizations the caller is an active member of, in order of joining. */
+export function viewerOrganizationsPage(db: Queryable, viewerId: string, args: PageArgs): Promise<Page<OrganizationRow>> {
+  return readPage(db, selectOrganizations(viewerId), [activeMembership], byJoining(viewerId), args);
+}
+
+export async function countViewerOrganizations(db: Queryable, viewerId: string): Promise<number> {
+  const [row] = await db.$queryRaw<{ n: number }[]>(sql`SELECT count(*)::int AS n FROM "Member" WHERE "userId" = ${viewerId} AND NOT "disabled"`);
+  return row.n;
+}

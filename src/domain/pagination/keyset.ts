@@ -1,0 +1,146 @@
+/**
+ * Keyset (seek) pagination in SQL: a page reads `limit + 1` rows after (or before) the cursor's
+ * sort key, whatever the size of the list, and stays stable while rows are inserted or deleted
+ * (no offsets: an item is never skipped or repeated because another one came or went).
+ */
+import { Prisma } from '../../generated/prisma/client.js';
+import { badRequest } from '../errors.js';
+import { decodeCursor, encodeCursor, type KeyType, type KeyValue } from './cursor.js';
+
+type Sql = Prisma.Sql;
+const { sql, join, raw } = Prisma;
+
+export const MAX_PAGE_SIZE = 1000;
+export const DEFAULT_PAGE_SIZE = 100;
+
+/** Relay connection arguments (REST `limit`/`page` arrive as `first`/`after`). */
+export type PageArgs = { first?: number | null; after?: string | null; last?: number | null; before?: string | null };
+
+/** A list's order: columns most significant first, the last one unique (so the order is total). */
+export type SortKey<Row> = {
+  /** Names the list, its scope and its sort: cursors of any other list are refused. */
+  tag: string;
+  columns: readonly { sql: Sql; type: KeyType }[];
+  descending?: boolean;
+  keyOf(row: Row): KeyValue[];
+};
+
+export type Page<Row> = {
+  rows: Row[];
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  cursorOf(row: Row): string;
+};
+
+/** What a query needs to read one page: extra WHERE conditions, ORDER BY and LIMIT. */
+export type PagePlan = { seek: Sql[]; orderBy: Sql; limit: number };
+
+type Direction = { backward: boolean; size: number; after?: KeyValue[]; before?: KeyValue[] };
+
+function checkSize(value: number | null | undefined, field: string): void {
+  if (value != null && (!Number.isInteger(value) || value < 0 || value > MAX_PAGE_SIZE)) {
+    throw badRequest(`Invalid value for "${field}": must be an integer between 0 and ${MAX_PAGE_SIZE}`, field);
+  }
+}
+
+function direction<Row>(key: SortKey<Row>, args: PageArgs): Direction {
+  checkSize(args.first, 'first');
+  checkSize(args.last, 'last');
+  const types = key.columns.map((c) => c.type);
+  const after = args.after ? decodeCursor(key.tag, types, args.after, 'after') : undefined;
+  const before = args.before ? decodeCursor(key.tag, types, args.before, 'before') : undefined;
+  const backward = args.last != null && args.first == null;
+  return { backward, size: (backward ? args.last : args.first) ?? DEFAULT_PAGE_SIZE, after, before };
+}
+
+function literal(type: KeyType, value: KeyValue): Sql {
+  switch (type) {
+    case 'timestamp':
+      return sql`${(value as Date).toISOString()}::timestamp(3)`;
+    case 'bytea':
+      return sql`decode(${Buffer.from(value as Uint8Array).toString('hex')}, 'hex')`;
+    case 'int':
+      return sql`${value}::int`;
+    default:
+      return sql`${value}::text`;
+  }
+}
+
+/** `(columns) > (values)` or `<`: row comparison, which PostgreSQL answers from a matching index. */
+function beyond<Row>(key: SortKey<Row>, values: KeyValue[], greater: boolean): Sql {
+  const columns = join(key.columns.map((c) => c.sql));
+  const literals = join(key.columns.map((c, i) => literal(c.type, values[i])));
+  return sql`(${columns}) ${raw(greater ? '>' : '<')} (${literals})`;
+}
+
+export function planPage<Row>(key: SortKey<Row>, args: PageArgs): PagePlan & Direction {
+  const dir = direction(key, args);
+  const descending = !!key.descending;
+  const seek: Sql[] = [];
+  if (dir.after) seek.push(beyond(key, dir.after, !descending));
+  if (dir.before) seek.push(beyond(key, dir.before, descending));
+  const reverse = dir.backward !== descending;
+  const orderBy = join(key.columns.map((c) => sql`${c.sql} ${raw(reverse ? 'DESC' : 'ASC')}`));
+  return { ...dir, seek, orderBy, limit: dir.size + 1 };
+}
+
+/** Turns the rows read with `plan` (at most `limit`, in query order) into the page. */
+export function toPage<Row>(key: SortKey<Row>, plan: Direction, rows: Row[]): Page<Row> {
+  const more = rows.length > plan.size;
+  const taken = rows.slice(0, plan.size);
+  if (plan.backward) taken.reverse();
+  const types = key.columns.map((c) => c.type);
+  return {
+    rows: taken,
+    hasNextPage: plan.backward ? !!plan.before : more,
+    hasPreviousPage: plan.backward ? more : !!plan.after,
+    cursorOf: (row) => encodeCursor(key.tag, types, key.keyOf(row)),
+  };
+}
+
+/** `WHERE` from a list of conditions (true when empty). */
+export function whereAll(conditions: Sql[]): Sql {
+  return conditions.length ? sql`WHERE ${join(conditions, ' AND ')}` : sql``;
+}
+
+type Queryable = { $queryRaw<T>(query: Sql): Promise<T> };
+
+/**
+ * One page of `SELECT … FROM …` (`select`) under `conditions`, sorted by `key`.
+ */
+export async function readPage<Row>(db: Queryable, select: Sql, conditions: Sql[], key: SortKey<Row>, args: PageArgs): Promise<Page<Row>> {
+  const plan = planPage(key, args);
+  const rows = await db.$queryRaw<Row[]>(sql`${select} ${whereAll([...conditions, ...plan.seek])} ORDER BY ${plan.orderBy} LIMIT ${plan.limit}`);
+  return toPage(key, plan, rows);
+}
+
+/**
+ * The same page of many lists at once, one per parent (e.g. the first 20 spaces of each of 20
+ * collections): one statement, a LATERAL subquery per parent. `build` gets the SQL naming the
+ * current parent's ID.
+ */
+export async function readPages<Row>(
+  db: Queryable,
+  parentIds: readonly string[],
+  build: (parent: Sql) => { select: Sql; conditions: Sql[] },
+  keyOf: (parentId: string) => SortKey<Row>,
+  args: PageArgs,
+): Promise<Page<Row>[]> {
+  if (!parentIds.length) return [];
+  const plans = parentIds.map((id) => planPage(keyOf(id), args)); // validates each parent's cursor
+  if (plans.some((p) => p.seek.length)) {
+    // A cursor belongs to one list: page each parent on its own (rare: nested lists are read from the start).
+    return Promise.all(parentIds.map((id) => {
+      const { select, conditions } = build(sql`${id}::text`);
+      return readPage(db, select, conditions, keyOf(id), args);
+    }));
+  }
+  const plan = plans[0];
+  const { select, conditions } = build(raw('parent.id'));
+  const rows = await db.$queryRaw<(Row & { _parent: string })[]>(sql`
+    SELECT parent.id AS "_parent", item.* FROM unnest(${[...parentIds]}::text[]) AS parent(id)
+    CROSS JOIN LATERAL (${select} ${whereAll(conditions)} ORDER BY ${plan.orderBy} LIMIT ${plan.limit}) item`);
+  const byParent = new Map<string, Row[]>(parentIds.map((id) => [id, []]));
+  for (const row of rows) byParent.get(row._parent)?.push(row);
+  return parentIds.map((id) => toPage(keyOf(id), plan, byParent.get(id)!));
+}
