@@ -9,14 +9,10 @@ describe('internal errors', () => {
   it('are masked in GraphQL and REST, and logged', async () => {
     const db = createPrismaClient(inject('databaseUrl'));
     const { org, owner } = await createOrg(db);
-    // A database whose organization reads fail with an internal message.
+    // A database whose raw reads (organizations, spaces, lists) fail with an internal message.
     const failing = new Proxy(db, {
       get(target, prop, receiver) {
-        if (prop === 'organization') {
-          return new Proxy(target.organization, {
-            get: (t, p) => (p === 'findMany' ? async () => { throw new Error('connection to 10.0.0.7 refused: secret detail'); } : Reflect.get(t, p)),
-          });
-        }
+        if (prop === '$queryRaw') return async () => { throw new Error('connection to 10.0.0.7 refused: secret detail'); };
         return Reflect.get(target, prop, receiver);
       },
     });

@@ -243,9 +243,12 @@ describe('space and collection users over REST (SDK)', () => {
     const { data: teams } = await api.collections.listTeamPermissionsInCollection(col.id);
     expect(teams.count).toBe(1);
     expect(teams.items[0]).toMatchObject({ permission: 'read', team: { object: 'team', id: team.id } });
-    expect((await sdk(server.url, inTeam.token).collections.listTeamPermissionsInCollection(col.id)).data.count).toBe(1);
-    await api.collections.inviteToCollection(col.id, { role: MemberRole.Read, users: [notInTeam.id] });
+    // Guests who only read the content do not see who else has access; a guest administering it
+    // does, but only the teams they can see (their own).
+    expect((await sdkError(sdk(server.url, inTeam.token).collections.listTeamPermissionsInCollection(col.id))).status).toBe(403);
+    await api.collections.inviteToCollection(col.id, { role: MemberRole.Admin, users: [notInTeam.id] });
     expect((await sdk(server.url, notInTeam.token).collections.listTeamPermissionsInCollection(col.id)).data.count).toBe(0);
+    expect((await sdk(server.url, notInTeam.token).collections.listUserPermissionsInCollection(col.id)).data.count).toBe(1);
     await api.collections.removeUserFromCollection(col.id, notInTeam.id);
 
     expect((await api.collections.updateTeamPermissionInCollection(col.id, team.id, { role: MemberRole.Edit })).status).toBe(204);

@@ -3,7 +3,7 @@
  * and every member with their effective role through any path (see role-sql.ts).
  */
 import { Prisma, type ContentPermission } from '../../generated/prisma/client.js';
-import { readPage, type Page, type PageArgs, type SortKey } from '../pagination/keyset.js';
+import { readPages, type Page, type PageArgs, type SortKey } from '../pagination/keyset.js';
 import { callerSeesTeam } from '../teams/rows.js';
 import type { Access } from './access.js';
 import type { ContentRef } from './content.js';
@@ -14,7 +14,8 @@ type Sql = Prisma.Sql;
 const { sql, raw } = Prisma;
 type Queryable = { $queryRaw<T>(query: Sql): Promise<T> };
 
-const grantColumn = (content: ContentRef) => raw(content.kind === 'space' ? 'p."spaceId"' : 'p."collectionId"');
+/** Grants on the content named by `content` (SQL naming a space or collection ID). */
+const onContent = (content: Sql) => sql`(p."spaceId" = ${content} OR p."collectionId" = ${content})`;
 
 const byGrantDate = (tag: string): SortKey<ContentPermission> => ({
   tag,
@@ -25,86 +26,92 @@ const byGrantDate = (tag: string): SortKey<ContentPermission> => ({
   keyOf: (p) => [p.createdAt, p.id],
 });
 
-const grantColumns = sql`p."id", p."organizationId", p."spaceId", p."collectionId", p."userId", p."teamId", p."role"::text AS "role", p."createdAt"`;
+const selectGrants = sql`SELECT p."id", p."organizationId", p."spaceId", p."collectionId", p."userId", p."teamId", p."role"::text AS "role", p."createdAt" FROM "ContentPermission" p`;
+
+/** Per content ID, how many rows of `from` match `conditions(content)`; `from` must alias the grant as p. */
+async function countPerContent(db: Queryable, ids: readonly string[], from: Sql, conditions: (content: Sql) => Sql[]): Promise<number[]> {
+  const rows = await db.$queryRaw<{ id: string; n: number }[]>(sql`
+    SELECT content.id, (SELECT count(*)::int FROM ${from} WHERE ${Prisma.join(conditions(raw('content.id')), ' AND ')}) AS n
+    FROM unnest(${[...ids]}::text[]) AS content(id)`);
+  const counts = new Map(rows.map((r) => [r.id, r.n]));
+  return ids.map((id) => counts.get(id) ?? 0);
+}
 
 export type UserGrant = ContentPermission & { userId: string };
 
-/** Users granted a role directly on the content, oldest grant first. */
-export function userGrantsPage(db: Queryable, content: ContentRef, args: PageArgs): Promise<Page<UserGrant>> {
-  return readPage(db, sql`SELECT ${grantColumns} FROM "ContentPermission" p`, [sql`${grantColumn(content)} = ${content.id}`, sql`p."userId" IS NOT NULL`], byGrantDate(`users:${content.id}`), args) as Promise<Page<UserGrant>>;
+const userGrantConditions = (content: Sql) => [onContent(content), sql`p."userId" IS NOT NULL`];
+
+/** Users granted a role directly on each content (by ID), oldest grant first. */
+export function userGrantsPages(db: Queryable, ids: readonly string[], args: PageArgs): Promise<Page<UserGrant>[]> {
+  return readPages(db, ids, (content) => ({ select: selectGrants, conditions: userGrantConditions(content) }), (id) => byGrantDate(`users:${id}`), args) as Promise<Page<UserGrant>[]>;
 }
 
-export async function countUserGrants(db: Queryable, content: ContentRef): Promise<number> {
-  const [row] = await db.$queryRaw<{ n: number }[]>(sql`SELECT count(*)::int AS n FROM "ContentPermission" p WHERE ${grantColumn(content)} = ${content.id} AND p."userId" IS NOT NULL`);
-  return row.n;
+export function countUserGrants(db: Queryable, ids: readonly string[]): Promise<number[]> {
+  return countPerContent(db, ids, sql`"ContentPermission" p`, userGrantConditions);
 }
 
 export type TeamGrant = ContentPermission & { teamId: string };
 
-const teamGrantConditions = (viewerId: string, content: ContentRef) => [
-  sql`${grantColumn(content)} = ${content.id}`,
+const teamGrantConditions = (viewerId: string) => (content: Sql) => [
+  onContent(content),
   sql`p."teamId" IS NOT NULL`,
   sql`EXISTS (SELECT 1 FROM "Team" t WHERE t."id" = p."teamId" AND ${callerSeesTeam('t', viewerId)})`,
 ];
 
-/** Teams granted a role on the content that the caller can see, oldest grant first. */
-export function teamGrantsPage(db: Queryable, viewerId: string, content: ContentRef, args: PageArgs): Promise<Page<TeamGrant>> {
-  return readPage(db, sql`SELECT ${grantColumns} FROM "ContentPermission" p`, teamGrantConditions(viewerId, content), byGrantDate(`teams:${content.id}`), args) as Promise<Page<TeamGrant>>;
+/** Teams granted a role on each content (by ID) that the caller can see, oldest grant first. */
+export function teamGrantsPages(db: Queryable, viewerId: string, ids: readonly string[], args: PageArgs): Promise<Page<TeamGrant>[]> {
+  const conditions = teamGrantConditions(viewerId);
+  return readPages(db, ids, (content) => ({ select: selectGrants, conditions: conditions(content) }), (id) => byGrantDate(`teams:${id}`), args) as Promise<Page<TeamGrant>[]>;
 }
 
-export async function countTeamGrants(db: Queryable, viewerId: string, content: ContentRef): Promise<number> {
-  const [row] = await db.$queryRaw<{ n: number }[]>(sql`SELECT count(*)::int AS n FROM "ContentPermission" p WHERE ${Prisma.join(teamGrantConditions(viewerId, content), ' AND ')}`);
-  return row.n;
+export function countTeamGrants(db: Queryable, viewerId: string, ids: readonly string[]): Promise<number[]> {
+  return countPerContent(db, ids, sql`"ContentPermission" p`, teamGrantConditions(viewerId));
 }
 
 export type AudienceEntry = { userId: string; role: Role; joinedAt: Date };
+type Kind = ContentRef['kind'];
 
 /**
- * The content row `x` (with its parent `pc` for a space), the role of member `m` on it, and the
- * condition that finds guests holding a grant that reaches it (members with an organization
- * role all have access).
+ * Members `m` with their role on the content row `x` named by `content` (a space, with its
+ * parent `pc`, or a collection): members with an organization role all have access; guests when
+ * a grant reaches the content (directly, on an ancestor collection, or through a team).
  */
-function audienceParts(content: ContentRef) {
-  const ancestors = content.kind === 'space' ? raw('pc."ancestors"') : raw('x."ancestors"');
-  const from =
-    content.kind === 'space'
-      ? sql`"Space" x LEFT JOIN "Collection" pc ON pc."id" = x."parentId"`
-      : sql`"Collection" x`;
-  const role = content.kind === 'space' ? spaceRoleSql('m', 'x', 'pc') : collectionRoleSql('m', 'x');
-  const onContent = content.kind === 'space' ? sql`(p."spaceId" = x."id" OR p."collectionId" = ANY(${ancestors}))` : sql`p."collectionId" = ANY(${ancestors})`;
+function audienceQuery(kind: Kind, content: Sql, only: Role | null | undefined, columns: Sql): { select: Sql; conditions: Sql[] } {
+  const ancestors = kind === 'space' ? raw('pc."ancestors"') : raw('x."ancestors"');
+  const from = kind === 'space' ? sql`"Space" x LEFT JOIN "Collection" pc ON pc."id" = x."parentId"` : sql`"Collection" x`;
+  const role = kind === 'space' ? spaceRoleSql('m', 'x', 'pc') : collectionRoleSql('m', 'x');
+  const granted = kind === 'space' ? sql`(p."spaceId" = x."id" OR p."collectionId" = ANY(${ancestors}))` : sql`p."collectionId" = ANY(${ancestors})`;
   const reached = sql`(m."role" IS NOT NULL OR m."userId" IN (
-    SELECT p."userId" FROM "ContentPermission" p WHERE ${onContent} AND p."userId" IS NOT NULL
+    SELECT p."userId" FROM "ContentPermission" p WHERE ${granted} AND p."userId" IS NOT NULL
     UNION ALL
-    SELECT t."userId" FROM "ContentPermission" p JOIN "TeamMember" t ON t."teamId" = p."teamId" WHERE ${onContent}))`;
-  return { from, role, reached };
-}
-
-function audienceQuery(content: ContentRef, only: Role | null | undefined, select: Sql): { select: Sql; conditions: Sql[] } {
-  const { from, role, reached } = audienceParts(content);
+    SELECT t."userId" FROM "ContentPermission" p JOIN "TeamMember" t ON t."teamId" = p."teamId" WHERE ${granted}))`;
   return {
-    select: sql`SELECT ${select}, ${role} AS "role" FROM ${from} JOIN "Member" m ON m."organizationId" = x."organizationId"`,
-    conditions: [sql`x."id" = ${content.id}`, sql`NOT m."disabled"`, reached, only ? sql`${role} = ${only}` : sql`${role} IS NOT NULL`],
+    select: sql`SELECT ${columns}, ${role} AS "role" FROM ${from} JOIN "Member" m ON m."organizationId" = x."organizationId"`,
+    conditions: [sql`x."id" = ${content}`, sql`NOT m."disabled"`, reached, only ? sql`${role} = ${only}` : sql`${role} IS NOT NULL`],
   };
 }
 
-/** Every member with access to the content and their effective role (only `only` when given), in order of joining. */
-export function audiencePage(db: Queryable, content: ContentRef, only: Role | null | undefined, args: PageArgs): Promise<Page<AudienceEntry>> {
-  const { select, conditions } = audienceQuery(content, only, sql`m."userId", m."joinedAt"`);
-  const key: SortKey<AudienceEntry> = {
-    tag: `audience:${content.id}:${only ?? ''}`,
-    columns: [
-      { sql: raw('m."joinedAt"'), type: 'timestamp' },
-      { sql: raw('m."userId"'), type: 'text' },
-    ],
-    keyOf: (e) => [e.joinedAt, e.userId],
-  };
-  return readPage(db, select, conditions, key, args);
+const byJoining = (tag: string): SortKey<AudienceEntry> => ({
+  tag,
+  columns: [
+    { sql: raw('m."joinedAt"'), type: 'timestamp' },
+    { sql: raw('m."userId"'), type: 'text' },
+  ],
+  keyOf: (e) => [e.joinedAt, e.userId],
+});
+
+/** Every member with access to each content (spaces or collections, by ID) and their effective role, in order of joining. */
+export function audiencePages(db: Queryable, kind: Kind, ids: readonly string[], only: Role | null | undefined, args: PageArgs): Promise<Page<AudienceEntry>[]> {
+  return readPages(db, ids, (content) => audienceQuery(kind, content, only, sql`m."userId", m."joinedAt"`), (id) => byJoining(`audience:${id}:${only ?? ''}`), args);
 }
 
-export async function countAudience(db: Queryable, content: ContentRef, only: Role | null | undefined): Promise<number> {
-  const { select, conditions } = audienceQuery(content, only, sql`1 AS one`);
-  const [row] = await db.$queryRaw<{ n: number }[]>(sql`SELECT count(*)::int AS n FROM (${select} WHERE ${Prisma.join(conditions, ' AND ')}) a`);
-  return row.n;
+export async function countAudience(db: Queryable, kind: Kind, ids: readonly string[], only: Role | null | undefined): Promise<number[]> {
+  const { select, conditions } = audienceQuery(kind, raw('content.id'), only, sql`1 AS one`);
+  const rows = await db.$queryRaw<{ id: string; n: number }[]>(sql`
+    SELECT content.id, (SELECT count(*)::int FROM (${select} WHERE ${Prisma.join(conditions, ' AND ')}) a) AS n
+    FROM unnest(${[...ids]}::text[]) AS content(id)`);
+  const counts = new Map(rows.map((r) => [r.id, r.n]));
+  return ids.map((id) => counts.get(id) ?? 0);
 }
 
 /**

@@ -3,7 +3,9 @@ import { Prisma, type Member, type Team, type TeamMember, type User } from '../.
 import type { Db } from '../../db/client.js';
 import { loadOrganizations, type OrganizationRow } from '../organizations/rows.js';
 import { guestSeesSpace } from '../access/role-sql.js';
-import { callerSeesTeam } from '../teams/rows.js';
+import { callerSeesTeam, countMemberTeams, memberTeamsPages, teamMembersPages, type MemberTeamRow, type TeamMemberRow } from '../teams/rows.js';
+import type { Page } from '../pagination/keyset.js';
+import { fromPageVariant } from './registry.js';
 import { byId, memberKey, splitKey, teamMemberKey } from './keys.js';
 import type { LoaderRegistry } from './registry.js';
 
@@ -32,16 +34,15 @@ export function peopleLoaders(db: Db, viewerId: string, registry: LoaderRegistry
       const map = new Map(rows.map((r) => [teamMemberKey(r.teamId, r.userId), r]));
       return keys.map((k) => map.get(k) ?? null);
     }),
-    /** How many teams each member (by memberKey) belongs to, among the teams the caller sees. */
-    memberTeamCount: registry.track<string, number>(async (keys) => {
-      const pairs = keys.map(splitKey);
-      const rows = await db.$queryRaw<{ organizationId: string; userId: string; n: number }[]>(sql`
-        SELECT t."organizationId", tm."userId", count(*)::int AS n FROM "TeamMember" tm JOIN "Team" t ON t."id" = tm."teamId"
-        WHERE (t."organizationId", tm."userId") IN (SELECT * FROM unnest(${pairs.map((p) => p[0])}::text[], ${pairs.map((p) => p[1])}::text[]))
-          AND ${callerSeesTeam('t', viewerId)}
-        GROUP BY 1, 2`);
-      return countsByMember(rows, keys);
+    /** How many teams each member (by memberKey) belongs to, among the teams the caller sees; variant: the title filter. */
+    memberTeamCount: registry.variants<number>((title, keys) => countMemberTeams(db, viewerId, keys, title || null)),
+    /** A page of each member's (by memberKey) teams; variant: pageVariant(args, title). */
+    memberTeams: registry.variants<Page<MemberTeamRow>>((variant, keys) => {
+      const { args, more } = fromPageVariant(variant);
+      return memberTeamsPages(db, viewerId, keys, more[0] as string | null, args);
     }),
+    /** A page of each team's members; variant: pageVariant(args). */
+    teamMembers: registry.variants<Page<TeamMemberRow>>((variant, ids) => teamMembersPages(db, ids, fromPageVariant(variant).args)),
     /** How many live spaces each member (by memberKey) holds a direct grant on, among the spaces the caller sees. */
     memberSpaceCount: registry.track<string, number>(async (keys) => {
       const pairs = keys.map(splitKey);

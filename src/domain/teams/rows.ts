@@ -4,7 +4,7 @@
  * team; a guest sees the teams they belong to.
  */
 import { Prisma, type Team, type TeamMember } from '../../generated/prisma/client.js';
-import { readPage, type Page, type PageArgs, type SortKey } from '../pagination/keyset.js';
+import { readPage, readPages, type Page, type PageArgs, type SortKey } from '../pagination/keyset.js';
 import { likePattern, selectMembers, toMemberRow, type MemberRow } from '../members/rows.js';
 
 type Sql = Prisma.Sql;
@@ -62,57 +62,63 @@ export function callerSeesTeam(t: string, viewerId: string): Sql {
 
 export type MemberTeamRow = { team: Team; role: TeamMember['role'] };
 
-function memberTeamConditions(viewerId: string, member: { organizationId: string; userId: string }, title?: string | null): Sql[] {
-  const out = [sql`tm."userId" = ${member.userId}`, sql`t."organizationId" = ${member.organizationId}`, callerSeesTeam('t', viewerId)];
+/** A member named by `key` (SQL of a memberKey, "organizationId:userId"): their teams the caller sees. */
+function memberTeamConditions(viewerId: string, key: Sql, title?: string | null): Sql[] {
+  const out = [sql`tm."userId" = split_part(${key}, ':', 2)`, sql`t."organizationId" = split_part(${key}, ':', 1)`, callerSeesTeam('t', viewerId)];
   if (title?.trim()) out.push(sql`t."title" ILIKE ${likePattern(title.trim())}`);
   return out;
 }
 
-/** A member's teams that the caller can see, oldest team first, with the member's role in each. */
-export async function memberTeamsPage(
-  db: Queryable,
-  viewerId: string,
-  member: { organizationId: string; userId: string },
-  title: string | null | undefined,
-  args: PageArgs,
-): Promise<Page<MemberTeamRow>> {
+const memberTeamsFrom = sql`"TeamMember" tm JOIN "Team" t ON t."id" = tm."teamId"`;
+
+/** Each member's (by memberKey) teams that the caller can see, oldest team first, with the member's role in each. */
+export async function memberTeamsPages(db: Queryable, viewerId: string, memberKeys: readonly string[], title: string | null | undefined, args: PageArgs): Promise<Page<MemberTeamRow>[]> {
   type Flat = Team & { teamRole: TeamMember['role'] };
-  const page = await readPage<Flat>(
+  const pages = await readPages<Flat>(
     db,
-    sql`SELECT ${teamColumns}, tm."role"::text AS "teamRole" FROM "TeamMember" tm JOIN "Team" t ON t."id" = tm."teamId"`,
-    memberTeamConditions(viewerId, member, title),
-    byCreation(`member-teams:${member.organizationId}:${member.userId}:${title?.trim() ?? ''}`) as SortKey<Flat>,
+    memberKeys,
+    (key) => ({ select: sql`SELECT ${teamColumns}, tm."role"::text AS "teamRole" FROM ${memberTeamsFrom}`, conditions: memberTeamConditions(viewerId, key, title) }),
+    (key) => byCreation(`member-teams:${key}:${title?.trim() ?? ''}`) as SortKey<Flat>,
     args,
   );
-  const rows = page.rows.map(({ teamRole, ...team }) => ({ team, role: teamRole }));
-  return { ...page, rows, cursorOf: (row) => page.cursorOf({ ...row.team, teamRole: row.role }) };
+  return pages.map((page) => ({
+    ...page,
+    rows: page.rows.map(({ teamRole, ...team }) => ({ team, role: teamRole })),
+    cursorOf: (row: MemberTeamRow) => page.cursorOf({ ...row.team, teamRole: row.role }),
+  }));
 }
 
-export async function countMemberTeams(db: Queryable, viewerId: string, member: { organizationId: string; userId: string }, title?: string | null): Promise<number> {
-  const [row] = await db.$queryRaw<{ n: number }[]>(sql`SELECT count(*)::int AS n FROM "TeamMember" tm JOIN "Team" t ON t."id" = tm."teamId"
-    WHERE ${Prisma.join(memberTeamConditions(viewerId, member, title), ' AND ')}`);
-  return row.n;
+/** Per member (by memberKey), how many of their teams the caller sees (matching `title` when given). */
+export async function countMemberTeams(db: Queryable, viewerId: string, memberKeys: readonly string[], title?: string | null): Promise<number[]> {
+  const rows = await db.$queryRaw<{ key: string; n: number }[]>(sql`
+    SELECT member.key, (SELECT count(*)::int FROM ${memberTeamsFrom} WHERE ${Prisma.join(memberTeamConditions(viewerId, raw('member.key'), title), ' AND ')}) AS n
+    FROM unnest(${[...memberKeys]}::text[]) AS member(key)`);
+  const counts = new Map(rows.map((r) => [r.key, r.n]));
+  return memberKeys.map((k) => counts.get(k) ?? 0);
 }
 
 export type TeamMemberRow = MemberRow & { teamMembership: TeamMember };
 
-/** Members of a team, in order of joining it, each with their organization membership. */
-export async function teamMembersPage(db: Queryable, team: Team, args: PageArgs): Promise<Page<TeamMemberRow>> {
-  type Flat = Parameters<typeof toMemberRow>[0] & { tm_role: TeamMember['role']; tm_createdAt: Date };
-  const key: SortKey<Flat> = {
-    tag: `team-members:${team.id}`,
+/** Members of each team (by ID), in order of joining it, each with their organization membership. */
+export async function teamMembersPages(db: Queryable, teamIds: readonly string[], args: PageArgs): Promise<Page<TeamMemberRow>[]> {
+  type Flat = Parameters<typeof toMemberRow>[0] & { tm_teamId: string; tm_role: TeamMember['role']; tm_createdAt: Date };
+  const keyOf = (teamId: string): SortKey<Flat> => ({
+    tag: `team-members:${teamId}`,
     columns: [
       { sql: raw('tm."createdAt"'), type: 'timestamp' },
       { sql: raw('tm."userId"'), type: 'text' },
     ],
     keyOf: (r) => [r.tm_createdAt, r.userId],
-  };
-  const select = sql`${selectMembers(sql`, tm."role"::text AS "tm_role", tm."createdAt" AS "tm_createdAt"`)}
-    JOIN "TeamMember" tm ON tm."userId" = m."userId" AND tm."teamId" = ${team.id}`;
-  const page = await readPage<Flat>(db, select, [sql`m."organizationId" = ${team.organizationId}`], key, args);
-  const rows = page.rows.map((r) => {
-    const { tm_role, tm_createdAt, ...rest } = toMemberRow(r);
-    return { ...rest, teamMembership: { teamId: team.id, userId: r.userId, role: tm_role, createdAt: tm_createdAt } };
   });
-  return { ...page, rows, cursorOf: (row) => page.cursorOf({ tm_createdAt: row.teamMembership.createdAt, userId: row.userId } as Flat) };
+  const select = sql`${selectMembers(sql`, tm."teamId" AS "tm_teamId", tm."role"::text AS "tm_role", tm."createdAt" AS "tm_createdAt"`)}
+    JOIN "TeamMember" tm ON tm."userId" = m."userId" JOIN "Team" team ON team."id" = tm."teamId" AND team."organizationId" = m."organizationId"`;
+  const pages = await readPages<Flat>(db, teamIds, (teamId) => ({ select, conditions: [sql`tm."teamId" = ${teamId}`] }), keyOf, args);
+  return pages.map((page) => ({
+    ...page,
+    rows: page.rows.map((r) => {
+      const { tm_teamId, tm_role, tm_createdAt, ...rest } = toMemberRow(r);
+      return { ...rest, teamMembership: { teamId: tm_teamId, userId: r.userId, role: tm_role, createdAt: tm_createdAt } };
+    }),
+    cursorOf: (row: TeamMemberRow) => page.cursorOf({ tm_createdAt: row.teamMembership.createdAt, userId: row.userId } as Flat),
+  }));
 }

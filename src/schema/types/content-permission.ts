@@ -1,14 +1,7 @@
 /** Section 4.12: who may access a space or collection, and direct grants to users and teams. */
 import type { Collection, Space } from '../../generated/prisma/client.js';
-import {
-  audiencePage,
-  canListAudience,
-  countAudience,
-  countTeamGrants,
-  countUserGrants,
-  teamGrantsPage,
-  userGrantsPage,
-} from '../../domain/access/audience.js';
+import { canListAudience } from '../../domain/access/audience.js';
+import { pageVariant } from '../../domain/loaders/index.js';
 import type { ContentRef } from '../../domain/access/content.js';
 import { forbidden } from '../../domain/errors.js';
 import { inviteToContent, setGrant, type Grantee } from '../../domain/access/grants.js';
@@ -66,7 +59,7 @@ function audienceFields(t: any) {
       description: teamsDescription,
       resolve: async (row: ContentRow, args: PageArgs, ctx: Context) => {
         const content = await audienceOf(ctx, row);
-        return pageConnection(await teamGrantsPage(ctx.db, ctx.viewer.userId, content, args), () => countTeamGrants(ctx.db, ctx.viewer.userId, content));
+        return pageConnection(await ctx.loaders.teamGrants(pageVariant(args)).load(content.id), () => ctx.loaders.teamGrantCount.load(content.id));
       },
     }),
     users: t.connection({
@@ -74,7 +67,7 @@ function audienceFields(t: any) {
       description: usersDescription,
       resolve: async (row: ContentRow, args: PageArgs, ctx: Context) => {
         const content = await audienceOf(ctx, row);
-        return pageConnection(await userGrantsPage(ctx.db, content, args), () => countUserGrants(ctx.db, content));
+        return pageConnection(await ctx.loaders.userGrants(pageVariant(args)).load(content.id), () => ctx.loaders.userGrantCount.load(content.id));
       },
     }),
     aggregatedUsers: t.connection({
@@ -83,7 +76,8 @@ function audienceFields(t: any) {
       args: { role: t.arg({ type: RoleEnum, required: false }) },
       resolve: async (row: ContentRow, args: PageArgs & { role?: Role | null }, ctx: Context) => {
         const content = await audienceOf(ctx, row);
-        return pageConnection(await audiencePage(ctx.db, content, args.role, args), () => countAudience(ctx.db, content, args.role));
+        const page = await ctx.loaders.audience(pageVariant(args, args.role ?? null)).load(content.id);
+        return pageConnection(page, () => ctx.loaders.audienceCount(args.role ?? '').load(content.id));
       },
     }),
   };

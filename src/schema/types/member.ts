@@ -40,7 +40,7 @@ export const MemberRef = builder.prismaObject('Member', {
     }),
     teams: t.int({
       description: 'Teams of the organization the member belongs to (those the caller can see).',
-      resolve: (m, _args, ctx) => ctx.loaders.memberTeamCount.load(memberKey(m.organizationId, m.userId)),
+      resolve: (m, _args, ctx) => ctx.loaders.memberTeamCount('').load(memberKey(m.organizationId, m.userId)),
     }),
     spaceAccess: t.connection({
       type: MemberSpaceAccess,

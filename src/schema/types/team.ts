@@ -1,6 +1,7 @@
 import { memberKey } from '../../domain/loaders/index.js';
 import { requireTeam, teamPermissions } from '../../domain/teams/access.js';
-import { countMemberTeams, countTeams, isUnfilteredTeams, memberTeamsPage, teamMembersPage, teamsPage, type TeamMemberRow } from '../../domain/teams/rows.js';
+import { countTeams, isUnfilteredTeams, teamsPage, type TeamMemberRow } from '../../domain/teams/rows.js';
+import { pageVariant } from '../../domain/loaders/index.js';
 import { forbidden } from '../../domain/errors.js';
 import type { Member, Team, TeamMember } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
@@ -38,7 +39,7 @@ export const TeamRef = builder.prismaNode('Team', {
         description: 'Members of the team, in order of joining it; edges carry the team role.',
         resolve: async (team, args, ctx) => {
           if (!(await permissionsOf(ctx, team)).view) throw forbidden();
-          return pageConnection(await teamMembersPage(ctx.db, team, args), team.memberCount);
+          return pageConnection(await ctx.loaders.teamMembers(pageVariant(args)).load(team.id), team.memberCount);
         },
       },
       {},
@@ -69,8 +70,9 @@ builder.prismaObjectFields('Member', (t) => ({
     description: "The member's teams that the caller can see, oldest first.",
     args: { title: t.arg.string({ description: 'Case-insensitive "contains" on the team title.' }) },
     resolve: async (member, args, ctx) => {
-      const page = await memberTeamsPage(ctx.db, ctx.viewer.userId, member, args.title, args);
-      return pageConnection(page, () => countMemberTeams(ctx.db, ctx.viewer.userId, member, args.title));
+      const key = memberKey(member.organizationId, member.userId);
+      const page = await ctx.loaders.memberTeams(pageVariant(args, args.title ?? null)).load(key);
+      return pageConnection(page, () => ctx.loaders.memberTeamCount(args.title ?? '').load(key));
     },
   }),
 }));
