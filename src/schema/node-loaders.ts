@@ -3,6 +3,7 @@
  * node refetch passes the same checks as the resource's own root field.
  */
 import { notFound } from '../domain/errors.js';
+import { canSeeUser } from '../domain/members/access.js';
 import { requireTeam } from '../domain/teams/access.js';
 import type { Context } from './context.js';
 
@@ -14,10 +15,7 @@ export const nodeLoaders: Record<string, NodeLoader> = {
   Collection: async (ctx, id) => (await ctx.access.requireCollection(id)).collection,
   Team: (ctx, id) => requireTeam(ctx.access, id, 'view'),
   User: async (ctx, id) => {
-    const shared = await ctx.db.member.count({
-      where: { userId: id, organization: { members: { some: { userId: ctx.viewer.userId, disabled: false } } } },
-    });
-    const user = shared || id === ctx.viewer.userId ? await ctx.loaders.user.load(id) : null;
+    const user = (await canSeeUser(ctx.db, ctx.viewer.userId, id)) ? await ctx.loaders.user.load(id) : null;
     if (!user) throw notFound('User');
     return user;
   },

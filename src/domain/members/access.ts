@@ -5,6 +5,8 @@
  */
 import { notFound } from '../errors.js';
 import { memberKey } from '../loaders/index.js';
+import type { Db } from '../../db/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import type { Access } from '../access/access.js';
 import type { OrganizationRow } from '../organizations/rows.js';
 
@@ -22,4 +24,20 @@ export async function findMember(access: Access, organizationId: string, userId:
   const member = await access.loaders.member.load(memberKey(organizationId, userId));
   if (!member) throw notFound('Member');
   return member;
+}
+
+/**
+ * Whether the caller may see a user (their name and e-mail): themself, a member of an
+ * organization where the caller has an organization role (they read its members), or a teammate.
+ */
+export async function canSeeUser(db: Db, viewerId: string, userId: string): Promise<boolean> {
+  if (viewerId === userId) return true;
+  const [row] = await db.$queryRaw<{ seen: boolean }[]>(Prisma.sql`SELECT (
+    EXISTS (SELECT 1 FROM "Member" them JOIN "Member" me ON me."organizationId" = them."organizationId"
+      WHERE them."userId" = ${userId} AND me."userId" = ${viewerId} AND NOT me."disabled" AND me."role" IS NOT NULL)
+    OR EXISTS (SELECT 1 FROM "TeamMember" them JOIN "TeamMember" me ON me."teamId" = them."teamId"
+      JOIN "Team" t ON t."id" = me."teamId" JOIN "Member" mine ON mine."organizationId" = t."organizationId" AND mine."userId" = me."userId"
+      WHERE them."userId" = ${userId} AND me."userId" = ${viewerId} AND NOT mine."disabled")
+  ) AS seen`);
+  return row.seen;
 }

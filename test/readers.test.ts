@@ -1,0 +1,126 @@
+/**
+ * One rule set decides what each reader sees: every list and nested field walked as a guest
+ * (with a grant on one space), a `read` member, and a member of another organization.
+ */
+import { MemberRole } from '@gitbook/api';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { gql, gqlOk, http, sdk } from './helpers/clients.js';
+import { createActor, createOrg, type Actor } from './helpers/factories.js';
+import { useServer } from './helpers/server.js';
+
+const server = useServer();
+
+type World = {
+  org: { id: string };
+  owner: Actor;
+  reader: Actor;
+  guest: Actor;
+  outsider: Actor;
+  seen: string; // the guest's space, inside `collection`
+  hidden: string;
+  collection: string;
+  guestTeam: string; // guest + reader
+  staffTeam: string; // owner + reader
+};
+
+let w: World;
+
+beforeAll(async () => {
+  const { org, owner } = await createOrg(server.db);
+  const api = sdk(server.url, owner.token);
+  const reader = await createActor(server.db, { org: org.id, role: 'read' });
+  const guest = await createActor(server.db, { org: org.id, role: 'guest' });
+  const outsider = (await createOrg(server.db)).owner;
+  const collection = (await api.orgs.createCollection(org.id, { title: 'Docs' })).data.id;
+  const seen = (await api.orgs.createSpace(org.id, { title: 'Seen', parent: collection })).data.id;
+  const hidden = (await api.orgs.createSpace(org.id, { title: 'Hidden' })).data.id;
+  await api.spaces.inviteToSpace(seen, { role: MemberRole.Read, users: [guest.id, reader.id] });
+  const guestTeam = (await api.orgs.createOrganizationTeam(org.id, { title: 'With guest', members: [guest.id, reader.id] })).data.id;
+  const staffTeam = (await api.orgs.createOrganizationTeam(org.id, { title: 'Staff only', members: [owner.id, reader.id] })).data.id;
+  await api.spaces.inviteToSpace(hidden, { role: MemberRole.Edit, teams: [staffTeam], users: [reader.id] });
+  w = { org, owner, reader, guest, outsider, seen, hidden, collection, guestTeam, staffTeam };
+});
+
+const get = (actor: Actor, path: string) => http(server.url, actor.token, 'GET', path);
+
+describe('a guest with a grant on one space', () => {
+  it('lists only what the grant reaches, with counts to match', async () => {
+    const spaces = await get(w.guest, `/orgs/${w.org.id}/spaces`);
+    expect(spaces.body.items.map((s: { id: string }) => s.id)).toEqual([w.seen]);
+    expect(spaces.body.count).toBe(1);
+    expect((await get(w.guest, `/orgs/${w.org.id}/collections`)).body).toMatchObject({ items: [], count: 0 });
+    expect((await get(w.guest, `/collections/${w.collection}`)).status).toBe(404);
+    expect((await get(w.guest, `/collections/${w.collection}/spaces`)).status).toBe(404);
+    expect((await get(w.guest, `/spaces/${w.hidden}`)).status).toBe(404);
+    expect((await get(w.guest, `/spaces/${w.seen}`)).body.permissions).toMatchObject({ access: true, edit: false, admin: false });
+  });
+
+  it('does not see who else has access, nor the member list', async () => {
+    for (const path of ['users', 'teams', 'aggregate']) expect((await get(w.guest, `/spaces/${w.seen}/permissions/${path}`)).status).toBe(403);
+    expect((await get(w.guest, `/orgs/${w.org.id}/members`)).status).toBe(403);
+    expect((await get(w.guest, `/orgs/${w.org.id}/members/${w.reader.id}`)).status).toBe(403);
+    expect((await get(w.guest, `/orgs/${w.org.id}/members/${w.reader.id}/spaces`)).status).toBe(403);
+    expect((await get(w.guest, `/orgs/${w.org.id}/teams`)).status).toBe(403);
+    const self = await get(w.guest, `/orgs/${w.org.id}/members/${w.guest.id}`);
+    expect(self.body).toMatchObject({ id: w.guest.id, role: null, spaces: 1, teams: 1 });
+    expect((await get(w.guest, `/orgs/${w.org.id}/members/${w.guest.id}/spaces`)).body.items.map((i: any) => i.space.id)).toEqual([w.seen]);
+  });
+
+  it('sees its own team and teammates, never the teams it is not in', async () => {
+    const members = await get(w.guest, `/orgs/${w.org.id}/teams/${w.guestTeam}/members`);
+    expect(members.body.count).toBe(2);
+    expect([403, 404]).toContain((await get(w.guest, `/orgs/${w.org.id}/teams/${w.staffTeam}/members`)).status);
+    // A teammate's teams and counts only reveal what the guest may see.
+    const data = await gqlOk(server.url, w.guest.token, `query($id: ID!, $team: ID!) { organization(id: $id) { team(id: $team) {
+      members(first: 10) { edges { node { id teams spaces teamMemberships(first: 10) { totalCount edges { node { team { id title } } } } } } } } } }`,
+      { id: w.org.id, team: w.guestTeam });
+    const teammate = data.organization.team.members.edges.map((e: any) => e.node).find((n: any) => n.id === w.reader.id);
+    expect(teammate.teamMemberships.totalCount).toBe(1);
+    expect(teammate.teamMemberships.edges.map((e: any) => e.node.team.id)).toEqual([w.guestTeam]);
+    expect(teammate.teams).toBe(1);
+    expect(teammate.spaces).toBe(1); // the reader holds grants on both spaces; the guest sees one of them
+  });
+
+  it('resolves node(id) of users only for itself and teammates', async () => {
+    const node = (id: string) => gql(server.url, w.guest.token, `query($id: ID!) { node(id: $id) { ... on User { email } } }`, { id });
+    expect((await node(w.reader.id)).data?.node.email).toBe(w.reader.email);
+    expect((await node(w.owner.id)).errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    expect((await node(w.outsider.id)).errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    expect((await node(w.hidden)).errors?.[0].extensions?.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('a read member', () => {
+  it('sees every space and collection, the member list and who has access', async () => {
+    expect((await get(w.reader, `/orgs/${w.org.id}/spaces`)).body.count).toBe(2);
+    expect((await get(w.reader, `/orgs/${w.org.id}/collections`)).body.count).toBe(1);
+    expect((await get(w.reader, `/orgs/${w.org.id}/members`)).body.count).toBe(3);
+    expect((await get(w.reader, `/orgs/${w.org.id}/teams`)).body.count).toBe(2);
+    const aggregate = await get(w.reader, `/spaces/${w.hidden}/permissions/aggregate`);
+    // Members with an organization role (owner, reader) have access; the guest has no grant reaching it.
+    expect(aggregate.body.items.map((i: any) => [i.user.id, i.permission]).sort()).toEqual(
+      [[w.owner.id, 'admin'], [w.reader.id, 'edit']].sort(),
+    );
+    expect((await get(w.reader, `/spaces/${w.hidden}/permissions/teams`)).body.count).toBe(1);
+    expect((await get(w.reader, `/spaces/${w.hidden}`)).body.permissions).toMatchObject({ edit: true, admin: false });
+  });
+
+  it('cannot read another member’s spaces, nor administer', async () => {
+    expect((await get(w.reader, `/orgs/${w.org.id}/members/${w.guest.id}/spaces`)).status).toBe(403);
+    expect((await http(server.url, w.reader.token, 'DELETE', `/spaces/${w.seen}`)).status).toBe(403);
+  });
+});
+
+describe('a member of another organization', () => {
+  it('gets 404 for everything of this organization', async () => {
+    const paths = [
+      `/orgs/${w.org.id}`, `/orgs/${w.org.id}/spaces`, `/orgs/${w.org.id}/collections`, `/orgs/${w.org.id}/members`,
+      `/orgs/${w.org.id}/teams`, `/orgs/${w.org.id}/teams/${w.guestTeam}/members`, `/spaces/${w.seen}`,
+      `/spaces/${w.seen}/permissions/aggregate`, `/spaces/${w.seen}/permissions/users`, `/collections/${w.collection}`,
+      `/collections/${w.collection}/spaces`, `/orgs/${w.org.id}/members/${w.guest.id}/teams`,
+    ];
+    for (const path of paths) expect({ path, status: (await get(w.outsider, path)).status }).toEqual({ path, status: 404 });
+    const orgs = await gqlOk(server.url, w.outsider.token, '{ organizations { totalCount edges { node { id } } } }');
+    expect(orgs.organizations.edges.map((e: any) => e.node.id)).not.toContain(w.org.id);
+  });
+});
