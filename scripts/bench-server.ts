@@ -1,0 +1,108 @@
+/**
+ * Child process of scripts/bench-throughput.ts: serves one benchmark target on 127.0.0.1 (a free
+ * port), so that the parent's load generator does not share this process's CPU. Spawned as
+ *   DATABASE_URL=postgresql://… node --import tsx scripts/bench-server.ts quire|baseline
+ * with an IPC channel:
+ *   - quire    the real application (buildApp), its Prisma client counting SQL statements;
+ *   - baseline a physical-limit BASELINE for request A only: bare node:http + pg answering
+ *              GET /v1/spaces/{id} with one SELECT (space row joined with the bearer token's
+ *              digest and the caller's membership), no GraphQL, no permissions computed.
+ * IPC: sends {type: 'ready', port} once listening; answers 'stats' with {type: 'stats', cpuMicros,
+ * statements, rss} (cumulative), once the requests still in flight are done; exits when the parent
+ * disconnects.
+ */
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+
+export type Stats = { cpuMicros: number; statements: number; rss: number };
+export type ServerMessage = { type: 'ready'; port: number } | ({ type: 'stats' } & Stats);
+
+const POOL_MAX = 10; // quire's default QUIRE_DB_POOL_MAX, for both targets
+
+let statements = 0;
+const countStatement = () => void statements++;
+
+async function startQuire(url: string) {
+  const { buildApp } = await import('../src/app.js');
+  const { loadConfig } = await import('../src/config.js');
+  const { createPrismaClient } = await import('../src/db/client.js');
+  const db = createPrismaClient(url, { poolMax: POOL_MAX, onQuery: countStatement });
+  const app = buildApp({ db, config: { ...loadConfig({ PORT: '0' }), databaseUrl: url } });
+  const { port } = await app.start(0, '127.0.0.1');
+  const stop = async () => {
+    await app.stop();
+    await db.$disconnect();
+  };
+  return { port, stop };
+}
+
+const SPACE_BY_ID_FOR_TOKEN = `
+  SELECT s.id, s.title, s.emoji, s.visibility, s."createdAt", s."updatedAt"
+  FROM "Space" s
+  JOIN "Member" m ON m."organizationId" = s."organizationId" AND NOT m.disabled
+  JOIN "ApiToken" t ON t."userId" = m."userId"
+  WHERE s.id = $1 AND t.digest = $2`;
+
+/** The baseline's only route; an unknown space and a bad token both answer 404 (one statement). */
+async function answerSpace(pool: pg.Pool, req: IncomingMessage): Promise<[number, unknown]> {
+  const id = /^\/v1\/spaces\/([^/?]+)$/.exec(req.url ?? '')?.[1];
+  const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+  if (!id || !token) return [404, { error: { code: 404, message: 'Not found' } }];
+  countStatement();
+  const { rows } = await pool.query(SPACE_BY_ID_FOR_TOKEN, [id, createHash('sha256').update(token).digest('hex')]);
+  return rows[0] ? [200, { object: 'space', ...rows[0] }] : [404, { error: { code: 404, message: 'Not found' } }];
+}
+
+async function startBaseline(url: string) {
+  const pool = new pg.Pool({ connectionString: url, max: POOL_MAX });
+  const reply = (res: ServerResponse, [status, body]: [number, unknown]) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  const server = createServer((req, res) => {
+    answerSpace(pool, req).then(
+      (answer) => reply(res, answer),
+      (error) => (console.error('[baseline]', error), reply(res, [500, { error: { code: 500, message: 'Internal server error' } }])),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const stop = async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await pool.end();
+  };
+  return { port: (server.address() as AddressInfo).port, stop };
+}
+
+function snapshot(): Stats {
+  const cpu = process.cpuUsage();
+  return { cpuMicros: cpu.user + cpu.system, statements, rss: process.memoryUsage().rss };
+}
+
+/** Stats once this process is idle: 250 ms with no SQL statement and under 5 ms of CPU (10 s at most). */
+async function settledStats(): Promise<Stats> {
+  let last = snapshot();
+  for (let i = 0; i < 40; i++) {
+    await sleep(250);
+    const next = snapshot();
+    if (next.statements === last.statements && next.cpuMicros - last.cpuMicros < 5000) return next;
+    last = next;
+  }
+  return last;
+}
+
+const kind = process.argv[2];
+const url = process.env.DATABASE_URL;
+if (!process.send || !url || (kind !== 'quire' && kind !== 'baseline')) {
+  throw new Error('usage: DATABASE_URL=… node --import tsx scripts/bench-server.ts quire|baseline (with an IPC channel)');
+}
+const send = (message: ServerMessage) => process.send!(message);
+const server = kind === 'quire' ? await startQuire(url) : await startBaseline(url);
+process.on('message', (message) => {
+  if (message === 'stats') void settledStats().then((stats) => send({ type: 'stats', ...stats }));
+});
+process.on('disconnect', () => void server.stop().then(() => process.exit(0)));
+send({ type: 'ready', port: server.port });

@@ -1,0 +1,200 @@
+/**
+ * Throughput benchmark: quire against a physical-limit baseline (and optionally PostGraphile) on
+ * three reads of a seeded organization (20 collections × 20 spaces, 20 extra members, 5 user
+ * grants per space):
+ *   A. one space by id: REST GET /v1/spaces/{id} and GraphQL space(id) with permissions
+ *   B. GraphQL organization → 20 collections → 20 spaces each
+ *   C. REST GET /v1/orgs/{id}/spaces?limit=100
+ * Each server runs in its own child process (scripts/bench-server.ts), so its CPU, SQL statement
+ * count and RSS are its own; the load generator (autocannon) runs here. CPU and SQL are divided by
+ * the requests sent: the server's stats are read once it is idle again, so they include the
+ * requests still in flight when autocannon stops. Every request is checked once (200 and the
+ * expected data) before it is measured: FAIL otherwise. Figures, no thresholds (the machine is
+ * shared and noisy). Usage:
+ *   DATABASE_URL=postgresql://… npx tsx scripts/bench-throughput.ts [--seconds 10] [--connections 20] [--postgraphile]
+ * Without DATABASE_URL it uses the embedded PostgreSQL under ./.quire/bench. --postgraphile then
+ * runs scripts/bench-postgraphile.sh (PostGraphile 5 on Node 24, installed outside the repo).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { createPrismaClient } from '../src/db/client.js';
+import { startEmbeddedPostgres } from '../src/db/embedded.js';
+import { applyMigrations } from '../src/db/schema-engine.js';
+import { createOrganizationWithOwner } from '../src/domain/identity/bootstrap.js';
+import { newId } from '../src/domain/ids.js';
+import type { ServerMessage, Stats } from './bench-server.js';
+
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' }, postgraphile: { type: 'boolean', default: false } },
+});
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const SIZE = 20;
+const WARMUP_SECONDS = 2;
+
+type Seed = { orgId: string; spaceId: string; token: string };
+type Target = { base: string; stats(): Promise<Stats>; stop(): Promise<void> };
+type Scenario = {
+  name: string;
+  target: 'quire' | 'baseline';
+  request: { method: 'GET' | 'POST'; path: string; body?: string };
+  /** What is wrong with the answer, or undefined when it is the expected one. */
+  check(body: any): string | undefined;
+};
+
+async function seed(url: string): Promise<Seed> {
+  const db = createPrismaClient(url, { poolMax: 10 });
+  const { organization: org, token } = await createOrganizationWithOwner(db, { title: 'Bench', ownerEmail: `bench-${Date.now()}@example.test` });
+  const users = Array.from({ length: SIZE }, (_, i) => ({ id: newId('User'), email: `${newId('User')}@bench.test`, displayName: `U${i}` }));
+  await db.user.createMany({ data: users });
+  await db.member.createMany({ data: users.map((u) => ({ organizationId: org.id, userId: u.id, role: 'read' as const })) });
+  const collections = Array.from({ length: SIZE }, (_, i) => ({ id: newId('Collection'), organizationId: org.id, title: `C${i}`, position: i }));
+  await db.collection.createMany({ data: collections });
+  const spaces = collections.flatMap((c) =>
+    Array.from({ length: SIZE }, (_, i) => ({ id: newId('Space'), organizationId: org.id, parentId: c.id, title: `S${i}`, position: i, revisionId: newId('Revision') })),
+  );
+  await db.space.createMany({ data: spaces });
+  await db.revision.createMany({ data: spaces.map((s) => ({ id: s.revisionId, spaceId: s.id })) });
+  await db.contentPermission.createMany({
+    data: spaces.flatMap((s) => users.slice(0, 5).map((u) => ({ id: newId('ContentPermission'), organizationId: org.id, spaceId: s.id, userId: u.id, role: 'edit' as const }))),
+  });
+  await db.$disconnect();
+  return { orgId: org.id, spaceId: spaces[0].id, token };
+}
+
+/** The next IPC message of a bench-server child (messages are awaited one at a time). */
+function nextMessage<T extends ServerMessage['type']>(child: ChildProcess, type: T): Promise<Extract<ServerMessage, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`bench-server exited with code ${code} before sending '${type}'`));
+    child.once('exit', onExit);
+    child.once('message', (message: ServerMessage) => {
+      child.off('exit', onExit);
+      if (message.type === type) resolve(message as Extract<ServerMessage, { type: T }>);
+      else reject(new Error(`bench-server sent '${message.type}', expected '${type}'`));
+    });
+  });
+}
+
+async function startTarget(kind: Scenario['target'], url: string): Promise<Target> {
+  const script = fileURLToPath(new URL('./bench-server.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), script, kind], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, DATABASE_URL: url },
+  });
+  const { port } = await nextMessage(child, 'ready');
+  return {
+    base: `http://127.0.0.1:${port}`,
+    stats: () => {
+      const reply = nextMessage(child, 'stats');
+      child.send('stats');
+      return reply;
+    },
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.disconnect();
+      await exited;
+    },
+  };
+}
+
+const SPACE_QUERY = `query($id: ID!) { space(id: $id) { id title emoji visibility createdAt updatedAt permissions { access admin edit } } }`;
+const NESTED_QUERY = `query($id: ID!) { organization(id: $id) { collections(first: ${SIZE}) { edges { node { id title spaces(first: ${SIZE}) { edges { node { id title } } } } } } } }`;
+const graphql = (query: string, id: string) => ({ method: 'POST' as const, path: '/graphql', body: JSON.stringify({ query, variables: { id } }) });
+
+function scenarios({ orgId, spaceId }: Seed): Scenario[] {
+  const isTheSpace = (space: any) => (space?.id === spaceId ? undefined : `expected space ${spaceId}, got ${JSON.stringify(space).slice(0, 200)}`);
+  return [
+    { name: 'A  REST GET /v1/spaces/{id}', target: 'quire', request: { method: 'GET', path: `/v1/spaces/${spaceId}` }, check: isTheSpace },
+    { name: 'A  BASELINE node:http + pg, 1 SELECT', target: 'baseline', request: { method: 'GET', path: `/v1/spaces/${spaceId}` }, check: isTheSpace },
+    {
+      name: 'A  GraphQL space(id)',
+      target: 'quire',
+      request: graphql(SPACE_QUERY, spaceId),
+      check: (body) => (body.errors ? JSON.stringify(body.errors) : (isTheSpace(body.data?.space) ?? (body.data.space.permissions?.admin ? undefined : 'owner is not admin'))),
+    },
+    {
+      name: `B  GraphQL org → ${SIZE} collections → ${SIZE} spaces`,
+      target: 'quire',
+      request: graphql(NESTED_QUERY, orgId),
+      check: (body) => {
+        const collections = body.data?.organization?.collections?.edges ?? [];
+        const counts = collections.map((c: any) => c.node.spaces.edges.length);
+        const ok = !body.errors && collections.length === SIZE && counts.every((n: number) => n === SIZE);
+        return ok ? undefined : `expected ${SIZE} collections of ${SIZE} spaces, got [${counts}] ${JSON.stringify(body.errors ?? '')}`;
+      },
+    },
+    {
+      name: 'C  REST GET /v1/orgs/{id}/spaces?limit=100',
+      target: 'quire',
+      request: { method: 'GET', path: `/v1/orgs/${orgId}/spaces?limit=100` },
+      check: (body) => (body.items?.length === 100 ? undefined : `expected 100 items, got ${body.items?.length} ${JSON.stringify(body).slice(0, 200)}`),
+    },
+  ];
+}
+
+async function verify(base: string, headers: Record<string, string>, scenario: Scenario): Promise<string | undefined> {
+  const response = await fetch(base + scenario.request.path, { method: scenario.request.method, headers, body: scenario.request.body });
+  const text = await response.text();
+  if (response.status !== 200) return `status ${response.status}: ${text.slice(0, 300)}`;
+  return scenario.check(JSON.parse(text));
+}
+
+const COLUMNS = ['req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'SQL/req', 'RSS MiB', 'non-2xx'];
+const NAME_WIDTH = 50;
+const row = (name: string, cells: (string | number)[]) => name.padEnd(NAME_WIDTH) + cells.map((c) => String(c).padStart(11)).join('');
+
+async function measure(target: Target, headers: Record<string, string>, scenario: Scenario): Promise<string> {
+  const load = (duration: number) => autocannon({ url: target.base, connections, duration, headers, requests: [scenario.request] });
+  await load(WARMUP_SECONDS);
+  const before = await target.stats();
+  const result = await load(seconds);
+  const after = await target.stats();
+  const sent = result.requests.sent;
+  return row(scenario.name, [
+    Math.round(result.requests.average),
+    result.latency.p50,
+    result.latency.p99,
+    ((after.cpuMicros - before.cpuMicros) / 1000 / sent).toFixed(2),
+    ((after.statements - before.statements) / sent).toFixed(1),
+    Math.round(after.rss / 1024 / 1024),
+    result.non2xx + (result.errors ? ` (+${result.errors} errors)` : ''),
+  ]);
+}
+
+/** Runs scripts/bench-postgraphile.sh (its rows follow ours); resolves with its exit code. */
+function runPostgraphile(url: string, { orgId, spaceId }: Seed): Promise<number | null> {
+  const script = fileURLToPath(new URL('./bench-postgraphile.sh', import.meta.url));
+  const child = spawn('bash', [script], {
+    stdio: 'inherit',
+    env: { ...process.env, DATABASE_URL: url, BENCH_ORG_ID: orgId, BENCH_SPACE_ID: spaceId, BENCH_SECONDS: String(seconds), BENCH_CONNECTIONS: String(connections) },
+  });
+  return new Promise((resolve) => child.once('exit', resolve));
+}
+
+const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres({ dataDir: path.resolve('.quire/bench') });
+const url = process.env.DATABASE_URL ?? embedded!.url;
+try {
+  await applyMigrations(url);
+  const data = await seed(url);
+  const headers = { authorization: `Bearer ${data.token}`, 'content-type': 'application/json' };
+  const targets = { quire: await startTarget('quire', url), baseline: await startTarget('baseline', url) };
+  console.log(
+    `quire throughput: ${seconds}s per scenario after ${WARMUP_SECONDS}s warm-up, ${connections} connections, ` +
+      `${os.availableParallelism()} CPUs shared by PostgreSQL, servers and load generator, node ${process.version}`,
+  );
+  console.log(row('scenario (CPU, SQL and RSS: server process)', COLUMNS));
+  for (const scenario of scenarios(data)) {
+    const target = targets[scenario.target];
+    const failure = await verify(target.base, headers, scenario);
+    if (failure) process.exitCode = 1;
+    console.log(failure ? `${scenario.name.padEnd(NAME_WIDTH)}FAIL ${failure}` : await measure(target, headers, scenario));
+  }
+  await Promise.all(Object.values(targets).map((t) => t.stop()));
+  if (values.postgraphile && (await runPostgraphile(url, data)) !== 0) process.exitCode = 1;
+} finally {
+  await embedded?.stop();
+}
