@@ -23,12 +23,14 @@ function encodeValue(type: KeyType, value: KeyValue): string | number {
 function decodeValue(type: KeyType, value: unknown): KeyValue | undefined {
   switch (type) {
     case 'text':
-      return typeof value === 'string' && value.length <= 1024 ? value : undefined;
+      // PostgreSQL text cannot hold NUL.
+      return typeof value === 'string' && value.length <= 1024 && !value.includes('\u0000') ? value : undefined;
     case 'int':
-      return Number.isSafeInteger(value) ? (value as number) : undefined;
+      return Number.isInteger(value) && Math.abs(value as number) < 2 ** 31 ? (value as number) : undefined;
     case 'timestamp': {
+      // Years 1–9999 only: PostgreSQL refuses the expanded years JavaScript can write.
       const date = typeof value === 'string' ? new Date(value) : undefined;
-      return date && !Number.isNaN(date.getTime()) ? date : undefined;
+      return date && !Number.isNaN(date.getTime()) && /^\d{4}-/.test(date.toISOString()) && date.getUTCFullYear() >= 1 ? date : undefined;
     }
     case 'bytea':
       return typeof value === 'string' && /^(?:[0-9a-f]{2}){0,4096}$/.test(value) ? Buffer.from(value, 'hex') : undefined;
