@@ -60,7 +60,7 @@ export const MemberRef = builder.prismaObject('Member', {
 builder.prismaObjectFields('Organization', (t) => ({
   members: t.connection({
     type: MemberRef,
-    description: 'Members of the organization (non-guest members only). Newest first by `joinedAt` unless told otherwise.',
+    description: 'Members of the organization, guests included (readable by members with an organization role). Newest first by `joinedAt` unless told otherwise.',
     args: {
       order: t.arg({ type: SortOrderEnum }),
       role: t.arg({ type: MemberRoleFilterEnum }),

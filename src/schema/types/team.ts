@@ -80,7 +80,7 @@ builder.prismaObjectFields('Member', (t) => ({
 builder.prismaObjectFields('Organization', (t) => ({
   teams: t.connection({
     type: TeamRef,
-    description: 'Teams of the organization, oldest first (non-guest members only).',
+    description: 'Teams of the organization, oldest first (readable by members with an organization role).',
     args: {
       owner: t.arg.id({ description: 'A member (user ID): only the teams they can manage.' }),
       title: t.arg.string({ description: 'Case-insensitive "contains" on the title.' }),
