@@ -3,7 +3,8 @@
  * and every member with their effective role through any path (see role-sql.ts).
  */
 import { Prisma, type ContentPermission } from '../../generated/prisma/client.js';
-import { readPages, type Page, type PageArgs, type SortKey } from '../pagination/keyset.js';
+import { readPages, type Page, type PageArgs, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { countPerKey } from '../pagination/count.js';
 import { callerSeesTeam } from '../teams/rows.js';
 import type { Access } from './access.js';
 import type { ContentRef } from './content.js';
@@ -12,7 +13,6 @@ import type { Role } from './roles.js';
 
 type Sql = Prisma.Sql;
 const { sql, raw } = Prisma;
-type Queryable = { $queryRaw<T>(query: Sql): Promise<T> };
 
 /** Grants on the content named by `content` (SQL naming a space or collection ID). */
 const onContent = (content: Sql) => sql`(p."spaceId" = ${content} OR p."collectionId" = ${content})`;
@@ -28,15 +28,6 @@ const byGrantDate = (tag: string): SortKey<ContentPermission> => ({
 
 const selectGrants = sql`SELECT p."id", p."organizationId", p."spaceId", p."collectionId", p."userId", p."teamId", p."role"::text AS "role", p."createdAt" FROM "ContentPermission" p`;
 
-/** Per content ID, how many rows of `from` match `conditions(content)`; `from` must alias the grant as p. */
-async function countPerContent(db: Queryable, ids: readonly string[], from: Sql, conditions: (content: Sql) => Sql[]): Promise<number[]> {
-  const rows = await db.$queryRaw<{ id: string; n: number }[]>(sql`
-    SELECT content.id, (SELECT count(*)::int FROM ${from} WHERE ${Prisma.join(conditions(raw('content.id')), ' AND ')}) AS n
-    FROM unnest(${[...ids]}::text[]) AS content(id)`);
-  const counts = new Map(rows.map((r) => [r.id, r.n]));
-  return ids.map((id) => counts.get(id) ?? 0);
-}
-
 export type UserGrant = ContentPermission & { userId: string };
 
 const userGrantConditions = (content: Sql) => [onContent(content), sql`p."userId" IS NOT NULL`];
@@ -47,7 +38,7 @@ export function userGrantsPages(db: Queryable, ids: readonly string[], args: Pag
 }
 
 export function countUserGrants(db: Queryable, ids: readonly string[]): Promise<number[]> {
-  return countPerContent(db, ids, sql`"ContentPermission" p`, userGrantConditions);
+  return countPerKey(db, ids, (content) => sql`"ContentPermission" p WHERE ${Prisma.join(userGrantConditions(content), ' AND ')}`);
 }
 
 export type TeamGrant = ContentPermission & { teamId: string };
@@ -65,7 +56,8 @@ export function teamGrantsPages(db: Queryable, viewerId: string, ids: readonly s
 }
 
 export function countTeamGrants(db: Queryable, viewerId: string, ids: readonly string[]): Promise<number[]> {
-  return countPerContent(db, ids, sql`"ContentPermission" p`, teamGrantConditions(viewerId));
+  const conditions = teamGrantConditions(viewerId);
+  return countPerKey(db, ids, (content) => sql`"ContentPermission" p WHERE ${Prisma.join(conditions(content), ' AND ')}`);
 }
 
 export type AudienceEntry = { userId: string; role: Role; joinedAt: Date };
@@ -105,13 +97,11 @@ export function audiencePages(db: Queryable, kind: Kind, ids: readonly string[],
   return readPages(db, ids, (content) => audienceQuery(kind, content, only, sql`m."userId", m."joinedAt"`), (id) => byJoining(`audience:${id}:${only ?? ''}`), args);
 }
 
-export async function countAudience(db: Queryable, kind: Kind, ids: readonly string[], only: Role | null | undefined): Promise<number[]> {
-  const { select, conditions } = audienceQuery(kind, raw('content.id'), only, sql`1 AS one`);
-  const rows = await db.$queryRaw<{ id: string; n: number }[]>(sql`
-    SELECT content.id, (SELECT count(*)::int FROM (${select} WHERE ${Prisma.join(conditions, ' AND ')}) a) AS n
-    FROM unnest(${[...ids]}::text[]) AS content(id)`);
-  const counts = new Map(rows.map((r) => [r.id, r.n]));
-  return ids.map((id) => counts.get(id) ?? 0);
+export function countAudience(db: Queryable, kind: Kind, ids: readonly string[], only: Role | null | undefined): Promise<number[]> {
+  return countPerKey(db, ids, (content) => {
+    const { select, conditions } = audienceQuery(kind, content, only, sql`1 AS one`);
+    return sql`(${select} WHERE ${Prisma.join(conditions, ' AND ')}) a`;
+  });
 }
 
 /**

@@ -5,12 +5,12 @@
 import { Prisma, type Collection } from '../../generated/prisma/client.js';
 import { collectionRoleSql, guestSeesCollection } from '../access/role-sql.js';
 import type { Role } from '../access/roles.js';
-import { readPage, readPages, type Page, type PageArgs, type SortKey } from '../pagination/keyset.js';
+import { readPage, readPages, type Page, type PageArgs, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { countPerKey, countRows } from '../pagination/count.js';
 import type { Reader } from '../spaces/rows.js';
 
 type Sql = Prisma.Sql;
 const { sql, raw } = Prisma;
-type Queryable = { $queryRaw<T>(query: Sql): Promise<T> };
 
 export type CollectionRow = Collection & { viewerRole: Role | null };
 
@@ -52,10 +52,9 @@ export function organizationCollectionsPage(db: Queryable, reader: Reader, organ
     : readPage(db, selectCollections(reader.userId), [...scope, sql`c."parentId" IS NULL`], byPosition(`root-collections:${organizationId}`), args);
 }
 
-export async function countGuestCollections(db: Queryable, userId: string, organizationId: string, nested: boolean): Promise<number> {
-  const [row] = await db.$queryRaw<{ n: number }[]>(sql`SELECT count(*)::int AS n FROM "Collection" c
+export function countGuestCollections(db: Queryable, userId: string, organizationId: string, nested: boolean): Promise<number> {
+  return countRows(db, sql`"Collection" c
     WHERE c."organizationId" = ${organizationId} ${nested ? sql`` : sql`AND c."parentId" IS NULL`} AND ${guestSeesCollection('c', userId)}`);
-  return row.n;
 }
 
 /** Collections directly inside each collection that the reader can see, by position. */
@@ -69,10 +68,6 @@ export function childCollectionsPages(db: Queryable, reader: Reader, parentIds: 
   );
 }
 
-export async function countGuestChildCollections(db: Queryable, userId: string, parentIds: readonly string[]): Promise<number[]> {
-  const rows = await db.$queryRaw<{ id: string; n: number }[]>(sql`
-    SELECT c."parentId" AS id, count(*)::int AS n FROM "Collection" c
-    WHERE c."parentId" = ANY(${[...parentIds]}::text[]) AND ${guestSeesCollection('c', userId)} GROUP BY c."parentId"`);
-  const counts = new Map(rows.map((r) => [r.id, r.n]));
-  return parentIds.map((id) => counts.get(id) ?? 0);
+export function countGuestChildCollections(db: Queryable, userId: string, parentIds: readonly string[]): Promise<number[]> {
+  return countPerKey(db, parentIds, (parent) => sql`"Collection" c WHERE c."parentId" = ${parent} AND ${guestSeesCollection('c', userId)}`);
 }

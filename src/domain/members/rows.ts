@@ -2,11 +2,11 @@
 import { createHash } from 'node:crypto';
 import { Prisma, type Member, type User } from '../../generated/prisma/client.js';
 import { ROLES, type Role } from '../access/roles.js';
-import { readPage, type Page, type PageArgs, type SortKey } from '../pagination/keyset.js';
+import { readPage, type Page, type PageArgs, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { countRows } from '../pagination/count.js';
 
 type Sql = Prisma.Sql;
 const { sql, raw } = Prisma;
-type Queryable = { $queryRaw<T>(query: Sql): Promise<T> };
 
 export const MEMBER_SORTS = ['joinedAt', 'lastSeenAt', 'name'] as const;
 export const MEMBER_ROLE_FILTERS = [...ROLES, 'guest'] as const;
@@ -76,8 +76,6 @@ export async function membersPage(db: Queryable, organizationId: string, filter:
   return { ...page, rows: page.rows.map(toMemberRow), cursorOf: (row) => page.cursorOf(row as unknown as Flat) };
 }
 
-export async function countMembers(db: Queryable, organizationId: string, filter: MemberFilter): Promise<number> {
-  const [row] = await db.$queryRaw<{ n: number }[]>(sql`SELECT count(*)::int AS n FROM "Member" m JOIN "User" u ON u."id" = m."userId"
-    WHERE ${Prisma.join(conditions(organizationId, filter), ' AND ')}`);
-  return row.n;
+export function countMembers(db: Queryable, organizationId: string, filter: MemberFilter): Promise<number> {
+  return countRows(db, sql`"Member" m JOIN "User" u ON u."id" = m."userId" WHERE ${Prisma.join(conditions(organizationId, filter), ' AND ')}`);
 }

@@ -1,11 +1,11 @@
 /** Organizations read with the caller's membership beside each row (one statement for both). */
 import { Prisma, type Organization } from '../../generated/prisma/client.js';
 import type { Role } from '../access/roles.js';
-import { readPage, type Page, type PageArgs, type SortKey } from '../pagination/keyset.js';
+import { readPage, type Page, type PageArgs, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { countRows } from '../pagination/count.js';
 
 type Sql = Prisma.Sql;
 const { sql, raw } = Prisma;
-type Queryable = { $queryRaw<T>(query: Sql): Promise<T> };
 
 /** An organization, whether the caller is an active member of it, and their role there (null: guest). */
 export type OrganizationRow = Organization & { viewerIsMember: boolean; viewerRole: Role | null; viewerJoinedAt: Date | null };
@@ -37,7 +37,6 @@ export function viewerOrganizationsPage(db: Queryable, viewerId: string, args: P
   return readPage(db, selectOrganizations(viewerId), [activeMembership], byJoining(viewerId), args);
 }
 
-export async function countViewerOrganizations(db: Queryable, viewerId: string): Promise<number> {
-  const [row] = await db.$queryRaw<{ n: number }[]>(sql`SELECT count(*)::int AS n FROM "Member" WHERE "userId" = ${viewerId} AND NOT "disabled"`);
-  return row.n;
+export function countViewerOrganizations(db: Queryable, viewerId: string): Promise<number> {
+  return countRows(db, sql`"Member" WHERE "userId" = ${viewerId} AND NOT "disabled"`);
 }

@@ -103,7 +103,7 @@ export function whereAll(conditions: Sql[]): Sql {
   return conditions.length ? sql`WHERE ${join(conditions, ' AND ')}` : sql``;
 }
 
-type Queryable = { $queryRaw<T>(query: Sql): Promise<T> };
+export type Queryable = { $queryRaw<T>(query: Sql): Promise<T> };
 
 /**
  * One page of `SELECT … FROM …` (`select`) under `conditions`, sorted by `key`.

@@ -5,11 +5,11 @@
 import { Prisma, type Space } from '../../generated/prisma/client.js';
 import { guestSeesSpace, spaceRoleSql } from '../access/role-sql.js';
 import type { Role } from '../access/roles.js';
-import { readPage, readPages, type Page, type PageArgs, type SortKey } from '../pagination/keyset.js';
+import { readPage, readPages, type Page, type PageArgs, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { countPerKey, countRows } from '../pagination/count.js';
 
 type Sql = Prisma.Sql;
 const { sql, raw } = Prisma;
-type Queryable = { $queryRaw<T>(query: Sql): Promise<T> };
 
 /** A space and the caller's effective role on it (null: no access). */
 export type SpaceRow = Space & { viewerRole: Role | null };
@@ -69,11 +69,8 @@ export function organizationSpacesPage(db: Queryable, reader: Reader, organizati
 }
 
 /** How many live spaces of the organization a guest can see (others see them all: the organization's counter). */
-export async function countGuestSpaces(db: Queryable, userId: string, organizationId: string): Promise<number> {
-  const [row] = await db.$queryRaw<{ n: number }[]>(
-    sql`SELECT count(*)::int AS n FROM "Space" s WHERE s."organizationId" = ${organizationId} AND ${live} AND ${guestSeesSpace('s', userId)}`,
-  );
-  return row.n;
+export function countGuestSpaces(db: Queryable, userId: string, organizationId: string): Promise<number> {
+  return countRows(db, sql`"Space" s WHERE s."organizationId" = ${organizationId} AND ${live} AND ${guestSeesSpace('s', userId)}`);
 }
 
 /** Live spaces directly inside each collection that the reader can see, in tree order. */
@@ -88,12 +85,8 @@ export function collectionSpacesPages(db: Queryable, reader: Reader, collectionI
 }
 
 /** Per collection, how many of its live spaces a guest can see. */
-export async function countGuestCollectionSpaces(db: Queryable, userId: string, collectionIds: readonly string[]): Promise<number[]> {
-  const rows = await db.$queryRaw<{ id: string; n: number }[]>(sql`
-    SELECT s."parentId" AS id, count(*)::int AS n FROM "Space" s
-    WHERE s."parentId" = ANY(${[...collectionIds]}::text[]) AND ${live} AND ${guestSeesSpace('s', userId)} GROUP BY s."parentId"`);
-  const counts = new Map(rows.map((r) => [r.id, r.n]));
-  return collectionIds.map((id) => counts.get(id) ?? 0);
+export function countGuestCollectionSpaces(db: Queryable, userId: string, collectionIds: readonly string[]): Promise<number[]> {
+  return countPerKey(db, collectionIds, (parent) => sql`"Space" s WHERE s."parentId" = ${parent} AND ${live} AND ${guestSeesSpace('s', userId)}`);
 }
 
 /** A space a member can access, with the member's role on it. */

@@ -4,12 +4,12 @@
  * team; a guest sees the teams they belong to.
  */
 import { Prisma, type Team, type TeamMember } from '../../generated/prisma/client.js';
-import { readPage, readPages, type Page, type PageArgs, type SortKey } from '../pagination/keyset.js';
+import { readPage, readPages, type Page, type PageArgs, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { countPerKey, countRows } from '../pagination/count.js';
 import { likePattern, selectMembers, toMemberRow, type MemberRow } from '../members/rows.js';
 
 type Sql = Prisma.Sql;
 const { sql, raw } = Prisma;
-type Queryable = { $queryRaw<T>(query: Sql): Promise<T> };
 
 export type TeamFilter = {
   /** A member (user ID): only the teams they can manage (all for an active organization admin, those they own otherwise). */
@@ -48,9 +48,8 @@ export function teamsPage(db: Queryable, organizationId: string, filter: TeamFil
   return readPage(db, sql`SELECT ${teamColumns} FROM "Team" t`, teamConditions(organizationId, filter), byCreation(tag), args);
 }
 
-export async function countTeams(db: Queryable, organizationId: string, filter: TeamFilter): Promise<number> {
-  const [row] = await db.$queryRaw<{ n: number }[]>(sql`SELECT count(*)::int AS n FROM "Team" t WHERE ${Prisma.join(teamConditions(organizationId, filter), ' AND ')}`);
-  return row.n;
+export function countTeams(db: Queryable, organizationId: string, filter: TeamFilter): Promise<number> {
+  return countRows(db, sql`"Team" t WHERE ${Prisma.join(teamConditions(organizationId, filter), ' AND ')}`);
 }
 
 /** A team the caller sees: they have an organization role there, or belong to the team. */
@@ -89,12 +88,8 @@ export async function memberTeamsPages(db: Queryable, viewerId: string, memberKe
 }
 
 /** Per member (by memberKey), how many of their teams the caller sees (matching `title` when given). */
-export async function countMemberTeams(db: Queryable, viewerId: string, memberKeys: readonly string[], title?: string | null): Promise<number[]> {
-  const rows = await db.$queryRaw<{ key: string; n: number }[]>(sql`
-    SELECT member.key, (SELECT count(*)::int FROM ${memberTeamsFrom} WHERE ${Prisma.join(memberTeamConditions(viewerId, raw('member.key'), title), ' AND ')}) AS n
-    FROM unnest(${[...memberKeys]}::text[]) AS member(key)`);
-  const counts = new Map(rows.map((r) => [r.key, r.n]));
-  return memberKeys.map((k) => counts.get(k) ?? 0);
+export function countMemberTeams(db: Queryable, viewerId: string, memberKeys: readonly string[], title?: string | null): Promise<number[]> {
+  return countPerKey(db, memberKeys, (key) => sql`${memberTeamsFrom} WHERE ${Prisma.join(memberTeamConditions(viewerId, key, title), ' AND ')}`);
 }
 
 export type TeamMemberRow = MemberRow & { teamMembership: TeamMember };
