@@ -183,6 +183,15 @@ describe('space and collection users over REST (SDK)', () => {
     await api.collections.updateCollectionById(col.id, { defaultLevel: MemberRole.Create });
     const lifted = byUser((await api.spaces.listPermissionsAggregateInSpace(space.id)).data.items);
     expect(lifted).toEqual({ ...expected, [reader.id]: 'create', [editor.id]: 'create' });
+
+    // The count (a counter of members with a role, plus guests reached) follows who has access.
+    const memberOf = (userId: string) => ({ organizationId_userId: { organizationId: org.id, userId } });
+    await server.db.member.update({ where: memberOf(editor.id), data: { role: null } }); // a guest without grants now
+    await server.db.member.update({ where: memberOf(reader.id), data: { disabled: true } });
+    await server.db.member.update({ where: memberOf(disabled.id), data: { disabled: false } });
+    const after = (await api.spaces.listPermissionsAggregateInSpace(space.id)).data;
+    expect(byUser(after.items)).toEqual({ [owner.id]: 'admin', [disabled.id]: 'admin', [teamMate.id]: 'review', [grantedGuest.id]: 'comment' });
+    expect(after.count).toBe(4);
   });
 
   it('grants on a parent collection reach nested collections and their spaces', async () => {

@@ -3,7 +3,7 @@
  * and every member with their effective role through any path (see role-sql.ts).
  */
 import { Prisma, type ContentPermission } from '../../generated/prisma/client.js';
-import { readPages, type Page, type PageArgs, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { readPages, readPagesWith, whereAll, type Page, type PageArgs, type PagePlan, type PageQuery, type SortKey, type Queryable } from '../pagination/keyset.js';
 import { countPerKey } from '../pagination/count.js';
 import { callerSeesTeam } from '../teams/rows.js';
 import type { Access } from './access.js';
@@ -64,23 +64,43 @@ export type AudienceEntry = { userId: string; role: Role; joinedAt: Date };
 type Kind = ContentRef['kind'];
 
 /**
- * Members `m` with their role on the content row `x` named by `content` (a space, with its
- * parent `pc`, or a collection): members with an organization role all have access; guests when
- * a grant reaches the content (directly, on an ancestor collection, or through a team).
+ * Who holds a grant reaching the content named by `content` (a space or collection ID): directly,
+ * on an ancestor collection, or through a team. Written against the ID only (not a joined row), so
+ * PostgreSQL runs it once per content rather than once per member.
  */
-function audienceQuery(kind: Kind, content: Sql, only: Role | null | undefined, columns: Sql): { select: Sql; conditions: Sql[] } {
-  const ancestors = kind === 'space' ? raw('pc."ancestors"') : raw('x."ancestors"');
-  const from = kind === 'space' ? sql`"Space" x LEFT JOIN "Collection" pc ON pc."id" = x."parentId"` : sql`"Collection" x`;
-  const role = kind === 'space' ? spaceRoleSql('m', 'x', 'pc') : collectionRoleSql('m', 'x');
-  const granted = kind === 'space' ? sql`(p."spaceId" = x."id" OR p."collectionId" = ANY(${ancestors}))` : sql`p."collectionId" = ANY(${ancestors})`;
-  const reached = sql`(m."role" IS NOT NULL OR m."userId" IN (
-    SELECT p."userId" FROM "ContentPermission" p WHERE ${granted} AND p."userId" IS NOT NULL
-    UNION ALL
-    SELECT t."userId" FROM "ContentPermission" p JOIN "TeamMember" t ON t."teamId" = p."teamId" WHERE ${granted}))`;
-  return {
-    select: sql`SELECT ${columns}, ${role} AS "role" FROM ${from} JOIN "Member" m ON m."organizationId" = x."organizationId"`,
-    conditions: [sql`x."id" = ${content}`, sql`NOT m."disabled"`, reached, only ? sql`${role} = ${only}` : sql`${role} IS NOT NULL`],
+function grantHolders(kind: Kind, content: Sql): Sql {
+  const ancestors =
+    kind === 'space'
+      ? sql`(SELECT c."ancestors" FROM "Space" s JOIN "Collection" c ON c."id" = s."parentId" WHERE s."id" = ${content})`
+      : sql`(SELECT c."ancestors" FROM "Collection" c WHERE c."id" = ${content})`;
+  const granted = kind === 'space' ? sql`(p."spaceId" = ${content} OR p."collectionId" = ANY(${ancestors}::text[]))` : sql`p."collectionId" = ANY(${ancestors}::text[])`;
+  return sql`SELECT p."userId" FROM "ContentPermission" p WHERE ${granted} AND p."userId" IS NOT NULL
+    UNION
+    SELECT t."userId" FROM "ContentPermission" p JOIN "TeamMember" t ON t."teamId" = p."teamId" WHERE ${granted}`;
+}
+
+/** Each member `m`'s effective role on the content. */
+function roleOn(kind: Kind, content: Sql): Sql {
+  return kind === 'space'
+    ? sql`(SELECT ${spaceRoleSql('m', 'x', 'pc')} FROM "Space" x LEFT JOIN "Collection" pc ON pc."id" = x."parentId" WHERE x."id" = ${content})`
+    : sql`(SELECT ${collectionRoleSql('m', 'x')} FROM "Collection" x WHERE x."id" = ${content})`;
+}
+
+/**
+ * Members with access to the content: every enabled member with an organization role, and the
+ * enabled guests a grant reaches (everyone listed has a role: an organization role or a grant);
+ * with `only`, those whose role is exactly that. Two branches, each read in order of joining from
+ * a Member index up to the page's limit, so a page reads about `limit` members whatever the
+ * organization's size (filtered by role: until it has found `limit` matches).
+ */
+function withAccess(kind: Kind, content: Sql, only: Role | null | undefined, plan?: PagePlan): Sql {
+  const organization = sql`(SELECT x."organizationId" FROM ${raw(kind === 'space' ? '"Space"' : '"Collection"')} x WHERE x."id" = ${content})`;
+  const columns = sql`m."organizationId", m."userId", m."role", m."disabled", m."joinedAt"`;
+  const branch = (who: Sql) => {
+    const conditions = [sql`m."organizationId" = ${organization}`, sql`NOT m."disabled"`, who, ...(only ? [sql`${roleOn(kind, content)} = ${only}`] : []), ...(plan?.seek ?? [])];
+    return sql`(SELECT ${columns} FROM "Member" m ${whereAll(conditions)} ${plan ? sql`ORDER BY ${plan.orderBy} LIMIT ${plan.limit}` : sql``})`;
   };
+  return sql`(${branch(sql`m."role" IS NOT NULL`)} UNION ALL ${branch(sql`m."role" IS NULL AND m."userId" IN (${grantHolders(kind, content)})`)}) m`;
 }
 
 const byJoining = (tag: string): SortKey<AudienceEntry> => ({
@@ -92,16 +112,31 @@ const byJoining = (tag: string): SortKey<AudienceEntry> => ({
   keyOf: (e) => [e.joinedAt, e.userId],
 });
 
-/** Every member with access to each content (spaces or collections, by ID) and their effective role, in order of joining. */
+/**
+ * Every member with access to each content (spaces or collections, by ID) and their effective
+ * role, in order of joining. Filtered by role, a page reads members until it has `limit` matches.
+ */
 export function audiencePages(db: Queryable, kind: Kind, ids: readonly string[], only: Role | null | undefined, args: PageArgs): Promise<Page<AudienceEntry>[]> {
-  return readPages(db, ids, (content) => audienceQuery(kind, content, only, sql`m."userId", m."joinedAt"`), (id) => byJoining(`audience:${id}:${only ?? ''}`), args);
+  const page: PageQuery = (content, plan) =>
+    sql`SELECT m."userId", m."joinedAt", ${roleOn(kind, content)} AS "role" FROM ${withAccess(kind, content, only, plan)} ORDER BY ${plan.orderBy} LIMIT ${plan.limit}`;
+  return readPagesWith(db, ids, page, (id) => byJoining(`audience:${id}:${only ?? ''}`), args);
 }
 
+/**
+ * How many members have access to each content: unfiltered, the organization's counter of
+ * members with a role plus the guests a grant reaches; filtered by role, a COUNT.
+ */
 export function countAudience(db: Queryable, kind: Kind, ids: readonly string[], only: Role | null | undefined): Promise<number[]> {
-  return countPerKey(db, ids, (content) => {
-    const { select, conditions } = audienceQuery(kind, content, only, sql`1 AS one`);
-    return sql`(${select} WHERE ${Prisma.join(conditions, ' AND ')}) a`;
-  });
+  if (!only) {
+    return countPerKey(db, ids, (content) => {
+      const table = raw(kind === 'space' ? '"Space"' : '"Collection"');
+      return sql`(SELECT o."roleMemberCount" AS n FROM ${table} x JOIN "Organization" o ON o."id" = x."organizationId" WHERE x."id" = ${content}
+        UNION ALL
+        SELECT 1 FROM "Member" m JOIN ${table} x ON x."organizationId" = m."organizationId" AND x."id" = ${content}
+        WHERE m."role" IS NULL AND NOT m."disabled" AND m."userId" IN (${grantHolders(kind, content)})) a`;
+    }, 'sum(a.n)');
+  }
+  return countPerKey(db, ids, (content) => withAccess(kind, content, only));
 }
 
 /**

@@ -91,9 +91,11 @@ function grantedTargets(column: 'spaceId' | 'collectionId', userId: string): Sql
  * organization. Members with a role see every space and collection: they need no predicate.
  */
 export function guestSeesSpace(s: string, userId: string): Sql {
-  const space = raw(s);
-  return sql`(${space}."id" IN (${grantedTargets('spaceId', userId)})
-    OR ${space}."parentId" IN (SELECT c."id" FROM "Collection" c WHERE c."ancestors" && ARRAY(${grantedTargets('collectionId', userId)})))`;
+  // One IN over a union (not two ORed INs): PostgreSQL turns it into a join that starts from the
+  // grants, instead of testing every space of the organization in list order.
+  return sql`${raw(s)}."id" IN (${grantedTargets('spaceId', userId)}
+    UNION ALL
+    SELECT x."id" FROM "Space" x JOIN "Collection" c ON c."id" = x."parentId" WHERE c."ancestors" && ARRAY(${grantedTargets('collectionId', userId)}))`;
 }
 
 export function guestSeesCollection(c: string, userId: string): Sql {

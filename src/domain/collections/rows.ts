@@ -36,6 +36,7 @@ function treeOrder(tag: string): SortKey<CollectionRow> {
 function byPosition(tag: string): SortKey<CollectionRow> {
   return {
     tag,
+    leading: [raw('c."parentId"')], // root level: `parentId IS NULL`
     columns: [
       { sql: raw('c."position"'), type: 'int' },
       { sql: raw('c."id"'), type: 'text' },

@@ -1,4 +1,5 @@
 /** Loaders of organizations (with the caller's membership), users, members and teams. */
+import { countPerKey } from '../pagination/count.js';
 import { Prisma, type Member, type Team, type TeamMember, type User } from '../../generated/prisma/client.js';
 import type { Db } from '../../db/client.js';
 import { loadOrganizations, type OrganizationRow } from '../organizations/rows.js';
@@ -56,12 +57,8 @@ export function peopleLoaders(db: Db, viewerId: string, registry: LoaderRegistry
       return countsByMember(rows, keys);
     }),
     /** How many live spaces each team holds a grant on. */
-    teamSpaceCount: registry.track<string, number>(async (ids) => {
-      const rows = await db.$queryRaw<{ teamId: string; n: number }[]>(sql`
-        SELECT p."teamId", count(*)::int AS n FROM "ContentPermission" p JOIN "Space" s ON s."id" = p."spaceId" AND s."deletedAt" IS NULL
-        WHERE p."teamId" = ANY(${[...ids]}::text[]) GROUP BY 1`);
-      const map = new Map(rows.map((r) => [r.teamId, r.n]));
-      return ids.map((id) => map.get(id) ?? 0);
-    }),
+    teamSpaceCount: registry.track<string, number>((ids) =>
+      countPerKey(db, ids, (team) => sql`"ContentPermission" p JOIN "Space" s ON s."id" = p."spaceId" AND s."deletedAt" IS NULL WHERE p."teamId" = ${team}`),
+    ),
   };
 }

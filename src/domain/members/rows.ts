@@ -1,6 +1,6 @@
 /** Members of an organization, paged in SQL with every filter and sort of the member list. */
 import { createHash } from 'node:crypto';
-import { Prisma, type Member, type User } from '../../generated/prisma/client.js';
+import { Prisma, type Member, type Organization, type User } from '../../generated/prisma/client.js';
 import { ROLES, type Role } from '../access/roles.js';
 import { readPage, type Page, type PageArgs, type SortKey, type Queryable } from '../pagination/keyset.js';
 import { countRows } from '../pagination/count.js';
@@ -60,9 +60,6 @@ function conditions(organizationId: string, filter: MemberFilter): Sql[] {
   return out;
 }
 
-/** Whether the filter keeps every member (then the organization's member counter is the count). */
-export const isUnfiltered = (filter: MemberFilter) => !filter.role && !filter.search?.trim() && filter.sort !== 'lastSeenAt';
-
 export async function membersPage(db: Queryable, organizationId: string, filter: MemberFilter, args: PageArgs): Promise<Page<MemberRow>> {
   const sort = filter.sort ?? 'joinedAt';
   const order = filter.order ?? 'desc';
@@ -76,6 +73,13 @@ export async function membersPage(db: Queryable, organizationId: string, filter:
   return { ...page, rows: page.rows.map(toMemberRow), cursorOf: (row) => page.cursorOf(row as unknown as Flat) };
 }
 
-export function countMembers(db: Queryable, organizationId: string, filter: MemberFilter): Promise<number> {
-  return countRows(db, sql`"Member" m JOIN "User" u ON u."id" = m."userId" WHERE ${Prisma.join(conditions(organizationId, filter), ' AND ')}`);
+type MemberCounters = Pick<Organization, 'id' | 'memberCount' | 'seenMemberCount'>;
+
+/**
+ * The size of the filtered list: one of the organization's counters when the filter is only the
+ * sort (every member, or those seen once for `lastSeenAt`), a COUNT with the list's predicate otherwise.
+ */
+export function countMembers(db: Queryable, org: MemberCounters, filter: MemberFilter): number | Promise<number> {
+  if (!filter.role && !filter.search?.trim()) return filter.sort === 'lastSeenAt' ? org.seenMemberCount : org.memberCount;
+  return countRows(db, sql`"Member" m JOIN "User" u ON u."id" = m."userId" WHERE ${Prisma.join(conditions(org.id, filter), ' AND ')}`);
 }

@@ -11,10 +11,13 @@ export async function countRows(db: Queryable, fromWhere: Sql): Promise<number> 
   return row.n;
 }
 
-/** For each key, the rows of `fromWhere(key)` (`key`: SQL naming the current key): one statement for all keys. */
-export async function countPerKey(db: Queryable, keys: readonly string[], fromWhere: (key: Sql) => Sql): Promise<number[]> {
+/**
+ * For each key, the rows of `fromWhere(key)` (`key`: SQL naming the current key), or another
+ * aggregate of them (`total`, e.g. a sum): one statement for all keys.
+ */
+export async function countPerKey(db: Queryable, keys: readonly string[], fromWhere: (key: Sql) => Sql, total = 'count(*)'): Promise<number[]> {
   const rows = await db.$queryRaw<{ key: string; n: number }[]>(sql`
-    SELECT k.key, (SELECT count(*)::int FROM ${fromWhere(raw('k.key'))}) AS n FROM unnest(${[...keys]}::text[]) AS k(key)`);
+    SELECT k.key, (SELECT coalesce(${raw(total)}, 0)::int FROM ${fromWhere(raw('k.key'))}) AS n FROM unnest(${[...keys]}::text[]) AS k(key)`);
   const counts = new Map(rows.map((r) => [r.key, r.n]));
   return keys.map((key) => counts.get(key) ?? 0);
 }

@@ -21,6 +21,12 @@ export type SortKey<Row> = {
   /** Names the list, its scope and its sort: cursors of any other list are refused. */
   tag: string;
   columns: readonly { sql: Sql; type: KeyType }[];
+  /**
+   * Columns the list's conditions hold constant (`= x`, `IS NULL`) that precede `columns` in its
+   * index. Ordering by them too changes nothing in the result, but lets PostgreSQL read the index
+   * in order (it does not treat `IS NULL` as an equality when matching an ORDER BY to an index).
+   */
+  leading?: readonly Sql[];
   descending?: boolean;
   keyOf(row: Row): KeyValue[];
 };
@@ -80,7 +86,8 @@ export function planPage<Row>(key: SortKey<Row>, args: PageArgs): PagePlan & Dir
   if (dir.after) seek.push(beyond(key, dir.after, !descending));
   if (dir.before) seek.push(beyond(key, dir.before, descending));
   const reverse = dir.backward !== descending;
-  const orderBy = join(key.columns.map((c) => sql`${c.sql} ${raw(reverse ? 'DESC' : 'ASC')}`));
+  const way = raw(reverse ? 'DESC' : 'ASC');
+  const orderBy = join([...(key.leading ?? []), ...key.columns.map((c) => c.sql)].map((column) => sql`${column} ${way}`));
   return { ...dir, seek, orderBy, limit: dir.size + 1 };
 }
 
@@ -114,32 +121,49 @@ export async function readPage<Row>(db: Queryable, select: Sql, conditions: Sql[
   return toPage(key, plan, rows);
 }
 
+/** The statement reading one list's page under `plan`, given SQL naming the list's parent ID. */
+export type PageQuery = (parent: Sql, plan: PagePlan) => Sql;
+
 /**
  * The same page of many lists at once, one per parent (e.g. the first 20 spaces of each of 20
  * collections): one statement, a LATERAL subquery per parent. `build` gets the SQL naming the
  * current parent's ID.
  */
-export async function readPages<Row>(
+export function readPages<Row>(
   db: Queryable,
   parentIds: readonly string[],
   build: (parent: Sql) => { select: Sql; conditions: Sql[] },
   keyOf: (parentId: string) => SortKey<Row>,
   args: PageArgs,
 ): Promise<Page<Row>[]> {
+  return readPagesWith(db, parentIds, (parent, plan) => {
+    const { select, conditions } = build(parent);
+    return sql`${select} ${whereAll([...conditions, ...plan.seek])} ORDER BY ${plan.orderBy} LIMIT ${plan.limit}`;
+  }, keyOf, args);
+}
+
+/**
+ * `readPages` for lists whose statement places the plan itself (e.g. in each branch of a UNION,
+ * where PostgreSQL would not push the order and limit down on its own).
+ */
+export async function readPagesWith<Row>(
+  db: Queryable,
+  parentIds: readonly string[],
+  query: PageQuery,
+  keyOf: (parentId: string) => SortKey<Row>,
+  args: PageArgs,
+): Promise<Page<Row>[]> {
   if (!parentIds.length) return [];
   const plans = parentIds.map((id) => planPage(keyOf(id), args)); // validates each parent's cursor
-  if (plans.some((p) => p.seek.length)) {
-    // A cursor belongs to one list: page each parent on its own (rare: nested lists are read from the start).
-    return Promise.all(parentIds.map((id) => {
-      const { select, conditions } = build(sql`${id}::text`);
-      return readPage(db, select, conditions, keyOf(id), args);
-    }));
+  if (parentIds.length === 1 || plans.some((p) => p.seek.length)) {
+    // One parent, or cursors (each belongs to one list: rare, nested lists are read from the
+    // start): each parent on its own, its ID a parameter the planner can see.
+    return Promise.all(parentIds.map(async (id, i) => toPage(keyOf(id), plans[i], await db.$queryRaw<Row[]>(query(sql`${id}::text`, plans[i])))));
   }
   const plan = plans[0];
-  const { select, conditions } = build(raw('parent.id'));
   const rows = await db.$queryRaw<(Row & { _parent: string })[]>(sql`
     SELECT parent.id AS "_parent", item.* FROM unnest(${[...parentIds]}::text[]) AS parent(id)
-    CROSS JOIN LATERAL (${select} ${whereAll(conditions)} ORDER BY ${plan.orderBy} LIMIT ${plan.limit}) item`);
+    CROSS JOIN LATERAL (${query(raw('parent.id'), plan)}) item`);
   const byParent = new Map<string, Row[]>(parentIds.map((id) => [id, []]));
   for (const row of rows) byParent.get(row._parent)?.push(row);
   return parentIds.map((id) => toPage(keyOf(id), plan, byParent.get(id)!));

@@ -43,6 +43,7 @@ function byCreation(tag: string, descending = false): SortKey<SpaceRow> {
   return {
     tag,
     descending,
+    leading: [raw('s."deletedAt"')],
     columns: [
       { sql: raw('s."createdAt"'), type: 'timestamp' },
       { sql: raw('s."id"'), type: 'text' },
@@ -55,6 +56,7 @@ function byCreation(tag: string, descending = false): SortKey<SpaceRow> {
 function byPosition(tag: string): SortKey<SpaceRow> {
   return {
     tag,
+    leading: [raw('s."deletedAt"')],
     columns: [
       { sql: raw('s."position"'), type: 'int' },
       { sql: raw('s."id"'), type: 'text' },

@@ -1,5 +1,5 @@
 import { findMember, requireMemberRead, requireMemberSpacesRead } from '../../domain/members/access.js';
-import { countMembers, isUnfiltered, MEMBER_ROLE_FILTERS, MEMBER_SORTS, membersPage } from '../../domain/members/rows.js';
+import { countMembers, MEMBER_ROLE_FILTERS, MEMBER_SORTS, membersPage } from '../../domain/members/rows.js';
 import { countGuestSpaces, memberSpacesPage } from '../../domain/spaces/rows.js';
 import { memberKey } from '../../domain/loaders/index.js';
 import { builder } from '../builder.js';
@@ -70,7 +70,7 @@ builder.prismaObjectFields('Organization', (t) => ({
     resolve: async (org, args, ctx) => {
       await requireMemberRead(ctx.access, org.id);
       const page = await membersPage(ctx.db, org.id, args, args);
-      return pageConnection(page, () => (isUnfiltered(args) ? org.memberCount : countMembers(ctx.db, org.id, args)));
+      return pageConnection(page, () => countMembers(ctx.db, org, args));
     },
   }),
   member: t.field({
