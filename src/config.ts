@@ -18,6 +18,7 @@ const schema = z.object({
   QUIRE_DB_POOL_MAX: z.coerce.number().int().min(1).default(10),
   QUIRE_LOG_SQL: bool.default(false),
   QUIRE_SECRET: z.string().min(32).optional(),
+  QUIRE_TOKEN_CACHE_SECONDS: z.coerce.number().min(0).default(10),
 });
 
 export type Config = {
@@ -33,6 +34,8 @@ export type Config = {
   logSql: boolean;
   /** Signing secret shared by every instance; when absent, one is generated and kept in the database. */
   secret?: string;
+  /** How long an instance remembers a known API token (0: looks every token up). */
+  tokenCacheMs: number;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -55,5 +58,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolMax: e.QUIRE_DB_POOL_MAX,
     logSql: e.QUIRE_LOG_SQL,
     secret: e.QUIRE_SECRET,
+    tokenCacheMs: e.QUIRE_TOKEN_CACHE_SECONDS * 1000,
   };
 }

@@ -18,19 +18,19 @@ describe('internal errors', () => {
     });
     const logged: unknown[] = [];
     const app = buildApp({ db: failing, config: loadConfig({ PORT: '0' }), log: (...args) => logged.push(args) });
+    const { url } = await app.start(0, '127.0.0.1');
     const headers = { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' };
 
-    const graphql = await app.fetch(
-      new Request('http://test/graphql', { method: 'POST', headers, body: JSON.stringify({ query: `{ organization(id: "${org.id}") { title } }` }) }),
-    );
+    const graphql = await fetch(`${url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: `{ organization(id: "${org.id}") { title } }` }) });
     const body = await graphql.text();
     expect(body).not.toContain('secret');
     expect(JSON.parse(body).errors[0].extensions.code).toBe('INTERNAL');
 
-    const rest = await app.fetch(new Request(`http://test/v1/orgs/${org.id}`, { headers }));
+    const rest = await fetch(`${url}/v1/orgs/${org.id}`, { headers });
     expect(rest.status).toBe(500);
     expect(await rest.json()).toEqual({ error: { code: 500, message: 'Internal server error' } });
     expect(JSON.stringify(logged.map(String))).toContain('secret detail');
+    await app.stop();
     await db.$disconnect();
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 
 const server = useServer();
@@ -35,5 +36,30 @@ describe('HTTP surface', () => {
     });
     expect(response.status).toBe(413);
     expect((await response.json()).error.code).toBe(413);
+  });
+
+  it('bounds GraphQL bodies too, whether their length is declared or chunked', async () => {
+    const chunked = (text: string) =>
+      new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < text.length; i += 64 * 1024) controller.enqueue(new TextEncoder().encode(text.slice(i, i + 64 * 1024)));
+          controller.close();
+        },
+      });
+    const post = (body: string | ReadableStream) =>
+      fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+    const huge = JSON.stringify({ query: `{ __typename } # ${'x'.repeat(2 * 1024 * 1024)}` });
+    expect((await post(huge)).status).toBe(413);
+    expect((await post(chunked(huge))).status).toBe(413);
+    // A small chunked body is read and executed (then refused for want of a token, as any request).
+    const small = await post(chunked(JSON.stringify({ query: '{ __typename }' })));
+    expect(small.status).toBe(401);
+    expect((await small.json()).errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('answers a malformed percent-encoding in a REST path with 400', async () => {
+    const { owner } = await createOrg(server.db);
+    const response = await fetch(`${server.url}/v1/spaces/%E0%A4%A`, { headers: { authorization: `Bearer ${owner.token}` } });
+    expect(response.status).toBe(400);
   });
 });

@@ -5,6 +5,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import type { Db } from '../src/db/client.js';
+import { createGraphQLServer } from '../src/http/yoga.js';
+import { compileRoute } from '../src/rest/router.js';
 import { routes } from '../src/rest/routes/index.js';
 
 const documented = [
@@ -88,6 +92,14 @@ describe('REST route table', () => {
 
   it('names one GraphQL operation per row', () => {
     for (const r of routes) expect(r.operation.match(/\b(query|mutation)\s+\w+/g), key(r)).toHaveLength(1);
+  });
+
+  it('holds GraphQL operations that are valid against the schema, under the same limits as /graphql', () => {
+    const yoga = createGraphQLServer({} as Db, loadConfig({}), async () => null);
+    for (const r of routes) expect(() => compileRoute(r, yoga), key(r)).not.toThrow();
+    // And the check itself catches a broken operation.
+    const broken = { ...routes[0], operation: 'query RestBroken { space(id: "x") { noSuchField } }' };
+    expect(() => compileRoute(broken, yoga)).toThrow(/noSuchField/);
   });
 
   // The list above is transcribed from the API description; when it is at hand, check both agree.

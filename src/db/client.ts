@@ -1,4 +1,5 @@
 /** The Prisma client factory: Prisma 7's query compiler over a pg pool (no native engine). */
+import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 
@@ -6,8 +7,29 @@ export type Db = PrismaClient;
 
 export type QueryListener = (sql: string) => void;
 
+/** Distinct statements given a name (prepared once per connection); later ones run unnamed. */
+const MAX_NAMED_STATEMENTS = 1000;
+
+/**
+ * Names statements after a digest of their text, so each pooled connection prepares a statement
+ * once and then only binds and executes it (PostgreSQL parses and plans it once per connection,
+ * and may reuse a generic plan). Statements are finitely many texts with parameters, but the
+ * number of names is bounded anyway: each one holds memory in every connection of the pool.
+ */
+function statementNames(): (query: { sql: string }) => string | undefined {
+  const names = new Map<string, string>();
+  return ({ sql }) => {
+    let name = names.get(sql);
+    if (!name && names.size < MAX_NAMED_STATEMENTS) {
+      name = `q${createHash('sha1').update(sql).digest('base64url').slice(0, 20)}`;
+      names.set(sql, name);
+    }
+    return name;
+  };
+}
+
 export function createPrismaClient(url: string, opts: { poolMax?: number; onQuery?: QueryListener } = {}): Db {
-  const adapter = new PrismaPg({ connectionString: url, max: opts.poolMax ?? 10 });
+  const adapter = new PrismaPg({ connectionString: url, max: opts.poolMax ?? 10 }, { statementNameGenerator: statementNames() as never });
   const client = new PrismaClient({
     adapter,
     log: opts.onQuery ? [{ emit: 'event', level: 'query' }] : [],

@@ -7,7 +7,7 @@ import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import { authenticate } from '../domain/identity/tokens.js';
+import type { Authenticator } from '../domain/identity/tokens.js';
 import { AppError, unauthenticated } from '../domain/errors.js';
 import { createContext, type Context } from '../schema/context.js';
 import { schema } from '../schema/index.js';
@@ -27,15 +27,20 @@ export function toGraphQLError(error: AppError): GraphQLError {
   });
 }
 
-export async function contextFor(db: Db, config: Config, authorization: string | null | undefined): Promise<Context> {
-  const userId = await authenticate(db, authorization);
+export async function contextFor(db: Db, config: Config, authenticate: Authenticator, authorization: string | null | undefined): Promise<Context> {
+  const userId = await authenticate(authorization);
   if (!userId) {
     throw createGraphQLError(unauthenticated().message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
   }
   return createContext(db, config, { userId });
 }
 
-export function createGraphQLServer(db: Db, config: Config, log: (...args: unknown[]) => void = console.error): YogaServerInstance<ServerContext, Context> {
+export function createGraphQLServer(
+  db: Db,
+  config: Config,
+  authenticate: Authenticator,
+  log: (...args: unknown[]) => void = console.error,
+): YogaServerInstance<ServerContext, Context> {
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -47,7 +52,7 @@ export function createGraphQLServer(db: Db, config: Config, log: (...args: unkno
     renderGraphiQL,
     // Bounds on what one document may ask for (list sizes are bounded by connections: 1000).
     plugins: [maxDepthPlugin({ n: 16, flattenFragments: true }), maxTokensPlugin({ n: 5000 }), maxAliasesPlugin({ n: 20 })],
-    context: ({ request }) => contextFor(db, config, request.headers.get('authorization')),
+    context: ({ request }) => contextFor(db, config, authenticate, request.headers.get('authorization')),
     maskedErrors: {
       maskError: (error, message) => {
         const original = isGraphQLError(error) ? error.originalError : error;

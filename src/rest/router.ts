@@ -1,34 +1,40 @@
 /**
- * Serves /v1 from the route table: matches the path, parses the request, runs the row's GraphQL
- * operation through the same yoga instance as /graphql, and maps the result or error to REST.
+ * Serves /v1 from the route table: matches the path, parses the request, executes the row's
+ * GraphQL operation (parsed and validated once, at startup) through yoga's envelop pipeline — the
+ * same schema, plugins and error masking as /graphql — and maps the result or error to REST.
  */
-import type { GraphQLFormattedError } from 'graphql';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { DocumentNode, GraphQLError } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../domain/errors.js';
+import type { Authenticator } from '../domain/identity/tokens.js';
+import type { Context } from '../schema/context.js';
 import type { Method, RestInput, Route } from './route.js';
 
-type Compiled = { route: Route; pattern: RegExp; names: string[] };
+type Compiled = { route: Route; pattern: RegExp; names: string[]; document: DocumentNode };
 
-
-function compile(route: Route): Compiled {
+/**
+ * Parses and validates a route's operation with yoga's own pipeline (its graphql module, its
+ * validation plugins); throws naming the route when the operation is invalid.
+ */
+export function compileRoute(route: Route, yoga: YogaServerInstance<any, any>): Compiled {
+  const { parse, validate, schema } = yoga.getEnveloped({});
+  const document = parse(route.operation);
+  const errors = validate(schema, document);
+  if (errors.length) throw new Error(`REST route ${route.method} ${route.path}: invalid GraphQL operation: ${errors.map((e: GraphQLError) => e.message).join('; ')}`);
   const names: string[] = [];
   const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => {
     names.push(name);
     return '([^/]+)';
   });
-  return { route, pattern: new RegExp(`^${source}/?$`), names };
+  return { route, pattern: new RegExp(`^${source}/?$`), names, document };
 }
 
 export function errorBody(status: number, message: string) {
   return { error: { code: status, message } };
 }
 
-function json(status: number, body: unknown): Response {
-  return new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' },
-  });
-}
+type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
 
 /** GraphQL's own input-coercion messages, reworded to name the REST field. */
 function coercionMessage(message: string): string {
@@ -42,74 +48,90 @@ function coercionMessage(message: string): string {
 /** Connection arguments by the names REST clients use. */
 const REST_ARGUMENT: Record<string, string> = { after: 'page', first: 'limit' };
 
-function errorResponse(errors: readonly GraphQLFormattedError[]): Response {
+const failure = (status: number, message: string): Reply => ({ status, body: errorBody(status, message) });
+
+function errorReply(errors: readonly GraphQLError[]): Reply {
   const first = errors[0];
   const code = first.extensions?.code as string | undefined;
   if (code && code !== 'BAD_USER_INPUT' && code in ERROR_STATUS) {
     const status = ERROR_STATUS[code as ErrorCode];
     const field = first.extensions?.field as string | undefined;
     const message = field && REST_ARGUMENT[field] ? first.message.replace(`"${field}"`, `"${REST_ARGUMENT[field]}"`) : first.message;
-    return json(status, errorBody(status, status === 500 ? 'Internal server error' : message));
+    return failure(status, status === 500 ? 'Internal server error' : message);
   }
   // BAD_USER_INPUT, or no code at all: the variables did not pass GraphQL's input coercion.
-  return json(400, errorBody(400, coercionMessage(first.message)));
+  return failure(400, coercionMessage(first.message));
 }
 
-async function readBody(request: Request): Promise<Record<string, unknown>> {
-  if (request.method === 'GET' || request.method === 'DELETE') return {};
-  const text = await request.text(); // size is bounded by the HTTP layer (app.ts)
+function parseBody(method: string, body: Buffer | null): Record<string, unknown> {
+  if (method === 'GET' || method === 'DELETE' || !body) return {};
+  const text = body.toString('utf8');
   if (text.trim() === '') return {};
-  let body: unknown;
+  let parsed: unknown;
   try {
-    body = JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw new AppError('BAD_REQUEST', 'Malformed JSON in request body');
   }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new AppError('BAD_REQUEST', 'Request body must be a JSON object');
-  return body as Record<string, unknown>;
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new AppError('BAD_REQUEST', 'Request body must be a JSON object');
+  return parsed as Record<string, unknown>;
 }
 
-export function createRestHandler(routes: Route[], yoga: YogaServerInstance<any, any>, log: (...args: unknown[]) => void = console.error) {
-  const compiled = routes.map(compile);
+function send(res: ServerResponse, reply: Reply): void {
+  const json = reply.body === undefined ? undefined : JSON.stringify(reply.body);
+  res.writeHead(reply.status, { ...(json === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }), ...reply.headers });
+  res.end(json);
+}
 
-  return async function handle(request: Request): Promise<Response> {
-    const url = new URL(request.url);
+export type RestDependencies = {
+  yoga: YogaServerInstance<any, any>;
+  authenticate: Authenticator;
+  createContext: (userId: string) => Context;
+  log?: (...args: unknown[]) => void;
+};
+
+export function createRestHandler(routes: Route[], { yoga, authenticate, createContext, log = console.error }: RestDependencies) {
+  const compiled = routes.map((r) => compileRoute(r, yoga));
+
+  async function answer(req: IncomingMessage, body: Buffer | null): Promise<Reply> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname.replace(/^\/v1/, '') || '/';
     const candidates = compiled.filter((c) => c.pattern.test(path));
-    if (!candidates.length) return json(404, errorBody(404, `No route for ${request.method} ${url.pathname}`));
-    const match = candidates.find((c) => c.route.method === (request.method as Method));
-    if (!match) {
-      return new Response(JSON.stringify(errorBody(405, `Method ${request.method} not allowed on ${url.pathname}`)), {
-        status: 405,
-        headers: { 'content-type': 'application/json; charset=utf-8', allow: candidates.map((c) => c.route.method).join(', ') },
-      });
-    }
-    if (!request.headers.get('authorization')) return json(401, errorBody(401, 'A valid API token is required (Authorization: Bearer <token>)'));
+    if (!candidates.length) return failure(404, `No route for ${req.method} ${url.pathname}`);
+    const match = candidates.find((c) => c.route.method === (req.method as Method));
+    if (!match) return { ...failure(405, `Method ${req.method} not allowed on ${url.pathname}`), headers: { allow: candidates.map((c) => c.route.method).join(', ') } };
+    const userId = await authenticate(req.headers.authorization);
+    if (!userId) return failure(401, 'A valid API token is required (Authorization: Bearer <token>)');
 
+    const values = match.pattern.exec(path)!.slice(1);
+    const input: RestInput = {
+      params: Object.fromEntries(match.names.map((n, i) => [n, decodeURIComponent(values[i])])),
+      query: url.searchParams,
+      body: parseBody(req.method ?? 'GET', body),
+    };
+    const { execute, schema } = yoga.getEnveloped({ req });
+    const result = await execute({ schema, document: match.document, variableValues: match.route.variables(input), contextValue: createContext(userId) });
+    if (!('data' in result) && !('errors' in result)) throw new Error('REST operations are queries and mutations, not subscriptions');
+    if (result.errors?.length) return errorReply(result.errors);
+    const { route } = match;
+    const status = typeof route.status === 'function' ? route.status(result.data) : route.status;
+    if (!route.result) return { status: status ?? 204 };
+    return { status: status ?? 200, body: route.result(result.data, input) };
+  }
+
+  /** Answers a /v1 request whose body (bounded by the HTTP layer) has been read. */
+  return async function handle(req: IncomingMessage, res: ServerResponse, body: Buffer | null): Promise<void> {
+    let reply: Reply;
     try {
-      const values = match.pattern.exec(path)!.slice(1);
-      const input: RestInput = {
-        params: Object.fromEntries(match.names.map((n, i) => [n, decodeURIComponent(values[i])])),
-        query: url.searchParams,
-        body: await readBody(request),
-      };
-      const variables = match.route.variables(input);
-      const response = await yoga.fetch(
-        new Request(new URL('/graphql', url), {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json', authorization: request.headers.get('authorization')! },
-          body: JSON.stringify({ query: match.route.operation, variables }),
-        }),
-      );
-      const result = (await response.json()) as { data?: any; errors?: GraphQLFormattedError[] };
-      if (result.errors?.length) return errorResponse(result.errors);
-      const status = typeof match.route.status === 'function' ? match.route.status(result.data) : match.route.status;
-      if (!match.route.result) return new Response(null, { status: status ?? 204 });
-      return json(status ?? 200, match.route.result(result.data, input));
+      reply = await answer(req, body);
     } catch (error) {
-      if (error instanceof AppError) return json(error.status, errorBody(error.status, error.message));
-      log('[quire] REST internal error:', error);
-      return json(500, errorBody(500, 'Internal server error'));
+      if (error instanceof AppError) reply = failure(error.status, error.message);
+      else if (error instanceof URIError) reply = failure(400, 'Malformed percent-encoding in the path');
+      else {
+        log('[quire] REST internal error:', error);
+        reply = failure(500, 'Internal server error');
+      }
     }
+    send(res, reply);
   };
 }

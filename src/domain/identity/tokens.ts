@@ -1,5 +1,6 @@
 /** API tokens: random, shown once, stored as a SHA-256 digest. */
 import { createHash, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.js';
 import { newId } from '../ids.js';
 
@@ -14,10 +15,24 @@ export async function issueToken(db: Pick<Db, 'apiToken'>, userId: string): Prom
   return token;
 }
 
-/** The user ID behind a bearer token, or null when the token is unknown. */
-export async function authenticate(db: Db, authorization: string | null | undefined): Promise<string | null> {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  if (!match) return null;
-  const token = await db.apiToken.findUnique({ where: { digest: digestToken(match[1]) }, select: { userId: true } });
-  return token?.userId ?? null;
+export type Authenticator = (authorization: string | null | undefined) => Promise<string | null>;
+
+/**
+ * Resolves bearer tokens to user IDs, remembering known tokens for `ttlMs` (at most `max` of
+ * them, least recently used dropped first) so a busy client does not cost a lookup per request.
+ * A revoked token may therefore keep working for up to `ttlMs` on an instance that saw it; unknown
+ * tokens are never remembered (a token issued a moment later works at once).
+ */
+export function createAuthenticator(db: Pick<Db, 'apiToken'>, { ttlMs = 10_000, max = 10_000 } = {}): Authenticator {
+  const known = ttlMs > 0 ? new LRUCache<string, string>({ max, ttl: ttlMs }) : undefined;
+  return async (authorization) => {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+    if (!match) return null;
+    const digest = digestToken(match[1]);
+    const cached = known?.get(digest);
+    if (cached) return cached;
+    const token = await db.apiToken.findUnique({ where: { digest }, select: { userId: true } });
+    if (token) known?.set(digest, token.userId);
+    return token?.userId ?? null;
+  };
 }
