@@ -29,7 +29,12 @@ function statementNames(): (query: { sql: string }) => string | undefined {
 }
 
 export function createPrismaClient(url: string, opts: { poolMax?: number; onQuery?: QueryListener } = {}): Db {
-  const adapter = new PrismaPg({ connectionString: url, max: opts.poolMax ?? 10 }, { statementNameGenerator: statementNames() as never });
+  const adapter = new PrismaPg(
+    // Named statements are planned once per connection: a custom plan per execution would cost
+    // more than most executions (PostgreSQL keeps re-planning statements with array parameters).
+    { connectionString: url, max: opts.poolMax ?? 10, options: '-c plan_cache_mode=force_generic_plan' },
+    { statementNameGenerator: statementNames() as never },
+  );
   const client = new PrismaClient({
     adapter,
     log: opts.onQuery ? [{ emit: 'event', level: 'query' }] : [],
