@@ -11,9 +11,10 @@
  * requests still in flight when autocannon stops. Every request is checked once (200 and the
  * expected data) before it is measured: FAIL otherwise. Figures, no thresholds (the machine is
  * shared and noisy). Usage:
- *   DATABASE_URL=postgresql://… npx tsx scripts/bench-throughput.ts [--seconds 10] [--connections 20] [--postgraphile]
+ *   DATABASE_URL=postgresql://… npx tsx scripts/bench-throughput.ts [--seconds 10] [--connections 20] [--postgraphile] [--node PATH]
  * Without DATABASE_URL it uses the embedded PostgreSQL under ./.quire/bench. --postgraphile then
- * runs scripts/bench-postgraphile.sh (PostGraphile 5 on Node 24, installed outside the repo).
+ * runs scripts/bench-postgraphile.sh (PostGraphile 5 on Node 24, installed outside the repo); --node
+ * runs the servers with another Node binary (e.g. that Node 24, to compare on the same runtime).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
@@ -29,7 +30,12 @@ import { newId } from '../src/domain/ids.js';
 import type { ServerMessage, Stats } from './bench-server.js';
 
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' }, postgraphile: { type: 'boolean', default: false } },
+  options: {
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '20' },
+    postgraphile: { type: 'boolean', default: false },
+    node: { type: 'string' },
+  },
 });
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
@@ -81,9 +87,10 @@ function nextMessage<T extends ServerMessage['type']>(child: ChildProcess, type:
 
 async function startTarget(kind: Scenario['target'], url: string): Promise<Target> {
   const script = fileURLToPath(new URL('./bench-server.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), script, kind], {
+  const child = spawn(values.node ?? process.execPath, ['--import', import.meta.resolve('tsx'), script, kind], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, DATABASE_URL: url },
+    // As `quire serve` runs (NODE_ENV defaults to production there).
+    env: { ...process.env, DATABASE_URL: url, NODE_ENV: process.env.NODE_ENV ?? 'production' },
   });
   const { port } = await nextMessage(child, 'ready');
   return {
@@ -184,7 +191,7 @@ try {
   const targets = { quire: await startTarget('quire', url), baseline: await startTarget('baseline', url) };
   console.log(
     `quire throughput: ${seconds}s per scenario after ${WARMUP_SECONDS}s warm-up, ${connections} connections, ` +
-      `${os.availableParallelism()} CPUs shared by PostgreSQL, servers and load generator, node ${process.version}`,
+      `${os.availableParallelism()} CPUs shared by PostgreSQL, servers and load generator, servers on ${values.node ?? `node ${process.version}`}`,
   );
   console.log(row('scenario (CPU, SQL and RSS: server process)', COLUMNS));
   for (const scenario of scenarios(data)) {

@@ -23,6 +23,9 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig();
   switch (command) {
     case 'serve':
+      // Libraries read it once, as they load (graphql's type checks skip their development-only
+      // cross-realm diagnostics): set before the server's modules are imported.
+      process.env.NODE_ENV ??= 'production';
       return (await import('./cli/serve.js')).serve(config);
     case 'worker':
       return (await import('./cli/worker.js')).worker(config);
