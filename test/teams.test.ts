@@ -182,8 +182,9 @@ describe('team members over REST (SDK)', () => {
     const asGuest = sdk(server.url, guest.token);
     expect((await asGuest.orgs.listTeamMembersInOrganizationById(org.id, mine.id)).data.count).toBe(2);
     expect((await asGuest.orgs.getTeamInOrganizationById(org.id, mine.id)).data.permissions).toEqual({ admin: false, view: true });
-    expect((await sdkError(asGuest.orgs.getTeamInOrganizationById(org.id, other.id))).status).toBe(403);
-    expect((await sdkError(asGuest.orgs.listTeamMembersInOrganizationById(org.id, other.id))).status).toBe(403);
+    // A team the guest cannot see is not found, as a space they cannot see is (its existence is not revealed).
+    expect((await sdkError(asGuest.orgs.getTeamInOrganizationById(org.id, other.id))).status).toBe(404);
+    expect((await sdkError(asGuest.orgs.listTeamMembersInOrganizationById(org.id, other.id))).status).toBe(404);
   });
 
   it('adds, re-roles and removes in bulk; a user both added and removed is removed', async () => {

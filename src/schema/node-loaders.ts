@@ -11,7 +11,7 @@ type NodeLoader = (ctx: Context, id: string) => Promise<object>;
 
 export const nodeLoaders: Record<string, NodeLoader> = {
   Organization: (ctx, id) => ctx.access.requireOrganization(id),
-  Space: async (ctx, id) => (await ctx.access.requireSpace(id, 'read', { allowDeleted: true })).space,
+  Space: async (ctx, id) => (await ctx.access.requireSpace(id, 'view', { allowDeleted: true })).space,
   Collection: async (ctx, id) => (await ctx.access.requireCollection(id)).collection,
   Team: (ctx, id) => requireTeam(ctx.access, id, 'view'),
   User: async (ctx, id) => {

@@ -1,8 +1,8 @@
 /**
  * Authorization checks. Every check answers "not found" when the caller has no access at all
  * (so another organization's resources are never revealed) and "forbidden" when the caller can
- * see the resource but lacks the role the operation needs. Roles come with the rows (computed in
- * SQL, see role-sql.ts); the caller's membership comes with the organization row.
+ * see the resource but may not do the operation (capabilities.ts says who may). Roles come with
+ * the rows (computed in SQL, see role-sql.ts); the caller's membership with the organization row.
  */
 import type { Collection, Space } from '../../generated/prisma/client.js';
 import type { CollectionRow } from '../collections/rows.js';
@@ -11,16 +11,8 @@ import type { Loaders } from '../loaders/index.js';
 import type { OrganizationRow } from '../organizations/rows.js';
 import { isLive } from '../spaces/lifecycle.js';
 import type { Reader, SpaceRow } from '../spaces/rows.js';
-import { atLeast, type Role } from './roles.js';
-
-/** `member`: any active member, guests included; `nonGuest`: members with an organization role. */
-export type OrgRequirement = 'member' | 'nonGuest' | Role;
-
-export function meets(membership: { member: boolean; role: Role | null }, need: OrgRequirement): boolean {
-  if (!membership.member) return false;
-  if (need === 'member') return true;
-  return need === 'nonGuest' ? membership.role !== null : atLeast(membership.role, need);
-}
+import { mayCollection, mayOrganization, maySpace, type CollectionAction, type OrganizationAction, type SpaceAction } from './capabilities.js';
+import type { Role } from './roles.js';
 
 export class Access {
   constructor(
@@ -39,10 +31,10 @@ export class Access {
     return { userId: this.userId, guest: role === null };
   }
 
-  async requireOrganization(organizationId: string, need: OrgRequirement = 'member'): Promise<OrganizationRow> {
+  async requireOrganization(organizationId: string, action: OrganizationAction = 'view'): Promise<OrganizationRow> {
     const org = await this.loaders.organization.load(organizationId);
     if (!org?.viewerIsMember) throw notFound('Organization');
-    if (!meets({ member: true, role: org.viewerRole }, need)) throw forbidden();
+    if (!mayOrganization(action, { member: true, role: org.viewerRole })) throw forbidden();
     return org;
   }
 
@@ -57,20 +49,20 @@ export class Access {
     return (await this.loaders.collection.load(collection.id))?.viewerRole ?? null;
   }
 
-  /** A space the caller can see with at least `min`; deleted spaces only when asked for. */
-  async requireSpace(id: string, min: Role = 'read', opts: { allowDeleted?: boolean } = {}): Promise<{ space: SpaceRow; role: Role }> {
+  /** A space the caller can see and may `action`; deleted spaces only when asked for. */
+  async requireSpace(id: string, action: SpaceAction = 'view', opts: { allowDeleted?: boolean } = {}): Promise<{ space: SpaceRow; role: Role }> {
     const space = await this.loaders.space.load(id);
     const role = space && (opts.allowDeleted || isLive(space)) ? space.viewerRole : null;
     if (!space || !role) throw notFound('Space');
-    if (!atLeast(role, min)) throw forbidden();
+    if (!maySpace(action, role, space)) throw forbidden();
     return { space, role };
   }
 
-  async requireCollection(id: string, min: Role = 'read'): Promise<{ collection: CollectionRow; role: Role }> {
+  async requireCollection(id: string, action: CollectionAction = 'view'): Promise<{ collection: CollectionRow; role: Role }> {
     const collection = await this.loaders.collection.load(id);
     const role = collection?.viewerRole;
     if (!collection || !role) throw notFound('Collection');
-    if (!atLeast(role, min)) throw forbidden();
+    if (!mayCollection(action, role)) throw forbidden();
     return { collection, role };
   }
 }

@@ -59,7 +59,7 @@ async function upsertGrant(tx: Tx, content: ContentRef, grantee: Grantee, role: 
 /** Grants `role` to each user and team, replacing a previous grant of theirs on the content. */
 export async function inviteToContent(db: Db, access: Access, contentId: string, raw: InviteInput): Promise<string> {
   const data = parseInput(inviteInput, raw);
-  const content = await requireContent(access, contentId, 'admin');
+  const content = await requireContent(access, contentId, 'share');
   const grantees: Grantee[] = [
     ...[...new Set(data.users ?? [])].map((id) => ({ kind: 'user' as const, id })),
     ...[...new Set(data.teams ?? [])].map((id) => ({ kind: 'team' as const, id })),
@@ -77,7 +77,7 @@ export async function inviteToContent(db: Db, access: Access, contentId: string,
  */
 export async function setGrant(db: Db, access: Access, contentId: string, grantee: Grantee, rawRole: Role | null | undefined): Promise<string> {
   const { role } = parseInput(z.object({ role: roleSchema.nullish() }), { role: rawRole });
-  const content = await requireContent(access, contentId, 'admin');
+  const content = await requireContent(access, contentId, 'share');
   if (role === null) {
     await db.contentPermission.deleteMany({ where: columns(content, grantee) });
     return contentId;

@@ -1,5 +1,7 @@
 import type { Db } from '../../db/client.js';
 import type { Access } from '../access/access.js';
+import { LIVE } from '../spaces/lifecycle.js';
+import { detachToRoot } from '../spaces/visibility.js';
 import { collectionSubtree } from './subtree.js';
 
 /**
@@ -7,12 +9,11 @@ import { collectionSubtree } from './subtree.js';
  * trash at the organization's root (restorable for seven days like any deleted space).
  */
 export async function deleteCollection(db: Db, access: Access, id: string): Promise<void> {
-  const { collection } = await access.requireCollection(id, 'admin');
+  const { collection } = await access.requireCollection(id, 'delete');
   await db.$transaction(async (tx) => {
     const inSubtree = { parentId: { in: await collectionSubtree(tx, collection.organizationId, id) } };
-    await tx.space.updateMany({ where: { ...inSubtree, deletedAt: null }, data: { deletedAt: new Date() } });
-    await tx.space.updateMany({ where: { ...inSubtree, visibility: 'in_collection' }, data: { visibility: 'private' } });
-    await tx.space.updateMany({ where: inSubtree, data: { parentId: null } });
+    await tx.space.updateMany({ where: { ...inSubtree, ...LIVE }, data: { deletedAt: new Date() } });
+    await detachToRoot(tx, inSubtree);
     await tx.collection.delete({ where: { id } }); // nested collections and grants cascade
   });
 }

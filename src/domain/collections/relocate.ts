@@ -6,6 +6,8 @@ import { badRequest, conflict } from '../errors.js';
 import type { Access } from '../access/access.js';
 import { requireCreatableParent } from '../content-tree/parent.js';
 import { parseInput } from '../validation.js';
+import { LIVE } from '../spaces/lifecycle.js';
+import { detachToRoot } from '../spaces/visibility.js';
 import { collectionSubtree } from './subtree.js';
 
 const positionSchema = z.object({ before: z.string().nullish(), after: z.string().nullish() });
@@ -15,7 +17,7 @@ export type MoveCollectionInput = { parent?: string | null; position?: Position 
 export async function moveCollection(db: Db, access: Access, id: string, raw: MoveCollectionInput): Promise<string> {
   const data = parseInput(moveInput, raw);
   if (data.parent === undefined && !data.position) throw badRequest('Give "parent", "position" or both', 'parent');
-  const { collection } = await access.requireCollection(id, 'admin');
+  const { collection } = await access.requireCollection(id, 'relocate');
   const { organizationId } = collection;
   const parentId = data.parent === undefined ? collection.parentId : await requireCreatableParent(access, organizationId, data.parent);
   await db.$transaction(async (tx) => {
@@ -38,8 +40,8 @@ export type TransferCollectionInput = z.input<typeof transferInput>;
  */
 export async function transferCollection(db: Db, access: Access, id: string, raw: TransferCollectionInput): Promise<string> {
   const data = parseInput(transferInput, raw);
-  const { collection } = await access.requireCollection(id, 'admin');
-  await access.requireOrganization(data.organization, 'create');
+  const { collection } = await access.requireCollection(id, 'relocate');
+  await access.requireOrganization(data.organization, 'createContent');
   const sameOrg = data.organization === collection.organizationId;
   if (sameOrg && !collection.parentId) throw conflict('The collection is already at the root of this organization');
   await db.$transaction(async (tx) => {
@@ -47,9 +49,8 @@ export async function transferCollection(db: Db, access: Access, id: string, raw
       const ids = await collectionSubtree(tx, collection.organizationId, id);
       const inSubtree = { parentId: { in: ids } };
       const trashed = { ...inSubtree, deletedAt: { not: null } };
-      await tx.contentPermission.deleteMany({ where: { OR: [{ collectionId: { in: ids } }, { space: { ...inSubtree, deletedAt: null } }] } });
-      await tx.space.updateMany({ where: { ...trashed, visibility: 'in_collection' }, data: { visibility: 'private' } });
-      await tx.space.updateMany({ where: trashed, data: { parentId: null } });
+      await tx.contentPermission.deleteMany({ where: { OR: [{ collectionId: { in: ids } }, { space: { ...inSubtree, ...LIVE } }] } });
+      await detachToRoot(tx, trashed);
       await tx.space.updateMany({ where: inSubtree, data: { organizationId: data.organization } });
       await tx.collection.updateMany({ where: { id: { in: ids } }, data: { organizationId: data.organization } });
     }

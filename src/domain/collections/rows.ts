@@ -7,6 +7,7 @@ import { collectionRoleSql, guestSeesCollection } from '../access/role-sql.js';
 import type { Role } from '../access/roles.js';
 import { readPage, readPages, type Page, type PageArgs, type SortKey, type Queryable } from '../pagination/keyset.js';
 import { countPerKey, countRows } from '../pagination/count.js';
+import { siblingOrder } from '../content-tree/order.js';
 import type { Reader } from '../spaces/rows.js';
 
 type Sql = Prisma.Sql;
@@ -33,17 +34,8 @@ function treeOrder(tag: string): SortKey<CollectionRow> {
   return { tag, columns: [{ sql: raw('c."treeKey"'), type: 'bytea' }], keyOf: (c) => [c.treeKey] };
 }
 
-function byPosition(tag: string): SortKey<CollectionRow> {
-  return {
-    tag,
-    leading: [raw('c."parentId"')], // root level: `parentId IS NULL`
-    columns: [
-      { sql: raw('c."position"'), type: 'int' },
-      { sql: raw('c."id"'), type: 'text' },
-    ],
-    keyOf: (c) => [c.position, c.id],
-  };
-}
+// `parentId` leads: at the root level the list's condition is `parentId IS NULL`.
+const byPosition = (tag: string) => siblingOrder<CollectionRow>(tag, 'c', [raw('c."parentId"')]);
 
 /** The organization's collections the reader can see: all of them depth-first, or (`nested: false`) its root level. */
 export function organizationCollectionsPage(db: Queryable, reader: Reader, organizationId: string, nested: boolean, args: PageArgs): Promise<Page<CollectionRow>> {

@@ -15,7 +15,7 @@ export type UpdateCollectionInput = z.input<typeof input>;
 
 export async function updateCollection(db: Db, access: Access, id: string, raw: UpdateCollectionInput): Promise<string> {
   const data = parseInput(input, raw);
-  await access.requireCollection(id, 'admin');
+  await access.requireCollection(id, 'update');
   const description = data.description === undefined ? undefined : data.description || null;
   await db.collection.update({ where: { id }, data: { title: data.title, description, defaultLevel: data.defaultLevel } });
   return id;

@@ -7,6 +7,7 @@ import type { Collection, Space } from '../../generated/prisma/client.js';
 import { memberKey, revisionPageKey, type Loaders } from '../loaders/index.js';
 import { refField } from './content-ref.js';
 import { pageTarget } from './page-target.js';
+import { isLive } from '../spaces/lifecycle.js';
 import type { LinkSource } from './revision-links.js';
 
 export type LinkTargets = {
@@ -22,7 +23,7 @@ export type LinkTargets = {
 /** A space a link may point at: it exists, is not deleted, and is in the link's organization. */
 export function liveSpace(targets: LinkTargets, organizationId: string, id: string): Space | undefined {
   const space = targets.spaces.get(id);
-  return space && !space.deletedAt && space.organizationId === organizationId ? space : undefined;
+  return space && isLive(space) && space.organizationId === organizationId ? space : undefined;
 }
 
 const present = <T>(rows: (T | null)[]): T[] => rows.filter((r): r is T => r !== null);

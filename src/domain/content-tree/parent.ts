@@ -7,10 +7,10 @@ import type { Access } from '../access/access.js';
  */
 export async function requireCreatableParent(access: Access, organizationId: string, parent: string | null): Promise<string | null> {
   if (parent === null) {
-    await access.requireOrganization(organizationId, 'create');
+    await access.requireOrganization(organizationId, 'createContent');
     return null;
   }
-  const { collection } = await access.requireCollection(parent, 'create');
+  const { collection } = await access.requireCollection(parent, 'createInside');
   if (collection.organizationId !== organizationId) throw badRequest('Invalid value for "parent": the collection belongs to another organization', 'parent');
   return collection.id;
 }

@@ -4,6 +4,8 @@
  */
 import type { Prisma } from '../../generated/prisma/client.js';
 import { badRequest } from '../errors.js';
+import { LIVE } from '../spaces/lifecycle.js';
+import { compareSiblings } from './order.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -14,14 +16,14 @@ type Sibling = { kind: 'space' | 'collection'; id: string };
 
 async function siblings(tx: Tx, organizationId: string, parentId: string | null): Promise<Sibling[]> {
   const [spaces, collections] = await Promise.all([
-    tx.space.findMany({ where: { organizationId, parentId, deletedAt: null }, select: { id: true, position: true, createdAt: true } }),
-    tx.collection.findMany({ where: { organizationId, parentId }, select: { id: true, position: true, createdAt: true } }),
+    tx.space.findMany({ where: { organizationId, parentId, ...LIVE }, select: { id: true, position: true } }),
+    tx.collection.findMany({ where: { organizationId, parentId }, select: { id: true, position: true } }),
   ]);
   return [
     ...spaces.map((s) => ({ kind: 'space' as const, ...s })),
     ...collections.map((c) => ({ kind: 'collection' as const, ...c })),
   ]
-    .sort((a, b) => a.position - b.position || a.createdAt.getTime() - b.createdAt.getTime())
+    .sort(compareSiblings)
     .map(({ kind, id }) => ({ kind, id }));
 }
 
@@ -29,7 +31,7 @@ async function siblings(tx: Tx, organizationId: string, parentId: string | null)
 export async function nextPosition(tx: Tx, organizationId: string, parentId: string | null): Promise<number> {
   const where = { organizationId, parentId };
   const [space, collection] = await Promise.all([
-    tx.space.aggregate({ where: { ...where, deletedAt: null }, _max: { position: true } }),
+    tx.space.aggregate({ where: { ...where, ...LIVE }, _max: { position: true } }),
     tx.collection.aggregate({ where, _max: { position: true } }),
   ]);
   return Math.max(space._max.position ?? -1, collection._max.position ?? -1) + 1;

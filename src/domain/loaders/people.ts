@@ -1,10 +1,11 @@
 /** Loaders of organizations (with the caller's membership), users, members and teams. */
 import { countPerKey } from '../pagination/count.js';
+import { liveSql } from '../spaces/lifecycle.js';
 import { Prisma, type Member, type Team, type TeamMember, type User } from '../../generated/prisma/client.js';
 import type { Db } from '../../db/client.js';
 import { loadOrganizations, type OrganizationRow } from '../organizations/rows.js';
 import { guestSeesSpace } from '../access/role-sql.js';
-import { callerSeesTeam, countMemberTeams, memberTeamsPages, teamMembersPages, type MemberTeamRow, type TeamMemberRow } from '../teams/rows.js';
+import { countMemberTeams, memberTeamsPages, teamMembersPages, type MemberTeamRow, type TeamMemberRow } from '../teams/rows.js';
 import type { Page } from '../pagination/keyset.js';
 import { fromPageVariant } from './registry.js';
 import { byId, memberKey, splitKey, teamMemberKey } from './keys.js';
@@ -49,7 +50,7 @@ export function peopleLoaders(db: Db, viewerId: string, registry: LoaderRegistry
       const pairs = keys.map(splitKey);
       const rows = await db.$queryRaw<{ organizationId: string; userId: string; n: number }[]>(sql`
         SELECT p."organizationId", p."userId", count(*)::int AS n FROM "ContentPermission" p
-        JOIN "Space" s ON s."id" = p."spaceId" AND s."deletedAt" IS NULL
+        JOIN "Space" s ON s."id" = p."spaceId" AND ${liveSql('s')}
         JOIN "Member" viewer ON viewer."organizationId" = s."organizationId" AND viewer."userId" = ${viewerId} AND NOT viewer."disabled"
         WHERE (p."organizationId", p."userId") IN (SELECT * FROM unnest(${pairs.map((p) => p[0])}::text[], ${pairs.map((p) => p[1])}::text[]))
           AND (viewer."role" IS NOT NULL OR ${guestSeesSpace('s', viewerId)})
@@ -58,7 +59,7 @@ export function peopleLoaders(db: Db, viewerId: string, registry: LoaderRegistry
     }),
     /** How many live spaces each team holds a grant on. */
     teamSpaceCount: registry.track<string, number>((ids) =>
-      countPerKey(db, ids, (team) => sql`"ContentPermission" p JOIN "Space" s ON s."id" = p."spaceId" AND s."deletedAt" IS NULL WHERE p."teamId" = ${team}`),
+      countPerKey(db, ids, (team) => sql`"ContentPermission" p JOIN "Space" s ON s."id" = p."spaceId" AND ${liveSql('s')} WHERE p."teamId" = ${team}`),
     ),
   };
 }

@@ -11,11 +11,11 @@ import type { Access } from '../access/access.js';
 import type { OrganizationRow } from '../organizations/rows.js';
 
 export async function requireMemberRead(access: Access, organizationId: string, userId?: string): Promise<void> {
-  await access.requireOrganization(organizationId, userId === access.userId ? 'member' : 'nonGuest');
+  await access.requireOrganization(organizationId, userId === access.userId ? 'view' : 'readMembers');
 }
 
 export function requireMemberSpacesRead(access: Access, organizationId: string, userId: string): Promise<OrganizationRow> {
-  return access.requireOrganization(organizationId, userId === access.userId ? 'member' : 'admin');
+  return access.requireOrganization(organizationId, userId === access.userId ? 'view' : 'readMemberSpaces');
 }
 
 /** A member of an organization the caller may read, or 404. */

@@ -9,7 +9,7 @@ export async function pingOrganization(
   organizationId: string,
   signer: { secret: Uint8Array; issuer: string },
 ): Promise<string> {
-  await access.requireOrganization(organizationId, 'member');
+  await access.requireOrganization(organizationId, 'ping');
   const member = await db.member.update({
     where: { organizationId_userId: { organizationId, userId: access.userId } },
     data: { lastSeenAt: new Date() },

@@ -8,7 +8,7 @@ import { assertNotLastAdmin, lockMember } from './admins.js';
  * OpenAPI answers that case with 204 rather than an error).
  */
 export async function removeMember(db: Db, access: Access, organizationId: string, userId: string): Promise<boolean> {
-  await access.requireOrganization(organizationId, 'admin');
+  await access.requireOrganization(organizationId, 'manageMembers');
   return db.$transaction(async (tx) => {
     const member = await lockMember(tx, organizationId, userId);
     if (!member) return false;

@@ -12,7 +12,7 @@ export type UpdateMemberInput = z.input<typeof input>;
 /** Changes a member's organization role (null makes them a guest). Organization admins only. */
 export async function updateMember(db: Db, access: Access, organizationId: string, userId: string, raw: UpdateMemberInput): Promise<void> {
   const data = parseInput(input, raw);
-  await access.requireOrganization(organizationId, 'admin');
+  await access.requireOrganization(organizationId, 'manageMembers');
   await db.$transaction(async (tx) => {
     const member = await lockExistingMember(tx, organizationId, userId);
     if (data.role === undefined || data.role === member.role) return;
@@ -23,7 +23,7 @@ export async function updateMember(db: Db, access: Access, organizationId: strin
 
 /** Marks a member as signing in with the organization's SSO. Organization admins only. */
 export async function setMemberSso(db: Db, access: Access, organizationId: string, userId: string): Promise<void> {
-  await access.requireOrganization(organizationId, 'admin');
+  await access.requireOrganization(organizationId, 'manageMembers');
   const { count } = await db.member.updateMany({ where: { organizationId, userId }, data: { sso: true } });
   if (!count) throw notFound('Member');
 }

@@ -23,7 +23,7 @@ export type UpdateOrganizationInput = z.input<typeof input>;
 
 export async function updateOrganization(db: Db, access: Access, id: string, raw: UpdateOrganizationInput): Promise<string> {
   const data = parseInput(input, raw);
-  await access.requireOrganization(id, 'admin');
+  await access.requireOrganization(id, 'update');
   try {
     await db.organization.update({
       where: { id },

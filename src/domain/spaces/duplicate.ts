@@ -9,7 +9,7 @@ const SUFFIX = ' (copy)';
 
 /** Copies a space (settings, grants, a new revision descending from its current one) right after it. */
 export async function duplicateSpace(db: Db, access: Access, id: string): Promise<string> {
-  const { space } = await access.requireSpace(id, 'read');
+  const { space } = await access.requireSpace(id, 'view');
   await requireCreatableParent(access, space.organizationId, space.parentId);
   const copyId = newId('Space');
   const revisionId = newId('Revision');

@@ -6,6 +6,7 @@ import { placeItem, type Position } from '../content-tree/position.js';
 import { badRequest, conflict } from '../errors.js';
 import type { Access } from '../access/access.js';
 import { parseInput } from '../validation.js';
+import { visibilityUnder } from './visibility.js';
 
 const positionSchema = z.object({ before: z.string().nullish(), after: z.string().nullish() });
 
@@ -15,11 +16,10 @@ export type MoveInput = { parent?: string | null; position?: Position | null };
 export async function moveSpace(db: Db, access: Access, id: string, raw: MoveInput): Promise<string> {
   const data = parseInput(moveInput, raw);
   if (data.parent === undefined && !data.position) throw badRequest('Give "parent", "position" or both', 'parent');
-  const { space } = await access.requireSpace(id, 'admin');
+  const { space } = await access.requireSpace(id, 'relocate');
   const parentId = data.parent === undefined ? space.parentId : await requireCreatableParent(access, space.organizationId, data.parent);
   await db.$transaction(async (tx) => {
-    const visibility = !parentId && space.visibility === 'in_collection' ? 'private' : space.visibility;
-    await tx.space.update({ where: { id }, data: { parentId, visibility } });
+    await tx.space.update({ where: { id }, data: { parentId, visibility: visibilityUnder(parentId, space.visibility) } });
     await placeItem(tx, space.organizationId, parentId, { kind: 'space', id }, data.position ?? undefined);
   });
   return id;
@@ -34,13 +34,12 @@ export type TransferInput = z.input<typeof transferInput>;
  */
 export async function transferSpace(db: Db, access: Access, id: string, raw: TransferInput): Promise<string> {
   const data = parseInput(transferInput, raw);
-  const { space } = await access.requireSpace(id, 'admin');
+  const { space } = await access.requireSpace(id, 'relocate');
   const parentId = await requireCreatableParent(access, data.organization, data.parent ?? null);
   if (data.organization === space.organizationId && parentId === space.parentId) throw conflict('The space is already there');
   await db.$transaction(async (tx) => {
     if (data.organization !== space.organizationId) await tx.contentPermission.deleteMany({ where: { spaceId: id } });
-    const visibility = !parentId && space.visibility === 'in_collection' ? 'private' : space.visibility;
-    await tx.space.update({ where: { id }, data: { organizationId: data.organization, parentId, visibility } });
+    await tx.space.update({ where: { id }, data: { organizationId: data.organization, parentId, visibility: visibilityUnder(parentId, space.visibility) } });
     await placeItem(tx, data.organization, parentId, { kind: 'space', id });
   });
   return id;

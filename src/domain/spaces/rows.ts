@@ -7,6 +7,8 @@ import { guestSeesSpace, spaceRoleSql } from '../access/role-sql.js';
 import type { Role } from '../access/roles.js';
 import { readPage, readPages, type Page, type PageArgs, type SortKey, type Queryable } from '../pagination/keyset.js';
 import { countPerKey, countRows } from '../pagination/count.js';
+import { siblingOrder } from '../content-tree/order.js';
+import { liveSql } from './lifecycle.js';
 
 type Sql = Prisma.Sql;
 const { sql, raw } = Prisma;
@@ -35,7 +37,7 @@ export async function loadSpaces(db: Queryable, viewerId: string, ids: readonly 
 /** Who reads a list: the user, and whether they are a guest (then only what their grants reach). */
 export type Reader = { userId: string; guest: boolean };
 
-const live = sql`s."deletedAt" IS NULL`;
+const live = liveSql('s');
 const visibleTo = (reader: Reader) => (reader.guest ? [guestSeesSpace('s', reader.userId)] : []);
 
 /** Oldest first; `desc` newest first. */
@@ -53,17 +55,7 @@ function byCreation(tag: string, descending = false): SortKey<SpaceRow> {
 }
 
 /** The content tree's order within a parent collection. */
-function byPosition(tag: string): SortKey<SpaceRow> {
-  return {
-    tag,
-    leading: [raw('s."deletedAt"')],
-    columns: [
-      { sql: raw('s."position"'), type: 'int' },
-      { sql: raw('s."id"'), type: 'text' },
-    ],
-    keyOf: (s) => [s.position, s.id],
-  };
-}
+const byPosition = (tag: string) => siblingOrder<SpaceRow>(tag, 's', [raw('s."deletedAt"')]);
 
 /** Live spaces of an organization the reader can see, oldest first. */
 export function organizationSpacesPage(db: Queryable, reader: Reader, organizationId: string, args: PageArgs): Promise<Page<SpaceRow>> {

@@ -3,22 +3,22 @@ import type { Db } from '../../db/client.js';
 import { nextPosition } from '../content-tree/position.js';
 import { conflict } from '../errors.js';
 import type { Access } from '../access/access.js';
-import { TRASH_RETENTION_MS } from './lifecycle.js';
+import { isLive, TRASH_RETENTION_MS } from './lifecycle.js';
+import { visibilityUnder } from './visibility.js';
 
 export async function deleteSpace(db: Db, access: Access, id: string): Promise<void> {
-  await access.requireSpace(id, 'admin');
+  await access.requireSpace(id, 'trash');
   await db.space.update({ where: { id }, data: { deletedAt: new Date() } });
 }
 
 export async function restoreSpace(db: Db, access: Access, id: string): Promise<string> {
-  const { space } = await access.requireSpace(id, 'admin', { allowDeleted: true });
-  if (!space.deletedAt) throw conflict('Space is not deleted');
+  const { space } = await access.requireSpace(id, 'trash', { allowDeleted: true });
+  if (isLive(space)) throw conflict('Space is not deleted');
   await db.$transaction(async (tx) => {
     // Its parent may have been deleted meanwhile (onDelete: SetNull); it then returns to the root.
     const current = await tx.space.findUniqueOrThrow({ where: { id }, select: { parentId: true, visibility: true } });
     const position = await nextPosition(tx, space.organizationId, current.parentId);
-    const visibility = !current.parentId && current.visibility === 'in_collection' ? 'private' : current.visibility;
-    await tx.space.update({ where: { id }, data: { deletedAt: null, position, visibility } });
+    await tx.space.update({ where: { id }, data: { deletedAt: null, position, visibility: visibilityUnder(current.parentId, current.visibility) } });
   });
   return id;
 }

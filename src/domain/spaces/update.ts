@@ -13,11 +13,11 @@ const input = z.object({
 
 export type UpdateSpaceInput = z.input<typeof input>;
 
-/** Title and emoji need `edit`; the edit mode and default level are an admin's choice. */
+/** Title and emoji are `rename`; the edit mode and default level `configure` (capabilities.ts). */
 export async function updateSpace(db: Db, access: Access, id: string, raw: UpdateSpaceInput): Promise<string> {
   const data = parseInput(input, raw);
-  const adminOnly = data.editMode !== undefined || data.defaultLevel !== undefined;
-  await access.requireSpace(id, adminOnly ? 'admin' : 'edit');
+  const configures = data.editMode !== undefined || data.defaultLevel !== undefined;
+  await access.requireSpace(id, configures ? 'configure' : 'rename');
   await db.space.update({ where: { id }, data });
   return id;
 }

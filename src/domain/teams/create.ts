@@ -15,7 +15,7 @@ export type CreateTeamInput = z.input<typeof input>;
 /** Creates a team, optionally with members (user IDs or e-mails of organization members). Organization admins only. */
 export async function createTeam(db: Db, access: Access, raw: CreateTeamInput): Promise<string> {
   const data = parseInput(input, raw);
-  await access.requireOrganization(data.organizationId, 'admin');
+  await access.requireOrganization(data.organizationId, 'manageTeams');
   const id = newId('Team');
   await db.$transaction(async (tx) => {
     const userIds = new Set(await resolveMembers(tx, data.organizationId, data.members ?? [], 'members'));

@@ -23,7 +23,7 @@ export type UpdateTeamMembersInput = z.input<typeof bulkInput>;
 /** Adds, re-roles and removes members at once. A user both added (or given a role) and removed is removed. */
 export async function updateTeamMembers(db: Db, access: Access, organizationId: string, teamId: string, raw: UpdateTeamMembersInput): Promise<string> {
   const data = parseInput(bulkInput, raw);
-  await requireTeam(access, teamId, 'admin', organizationId);
+  await requireTeam(access, teamId, 'manage', organizationId);
   const memberships = data.memberships ?? [];
   await db.$transaction(async (tx) => {
     await lockTeam(tx, teamId);
@@ -60,7 +60,7 @@ export async function setTeamMember(
   raw: z.input<typeof setInput>,
 ): Promise<string> {
   const data = parseInput(setInput, raw);
-  await requireTeam(access, teamId, 'admin', organizationId);
+  await requireTeam(access, teamId, 'manage', organizationId);
   await db.$transaction(async (tx) => {
     await lockTeam(tx, teamId);
     if (!(await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } }))) throw notFound('Member');
@@ -75,7 +75,7 @@ export async function setTeamMember(
 
 /** Returns false when the user was not in the team (the OpenAPI's 204 case). */
 export async function removeTeamMember(db: Db, access: Access, organizationId: string, teamId: string, userId: string): Promise<boolean> {
-  await requireTeam(access, teamId, 'admin', organizationId);
+  await requireTeam(access, teamId, 'manage', organizationId);
   const { count } = await db.teamMember.deleteMany({ where: { teamId, userId } });
   return count > 0;
 }

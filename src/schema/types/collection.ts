@@ -1,9 +1,9 @@
+import { collectionPermissions } from '../../domain/access/capabilities.js';
 import type { Collection } from '../../generated/prisma/client.js';
 import { createCollection } from '../../domain/collections/create.js';
 import { deleteCollection } from '../../domain/collections/delete.js';
 import { moveCollection, transferCollection } from '../../domain/collections/relocate.js';
 import { updateCollection } from '../../domain/collections/update.js';
-import { atLeast } from '../../domain/access/roles.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import { countGuestCollections, organizationCollectionsPage } from '../../domain/collections/rows.js';
@@ -71,8 +71,7 @@ export const CollectionRef = builder.prismaNode('Collection', {
     permissions: t.field({
       type: CollectionPermissions,
       resolve: async (collection, _args, ctx) => {
-        const role = await ctx.access.collectionRole(collection);
-        return { view: atLeast(role, 'read'), admin: atLeast(role, 'admin'), viewInviteLinks: atLeast(role, 'admin'), create: atLeast(role, 'create') };
+        return collectionPermissions(await ctx.access.collectionRole(collection));
       },
     }),
   }),

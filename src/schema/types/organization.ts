@@ -1,9 +1,10 @@
+import { organizationPermissions } from '../../domain/access/capabilities.js';
+import { organizationsByEmailDomain } from '../../domain/organizations/by-email-domain.js';
 import { updateOrganization } from '../../domain/organizations/update.js';
-import { atLeast } from '../../domain/access/roles.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import { countViewerOrganizations, viewerOrganizationsPage } from '../../domain/organizations/rows.js';
-import { forgetLoaded, type Context } from '../context.js';
+import { forgetLoaded } from '../context.js';
 import { OrganizationTypeEnum, RoleEnum } from './enums.js';
 import { apiUrl, appUrl } from '../urls.js';
 
@@ -65,8 +66,7 @@ export const OrganizationRef = builder.prismaNode('Organization', {
     permissions: t.field({
       type: OrganizationPermissions,
       resolve: async (org, _args, ctx) => {
-        const { role } = await ctx.access.orgRole(org.id);
-        return { admin: atLeast(role, 'admin'), createContent: atLeast(role, 'create') };
+        return organizationPermissions(await ctx.access.orgRole(org.id));
       },
     }),
   }),
@@ -88,12 +88,7 @@ builder.queryFields((t) => ({
     type: [OrganizationRef],
     description: "Organizations that list the domain among their email domains. Only the caller's own email domain can be looked up.",
     args: { emailDomain: t.arg.string({ required: true }) },
-    resolve: async (_root, { emailDomain }, ctx) => {
-      const domain = emailDomain.trim().toLowerCase();
-      const viewer = await ctx.loaders.user.load(ctx.viewer.userId);
-      if (!viewer || viewer.email.split('@')[1]?.toLowerCase() !== domain) return [];
-      return ctx.db.organization.findMany({ where: { emailDomains: { has: domain } }, orderBy: { createdAt: 'asc' } });
-    },
+    resolve: (_root, { emailDomain }, ctx) => organizationsByEmailDomain(ctx.db, ctx.viewer.userId, emailDomain),
   }),
 }));
 

@@ -1,10 +1,10 @@
+import { spacePermissions } from '../../domain/access/capabilities.js';
 import type { Space } from '../../generated/prisma/client.js';
 import { createSpace } from '../../domain/spaces/create.js';
 import { duplicateSpace } from '../../domain/spaces/duplicate.js';
 import { moveSpace, transferSpace } from '../../domain/spaces/relocate.js';
 import { deleteSpace, restoreSpace } from '../../domain/spaces/trash.js';
 import { updateSpace } from '../../domain/spaces/update.js';
-import { atLeast } from '../../domain/access/roles.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import { countGuestSpaces, organizationSpacesPage } from '../../domain/spaces/rows.js';
@@ -64,17 +64,7 @@ export const SpaceRef = builder.prismaNode('Space', {
     }),
     permissions: t.field({
       type: SpacePermissions,
-      resolve: async (space, _args, ctx) => {
-        const role = await ctx.access.spaceRole(space);
-        return {
-          access: atLeast(role, 'read'),
-          admin: atLeast(role, 'admin'),
-          edit: atLeast(role, 'edit') && space.editMode === 'live',
-          comment: atLeast(role, 'comment'),
-          merge: atLeast(role, 'review'),
-          review: atLeast(role, 'review'),
-        };
-      },
+      resolve: async (space, _args, ctx) => spacePermissions(space, await ctx.access.spaceRole(space)),
     }),
   }),
 });
@@ -96,7 +86,7 @@ builder.queryField('space', (t) =>
     type: SpaceRef,
     description: 'A space by ID; deleted spaces are returned (with `deletedAt`) until purged.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, { id }, ctx) => (await ctx.access.requireSpace(String(id), 'read', { allowDeleted: true })).space,
+    resolve: async (_root, { id }, ctx) => (await ctx.access.requireSpace(String(id), 'view', { allowDeleted: true })).space,
   }),
 );
 

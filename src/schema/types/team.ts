@@ -3,7 +3,7 @@ import { requireTeam, teamPermissions } from '../../domain/teams/access.js';
 import { countTeams, isUnfilteredTeams, teamsPage, type TeamMemberRow } from '../../domain/teams/rows.js';
 import { pageVariant } from '../../domain/loaders/index.js';
 import { forbidden } from '../../domain/errors.js';
-import type { Member, Team, TeamMember } from '../../generated/prisma/client.js';
+import type { Team } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import type { Context } from '../context.js';
@@ -86,7 +86,7 @@ builder.prismaObjectFields('Organization', (t) => ({
       title: t.arg.string({ description: 'Case-insensitive "contains" on the title.' }),
     },
     resolve: async (org, args, ctx) => {
-      await ctx.access.requireOrganization(org.id, 'nonGuest');
+      await ctx.access.requireOrganization(org.id, 'readTeams');
       const filter = { owner: args.owner == null ? null : String(args.owner), title: args.title };
       const page = await teamsPage(ctx.db, org.id, filter, args);
       return pageConnection(page, () => (isUnfilteredTeams(filter) ? org.teamCount : countTeams(ctx.db, org.id, filter)));

@@ -1,0 +1,123 @@
+/**
+ * Who may do what, in one table: every operation on a space, a collection, an organization or a
+ * team names the least role it needs, and any condition on the row. The checks (access.ts, read by
+ * every domain command) and the `permissions` objects of the GraphQL types both read this table,
+ * so what the API says a caller may do is exactly what it lets them do.
+ *
+ * Roles on spaces and collections are effective roles (role-sql.ts); on an organization, the
+ * member's organization role (`member`: any active member, guests included; `nonGuest`: a role).
+ */
+import type { Space } from '../../generated/prisma/client.js';
+import { atLeast, type Role } from './roles.js';
+
+type Rule<Row> = { role: Role; when?: (row: Row) => boolean };
+
+type SpaceState = Pick<Space, 'editMode'>;
+
+export const SPACE_RULES = {
+  /** Read the space, its content and links; a copy also needs `create` where it goes. */
+  view: { role: 'read' },
+  comment: { role: 'comment' },
+  /** Change the content directly: only while the space is in `live` edit mode. */
+  edit: { role: 'edit', when: (space) => space.editMode === 'live' },
+  /** Title and emoji. */
+  rename: { role: 'edit' },
+  review: { role: 'review' },
+  merge: { role: 'review' },
+  /** Edit mode and default level. */
+  configure: { role: 'admin' },
+  /** Grant and revoke access, and list who has it. */
+  share: { role: 'admin' },
+  /** Delete to the trash and restore. */
+  trash: { role: 'admin' },
+  /** Move within the organization, transfer to another. */
+  relocate: { role: 'admin' },
+} as const satisfies Record<string, Rule<SpaceState>>;
+
+export const COLLECTION_RULES = {
+  view: { role: 'read' },
+  /** Create spaces and collections inside it (and move them there). */
+  createInside: { role: 'create' },
+  update: { role: 'admin' },
+  delete: { role: 'admin' },
+  relocate: { role: 'admin' },
+  share: { role: 'admin' },
+  viewInviteLinks: { role: 'admin' },
+} as const satisfies Record<string, Rule<unknown>>;
+
+/** `member`: any active member, guests included; `nonGuest`: members with an organization role. */
+export type OrgRequirement = 'member' | 'nonGuest' | Role;
+
+export const ORGANIZATION_RULES = {
+  view: 'member',
+  ping: 'member',
+  /** Members, their teams and who has access to content (guests read only themselves). */
+  readMembers: 'nonGuest',
+  readTeams: 'nonGuest',
+  /** Another member's spaces and effective roles on them. */
+  readMemberSpaces: 'admin',
+  manageMembers: 'admin',
+  manageTeams: 'admin',
+  update: 'admin',
+  /** Create spaces and collections at the root (and move or transfer content there). */
+  createContent: 'create',
+} as const satisfies Record<string, OrgRequirement>;
+
+/** A caller's standing towards a team: their organization role (null: guest) and team role. */
+export type TeamStanding = { orgRole: Role | null; teamRole: 'owner' | 'member' | null };
+
+export const TEAM_RULES = {
+  /** See the team and its members: members with an organization role, and the team's own members. */
+  view: (s: TeamStanding) => s.orgRole !== null || s.teamRole !== null,
+  /** Rename it and change its members: organization admins and the team's owners. */
+  manage: (s: TeamStanding) => atLeast(s.orgRole, 'admin') || s.teamRole === 'owner',
+} as const;
+
+export type SpaceAction = keyof typeof SPACE_RULES;
+export type CollectionAction = keyof typeof COLLECTION_RULES;
+export type OrganizationAction = keyof typeof ORGANIZATION_RULES;
+export type TeamAction = keyof typeof TEAM_RULES;
+
+function allows<Row>(rule: Rule<Row>, role: Role | null, row: Row): boolean {
+  return atLeast(role, rule.role) && (rule.when?.(row) ?? true);
+}
+
+export const maySpace = (action: SpaceAction, role: Role | null, space: SpaceState): boolean =>
+  allows(SPACE_RULES[action] as Rule<SpaceState>, role, space);
+
+export const mayCollection = (action: CollectionAction, role: Role | null): boolean => allows(COLLECTION_RULES[action], role, null);
+
+/** Whether an organization membership meets `need` (a rule of the table, or a requirement). */
+export function meets(membership: { member: boolean; role: Role | null }, need: OrgRequirement): boolean {
+  if (!membership.member) return false;
+  if (need === 'member') return true;
+  return need === 'nonGuest' ? membership.role !== null : atLeast(membership.role, need);
+}
+
+export const mayOrganization = (action: OrganizationAction, membership: { member: boolean; role: Role | null }): boolean =>
+  meets(membership, ORGANIZATION_RULES[action]);
+
+// The `permissions` objects of the API, from the same rules.
+
+export const spacePermissions = (space: SpaceState, role: Role | null) => ({
+  access: maySpace('view', role, space),
+  admin: maySpace('share', role, space),
+  edit: maySpace('edit', role, space),
+  comment: maySpace('comment', role, space),
+  merge: maySpace('merge', role, space),
+  review: maySpace('review', role, space),
+});
+
+export const collectionPermissions = (role: Role | null) => ({
+  view: mayCollection('view', role),
+  admin: mayCollection('update', role),
+  viewInviteLinks: mayCollection('viewInviteLinks', role),
+  create: mayCollection('createInside', role),
+});
+
+export const organizationPermissions = (membership: { member: boolean; role: Role | null }) => ({
+  admin: mayOrganization('update', membership),
+  createContent: mayOrganization('createContent', membership),
+});
+
+export const teamPermissionsOf = (standing: TeamStanding) => ({ admin: TEAM_RULES.manage(standing), view: TEAM_RULES.view(standing) });
