@@ -5,7 +5,7 @@ import type { Role } from '../access/roles.js';
 import { kindOfId } from '../ids.js';
 import { childCollectionsPages, countGuestChildCollections, loadCollections, type CollectionRow } from '../collections/rows.js';
 import type { Page } from '../pagination/keyset.js';
-import { collectionSpacesPages, countGuestCollectionSpaces, loadSpaces, type SpaceRow } from '../spaces/rows.js';
+import { collectionSpacesPages, countGuestCollectionSpaces, loadSpaces, type SpaceColumn, type SpaceRow } from '../spaces/rows.js';
 import { byId } from './keys.js';
 import { fromPageVariant, type LoaderRegistry } from './registry.js';
 
@@ -15,10 +15,10 @@ export function contentLoaders(db: Db, viewerId: string, registry: LoaderRegistr
     /** Includes deleted spaces; callers decide what a deleted space means to them. */
     space: registry.track<string, SpaceRow | null>(async (ids) => byId(await loadSpaces(db, viewerId, ids), ids)),
     collection: registry.track<string, CollectionRow | null>(async (ids) => byId(await loadCollections(db, viewerId, ids), ids)),
-    /** A page of the live spaces of each collection; variant: pageVariant(args, callerIsGuest). */
+    /** A page of the live spaces of each collection; variant: pageVariant(args, callerIsGuest, columns?). */
     collectionSpaces: registry.variants<Page<SpaceRow>>((variant, ids) => {
       const { args, more } = fromPageVariant(variant);
-      return collectionSpacesPages(db, reader(more), ids, args);
+      return collectionSpacesPages(db, reader(more), ids, args, (more[1] as SpaceColumn[] | undefined) ?? undefined);
     }),
     /** A page of the child collections of each collection; variant: pageVariant(args, callerIsGuest). */
     childCollections: registry.variants<Page<CollectionRow>>((variant, ids) => {

@@ -1,23 +1,30 @@
 /**
  * Every DataLoader of a request is made through `track`, so that `forgetAll` can clear them all
- * after a write (the refetched answer must not reuse rows read before it). Loaders of pages are
- * made per page arguments, on first use.
+ * after a write (the refetched answer must not reuse rows read before it). Each is made on its
+ * first `load` (a request uses a few of the dozens it could), loaders of pages per page arguments.
  */
 import DataLoader from 'dataloader';
 import type { PageArgs } from '../pagination/keyset.js';
 
+/** What callers use of a DataLoader. */
+export type Loader<K, V> = Pick<DataLoader<K, V>, 'load'>;
+
 export class LoaderRegistry {
   private readonly loaders: DataLoader<unknown, unknown>[] = [];
 
-  track<K, V>(batch: DataLoader.BatchLoadFn<K, V>): DataLoader<K, V> {
-    const loader = new DataLoader<K, V>(batch);
-    this.loaders.push(loader as unknown as DataLoader<unknown, unknown>);
-    return loader;
+  track<K, V>(batch: DataLoader.BatchLoadFn<K, V>): Loader<K, V> {
+    let loader: DataLoader<K, V> | undefined;
+    return {
+      load: (key) => {
+        if (!loader) this.loaders.push((loader = new DataLoader<K, V>(batch)) as unknown as DataLoader<unknown, unknown>);
+        return loader.load(key);
+      },
+    };
   }
 
   /** A loader per `variant` (e.g. page arguments): `pages(variant).load(parentId)`. */
-  variants<V, K = string>(batch: (variant: string, keys: readonly K[]) => Promise<V[]>): (variant: string) => DataLoader<K, V> {
-    const made = new Map<string, DataLoader<K, V>>();
+  variants<V, K = string>(batch: (variant: string, keys: readonly K[]) => Promise<V[]>): (variant: string) => Loader<K, V> {
+    const made = new Map<string, Loader<K, V>>();
     return (variant) => {
       let loader = made.get(variant);
       if (!loader) made.set(variant, (loader = this.track<K, V>((keys) => batch(variant, keys))));

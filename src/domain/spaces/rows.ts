@@ -5,7 +5,7 @@
 import { Prisma, type Space } from '../../generated/prisma/client.js';
 import { guestSeesSpace, spaceRoleSql } from '../access/role-sql.js';
 import type { Role } from '../access/roles.js';
-import { readPage, readPages, type Page, type PageArgs, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { readPage, readPagesWith, whereAll, type Page, type PageArgs, type PageQuery, type SortKey, type Queryable } from '../pagination/keyset.js';
 import { countPerKey, countRows } from '../pagination/count.js';
 import { siblingOrder } from '../content-tree/order.js';
 import { liveSql } from './lifecycle.js';
@@ -16,15 +16,44 @@ const { sql, raw } = Prisma;
 /** A space and the caller's effective role on it (null: no access). */
 export type SpaceRow = Space & { viewerRole: Role | null };
 
-/** Every column of `s`, shaped as Prisma's model (enum values by their Prisma names). */
-const COLUMNS = sql`s."id", s."organizationId", s."parentId", s."title", s."emoji",
-  replace(s."visibility"::text, '-', '_') AS "visibility", s."editMode"::text AS "editMode",
-  s."defaultLevel"::text AS "defaultLevel", s."position", s."revisionId", s."createdAt", s."updatedAt", s."deletedAt",
-  s."openCommentCount", s."changeRequestCount", s."openChangeRequestCount", s."draftChangeRequestCount"`;
+/** Columns of `s`, shaped as Prisma's model (enum values by their Prisma names). */
+const COLUMN_SQL = {
+  id: 's."id"',
+  organizationId: 's."organizationId"',
+  parentId: 's."parentId"',
+  title: 's."title"',
+  emoji: 's."emoji"',
+  visibility: `replace(s."visibility"::text, '-', '_') AS "visibility"`,
+  editMode: 's."editMode"::text AS "editMode"',
+  defaultLevel: 's."defaultLevel"::text AS "defaultLevel"',
+  position: 's."position"',
+  revisionId: 's."revisionId"',
+  createdAt: 's."createdAt"',
+  updatedAt: 's."updatedAt"',
+  deletedAt: 's."deletedAt"',
+  openCommentCount: 's."openCommentCount"',
+  changeRequestCount: 's."changeRequestCount"',
+  openChangeRequestCount: 's."openChangeRequestCount"',
+  draftChangeRequestCount: 's."draftChangeRequestCount"',
+} as const satisfies Record<keyof Space, string>;
 
-/** `SELECT` spaces `s` with the role of `viewerId` as "viewerRole" (and of `subject`, a Member alias, when given). */
-function selectSpaces(viewerId: string, extra: Sql = sql``): Sql {
-  return sql`SELECT ${COLUMNS}, ${spaceRoleSql('viewer', 's', 'pc')} AS "viewerRole" ${extra}
+export type SpaceColumn = keyof typeof COLUMN_SQL;
+export const SPACE_COLUMNS = Object.keys(COLUMN_SQL) as SpaceColumn[];
+
+/**
+ * What every space row carries, whatever was asked for: its identity and place, its sort keys,
+ * and what access checks read (with `viewerRole`). Lists may read only these and the columns a
+ * request selects (a page of 100 spaces of which a client wants titles reads 8 columns, not 17):
+ * rows of such lists are partial, and only ever reach the fields that asked for them.
+ */
+export const CORE_SPACE_COLUMNS: readonly SpaceColumn[] = ['id', 'organizationId', 'parentId', 'position', 'createdAt', 'deletedAt', 'editMode'];
+
+const columnsSql = (columns: readonly SpaceColumn[]) =>
+  raw([...new Set([...CORE_SPACE_COLUMNS, ...columns])].map((c) => COLUMN_SQL[c]).join(', '));
+
+/** `SELECT` spaces `s` (`columns`, all by default) with the role of `viewerId` as "viewerRole". */
+function selectSpaces(viewerId: string, extra: Sql = sql``, columns: readonly SpaceColumn[] = SPACE_COLUMNS): Sql {
+  return sql`SELECT ${columnsSql(columns)}, ${spaceRoleSql('viewer', 's', 'pc')} AS "viewerRole" ${extra}
     FROM "Space" s
     LEFT JOIN "Collection" pc ON pc."id" = s."parentId"
     LEFT JOIN "Member" viewer ON viewer."organizationId" = s."organizationId" AND viewer."userId" = ${viewerId}`;
@@ -57,9 +86,15 @@ function byCreation(tag: string, descending = false): SortKey<SpaceRow> {
 /** The content tree's order within a parent collection. */
 const byPosition = (tag: string) => siblingOrder<SpaceRow>(tag, 's', [raw('s."deletedAt"')]);
 
-/** Live spaces of an organization the reader can see, oldest first. */
-export function organizationSpacesPage(db: Queryable, reader: Reader, organizationId: string, args: PageArgs): Promise<Page<SpaceRow>> {
-  return readPage(db, selectSpaces(reader.userId), [sql`s."organizationId" = ${organizationId}`, live, ...visibleTo(reader)], byCreation(`spaces:${organizationId}`), args);
+/** Live spaces of an organization the reader can see, oldest first (`columns`: see CORE_SPACE_COLUMNS). */
+export function organizationSpacesPage(
+  db: Queryable,
+  reader: Reader,
+  organizationId: string,
+  args: PageArgs,
+  columns: readonly SpaceColumn[] = SPACE_COLUMNS,
+): Promise<Page<SpaceRow>> {
+  return readPage(db, selectSpaces(reader.userId, sql``, columns), [sql`s."organizationId" = ${organizationId}`, live, ...visibleTo(reader)], byCreation(`spaces:${organizationId}`), args);
 }
 
 /** How many live spaces of the organization a guest can see (others see them all: the organization's counter). */
@@ -67,15 +102,27 @@ export function countGuestSpaces(db: Queryable, userId: string, organizationId: 
   return countRows(db, sql`"Space" s WHERE s."organizationId" = ${organizationId} AND ${live} AND ${guestSeesSpace('s', userId)}`);
 }
 
-/** Live spaces directly inside each collection that the reader can see, in tree order. */
-export function collectionSpacesPages(db: Queryable, reader: Reader, collectionIds: readonly string[], args: PageArgs): Promise<Page<SpaceRow>[]> {
-  return readPages(
-    db,
-    collectionIds,
-    (parent) => ({ select: selectSpaces(reader.userId), conditions: [sql`s."parentId" = ${parent}`, live, ...visibleTo(reader)] }),
-    (id) => byPosition(`collection-spaces:${id}`),
-    args,
-  );
+/**
+ * Live spaces directly inside each collection that the reader can see, in tree order (`columns`:
+ * see CORE_SPACE_COLUMNS). The parent collection and the reader's membership are joined once per
+ * collection, not once per space.
+ */
+export function collectionSpacesPages(
+  db: Queryable,
+  reader: Reader,
+  collectionIds: readonly string[],
+  args: PageArgs,
+  columns: readonly SpaceColumn[] = SPACE_COLUMNS,
+): Promise<Page<SpaceRow>[]> {
+  const page: PageQuery = (parent, plan) => sql`
+    SELECT ${columnsSql(columns)}, ${spaceRoleSql('viewer', 's', 'pc')} AS "viewerRole"
+    FROM "Collection" pc
+    LEFT JOIN "Member" viewer ON viewer."organizationId" = pc."organizationId" AND viewer."userId" = ${reader.userId}
+    CROSS JOIN LATERAL (SELECT s.* FROM "Space" s
+      ${whereAll([sql`s."parentId" = pc."id"`, live, ...visibleTo(reader), ...plan.seek])} ORDER BY ${plan.orderBy} LIMIT ${plan.limit}) s
+    WHERE pc."id" = ${parent}
+    ORDER BY ${plan.orderBy}`;
+  return readPagesWith(db, collectionIds, page, (id) => byPosition(`collection-spaces:${id}`), args);
 }
 
 /** Per collection, how many of its live spaces a guest can see. */

@@ -13,7 +13,7 @@ import { apiUrl, appUrl } from '../urls.js';
 import { RoleEnum } from './enums.js';
 import { OrganizationRef } from './organization.js';
 import { PositionInput } from './position.js';
-import { SpaceRef } from './space.js';
+import { SpaceRef, spaceColumnsFor } from './space.js';
 
 const CollectionPermissions = builder.simpleObject('CollectionPermissions', {
   description: 'What the caller may do with the collection.',
@@ -52,9 +52,9 @@ export const CollectionRef = builder.prismaNode('Collection', {
     spaces: t.connection({
       type: SpaceRef,
       description: 'Live spaces directly inside this collection that the caller can access, in order.',
-      resolve: async (collection, args, ctx) => {
+      resolve: async (collection, args, ctx, info) => {
         const { guest } = await ctx.access.reader(collection.organizationId);
-        const page = await ctx.loaders.collectionSpaces(pageVariant(args, guest)).load(collection.id);
+        const page = await ctx.loaders.collectionSpaces(pageVariant(args, guest, spaceColumnsFor(info))).load(collection.id);
         return pageConnection(page, () => (guest ? ctx.loaders.guestCollectionSpaceCount.load(collection.id) : collection.spaceCount));
       },
     }),

@@ -7,7 +7,9 @@ import { deleteSpace, restoreSpace } from '../../domain/spaces/trash.js';
 import { updateSpace } from '../../domain/spaces/update.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
-import { countGuestSpaces, organizationSpacesPage } from '../../domain/spaces/rows.js';
+import { countGuestSpaces, organizationSpacesPage, SPACE_COLUMNS, type SpaceColumn } from '../../domain/spaces/rows.js';
+import { columnsFor, selectedNodeFields } from '../selection.js';
+import type { GraphQLResolveInfo } from 'graphql';
 import { forgetLoaded, type Context } from '../context.js';
 import { RoleEnum, SpaceEditModeEnum, SpaceVisibilityEnum } from './enums.js';
 import { OrganizationRef } from './organization.js';
@@ -69,13 +71,49 @@ export const SpaceRef = builder.prismaNode('Space', {
   }),
 });
 
+/**
+ * The columns each field of Space reads beyond CORE_SPACE_COLUMNS (which include what access
+ * checks and sort keys need). A field missing here makes lists read every column.
+ */
+export const SPACE_FIELD_COLUMNS: Record<string, readonly SpaceColumn[]> = {
+  __typename: [],
+  id: [],
+  title: ['title'],
+  emoji: ['emoji'],
+  visibility: ['visibility'],
+  editMode: [],
+  defaultLevel: ['defaultLevel'],
+  createdAt: [],
+  updatedAt: ['updatedAt'],
+  deletedAt: [],
+  revision: ['revisionId'],
+  organizationId: [],
+  parentId: [],
+  organization: [],
+  parent: [],
+  comments: ['openCommentCount'],
+  changeRequests: ['changeRequestCount'],
+  changeRequestsOpen: ['openChangeRequestCount'],
+  changeRequestsDraft: ['draftChangeRequestCount'],
+  urls: [],
+  viewerRole: [],
+  permissions: [],
+  users: [],
+  teams: [],
+  aggregatedUsers: [],
+  links: ['revisionId'],
+};
+
+/** The space columns a connection's selected nodes need. */
+export const spaceColumnsFor = (info: GraphQLResolveInfo) => columnsFor(selectedNodeFields(info), SPACE_FIELD_COLUMNS, SPACE_COLUMNS);
+
 builder.prismaObjectFields('Organization', (t) => ({
   spaces: t.connection({
     type: SpaceRef,
     description: 'Live spaces of the organization the caller can access, oldest first.',
-    resolve: async (org, args, ctx) => {
+    resolve: async (org, args, ctx, info) => {
       const reader = await ctx.access.reader(org.id);
-      const page = await organizationSpacesPage(ctx.db, reader, org.id, args);
+      const page = await organizationSpacesPage(ctx.db, reader, org.id, args, spaceColumnsFor(info));
       return pageConnection(page, () => (reader.guest ? countGuestSpaces(ctx.db, reader.userId, org.id) : org.spaceCount));
     },
   }),
