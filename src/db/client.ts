@@ -12,8 +12,10 @@ const MAX_NAMED_STATEMENTS = 1000;
 
 /**
  * Names statements after a digest of their text, so each pooled connection prepares a statement
- * once and then only binds and executes it (PostgreSQL parses and plans it once per connection,
- * and may reuse a generic plan). Statements are finitely many texts with parameters, but the
+ * once and then only binds and executes it: PostgreSQL parses it once per connection, and after a
+ * few executions keeps one generic plan when that costs no more than planning each execution for
+ * its parameters (a list's page for a given organization often does not: it then keeps planning
+ * per execution, rightly). Statements are finitely many texts with parameters, but the
  * number of names is bounded anyway: each one holds memory in every connection of the pool.
  */
 function statementNames(): (query: { sql: string }) => string | undefined {
@@ -29,12 +31,7 @@ function statementNames(): (query: { sql: string }) => string | undefined {
 }
 
 export function createPrismaClient(url: string, opts: { poolMax?: number; onQuery?: QueryListener } = {}): Db {
-  const adapter = new PrismaPg(
-    // Named statements are planned once per connection: a custom plan per execution would cost
-    // more than most executions (PostgreSQL keeps re-planning statements with array parameters).
-    { connectionString: url, max: opts.poolMax ?? 10, options: '-c plan_cache_mode=force_generic_plan' },
-    { statementNameGenerator: statementNames() as never },
-  );
+  const adapter = new PrismaPg({ connectionString: url, max: opts.poolMax ?? 10 }, { statementNameGenerator: statementNames() as never });
   const client = new PrismaClient({
     adapter,
     log: opts.onQuery ? [{ emit: 'event', level: 'query' }] : [],

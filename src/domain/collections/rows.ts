@@ -3,6 +3,7 @@
  * by ID, the organization's tree (depth-first, or its root level), and each collection's children.
  */
 import { Prisma, type Collection } from '../../generated/prisma/client.js';
+import { isOneOf } from '../sql.js';
 import { collectionRoleSql, guestSeesCollection } from '../access/role-sql.js';
 import type { Role } from '../access/roles.js';
 import { readPage, readPages, type Page, type PageArgs, type SortKey, type Queryable } from '../pagination/keyset.js';
@@ -24,7 +25,7 @@ function selectCollections(viewerId: string): Sql {
 }
 
 export async function loadCollections(db: Queryable, viewerId: string, ids: readonly string[]): Promise<CollectionRow[]> {
-  return db.$queryRaw<CollectionRow[]>(sql`${selectCollections(viewerId)} WHERE c."id" = ANY(${[...ids]}::text[])`);
+  return db.$queryRaw<CollectionRow[]>(sql`${selectCollections(viewerId)} WHERE ${isOneOf(raw('c."id"'), ids)}`);
 }
 
 const visibleTo = (reader: { userId: string; guest: boolean }) => (reader.guest ? [guestSeesCollection('c', reader.userId)] : []);

@@ -1,5 +1,6 @@
 /** Organizations read with the caller's membership beside each row (one statement for both). */
 import { Prisma, type Organization } from '../../generated/prisma/client.js';
+import { isOneOf } from '../sql.js';
 import type { Role } from '../access/roles.js';
 import { readPage, type Page, type PageArgs, type SortKey, type Queryable } from '../pagination/keyset.js';
 import { countRows } from '../pagination/count.js';
@@ -18,7 +19,7 @@ function selectOrganizations(viewerId: string): Sql {
 }
 
 export function loadOrganizations(db: Queryable, viewerId: string, ids: readonly string[]): Promise<OrganizationRow[]> {
-  return db.$queryRaw<OrganizationRow[]>(sql`${selectOrganizations(viewerId)} WHERE o."id" = ANY(${[...ids]}::text[])`);
+  return db.$queryRaw<OrganizationRow[]>(sql`${selectOrganizations(viewerId)} WHERE ${isOneOf(raw('o."id"'), ids)}`);
 }
 
 const byJoining = (viewerId: string): SortKey<OrganizationRow> => ({

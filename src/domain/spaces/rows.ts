@@ -3,6 +3,7 @@
  * by ID, and paged lists of an organization, of collections, and of what a member can access.
  */
 import { Prisma, type Space } from '../../generated/prisma/client.js';
+import { isOneOf } from '../sql.js';
 import { guestSeesSpace, spaceRoleSql } from '../access/role-sql.js';
 import type { Role } from '../access/roles.js';
 import { readPage, readPagesWith, whereAll, type Page, type PageArgs, type PageQuery, type SortKey, type Queryable } from '../pagination/keyset.js';
@@ -60,7 +61,7 @@ function selectSpaces(viewerId: string, extra: Sql = sql``, columns: readonly Sp
 }
 
 export async function loadSpaces(db: Queryable, viewerId: string, ids: readonly string[]): Promise<SpaceRow[]> {
-  return db.$queryRaw<SpaceRow[]>(sql`${selectSpaces(viewerId)} WHERE s."id" = ANY(${[...ids]}::text[])`);
+  return db.$queryRaw<SpaceRow[]>(sql`${selectSpaces(viewerId)} WHERE ${isOneOf(raw('s."id"'), ids)}`);
 }
 
 /** Who reads a list: the user, and whether they are a guest (then only what their grants reach). */
