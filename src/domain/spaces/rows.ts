@@ -47,7 +47,7 @@ export const SPACE_COLUMNS = Object.keys(COLUMN_SQL) as SpaceColumn[];
  * request selects (a page of 100 spaces of which a client wants titles reads 8 columns, not 17):
  * rows of such lists are partial, and only ever reach the fields that asked for them.
  */
-export const CORE_SPACE_COLUMNS: readonly SpaceColumn[] = ['id', 'organizationId', 'parentId', 'position', 'createdAt', 'deletedAt', 'editMode'];
+export const CORE_SPACE_COLUMNS: readonly SpaceColumn[] = ['id', 'organizationId', 'parentId', 'position', 'deletedAt', 'editMode'];
 
 const columnsSql = (columns: readonly SpaceColumn[]) =>
   raw([...new Set([...CORE_SPACE_COLUMNS, ...columns])].map((c) => COLUMN_SQL[c]).join(', '));
@@ -95,7 +95,7 @@ export function organizationSpacesPage(
   args: PageArgs,
   columns: readonly SpaceColumn[] = SPACE_COLUMNS,
 ): Promise<Page<SpaceRow>> {
-  return readPage(db, selectSpaces(reader.userId, sql``, columns), [sql`s."organizationId" = ${organizationId}`, live, ...visibleTo(reader)], byCreation(`spaces:${organizationId}`), args);
+  return readPage(db, selectSpaces(reader.userId, sql``, [...columns, 'createdAt']), [sql`s."organizationId" = ${organizationId}`, live, ...visibleTo(reader)], byCreation(`spaces:${organizationId}`), args);
 }
 
 /** How many live spaces of the organization a guest can see (others see them all: the organization's counter). */

@@ -83,7 +83,7 @@ export const SPACE_FIELD_COLUMNS: Record<string, readonly SpaceColumn[]> = {
   visibility: ['visibility'],
   editMode: [],
   defaultLevel: ['defaultLevel'],
-  createdAt: [],
+  createdAt: ['createdAt'],
   updatedAt: ['updatedAt'],
   deletedAt: [],
   revision: ['revisionId'],
@@ -104,8 +104,14 @@ export const SPACE_FIELD_COLUMNS: Record<string, readonly SpaceColumn[]> = {
   links: ['revisionId'],
 };
 
-/** The space columns a connection's selected nodes need. */
-export const spaceColumnsFor = (info: GraphQLResolveInfo) => columnsFor(selectedNodeFields(info), SPACE_FIELD_COLUMNS, SPACE_COLUMNS);
+const columnsByField = new WeakMap<GraphQLResolveInfo['fieldNodes'], SpaceColumn[]>();
+
+/** The space columns a connection's selected nodes need (worked out once per field of a document). */
+export function spaceColumnsFor(info: GraphQLResolveInfo): SpaceColumn[] {
+  let columns = columnsByField.get(info.fieldNodes);
+  if (!columns) columnsByField.set(info.fieldNodes, (columns = columnsFor(selectedNodeFields(info), SPACE_FIELD_COLUMNS, SPACE_COLUMNS)));
+  return columns;
+}
 
 builder.prismaObjectFields('Organization', (t) => ({
   spaces: t.connection({
