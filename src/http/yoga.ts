@@ -57,9 +57,10 @@ export function createGraphQLServer(
       maxDepthPlugin({ n: 16, flattenFragments: true }),
       maxTokensPlugin({ n: 5000 }),
       maxAliasesPlugin({ n: 20 }),
+      // graphql-js's variable coercion first: its messages name the offending field's path.
+      useGraphQLJsVariableCoercion(),
       // Documents compiled to JavaScript once (cached by document), then executed without
       // graphql-js's generic walk of the selection set for every object of the result.
-      useGraphQLJsVariableCoercion(),
       useGraphQlJit(),
     ],
     context: ({ request }) => contextFor(db, config, authenticate, request.headers.get('authorization')),
