@@ -42,10 +42,10 @@ export type SpaceColumn = keyof typeof COLUMN_SQL;
 export const SPACE_COLUMNS = Object.keys(COLUMN_SQL) as SpaceColumn[];
 
 /**
- * What every space row carries, whatever was asked for: its identity and place, its sort keys,
- * and what access checks read (with `viewerRole`). Lists may read only these and the columns a
- * request selects (a page of 100 spaces of which a client wants titles reads 8 columns, not 17):
- * rows of such lists are partial, and only ever reach the fields that asked for them.
+ * What every space row carries, whatever was asked for: its identity and place, and what access
+ * checks read (with `viewerRole`). Lists may read only these, their sort key's columns and the
+ * columns a request selects (a page of spaces of which a client wants titles reads 8 columns, not
+ * 18): rows of such lists are partial, and only ever reach the fields that asked for them.
  */
 export const CORE_SPACE_COLUMNS: readonly SpaceColumn[] = ['id', 'organizationId', 'parentId', 'position', 'deletedAt', 'editMode'];
 
