@@ -11,8 +11,22 @@ const { sql, raw } = Prisma;
 /** An organization, whether the caller is an active member of it, and their role there (null: guest). */
 export type OrganizationRow = Organization & { viewerIsMember: boolean; viewerRole: Role | null; viewerJoinedAt: Date | null };
 
+/**
+ * Every column, named: an organization statement is prepared once per connection, and `o.*` would
+ * change its result type (an error, once) when a migration adds a column under a running server.
+ */
+const COLUMNS = raw(
+  Object.keys({
+    id: 1, title: 1, type: 1, useCase: 1, communityType: 1, hostname: 1, emailDomains: 1, defaultRole: 1, defaultContentSite: 1,
+    logoURL: 1, sso: 1, ai: 1, inviteLinks: 1, plan: 1, createdAt: 1, updatedAt: 1, spaceCount: 1, collectionCount: 1,
+    rootCollectionCount: 1, memberCount: 1, roleMemberCount: 1, seenMemberCount: 1, teamCount: 1,
+  } satisfies Record<keyof Organization, 1>)
+    .map((column) => `o."${column}"`)
+    .join(', '),
+);
+
 function selectOrganizations(viewerId: string): Sql {
-  return sql`SELECT o.*, (viewer."userId" IS NOT NULL AND NOT viewer."disabled") AS "viewerIsMember",
+  return sql`SELECT ${COLUMNS}, (viewer."userId" IS NOT NULL AND NOT viewer."disabled") AS "viewerIsMember",
       CASE WHEN viewer."disabled" THEN NULL ELSE viewer."role"::text END AS "viewerRole", viewer."joinedAt" AS "viewerJoinedAt"
     FROM "Organization" o
     LEFT JOIN "Member" viewer ON viewer."organizationId" = o."id" AND viewer."userId" = ${viewerId}`;
