@@ -19,6 +19,7 @@ const schema = z.object({
   QUIRE_LOG_SQL: bool.default(false),
   QUIRE_SECRET: z.string().min(32).optional(),
   QUIRE_TOKEN_CACHE_SECONDS: z.coerce.number().min(0).default(10),
+  QUIRE_DB_PREPARED_STATEMENTS: bool.default(true),
 });
 
 export type Config = {
@@ -36,6 +37,8 @@ export type Config = {
   secret?: string;
   /** How long an instance remembers a known API token (0: looks every token up). */
   tokenCacheMs: number;
+  /** Named (server-side prepared) statements; off behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21). */
+  dbPreparedStatements: boolean;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -59,5 +62,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logSql: e.QUIRE_LOG_SQL,
     secret: e.QUIRE_SECRET,
     tokenCacheMs: e.QUIRE_TOKEN_CACHE_SECONDS * 1000,
+    dbPreparedStatements: e.QUIRE_DB_PREPARED_STATEMENTS,
   };
 }

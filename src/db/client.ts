@@ -30,8 +30,9 @@ function statementNames(): (query: { sql: string }) => string | undefined {
   };
 }
 
-export function createPrismaClient(url: string, opts: { poolMax?: number; onQuery?: QueryListener } = {}): Db {
-  const adapter = new PrismaPg({ connectionString: url, max: opts.poolMax ?? 10 }, { statementNameGenerator: statementNames() as never });
+export function createPrismaClient(url: string, opts: { poolMax?: number; onQuery?: QueryListener; preparedStatements?: boolean } = {}): Db {
+  const named = opts.preparedStatements !== false ? { statementNameGenerator: statementNames() as never } : {};
+  const adapter = new PrismaPg({ connectionString: url, max: opts.poolMax ?? 10 }, named);
   const client = new PrismaClient({
     adapter,
     log: opts.onQuery ? [{ emit: 'event', level: 'query' }] : [],

@@ -17,7 +17,7 @@ export async function openDatabase(config: Config, opts: { migrate?: boolean; on
   try {
     if (opts.migrate !== false) await applyMigrations(server.url);
     const onQuery = opts.onQuery ?? (config.logSql ? (sql: string) => console.error(`[sql] ${sql}`) : undefined);
-    const db = createPrismaClient(server.url, { poolMax: config.dbPoolMax, onQuery });
+    const db = createPrismaClient(server.url, { poolMax: config.dbPoolMax, onQuery, preparedStatements: config.dbPreparedStatements });
     return {
       url: server.url,
       db,
