@@ -6,17 +6,16 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import { isMigrated } from './db/database.js';
 import { createAuthenticator } from './domain/identity/tokens.js';
-import { contextFor, createGraphQLServer } from './http/yoga.js';
+import { serveGraphQLOverWebSocket } from './http/graphql-ws.js';
+import { createGraphQLServer } from './http/yoga.js';
 import { createRestHandler } from './rest/router.js';
 import { routes } from './rest/routes/index.js';
 import { createContext } from './schema/context.js';
-import { schema } from './schema/index.js';
 
 export type App = {
   /** The request listener, for a server of the caller's own. */
@@ -89,17 +88,7 @@ export function buildApp({ db, config, log = console.error }: { db: Db; config: 
     async start(port = config.port, host = config.host) {
       server = createServer(listener);
       wss = new WebSocketServer({ server, path: '/graphql' });
-      useServer(
-        {
-          schema,
-          context: (ctx) => {
-            const params = ctx.connectionParams ?? {};
-            const auth = (params.authorization ?? params.Authorization ?? ctx.extra.request.headers.authorization) as string | undefined;
-            return contextFor(db, config, authenticate, auth);
-          },
-        },
-        wss,
-      );
+      serveGraphQLOverWebSocket(wss, yoga, authenticate);
       await new Promise<void>((resolve) => server!.listen(port, host, resolve));
       const actual = (server.address() as AddressInfo).port;
       return { port: actual, url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${actual}` };

@@ -63,7 +63,8 @@ export function createGraphQLServer(
       // graphql-js's generic walk of the selection set for every object of the result.
       useGraphQlJit(),
     ],
-    context: ({ request }) => contextFor(db, config, authenticate, request.headers.get('authorization')),
+    // HTTP requests carry the token in a header; WebSocket operations pass it in (graphql-ws.ts).
+    context: (initial) => contextFor(db, config, authenticate, initial.request?.headers.get('authorization') ?? (initial.authorization as string | undefined)),
     maskedErrors: {
       maskError: (error, message) => {
         const original = isGraphQLError(error) ? error.originalError : error;
