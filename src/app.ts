@@ -49,6 +49,22 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(JSON.stringify(body));
 }
 
+/** Why the server could not listen, in words that name the setting to change. */
+function listenFailure(error: NodeJS.ErrnoException, port: number, host: string): string {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `Port ${port} on ${host} is already in use (set PORT to a free port)`;
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `HOST ${host} is not an address of this machine (set HOST, e.g. 0.0.0.0 or 127.0.0.1)`;
+    case 'EACCES':
+      return `Not allowed to listen on port ${port} (ports below 1024 need privileges; set PORT)`;
+    default:
+      return `Cannot listen on ${host}:${port}: ${error.message}`;
+  }
+}
+
 export function buildApp({ db, config, log = console.error }: { db: Db; config: Config; log?: (...args: unknown[]) => void }): App {
   const authenticate = createAuthenticator(db, { ttlMs: config.tokenCacheMs });
   const yoga = createGraphQLServer(db, config, authenticate, log);
@@ -89,7 +105,14 @@ export function buildApp({ db, config, log = console.error }: { db: Db; config: 
       server = createServer(listener);
       wss = new WebSocketServer({ server, path: '/graphql' });
       serveGraphQLOverWebSocket(wss, yoga, authenticate);
-      await new Promise<void>((resolve) => server!.listen(port, host, resolve));
+      await new Promise<void>((resolve, reject) => {
+        const refuse = (error: NodeJS.ErrnoException) => reject(new Error(listenFailure(error, port, host)));
+        server!.once('error', refuse);
+        server!.listen(port, host, () => {
+          server!.off('error', refuse);
+          resolve();
+        });
+      });
       const actual = (server.address() as AddressInfo).port;
       return { port: actual, url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${actual}` };
     },

@@ -40,3 +40,33 @@ describe('admin CLI', () => {
     await expect(quire('admin', 'create-org', '--title', 'X', '--owner-email', 'not-an-email')).rejects.toThrow(/title|email/);
   }, 60_000);
 });
+
+describe('serve', () => {
+  /** `quire serve` with `env`: its exit code and standard error (it must exit by itself). */
+  function serve(env: Record<string, string>) {
+    return run('npx', ['tsx', 'src/main.ts', 'serve'], {
+      env: { ...process.env, DATABASE_URL: inject('databaseUrl'), QUIRE_RUN_WORKER: 'false', ...env },
+      timeout: 45_000,
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code?: number; stderr?: string; killed?: boolean }) => ({ code: error.killed ? 'timeout' : error.code, stderr: error.stderr ?? '' }),
+    );
+  }
+
+  it('exits non-zero at once, naming the problem, when the port is taken or HOST is not this machine', async () => {
+    const { createServer } = await import('node:net');
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = String((taken.address() as { port: number }).port);
+    try {
+      const busy = await serve({ PORT: port, HOST: '127.0.0.1' });
+      expect(busy.code).toBe(1);
+      expect(busy.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`);
+    } finally {
+      taken.close();
+    }
+    const elsewhere = await serve({ PORT: '0', HOST: '203.0.113.7' }); // TEST-NET-3: no machine has it
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.stderr).toContain('HOST 203.0.113.7 is not an address of this machine');
+  }, 120_000);
+});

@@ -8,7 +8,16 @@ export async function serve(config: Config): Promise<void> {
   const database = await openDatabase(config);
   const worker = config.runWorker ? await startWorker(database.url, database.db) : undefined;
   const app = buildApp({ db: database.db, config });
-  const { url } = await app.start();
+  let url: string;
+  try {
+    ({ url } = await app.start());
+  } catch (error) {
+    // Nothing may keep running: the worker, the pool and an embedded PostgreSQL stop before exiting.
+    await app.stop();
+    await worker?.stop();
+    await database.close();
+    throw error;
+  }
   console.log(`[quire] GraphQL and GraphiQL at ${url}/graphql, REST at ${url}/v1`);
 
   let stopping = false;
