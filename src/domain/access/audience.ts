@@ -3,7 +3,7 @@
  * and every member with their effective role through any path (see role-sql.ts).
  */
 import { Prisma, type ContentPermission } from '../../generated/prisma/client.js';
-import { readPages, readPagesWith, whereAll, type Page, type PageArgs, type PagePlan, type PageQuery, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { byTimeThenId, readPages, readPagesWith, whereAll, type Page, type PageArgs, type PagePlan, type PageQuery, type Queryable } from '../pagination/keyset.js';
 import { countPerKey } from '../pagination/count.js';
 import { callerSeesTeam } from '../teams/rows.js';
 import type { Access } from './access.js';
@@ -17,14 +17,7 @@ const { sql, raw } = Prisma;
 /** Grants on the content named by `content` (SQL naming a space or collection ID). */
 const onContent = (content: Sql) => sql`(p."spaceId" = ${content} OR p."collectionId" = ${content})`;
 
-const byGrantDate = (tag: string): SortKey<ContentPermission> => ({
-  tag,
-  columns: [
-    { sql: raw('p."createdAt"'), type: 'timestamp' },
-    { sql: raw('p."id"'), type: 'text' },
-  ],
-  keyOf: (p) => [p.createdAt, p.id],
-});
+const byGrantDate = (tag: string) => byTimeThenId<ContentPermission>(tag, 'p."createdAt"', 'p."id"', (p) => [p.createdAt, p.id]);
 
 const selectGrants = sql`SELECT p."id", p."organizationId", p."spaceId", p."collectionId", p."userId", p."teamId", p."role"::text AS "role", p."createdAt" FROM "ContentPermission" p`;
 
@@ -103,14 +96,7 @@ function withAccess(kind: Kind, content: Sql, only: Role | null | undefined, pla
   return sql`(${branch(sql`m."role" IS NOT NULL`)} UNION ALL ${branch(sql`m."role" IS NULL AND m."userId" IN (${grantHolders(kind, content)})`)}) m`;
 }
 
-const byJoining = (tag: string): SortKey<AudienceEntry> => ({
-  tag,
-  columns: [
-    { sql: raw('m."joinedAt"'), type: 'timestamp' },
-    { sql: raw('m."userId"'), type: 'text' },
-  ],
-  keyOf: (e) => [e.joinedAt, e.userId],
-});
+const byJoining = (tag: string) => byTimeThenId<AudienceEntry>(tag, 'm."joinedAt"', 'm."userId"', (e) => [e.joinedAt, e.userId]);
 
 /**
  * Every member with access to each content (spaces or collections, by ID) and their effective

@@ -2,7 +2,7 @@
 import { Prisma, type Organization } from '../../generated/prisma/client.js';
 import { isOneOf } from '../sql.js';
 import type { Role } from '../access/roles.js';
-import { readPage, type Page, type PageArgs, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { byTimeThenId, readPage, type Page, type PageArgs, type Queryable } from '../pagination/keyset.js';
 import { countRows } from '../pagination/count.js';
 
 type Sql = Prisma.Sql;
@@ -36,14 +36,7 @@ export function loadOrganizations(db: Queryable, viewerId: string, ids: readonly
   return db.$queryRaw<OrganizationRow[]>(sql`${selectOrganizations(viewerId)} WHERE ${isOneOf(raw('o."id"'), ids)}`);
 }
 
-const byJoining = (viewerId: string): SortKey<OrganizationRow> => ({
-  tag: `organizations:${viewerId}`,
-  columns: [
-    { sql: raw('viewer."joinedAt"'), type: 'timestamp' },
-    { sql: raw('o."id"'), type: 'text' },
-  ],
-  keyOf: (o) => [o.viewerJoinedAt!, o.id],
-});
+const byJoining = (viewerId: string) => byTimeThenId<OrganizationRow>(`organizations:${viewerId}`, 'viewer."joinedAt"', 'o."id"', (o) => [o.viewerJoinedAt!, o.id]);
 
 const activeMembership = sql`viewer."userId" IS NOT NULL AND NOT viewer."disabled"`;
 

@@ -31,6 +31,28 @@ export type SortKey<Row> = {
   keyOf(row: Row): KeyValue[];
 };
 
+/**
+ * The most common total order: a timestamp column (`time`, SQL), ties broken by a unique text
+ * column (`id`). `keyOf` reads both from a row.
+ */
+export function byTimeThenId<Row>(
+  tag: string,
+  time: string,
+  id: string,
+  keyOf: (row: Row) => [Date, string],
+  opts: Pick<SortKey<Row>, 'descending' | 'leading'> = {},
+): SortKey<Row> {
+  return {
+    tag,
+    ...opts,
+    columns: [
+      { sql: raw(time), type: 'timestamp' },
+      { sql: raw(id), type: 'text' },
+    ],
+    keyOf,
+  };
+}
+
 export type Page<Row> = {
   rows: Row[];
   hasNextPage: boolean;

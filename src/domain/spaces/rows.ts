@@ -6,7 +6,7 @@ import { Prisma, type Space } from '../../generated/prisma/client.js';
 import { isOneOf } from '../sql.js';
 import { guestSeesSpace, spaceRoleSql } from '../access/role-sql.js';
 import type { Role } from '../access/roles.js';
-import { readPage, readPagesWith, whereAll, type Page, type PageArgs, type PageQuery, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { byTimeThenId, readPage, readPagesWith, whereAll, type Page, type PageArgs, type PageQuery, type SortKey, type Queryable } from '../pagination/keyset.js';
 import { countPerKey, countRows } from '../pagination/count.js';
 import { siblingOrder } from '../content-tree/order.js';
 import { liveSql } from './lifecycle.js';
@@ -72,16 +72,7 @@ const visibleTo = (reader: Reader) => (reader.guest ? [guestSeesSpace('s', reade
 
 /** Oldest first; `desc` newest first. */
 function byCreation(tag: string, descending = false): SortKey<SpaceRow> {
-  return {
-    tag,
-    descending,
-    leading: [raw('s."deletedAt"')],
-    columns: [
-      { sql: raw('s."createdAt"'), type: 'timestamp' },
-      { sql: raw('s."id"'), type: 'text' },
-    ],
-    keyOf: (s) => [s.createdAt, s.id],
-  };
+  return byTimeThenId<SpaceRow>(tag, 's."createdAt"', 's."id"', (s) => [s.createdAt, s.id], { descending, leading: [raw('s."deletedAt"')] });
 }
 
 /** The content tree's order within a parent collection. */

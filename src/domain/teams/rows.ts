@@ -4,7 +4,7 @@
  * team; a guest sees the teams they belong to.
  */
 import { Prisma, type Team, type TeamMember } from '../../generated/prisma/client.js';
-import { readPage, readPages, type Page, type PageArgs, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { byTimeThenId, readPage, readPages, type Page, type PageArgs, type SortKey, type Queryable } from '../pagination/keyset.js';
 import { countPerKey, countRows } from '../pagination/count.js';
 import { likePattern, selectMembers, toMemberRow, type MemberRow } from '../members/rows.js';
 
@@ -20,14 +20,7 @@ export type TeamFilter = {
 
 const teamColumns = sql`t."id", t."organizationId", t."title", t."createdAt", t."memberCount"`;
 
-const byCreation = (tag: string): SortKey<Team> => ({
-  tag,
-  columns: [
-    { sql: raw('t."createdAt"'), type: 'timestamp' },
-    { sql: raw('t."id"'), type: 'text' },
-  ],
-  keyOf: (t) => [t.createdAt, t.id],
-});
+const byCreation = (tag: string) => byTimeThenId<Team>(tag, 't."createdAt"', 't."id"', (t) => [t.createdAt, t.id]);
 
 function teamConditions(organizationId: string, filter: TeamFilter): Sql[] {
   const out = [sql`t."organizationId" = ${organizationId}`];
@@ -97,14 +90,7 @@ export type TeamMemberRow = MemberRow & { teamMembership: TeamMember };
 /** Members of each team (by ID), in order of joining it, each with their organization membership. */
 export async function teamMembersPages(db: Queryable, teamIds: readonly string[], args: PageArgs): Promise<Page<TeamMemberRow>[]> {
   type Flat = Parameters<typeof toMemberRow>[0] & { tm_teamId: string; tm_role: TeamMember['role']; tm_createdAt: Date };
-  const keyOf = (teamId: string): SortKey<Flat> => ({
-    tag: `team-members:${teamId}`,
-    columns: [
-      { sql: raw('tm."createdAt"'), type: 'timestamp' },
-      { sql: raw('tm."userId"'), type: 'text' },
-    ],
-    keyOf: (r) => [r.tm_createdAt, r.userId],
-  });
+  const keyOf = (teamId: string) => byTimeThenId<Flat>(`team-members:${teamId}`, 'tm."createdAt"', 'tm."userId"', (r) => [r.tm_createdAt, r.userId]);
   const select = sql`${selectMembers(sql`, tm."teamId" AS "tm_teamId", tm."role"::text AS "tm_role", tm."createdAt" AS "tm_createdAt"`)}
     JOIN "TeamMember" tm ON tm."userId" = m."userId" JOIN "Team" team ON team."id" = tm."teamId" AND team."organizationId" = m."organizationId"`;
   const pages = await readPages<Flat>(db, teamIds, (teamId) => ({ select, conditions: [sql`tm."teamId" = ${teamId}`] }), keyOf, args);
