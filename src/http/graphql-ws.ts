@@ -5,11 +5,12 @@
  * header): without one it is closed with 4401. The token is checked again for every operation.
  */
 import type { IncomingMessage } from 'node:http';
-import type { ExecutionArgs, GraphQLError } from 'graphql';
+import type { ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { Authenticator } from '../domain/identity/tokens.js';
+import { isGraphQLError } from './yoga.js';
 
 type Extra = { socket: WebSocket; request: IncomingMessage };
 type Enveloped = ReturnType<YogaServerInstance<any, any>['getEnveloped']>;
@@ -34,12 +35,6 @@ export function serveGraphQLOverWebSocket(wss: WebSocketServer, yoga: YogaServer
       onSubscribe: async (ctx, _id, payload) => {
         const authorization = authorizationOf(ctx.connectionParams, ctx.extra.request);
         const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, socket: ctx.extra.socket, params: payload, authorization });
-        // Parse and validation errors (limits included: those plugins throw) answer the operation;
-        // anything else is a fault.
-        const asAnswer = (error: unknown) => {
-          if (error instanceof Error && error.name === 'GraphQLError') return [error as GraphQLError];
-          throw error;
-        };
         let document;
         let contextValue;
         try {
@@ -48,7 +43,10 @@ export function serveGraphQLOverWebSocket(wss: WebSocketServer, yoga: YogaServer
           if (errors.length) return errors;
           contextValue = await enveloped.contextFactory(); // authenticates again: a revoked token stops here
         } catch (error) {
-          return asAnswer(error);
+          // Parse and validation errors (limits included: those plugins throw) and a refused token
+          // answer the operation; anything else is a fault.
+          if (isGraphQLError(error)) return [error];
+          throw error;
         }
         const args: ExecutionArgs = { schema: enveloped.schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue, rootValue: enveloped };
         return args;

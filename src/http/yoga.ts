@@ -20,7 +20,7 @@ export type ServerContext = Record<string, unknown>;
  * Errors are recognised by shape, not `instanceof GraphQLError`: graphql ships both CJS and ESM
  * builds, and yoga may not load the same one as this module (vitest does exactly that).
  */
-const isGraphQLError = (e: unknown): e is GraphQLError => e instanceof Error && e.name === 'GraphQLError';
+export const isGraphQLError = (e: unknown): e is GraphQLError => e instanceof Error && e.name === 'GraphQLError';
 
 export function toGraphQLError(error: AppError): GraphQLError {
   return createGraphQLError(error.message, {
