@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import { isMigrated } from './db/database.js';
 import { createAuthenticator } from './domain/identity/tokens.js';
+import { createGraphQLFastPath, mayTakeFastPath } from './http/graphql-fast-path.js';
 import { serveGraphQLOverWebSocket } from './http/graphql-ws.js';
 import { createGraphQLServer } from './http/yoga.js';
 import { createRestHandler } from './rest/router.js';
@@ -68,7 +69,9 @@ function listenFailure(error: NodeJS.ErrnoException, port: number, host: string)
 export function buildApp({ db, config, log = console.error }: { db: Db; config: Config; log?: (...args: unknown[]) => void }): App {
   const authenticate = createAuthenticator(db, { ttlMs: config.tokenCacheMs });
   const yoga = createGraphQLServer(db, config, authenticate, log);
-  const rest = createRestHandler(routes, { yoga, authenticate, createContext: (userId) => createContext(db, config, { userId }), log });
+  const contextOf = (userId: string) => createContext(db, config, { userId });
+  const rest = createRestHandler(routes, { yoga, authenticate, createContext: contextOf, log });
+  const graphqlFastPath = createGraphQLFastPath(yoga, authenticate, contextOf);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const pathname = (req.url ?? '/').split('?', 1)[0];
@@ -78,10 +81,13 @@ export function buildApp({ db, config, log = console.error }: { db: Db; config: 
       return sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable' });
     }
     if (pathname === '/v1' || pathname.startsWith('/v1/')) return rest(req, res, await readBody(req));
-    // A body of known length within the limit streams straight to yoga; others are read here, bounded.
+    // A body of known length within the limit streams straight to yoga; others are read here,
+    // bounded. A plain JSON query is read here too, for the fast path to answer when it can.
     const length = req.headers['content-length'];
-    if (length === undefined || Number(length) > MAX_BODY_BYTES) {
+    const fast = pathname === '/graphql' && mayTakeFastPath(req);
+    if (fast || length === undefined || Number(length) > MAX_BODY_BYTES) {
       const body = await readBody(req);
+      if (body && fast && (await graphqlFastPath(req, res, body))) return;
       if (body) (req as IncomingMessage & { body?: Buffer }).body = body;
     }
     await yoga.requestListener(req, res);

@@ -52,4 +52,25 @@ describe('column selection of space lists', () => {
       }
     }
   });
+
+  it('reads the spaces of many collections at once (one JSON array each) exactly as of one', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const api = sdk(server.url, owner.token);
+    const shelves = [];
+    for (const title of ['One', 'Two', 'Three']) {
+      const collection = (await api.orgs.createCollection(org.id, { title })).data;
+      for (const name of ['a', 'b']) await api.orgs.createSpace(org.id, { title: `${title} ${name}`, emoji: '📘', parent: collection.id });
+      shelves.push(collection.id);
+    }
+    const all = FIELDS.map(select).join(' ');
+    const page = `spaces(first: 5) { edges { cursor node { ${all} } } pageInfo { hasNextPage endCursor } }`;
+    const nested = await gqlOk(server.url, owner.token, `query($id: ID!) { organization(id: $id) { collections(first: 10) { edges { node { id ${page} } } } } }`, { id: org.id });
+    const batched = nested.organization.collections.edges.map((e: { node: { id: string } }) => e.node);
+    expect(batched.map((c: { id: string }) => c.id)).toEqual(shelves);
+    for (const collection of batched) {
+      const alone = await gqlOk(server.url, owner.token, `query($id: ID!) { collection(id: $id) { ${page} } }`, { id: collection.id });
+      expect(collection.spaces.edges).toHaveLength(2);
+      expect(collection.spaces).toEqual(alone.collection.spaces);
+    }
+  });
 });

@@ -6,7 +6,7 @@ import { Prisma, type Space } from '../../generated/prisma/client.js';
 import { isOneOf } from '../sql.js';
 import { guestSeesSpace, spaceRoleSql } from '../access/role-sql.js';
 import type { Role } from '../access/roles.js';
-import { byTimeThenId, readPage, readPagesWith, whereAll, type Page, type PageArgs, type PageQuery, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { byTimeThenId, readPage, readPagesWith, whereAll, withDates, type Page, type PageArgs, type PageQuery, type SortKey, type Queryable } from '../pagination/keyset.js';
 import { countPerKey, countRows } from '../pagination/count.js';
 import { siblingOrder } from '../content-tree/order.js';
 import { liveSql } from './lifecycle.js';
@@ -48,6 +48,9 @@ export const SPACE_COLUMNS = Object.keys(COLUMN_SQL) as SpaceColumn[];
  * 18): rows of such lists are partial, and only ever reach the fields that asked for them.
  */
 export const CORE_SPACE_COLUMNS: readonly SpaceColumn[] = ['id', 'organizationId', 'parentId', 'position', 'deletedAt', 'editMode'];
+
+/** Space rows read as JSON (see RowsAsJson): their timestamps revived. */
+const SPACE_ROWS_AS_JSON = withDates<SpaceRow>('createdAt', 'updatedAt', 'deletedAt');
 
 const columnsSql = (columns: readonly SpaceColumn[]) =>
   raw([...new Set([...CORE_SPACE_COLUMNS, ...columns])].map((c) => COLUMN_SQL[c]).join(', '));
@@ -114,7 +117,7 @@ export function collectionSpacesPages(
       ${whereAll([sql`s."parentId" = pc."id"`, live, ...visibleTo(reader), ...plan.seek])} ORDER BY ${plan.orderBy} LIMIT ${plan.limit}) s
     WHERE pc."id" = ${parent}
     ORDER BY ${plan.orderBy}`;
-  return readPagesWith(db, collectionIds, page, (id) => byPosition(`collection-spaces:${id}`), args);
+  return readPagesWith(db, collectionIds, page, (id) => byPosition(`collection-spaces:${id}`), args, SPACE_ROWS_AS_JSON);
 }
 
 /** Per collection, how many of its live spaces a guest can see. */

@@ -1,0 +1,86 @@
+/**
+ * The common GraphQL request — a JSON POST of one query or mutation, from a server or script (no
+ * Origin), asking for JSON — executed through yoga's own envelop pipeline (the same parser and
+ * validation caches, limits, variable coercion, compiled execution and error masking as yoga's
+ * handler) without converting Node's request and response to WHATWG objects and back, which costs
+ * more than answering a small query. Anything else — GET, SSE or multipart, batches, persisted
+ * documents, CORS, parse or validation errors, subscriptions, a missing token — is handed to yoga,
+ * which answers it as the GraphQL-over-HTTP spec says.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
+import { processRegularResult, type YogaServerInstance } from 'graphql-yoga';
+import type { Authenticator } from '../domain/identity/tokens.js';
+import type { Context } from '../schema/context.js';
+
+type Params = { query: string; variables?: Record<string, unknown>; operationName?: string };
+
+/** What yoga would answer with: the first of the media types it serves that the caller accepts. */
+function acceptedMediaType(accept: string | undefined): string | undefined {
+  if (accept === undefined || accept === '' || accept === '*/*') return 'application/json';
+  const first = accept.split(',', 1)[0].split(';', 1)[0].trim().toLowerCase();
+  if (first === 'application/graphql-response+json' || first === 'application/json') return first;
+  return undefined;
+}
+
+const isJsonContentType = (type: string | undefined) => type !== undefined && /^application\/json\s*(;\s*charset=utf-8\s*)?$/i.test(type);
+
+/** The request's parameters when they are the plain shape this path serves. */
+function plainParams(body: Buffer): Params | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  const { query, variables, operationName, ...rest } = parsed as Record<string, unknown>;
+  if (typeof query !== 'string' || Object.keys(rest).length) return undefined;
+  if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
+  if (operationName != null && typeof operationName !== 'string') return undefined;
+  return { query, variables: (variables ?? undefined) as Params['variables'], operationName: operationName ?? undefined };
+}
+
+export type GraphQLFastPath = (req: IncomingMessage, res: ServerResponse, body: Buffer) => Promise<boolean>;
+
+/** Whether a request may take the fast path before its body is read. */
+export function mayTakeFastPath(req: IncomingMessage): boolean {
+  const { headers } = req;
+  return req.method === 'POST' && headers.origin === undefined && isJsonContentType(headers['content-type']) && acceptedMediaType(headers.accept) !== undefined;
+}
+
+/**
+ * Answers the request and resolves true, or resolves false having written nothing, for yoga to
+ * answer instead.
+ */
+export function createGraphQLFastPath(yoga: YogaServerInstance<any, Context>, authenticate: Authenticator, createContext: (userId: string) => Context): GraphQLFastPath {
+  return async function fastPath(req, res, body) {
+    const params = plainParams(body);
+    if (!params) return false;
+    const { parse, validate, execute, schema } = yoga.getEnveloped({ req });
+    let document: DocumentNode;
+    try {
+      document = parse(params.query);
+      if (validate(schema, document).length) return false;
+    } catch {
+      return false; // a syntax error or a refused document: yoga words the answer
+    }
+    const operation = getOperationAST(document, params.operationName);
+    if (!operation || operation.operation === 'subscription') return false;
+    const userId = await authenticate(req.headers.authorization);
+    if (!userId) return false;
+
+    const result = (await execute({ schema, document, variableValues: params.variables, operationName: params.operationName, contextValue: createContext(userId) })) as ExecutionResult;
+    const mediaType = acceptedMediaType(req.headers.accept)!;
+    if (result.errors?.length) {
+      // Errors decide the status (a 401 or 403 in their extensions): yoga's own result processor words it.
+      const response = processRegularResult(result, yoga.fetchAPI, mediaType);
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      res.end(Buffer.from(await response.arrayBuffer()));
+      return true;
+    }
+    res.writeHead(200, { 'content-type': `${mediaType}; charset=utf-8` });
+    res.end(JSON.stringify(result));
+    return true;
+  };
+}
