@@ -278,7 +278,7 @@ describe('collections over GraphQL', () => {
       server.url,
       owner.token,
       `query($org: ID!, $space: ID!, $sub: ID!) {
-        organization(id: $org) { collections(nested: false) { totalCount edges { node { title viewerRole collections { edges { node { title spaces { edges { node { id } } } } } } } } } }
+        organization(id: $org) { collections(nested: false, first: 20) { totalCount edges { node { title viewerRole collections(first: 20) { edges { node { title spaces(first: 20) { edges { node { id } } } } } } } } } }
         space(id: $space) { parent { id title parent { id } } }
         node(id: $sub) { __typename ... on Collection { title organization { id } } }
       }`,

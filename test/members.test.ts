@@ -309,7 +309,7 @@ describe('members over GraphQL', () => {
 
   it('runs the same number of SQL statements for 3 and for 12 members', async () => {
     const QUERY = `query($id: ID!) { organization(id: $id) {
-      members(first: 1000) { edges { node { id spaces teams user { id } teamMemberships { edges { node { role team { id spaces members(first: 0) { totalCount } } } } } } } }
+      members(first: 50) { edges { node { id spaces teams user { id } teamMemberships(first: 20) { edges { node { role team { id spaces members(first: 0) { totalCount } } } } } } } }
     } }`;
     const statements = async (n: number) => {
       const { org, owner } = await createOrg(server.db);

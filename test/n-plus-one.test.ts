@@ -15,15 +15,15 @@ const NESTED = /* GraphQL */ `
     organization(id: $id) {
       id
       permissions { admin }
-      collections(first: 1000) {
+      collections(first: 20) {
         totalCount
         edges { node {
           id title permissions { admin create } parent { id }
-          spaces(first: 1000) {
+          spaces(first: 20) {
             totalCount
             edges { node {
               id title viewerRole permissions { access admin edit } parent { id } organization { id } comments changeRequests changeRequestsOpen
-              users(first: 1000) { totalCount edges { node { permission user { id displayName } } } }
+              users(first: 20) { totalCount edges { node { permission user { id displayName } } } }
             } }
           }
         } }

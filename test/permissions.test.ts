@@ -333,10 +333,10 @@ describe('content permissions over GraphQL', () => {
     const { org, owner } = await createOrg(server.db);
     const api = sdk(server.url, owner.token);
     const member = await createActor(server.db, { org: org.id, role: 'read' });
-    const query = `query($org: ID!) { organization(id: $org) { collections { edges { node {
-      permissions { view } parent { id } users { edges { node { permission user { email } } } }
+    const query = `query($org: ID!) { organization(id: $org) { collections(first: 20) { edges { node {
+      permissions { view } parent { id } users(first: 20) { edges { node { permission user { email } } } }
       aggregatedUsers { totalCount }
-      spaces { edges { node { title parent { id } users { edges { node { user { displayName } } } } aggregatedUsers { totalCount } } } }
+      spaces(first: 20) { edges { node { title parent { id } users(first: 20) { edges { node { user { displayName } } } } aggregatedUsers { totalCount } } } }
     } } } } }`;
     const statements = async () => {
       const before = server.queries.length;

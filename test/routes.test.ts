@@ -8,7 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import type { Db } from '../src/db/client.js';
 import { createGraphQLServer } from '../src/http/yoga.js';
+import { operationCost } from '../src/http/query-cost.js';
 import { compileRoute } from '../src/rest/router.js';
+import { MAX_PAGE_SIZE } from '../src/schema/connection.js';
+import { schema } from '../src/schema/index.js';
 import { routes } from '../src/rest/routes/index.js';
 
 const documented = [
@@ -100,6 +103,22 @@ describe('REST route table', () => {
     // And the check itself catches a broken operation.
     const broken = { ...routes[0], operation: 'query RestBroken { space(id: "x") { noSuchField } }' };
     expect(() => compileRoute(broken, yoga)).toThrow(/noSuchField/);
+  });
+
+  it('stays within the GraphQL cost limit at the largest page size', () => {
+    const yoga = createGraphQLServer({} as Db, loadConfig({}), async () => null);
+    const limit = loadConfig({}).graphqlMaxCost;
+    const largest = new URLSearchParams({ limit: String(MAX_PAGE_SIZE) });
+    for (const r of routes) {
+      const { document } = compileRoute(r, yoga);
+      let variables: Record<string, unknown>;
+      try {
+        variables = r.variables({ params: {}, query: largest, body: {} });
+      } catch {
+        variables = {}; // a route that needs a body: its page sizes are its defaults
+      }
+      expect(operationCost(schema, document, undefined, variables), key(r)).toBeLessThanOrEqual(limit);
+    }
   });
 
   // The list above is transcribed from the API description; when it is at hand, check both agree.

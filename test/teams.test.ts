@@ -291,7 +291,7 @@ describe('teams over GraphQL', () => {
 
   it('runs the same number of SQL statements for 2 and for 10 teams of members', async () => {
     const QUERY = `query($id: ID!) { organization(id: $id) {
-      teams(first: 1000) { edges { node { id spaces permissions { admin view } members(first: 1000) { totalCount edges { role permissions { view } node { id spaces teams user { id } } } } } } }
+      teams(first: 50) { edges { node { id spaces permissions { admin view } members(first: 50) { totalCount edges { role permissions { view } node { id spaces teams user { id } } } } } } }
     } }`;
     const statements = async (n: number) => {
       const { org, owner, api } = await setup();

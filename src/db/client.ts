@@ -35,6 +35,9 @@ export function createPrismaClient(url: string, opts: { poolMax?: number; onQuer
   const adapter = new PrismaPg({ connectionString: url, max: opts.poolMax ?? 10 }, named);
   const client = new PrismaClient({
     adapter,
+    // The default ('colorless') captures a stack trace on every call to point error messages at
+    // the caller's line: a cost per statement, for messages a server masks anyway.
+    errorFormat: 'minimal',
     log: opts.onQuery ? [{ emit: 'event', level: 'query' }] : [],
   });
   if (opts.onQuery) {

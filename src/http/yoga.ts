@@ -7,6 +7,8 @@ import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { useGraphQLJsVariableCoercion } from './variable-coercion.js';
+import { useQueryCostLimit } from './query-cost.js';
+import { useMaxSelectionBreadth } from './selection-breadth.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Authenticator } from '../domain/identity/tokens.js';
@@ -15,6 +17,9 @@ import { createContext, type Context } from '../schema/context.js';
 import { schema } from '../schema/index.js';
 
 export type ServerContext = Record<string, unknown>;
+
+/** The most fields one selection set may hold, fragments spread into it included. */
+export const MAX_SELECTION_FIELDS = 100;
 
 /**
  * Errors are recognised by shape, not `instanceof GraphQLError`: graphql ships both CJS and ESM
@@ -52,11 +57,13 @@ export function createGraphQLServer(
     // GraphiQL's assets are served inline from this package, not from a CDN: self-hosted
     // instances may have no route to the internet.
     renderGraphiQL,
-    // Bounds on what one document may ask for (list sizes are bounded by connections: 1000).
+    // Bounds on what one document may ask for (README › Limits).
     plugins: [
       maxDepthPlugin({ n: 16, flattenFragments: true }),
       maxTokensPlugin({ n: 5000 }),
       maxAliasesPlugin({ n: 20 }),
+      useMaxSelectionBreadth(MAX_SELECTION_FIELDS),
+      useQueryCostLimit(config.graphqlMaxCost),
       // graphql-js's variable coercion first: its messages name the offending field's path.
       useGraphQLJsVariableCoercion(),
       // Documents compiled to JavaScript once (cached by document), then executed without
