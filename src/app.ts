@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import { isMigrated } from './db/database.js';
 import { createAuthenticator } from './domain/identity/tokens.js';
+import { createEventBus, type EventBus } from './events/bus.js';
 import { createGraphQLFastPath, mayTakeFastPath } from './http/graphql-fast-path.js';
 import { serveGraphQLOverWebSocket } from './http/graphql-ws.js';
 import { createGraphQLServer } from './http/yoga.js';
@@ -22,8 +23,15 @@ export type App = {
   /** The request listener, for a server of the caller's own. */
   listener(req: IncomingMessage, res: ServerResponse): void;
   start(port?: number, host?: string): Promise<{ port: number; url: string }>;
-  stop(): Promise<void>;
+  /**
+   * Stops accepting connections, closes WebSockets (1001) and subscriptions, lets in-flight
+   * requests finish for up to `graceMs`, then closes what remains.
+   */
+  stop(opts?: { graceMs?: number }): Promise<void>;
 };
+
+/** How long in-flight requests may take to finish once the server is stopping. */
+export const DEFAULT_GRACE_MS = 10_000;
 
 /** Largest request body accepted (GraphQL documents and REST bodies alike). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -66,10 +74,16 @@ function listenFailure(error: NodeJS.ErrnoException, port: number, host: string)
   }
 }
 
-export function buildApp({ db, config, log = console.error }: { db: Db; config: Config; log?: (...args: unknown[]) => void }): App {
+/**
+ * `events`: the bus subscriptions read and mutations publish to; by default one of this app's own
+ * (through Redis when REDIS_URL is set), closed when the app stops.
+ */
+export function buildApp({ db, config, events, log = console.error }: { db: Db; config: Config; events?: EventBus; log?: (...args: unknown[]) => void }): App {
+  const ownEvents = events ? undefined : createEventBus({ redisUrl: config.redisUrl, log });
+  events ??= ownEvents!;
   const authenticate = createAuthenticator(db, { ttlMs: config.tokenCacheMs });
-  const yoga = createGraphQLServer(db, config, authenticate, log);
-  const contextOf = (userId: string) => createContext(db, config, { userId });
+  const contextOf = (userId: string) => createContext({ db, config, events }, { userId });
+  const yoga = createGraphQLServer({ config, authenticate, contextOf, log });
   const rest = createRestHandler(routes, { yoga, authenticate, createContext: contextOf, log });
   const graphqlFastPath = createGraphQLFastPath(yoga, authenticate, contextOf);
 
@@ -93,7 +107,14 @@ export function buildApp({ db, config, log = console.error }: { db: Db; config: 
     await yoga.requestListener(req, res);
   }
 
+  /** Answers not yet sent: once the server is stopping, each one closes its connection. */
+  const unanswered = new Set<ServerResponse>();
+  let stopping = false;
+
   function listener(req: IncomingMessage, res: ServerResponse): void {
+    if (stopping) res.shouldKeepAlive = false;
+    unanswered.add(res);
+    res.once('close', () => unanswered.delete(res));
     handle(req, res).catch((error) => {
       const tooLarge = error instanceof BodyTooLarge;
       if (!tooLarge) log('[quire] request failed:', error);
@@ -103,14 +124,14 @@ export function buildApp({ db, config, log = console.error }: { db: Db; config: 
   }
 
   let server: Server | undefined;
-  let wss: WebSocketServer | undefined;
+  let sockets: { dispose(): Promise<void> | void } | undefined;
 
   return {
     listener,
     async start(port = config.port, host = config.host) {
       server = createServer(listener);
-      wss = new WebSocketServer({ server, path: '/graphql' });
-      serveGraphQLOverWebSocket(wss, yoga, authenticate);
+      const wss = new WebSocketServer({ server, path: '/graphql' });
+      sockets = serveGraphQLOverWebSocket(wss, yoga, authenticate);
       await new Promise<void>((resolve, reject) => {
         const refuse = (error: NodeJS.ErrnoException) => reject(new Error(listenFailure(error, port, host)));
         server!.once('error', refuse);
@@ -122,10 +143,23 @@ export function buildApp({ db, config, log = console.error }: { db: Db; config: 
       const actual = (server.address() as AddressInfo).port;
       return { port: actual, url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${actual}` };
     },
-    async stop() {
-      await new Promise<void>((resolve) => (wss ? wss.close(() => resolve()) : resolve()));
-      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-      server?.closeAllConnections();
+    async stop({ graceMs = DEFAULT_GRACE_MS } = {}) {
+      if (!server) return void (await ownEvents?.close());
+      const http = server;
+      server = undefined;
+      stopping = true;
+      for (const res of unanswered) if (!res.headersSent) res.shouldKeepAlive = false;
+      // No new connections; idle keep-alive ones close now, busy ones once their answer is sent.
+      const drained = new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeIdleConnections();
+      // WebSocket clients are told the server is going away (1001), and subscriptions end, which
+      // ends their SSE streams too.
+      await sockets?.dispose();
+      await ownEvents?.close();
+      // In-flight requests finish, within the grace period; what is still open then is cut.
+      const timer = setTimeout(() => http.closeAllConnections(), graceMs);
+      await drained;
+      clearTimeout(timer);
     },
   };
 }

@@ -20,6 +20,7 @@ const schema = z.object({
   QUIRE_SECRET: z.string().min(32).optional(),
   QUIRE_TOKEN_CACHE_SECONDS: z.coerce.number().min(0).default(10),
   QUIRE_DB_PREPARED_STATEMENTS: bool.default(true),
+  QUIRE_SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).default(10),
   QUIRE_GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
   REDIS_URL: z.string().url().optional(),
 });
@@ -41,6 +42,8 @@ export type Config = {
   tokenCacheMs: number;
   /** Named (server-side prepared) statements; off behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21). */
   dbPreparedStatements: boolean;
+  /** How long in-flight requests may take to finish when the server is asked to stop. */
+  shutdownGraceMs: number;
   /** The largest cost (objects an answer may hold, see http/query-cost.ts) of one GraphQL operation. */
   graphqlMaxCost: number;
   /** Redis for events that cross instances (subscriptions); without it, events stay in this process. */
@@ -69,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secret: e.QUIRE_SECRET,
     tokenCacheMs: e.QUIRE_TOKEN_CACHE_SECONDS * 1000,
     dbPreparedStatements: e.QUIRE_DB_PREPARED_STATEMENTS,
+    shutdownGraceMs: e.QUIRE_SHUTDOWN_GRACE_SECONDS * 1000,
     graphqlMaxCost: e.QUIRE_GRAPHQL_MAX_COST,
     redisUrl: e.REDIS_URL,
   };

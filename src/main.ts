@@ -1,65 +1,107 @@
+#!/usr/bin/env node
 /**
- * The quire CLI: `serve` (default), `worker`, `migrate`, `migrate create <name>`,
- * `migrate check`, `schema print|check`, and `admin create-org|create-user|create-token`.
+ * The quire CLI: `serve` (default), `worker`, `migrate`, `schema` and `admin`, each with `--help`.
+ * Flags are parsed strictly: an unknown one is a usage error, never ignored; `--help` prints the
+ * command's usage and does nothing else.
  */
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadConfig } from './config.js';
 import { AppError } from './domain/errors.js';
 import { UsageError } from './cli/usage-error.js';
 
-const USAGE = `Usage: quire <command>
-  serve                                   start the HTTP server (default)
-  worker                                  run background jobs only
-  migrate                                 apply pending database migrations
-  migrate create <name>                   write a migration for changes to prisma/schema.prisma
-  migrate check                           fail if prisma/schema.prisma and the migrations disagree
-  schema print | check                    print schema.graphql / fail if it is stale
-  admin create-org --title T --owner-email E [--owner-name N]
-  admin create-user --email E [--name N] [--org ID --role ROLE]
-  admin create-token --email E`;
+type Options = NonNullable<ParseArgsConfig['options']>;
+type Command = { usage: string; options?: Options; run(sub: string | undefined, rest: string[], values: Record<string, string | boolean | undefined>): Promise<void> };
 
-async function main(argv: string[]): Promise<void> {
-  const [command = 'serve', sub, ...rest] = argv;
-  const config = loadConfig();
-  switch (command) {
-    case 'serve':
+const SETTINGS = 'Settings come from the environment (PORT, HOST, DATABASE_URL, …): see the README, Configuration.';
+
+const COMMANDS: Record<string, Command> = {
+  serve: {
+    usage: `quire serve
+  Start the HTTP server: GraphQL and GraphiQL at /graphql (WebSocket and SSE included), REST at
+  /v1, /healthz and /readyz. Without DATABASE_URL it starts an embedded PostgreSQL under
+  QUIRE_DATA_DIR. Applies pending migrations first. SIGTERM or SIGINT stops it gracefully.
+  ${SETTINGS}`,
+    run: async () => {
       // Libraries read it once, as they load (graphql's type checks skip their development-only
       // cross-realm diagnostics): set before the server's modules are imported.
       process.env.NODE_ENV ??= 'production';
-      return (await import('./cli/serve.js')).serve(config);
-    case 'worker':
-      return (await import('./cli/worker.js')).worker(config);
-    case 'migrate':
-      return (await import('./cli/migrate.js')).migrate(config, sub, rest);
-    case 'schema':
-      return (await import('./cli/schema.js')).schemaCommand(sub);
-    case 'admin': {
-      const { values } = parseArgs({
-        args: rest,
-        options: {
-          title: { type: 'string' },
-          'owner-email': { type: 'string' },
-          'owner-name': { type: 'string' },
-          email: { type: 'string' },
-          name: { type: 'string' },
-          org: { type: 'string' },
-          role: { type: 'string' },
-        },
-      });
-      return (await import('./cli/admin.js')).admin(config, sub, values);
-    }
-    case 'help':
-    case '--help':
-      console.log(USAGE);
-      return;
-    default:
-      throw new UsageError(`Unknown command: ${command}`);
+      return (await import('./cli/serve.js')).serve(loadConfig());
+    },
+  },
+  worker: {
+    usage: `quire worker
+  Run background jobs only (no HTTP), beside servers started with QUIRE_RUN_WORKER=false.
+  ${SETTINGS}`,
+    run: async () => (await import('./cli/worker.js')).worker(loadConfig()),
+  },
+  migrate: {
+    usage: `quire migrate                 apply pending database migrations
+quire migrate create <name>   write a migration for changes to prisma/schema.prisma
+quire migrate check           fail if prisma/schema.prisma and the migrations disagree`,
+    run: async (sub, rest) => (await import('./cli/migrate.js')).migrate(loadConfig(), sub, rest),
+  },
+  schema: {
+    usage: `quire schema print   write schema.graphql from the code
+quire schema check   fail if schema.graphql is stale`,
+    run: async (sub) => (await import('./cli/schema.js')).schemaCommand(sub),
+  },
+  admin: {
+    usage: `quire admin create-org --title T --owner-email E [--owner-name N]
+quire admin create-user --email E [--name N] [--org ID --role ROLE]
+quire admin create-token --email E
+  Each prints one JSON object on the last line of standard output.`,
+    options: {
+      title: { type: 'string' },
+      'owner-email': { type: 'string' },
+      'owner-name': { type: 'string' },
+      email: { type: 'string' },
+      name: { type: 'string' },
+      org: { type: 'string' },
+      role: { type: 'string' },
+    },
+    run: async (sub, _rest, values) => (await import('./cli/admin.js')).admin(loadConfig(), sub, values as Record<string, string | undefined>),
+  },
+};
+
+const USAGE = `Usage: quire <command> [--help]
+
+${Object.values(COMMANDS)
+  .map((c) => c.usage.split('\n').filter((line) => line.startsWith('quire')).join('\n'))
+  .join('\n')}
+
+quire <command> --help shows a command's usage.`;
+
+async function main(argv: string[]): Promise<void> {
+  if (argv[0] === undefined || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
+    if (argv[0] === undefined) return main(['serve']);
+    console.log(USAGE);
+    return;
+  }
+  const [name, ...args] = argv;
+  const command = COMMANDS[name];
+  if (!command) throw new UsageError(`Unknown command: ${name}`);
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${command.usage}`, { cause: 'command' });
+  }
+  if (parsed.values.help) {
+    console.log(`Usage: ${command.usage}`);
+    return;
+  }
+  const [sub, ...rest] = parsed.positionals;
+  try {
+    await command.run(sub, rest, parsed.values);
+  } catch (error) {
+    if (error instanceof UsageError && error.cause !== 'command') throw new UsageError(`${error.message}\n\nUsage: ${command.usage}`, { cause: 'command' });
+    throw error;
   }
 }
 
 main(process.argv.slice(2)).catch((error) => {
   if (error instanceof UsageError) {
-    console.error(`${error.message}\n\n${USAGE}`);
+    console.error(error.cause === 'command' ? error.message : `${error.message}\n\n${USAGE}`);
   } else if (error instanceof AppError) {
     console.error(JSON.stringify({ error: { code: error.status, message: error.message } }));
   } else {

@@ -7,7 +7,7 @@ import { describe, expect, inject, it } from 'vitest';
 const run = promisify(execFile);
 
 async function quire(...args: string[]) {
-  const { stdout } = await run('npx', ['tsx', 'src/main.ts', ...args], {
+  const { stdout } = await run(process.execPath, ['dist/main.js', ...args], {
     env: { ...process.env, DATABASE_URL: inject('databaseUrl'), QUIRE_RUN_WORKER: 'false' },
   });
   return JSON.parse(stdout.trim().split('\n').at(-1)!);
@@ -44,7 +44,7 @@ describe('admin CLI', () => {
 describe('serve', () => {
   /** `quire serve` with `env`: its exit code and standard error (it must exit by itself). */
   function serve(env: Record<string, string>) {
-    return run('npx', ['tsx', 'src/main.ts', 'serve'], {
+    return run(process.execPath, ['dist/main.js', 'serve'], {
       env: { ...process.env, DATABASE_URL: inject('databaseUrl'), QUIRE_RUN_WORKER: 'false', ...env },
       timeout: 45_000,
     }).then(

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import type { Db } from '../src/db/client.js';
+import type { Context } from '../src/schema/context.js';
 import { createGraphQLServer } from '../src/http/yoga.js';
 import { operationCost } from '../src/http/query-cost.js';
 import { compileRoute } from '../src/rest/router.js';
@@ -98,7 +98,7 @@ describe('REST route table', () => {
   });
 
   it('holds GraphQL operations that are valid against the schema, under the same limits as /graphql', () => {
-    const yoga = createGraphQLServer({} as Db, loadConfig({}), async () => null);
+    const yoga = createGraphQLServer({ config: loadConfig({}), authenticate: async () => null, contextOf: () => ({}) as Context });
     for (const r of routes) expect(() => compileRoute(r, yoga), key(r)).not.toThrow();
     // And the check itself catches a broken operation.
     const broken = { ...routes[0], operation: 'query RestBroken { space(id: "x") { noSuchField } }' };
@@ -106,7 +106,7 @@ describe('REST route table', () => {
   });
 
   it('stays within the GraphQL cost limit at the largest page size', () => {
-    const yoga = createGraphQLServer({} as Db, loadConfig({}), async () => null);
+    const yoga = createGraphQLServer({ config: loadConfig({}), authenticate: async () => null, contextOf: () => ({}) as Context });
     const limit = loadConfig({}).graphqlMaxCost;
     const largest = new URLSearchParams({ limit: String(MAX_PAGE_SIZE) });
     for (const r of routes) {

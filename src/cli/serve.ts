@@ -1,34 +1,49 @@
+/**
+ * `quire serve`: the server process. It owns what it starts — the embedded PostgreSQL (unless
+ * another quire process on the same data directory already runs it), the pool, the job runner —
+ * and stops them in reverse order on SIGTERM or SIGINT: HTTP first (in-flight requests finish,
+ * WebSockets close with 1001), then jobs, the pool, and the embedded PostgreSQL last; exit 0.
+ */
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { startWorker } from '../jobs/worker.js';
 
+const say = (line: string) => console.log(`[quire] ${line}`);
+
 export async function serve(config: Config): Promise<void> {
-  if (!config.databaseUrl) console.log(`[quire] no DATABASE_URL: starting the embedded PostgreSQL in ${config.dataDir}`);
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, { progress: say });
   const worker = config.runWorker ? await startWorker(database.url, database.db) : undefined;
+  if (worker) say('job runner started');
   const app = buildApp({ db: database.db, config });
   let url: string;
   try {
     ({ url } = await app.start());
   } catch (error) {
     // Nothing may keep running: the worker, the pool and an embedded PostgreSQL stop before exiting.
-    await app.stop();
+    await app.stop({ graceMs: 0 });
     await worker?.stop();
     await database.close();
     throw error;
   }
-  console.log(`[quire] GraphQL and GraphiQL at ${url}/graphql, REST at ${url}/v1`);
+  say(`listening: GraphQL and GraphiQL at ${url}/graphql, REST at ${url}/v1`);
 
   let stopping = false;
-  const shutdown = async () => {
-    if (stopping) return;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) return say(`${signal} again: already stopping`);
     stopping = true;
-    console.log('[quire] shutting down');
-    await app.stop();
-    await worker?.stop();
-    await database.close();
-    process.exit(0);
+    say(`${signal}: stopping (in-flight requests may take up to ${config.shutdownGraceMs / 1000} s)`);
+    try {
+      await app.stop({ graceMs: config.shutdownGraceMs });
+      say('HTTP server closed');
+      await worker?.stop();
+      await database.close();
+      say('stopped');
+      process.exit(0);
+    } catch (error) {
+      console.error(`[quire] could not stop cleanly: ${error instanceof Error ? error.message : error}`);
+      process.exit(1);
+    }
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);

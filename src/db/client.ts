@@ -32,7 +32,10 @@ function statementNames(): (query: { sql: string }) => string | undefined {
 
 export function createPrismaClient(url: string, opts: { poolMax?: number; onQuery?: QueryListener; preparedStatements?: boolean } = {}): Db {
   const named = opts.preparedStatements !== false ? { statementNameGenerator: statementNames() as never } : {};
-  const adapter = new PrismaPg({ connectionString: url, max: opts.poolMax ?? 10 }, named);
+  // A connection that breaks while idle (the server restarting, 57P01 on shutdown) is logged in
+  // one line and replaced by the pool on next use; it must never take the process down.
+  const lost = (error: Error) => console.error(`[quire] database connection lost: ${error.message}`);
+  const adapter = new PrismaPg({ connectionString: url, max: opts.poolMax ?? 10 }, { ...named, onPoolError: lost, onConnectionError: lost });
   const client = new PrismaClient({
     adapter,
     // The default ('colorless') captures a stack trace on every call to point error messages at

@@ -6,16 +6,27 @@ import { applyMigrations, readMigrations } from './schema-engine.js';
 
 export type Database = { url: string; db: Db; close(): Promise<void> };
 
-/** The database URL to use: DATABASE_URL, or an embedded PostgreSQL started for this process. */
-export async function resolveDatabaseUrl(config: Config, log: (line: string) => void = () => {}) {
+/**
+ * The database URL to use: DATABASE_URL, or the embedded PostgreSQL — started for this process,
+ * or shared with the quire process already running it on the same data directory (which alone
+ * stops it). `progress` hears one line per step.
+ */
+export async function resolveDatabaseUrl(config: Config, progress: (line: string) => void = () => {}) {
   if (config.databaseUrl) return { url: config.databaseUrl, stop: async () => {} };
-  return startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, log });
+  progress(`starting the embedded PostgreSQL in ${config.dataDir}`);
+  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
+  progress(embedded.owned ? `embedded PostgreSQL ready on 127.0.0.1:${embedded.port}` : `using the embedded PostgreSQL another quire process runs on 127.0.0.1:${embedded.port}`);
+  return embedded;
 }
 
-export async function openDatabase(config: Config, opts: { migrate?: boolean; onQuery?: QueryListener } = {}): Promise<Database> {
-  const server = await resolveDatabaseUrl(config);
+export async function openDatabase(config: Config, opts: { migrate?: boolean; onQuery?: QueryListener; progress?: (line: string) => void } = {}): Promise<Database> {
+  const progress = opts.progress ?? (() => {});
+  const server = await resolveDatabaseUrl(config, progress);
   try {
-    if (opts.migrate !== false) await applyMigrations(server.url);
+    if (opts.migrate !== false) {
+      const applied = await applyMigrations(server.url);
+      progress(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database schema is up to date');
+    }
     const onQuery = opts.onQuery ?? (config.logSql ? (sql: string) => console.error(`[sql] ${sql}`) : undefined);
     const db = createPrismaClient(server.url, { poolMax: config.dbPoolMax, onQuery, preparedStatements: config.dbPreparedStatements });
     return {

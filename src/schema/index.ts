@@ -13,5 +13,6 @@ import './types/member.js';
 import './types/member-mutations.js';
 import './types/team.js';
 import './types/team-mutations.js';
+import './types/organization-events.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

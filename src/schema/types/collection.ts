@@ -8,7 +8,8 @@ import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import { countGuestCollections, organizationCollectionsPage } from '../../domain/collections/rows.js';
 import { pageVariant } from '../../domain/loaders/index.js';
-import { forgetLoaded, type Context } from '../context.js';
+import { forgetLoaded, published, type Context } from '../context.js';
+import type { OrganizationEventKind } from '../../events/bus.js';
 import { apiUrl, appUrl } from '../urls.js';
 import { RoleEnum } from './enums.js';
 import { OrganizationRef } from './organization.js';
@@ -127,9 +128,12 @@ builder.queryField('collection', (t) =>
   }),
 );
 
-const reload = (ctx: Context, id: string): Promise<Collection> => {
+/** The collection after a committed write, which its organization's subscribers are told about. */
+const reload = async (ctx: Context, id: string, kind: OrganizationEventKind): Promise<Collection> => {
   forgetLoaded(ctx);
-  return ctx.db.collection.findUniqueOrThrow({ where: { id } });
+  const collection = await ctx.db.collection.findUniqueOrThrow({ where: { id } });
+  published(ctx, kind, collection.organizationId, collection.id);
+  return collection;
 };
 
 const CreateCollectionInput = builder.inputType('CreateCollectionInput', {
@@ -154,19 +158,21 @@ builder.mutationFields((t) => ({
         title: input?.title ?? undefined,
         parent: input?.parent == null ? undefined : String(input.parent),
       });
-      return reload(ctx, id);
+      return reload(ctx, id, 'collectionCreated');
     },
   }),
   updateCollection: t.field({
     type: CollectionRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCollectionInput, required: true }) },
-    resolve: async (_root, { id, input }, ctx) => reload(ctx, await updateCollection(ctx.db, ctx.access, String(id), input as never)),
+    resolve: async (_root, { id, input }, ctx) => reload(ctx, await updateCollection(ctx.db, ctx.access, String(id), input as never), 'collectionUpdated'),
   }),
   deleteCollection: t.boolean({
     description: 'Deletes the collection and its nested collections; the spaces they contain go to the trash.',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, { id }, ctx) => {
+      const { organizationId } = (await ctx.access.requireCollection(String(id))).collection;
       await deleteCollection(ctx.db, ctx.access, String(id));
+      published(ctx, 'collectionDeleted', organizationId, String(id));
       return true;
     },
   }),
@@ -179,13 +185,17 @@ builder.mutationFields((t) => ({
       position: t.arg({ type: PositionInput, required: false }),
     },
     resolve: async (_root, { id, parent, position }, ctx) =>
-      reload(ctx, await moveCollection(ctx.db, ctx.access, String(id), { parent: parent === undefined ? undefined : parent && String(parent), position })),
+      reload(ctx, await moveCollection(ctx.db, ctx.access, String(id), { parent: parent === undefined ? undefined : parent && String(parent), position }), 'collectionMoved'),
   }),
   transferCollection: t.field({
     type: CollectionRef,
     description: 'Moves the collection, its nested collections and their spaces to the root of another organization; their grants are dropped.',
     args: { id: t.arg.id({ required: true }), organization: t.arg.id({ required: true }) },
-    resolve: async (_root, { id, organization }, ctx) =>
-      reload(ctx, await transferCollection(ctx.db, ctx.access, String(id), { organization: String(organization) })),
+    resolve: async (_root, { id, organization }, ctx) => {
+      const from = (await ctx.access.requireCollection(String(id))).collection.organizationId;
+      const collection = await reload(ctx, await transferCollection(ctx.db, ctx.access, String(id), { organization: String(organization) }), 'collectionTransferred');
+      if (from !== collection.organizationId) published(ctx, 'collectionTransferred', from, collection.id);
+      return collection;
+    },
   }),
 }));

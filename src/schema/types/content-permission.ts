@@ -9,7 +9,7 @@ import { kindOfId } from '../../domain/ids.js';
 import type { Role } from '../../domain/access/roles.js';
 import { builder } from '../builder.js';
 import { pageConnection, type PageArgs } from '../connection.js';
-import { forgetLoaded, type Context } from '../context.js';
+import { forgetLoaded, published, type Context } from '../context.js';
 import { CollectionRef } from './collection.js';
 import { RoleEnum } from './enums.js';
 import { SpaceRef } from './space.js';
@@ -92,9 +92,12 @@ const ContentUnion = builder.unionType('Content', {
   resolveType: (content) => (kindOfId(content.id) === 'Space' ? SpaceRef : CollectionRef),
 });
 
+/** The space or collection after its grants changed, which its organization's subscribers are told about. */
 async function reloadContent(ctx: Context, id: string): Promise<Space | Collection> {
   forgetLoaded(ctx);
-  return kindOfId(id) === 'Space' ? ctx.db.space.findUniqueOrThrow({ where: { id } }) : ctx.db.collection.findUniqueOrThrow({ where: { id } });
+  const content = kindOfId(id) === 'Space' ? await ctx.db.space.findUniqueOrThrow({ where: { id } }) : await ctx.db.collection.findUniqueOrThrow({ where: { id } });
+  published(ctx, 'permissionsUpdated', content.organizationId, content.id);
+  return content;
 }
 
 async function applyGrant(ctx: Context, contentId: string | number, grantee: Grantee, role: Role | null | undefined) {

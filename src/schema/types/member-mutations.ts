@@ -4,7 +4,7 @@ import { removeMember } from '../../domain/members/remove.js';
 import { setMemberSso, updateMember } from '../../domain/members/update.js';
 import type { Member } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { forgetLoaded, type Context } from '../context.js';
+import { forgetLoaded, published, type Context } from '../context.js';
 import { RoleEnum } from './enums.js';
 import { MemberRef } from './member.js';
 
@@ -33,13 +33,18 @@ builder.mutationFields((t) => {
       args: { ...memberArgs(), input: t.arg({ type: UpdateMemberInput, required: true }) },
       resolve: async (_root, { organizationId, userId, input }, ctx) => {
         await updateMember(ctx.db, ctx.access, String(organizationId), String(userId), input);
+        published(ctx, 'memberUpdated', String(organizationId), String(userId));
         return reload(ctx, String(organizationId), String(userId));
       },
     }),
     removeMember: t.boolean({
       description: 'Removes a member, their team memberships and grants. False when the user was not a member.',
       args: memberArgs(),
-      resolve: (_root, { organizationId, userId }, ctx) => removeMember(ctx.db, ctx.access, String(organizationId), String(userId)),
+      resolve: async (_root, { organizationId, userId }, ctx) => {
+        const removed = await removeMember(ctx.db, ctx.access, String(organizationId), String(userId));
+        if (removed) published(ctx, 'memberRemoved', String(organizationId), String(userId));
+        return removed;
+      },
     }),
     setMemberSso: t.field({
       type: MemberRef,
@@ -47,6 +52,7 @@ builder.mutationFields((t) => {
       args: memberArgs(),
       resolve: async (_root, { organizationId, userId }, ctx) => {
         await setMemberSso(ctx.db, ctx.access, String(organizationId), String(userId));
+        published(ctx, 'memberUpdated', String(organizationId), String(userId));
         return reload(ctx, String(organizationId), String(userId));
       },
     }),

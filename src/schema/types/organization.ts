@@ -4,7 +4,7 @@ import { updateOrganization } from '../../domain/organizations/update.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import { countViewerOrganizations, viewerOrganizationsPage } from '../../domain/organizations/rows.js';
-import { forgetLoaded } from '../context.js';
+import { forgetLoaded, published } from '../context.js';
 import { OrganizationTypeEnum, RoleEnum } from './enums.js';
 import { apiUrl, appUrl } from '../urls.js';
 
@@ -116,6 +116,7 @@ builder.mutationField('updateOrganization', (t) =>
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateOrganizationInput, required: true }) },
     resolve: async (_root, { id, input }, ctx) => {
       await updateOrganization(ctx.db, ctx.access, String(id), input as never);
+      published(ctx, 'organizationUpdated', String(id), String(id));
       forgetLoaded(ctx);
       return ctx.db.organization.findUniqueOrThrow({ where: { id: String(id) } });
     },

@@ -10,7 +10,8 @@ import { pageConnection } from '../connection.js';
 import { countGuestSpaces, organizationSpacesPage, SPACE_COLUMNS, type SpaceColumn } from '../../domain/spaces/rows.js';
 import { columnsFor, selectedNodeFields } from '../selection.js';
 import type { GraphQLResolveInfo } from 'graphql';
-import { forgetLoaded, type Context } from '../context.js';
+import { forgetLoaded, published, type Context } from '../context.js';
+import type { OrganizationEventKind } from '../../events/bus.js';
 import { RoleEnum, SpaceEditModeEnum, SpaceVisibilityEnum } from './enums.js';
 import { OrganizationRef } from './organization.js';
 import { PositionInput } from './position.js';
@@ -134,9 +135,12 @@ builder.queryField('space', (t) =>
   }),
 );
 
-const reload = (ctx: Context, id: string): Promise<Space> => {
+/** The space after a committed write, which its organization's subscribers are told about. */
+const reload = async (ctx: Context, id: string, kind: OrganizationEventKind): Promise<Space> => {
   forgetLoaded(ctx);
-  return ctx.db.space.findUniqueOrThrow({ where: { id } });
+  const space = await ctx.db.space.findUniqueOrThrow({ where: { id } });
+  published(ctx, kind, space.organizationId, space.id);
+  return space;
 };
 
 const CreateSpaceInput = builder.inputType('CreateSpaceInput', {
@@ -169,7 +173,7 @@ builder.mutationFields((t) => ({
         parent: input?.parent == null ? undefined : String(input.parent),
         private: input?.private ?? undefined,
       });
-      return reload(ctx, id);
+      return reload(ctx, id, 'spaceCreated');
     },
   }),
   updateSpace: t.field({
@@ -177,7 +181,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateSpaceInput, required: true }) },
     resolve: async (_root, { id, input }, ctx) => {
       const clean = Object.fromEntries(Object.entries(input).filter(([, v]) => v != null));
-      return reload(ctx, await updateSpace(ctx.db, ctx.access, String(id), clean));
+      return reload(ctx, await updateSpace(ctx.db, ctx.access, String(id), clean), 'spaceUpdated');
     },
   }),
   deleteSpace: t.boolean({
@@ -185,6 +189,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, { id }, ctx) => {
       await deleteSpace(ctx.db, ctx.access, String(id));
+      await reload(ctx, String(id), 'spaceDeleted');
       return true;
     },
   }),
@@ -192,12 +197,12 @@ builder.mutationFields((t) => ({
     type: SpaceRef,
     description: 'Restores a space deleted in the last 7 days.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, { id }, ctx) => reload(ctx, await restoreSpace(ctx.db, ctx.access, String(id))),
+    resolve: async (_root, { id }, ctx) => reload(ctx, await restoreSpace(ctx.db, ctx.access, String(id)), 'spaceRestored'),
   }),
   duplicateSpace: t.field({
     type: SpaceRef,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, { id }, ctx) => reload(ctx, await duplicateSpace(ctx.db, ctx.access, String(id))),
+    resolve: async (_root, { id }, ctx) => reload(ctx, await duplicateSpace(ctx.db, ctx.access, String(id)), 'spaceCreated'),
   }),
   moveSpace: t.field({
     type: SpaceRef,
@@ -208,12 +213,16 @@ builder.mutationFields((t) => ({
       position: t.arg({ type: PositionInput, required: false }),
     },
     resolve: async (_root, { id, parent, position }, ctx) =>
-      reload(ctx, await moveSpace(ctx.db, ctx.access, String(id), { parent: parent === undefined ? undefined : parent && String(parent), position })),
+      reload(ctx, await moveSpace(ctx.db, ctx.access, String(id), { parent: parent === undefined ? undefined : parent && String(parent), position }), 'spaceMoved'),
   }),
   transferSpace: t.field({
     type: SpaceRef,
     args: { id: t.arg.id({ required: true }), organization: t.arg.id({ required: true }), parent: t.arg.id({ required: false }) },
-    resolve: async (_root, { id, organization, parent }, ctx) =>
-      reload(ctx, await transferSpace(ctx.db, ctx.access, String(id), { organization: String(organization), parent: parent && String(parent) })),
+    resolve: async (_root, { id, organization, parent }, ctx) => {
+      const from = (await ctx.access.requireSpace(String(id), 'view')).space.organizationId;
+      const space = await reload(ctx, await transferSpace(ctx.db, ctx.access, String(id), { organization: String(organization), parent: parent && String(parent) }), 'spaceTransferred');
+      if (from !== space.organizationId) published(ctx, 'spaceTransferred', from, space.id);
+      return space;
+    },
   }),
 }));

@@ -1,0 +1,88 @@
+/**
+ * Domain events, published after the write that caused them has committed, to the subscribers of
+ * the organization — in this process through yoga's pubsub, or, with REDIS_URL, through Redis so
+ * that a subscriber connected to any instance receives what any instance (or worker) published.
+ * Events carry IDs, never content: a subscriber reads what changed with a query, through the
+ * same access checks as always.
+ */
+import { createPubSub, type PubSub } from 'graphql-yoga';
+import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { Redis } from 'ioredis';
+
+export const ORGANIZATION_EVENT_KINDS = [
+  'organizationUpdated',
+  'spaceCreated',
+  'spaceUpdated',
+  'spaceMoved',
+  'spaceDeleted',
+  'spaceRestored',
+  'spaceTransferred',
+  'collectionCreated',
+  'collectionUpdated',
+  'collectionMoved',
+  'collectionDeleted',
+  'collectionTransferred',
+  'permissionsUpdated',
+  'memberUpdated',
+  'memberRemoved',
+  'teamCreated',
+  'teamUpdated',
+  'teamDeleted',
+] as const;
+
+export type OrganizationEventKind = (typeof ORGANIZATION_EVENT_KINDS)[number];
+
+/** What changed, in which organization, by whom; `at` is an ISO timestamp (events cross processes as JSON). */
+export type OrganizationEvent = { kind: OrganizationEventKind; organizationId: string; subjectId: string; actorId: string; at: string };
+
+type Topics = { organization: [organizationId: string, event: OrganizationEvent] };
+
+export type EventBus = {
+  publish(event: Omit<OrganizationEvent, 'at'>): void;
+  /** The organization's events from now on, until the iterator is returned. */
+  subscribe(organizationId: string): AsyncIterable<OrganizationEvent>;
+  close(): Promise<void>;
+};
+
+export function createEventBus(opts: { redisUrl?: string; log?: (...args: unknown[]) => void } = {}): EventBus {
+  const log = opts.log ?? console.error;
+  let clients: Redis[] = [];
+  let pubsub: PubSub<Topics>;
+  const open = new Set<AsyncIterableIterator<OrganizationEvent> & { return?(): Promise<unknown> }>();
+  if (opts.redisUrl) {
+    // Two connections: one in subscriber mode cannot publish. Errors are logged, not thrown:
+    // ioredis reconnects by itself, and a lost event must not fail the write that published it.
+    clients = [new Redis(opts.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }), new Redis(opts.redisUrl, { lazyConnect: false })];
+    for (const client of clients) client.on('error', (error: Error) => log('[quire] Redis:', error.message));
+    pubsub = createPubSub<Topics>({ eventTarget: createRedisEventTarget({ publishClient: clients[0], subscribeClient: clients[1] }) });
+  } else {
+    pubsub = createPubSub<Topics>();
+  }
+  return {
+    publish(event) {
+      pubsub.publish('organization', event.organizationId, { ...event, at: new Date().toISOString() });
+    },
+    subscribe(organizationId) {
+      const source = pubsub.subscribe('organization', organizationId);
+      open.add(source);
+      return {
+        [Symbol.asyncIterator]: () => {
+          const iterator = source[Symbol.asyncIterator]();
+          return {
+            next: () => iterator.next(),
+            return: async (value?: unknown) => {
+              open.delete(source);
+              return (await iterator.return?.(value)) ?? { done: true as const, value: undefined };
+            },
+          };
+        },
+      };
+    },
+    async close() {
+      // Subscriptions end first: each one unsubscribes from Redis, which needs the connection.
+      await Promise.all([...open].map((source) => source.return?.()));
+      open.clear();
+      await Promise.all(clients.map((c) => c.quit().catch(() => c.disconnect())));
+    },
+  };
+}

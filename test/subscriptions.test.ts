@@ -1,0 +1,159 @@
+/**
+ * Subscription.organizationEvents over graphql-ws and over SSE (streamed, not buffered): events
+ * follow committed writes made over REST or GraphQL, reach only those who may see their subject,
+ * and — through Redis — cross from one instance to another.
+ */
+import net from 'node:net';
+import { createClient, type Client } from 'graphql-ws';
+import { afterAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { buildApp, type App } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { sdk } from './helpers/clients.js';
+import { createActor, createOrg } from './helpers/factories.js';
+import { useServer } from './helpers/server.js';
+
+const server = useServer();
+
+/** Redis for the cross-instance test: REDIS_URL or the usual local one; CI must have it. */
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redisReachable = await new Promise<boolean>((resolve) => {
+  const { hostname, port } = new URL(REDIS_URL);
+  const socket = net.connect(Number(port || 6379), hostname);
+  socket.once('connect', () => (socket.destroy(), resolve(true)));
+  socket.once('error', () => resolve(false));
+});
+const EVENTS = `subscription($id: ID!) { organizationEvents(organizationId: $id) { kind subjectId actorId organizationId at space { id title } collection { id } } }`;
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const step of cleanup.reverse()) await step();
+});
+
+/** Collects the events of one subscription over graphql-ws; `next()` waits for the next one. */
+function subscribeWs(baseUrl: string, token: string, organizationId: string) {
+  const client: Client = createClient({ url: `${baseUrl.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
+  cleanup.push(async () => client.dispose());
+  return collect((push, fail) => {
+    const ready = new Promise<void>((resolve) => client.on('connected', () => resolve()));
+    client.subscribe({ query: EVENTS, variables: { id: organizationId } }, { next: (r) => push(r as Result), error: fail, complete: () => {} });
+    return ready;
+  });
+}
+
+/** The same over SSE: a POST asking for text/event-stream, read as it streams. */
+function subscribeSse(baseUrl: string, token: string, organizationId: string) {
+  const abort = new AbortController();
+  cleanup.push(async () => abort.abort());
+  return collect(async (push, fail) => {
+    const response = await fetch(`${baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: EVENTS, variables: { id: organizationId } }),
+      signal: abort.signal,
+    });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    void (async () => {
+      let buffer = '';
+      const decoder = new TextDecoder();
+      try {
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+          buffer += decoder.decode(chunk, { stream: true });
+          let end;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const message = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const data = message.split('\n').find((line) => line.startsWith('data: '));
+            if (message.startsWith('event: next') && data) push(JSON.parse(data.slice(6)));
+          }
+        }
+      } catch (error) {
+        if (!abort.signal.aborted) fail(error);
+      }
+    })();
+  });
+}
+
+type Result = { data?: any; errors?: readonly any[] };
+
+function collect(start: (push: (r: Result) => void, fail: (e: unknown) => void) => Promise<void>) {
+  const queue: Result[] = [];
+  const waiting: ((r: Result) => void)[] = [];
+  let failure: unknown;
+  const push = (r: Result) => (waiting.length ? waiting.shift()!(r) : queue.push(r));
+  const started = start(push, (e) => (failure = e));
+  return {
+    started,
+    next(timeoutMs = 5000): Promise<Result> {
+      if (failure) return Promise.reject(failure);
+      if (queue.length) return Promise.resolve(queue.shift()!);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no event within 5 s')), timeoutMs);
+        waiting.push((r) => {
+          clearTimeout(timer);
+          resolve(r);
+        });
+      });
+    },
+  };
+}
+
+/** Subscriptions start listening a moment after the request is accepted: writes wait for that. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+describe('organizationEvents', () => {
+  for (const [transport, subscribe] of [
+    ['graphql-ws', subscribeWs],
+    ['SSE', subscribeSse],
+  ] as const) {
+    it(`streams committed writes over ${transport}, with the subject as it is now`, async () => {
+      const { org, owner } = await createOrg(server.db);
+      const events = subscribe(server.url, owner.token, org.id);
+      await events.started;
+      await settle();
+      const api = sdk(server.url, owner.token);
+      const space = (await api.orgs.createSpace(org.id, { title: 'Fresh' })).data;
+      const created = await events.next();
+      expect(created.data.organizationEvents).toMatchObject({ kind: 'spaceCreated', subjectId: space.id, actorId: owner.id, organizationId: org.id, space: { id: space.id, title: 'Fresh' }, collection: null });
+      await api.spaces.updateSpaceById(space.id, { title: 'Renamed' });
+      expect((await events.next()).data.organizationEvents).toMatchObject({ kind: 'spaceUpdated', space: { title: 'Renamed' } });
+      const collection = (await api.orgs.createCollection(org.id, { title: 'Shelf' })).data;
+      expect((await events.next()).data.organizationEvents).toMatchObject({ kind: 'collectionCreated', subjectId: collection.id, collection: { id: collection.id }, space: null });
+    });
+  }
+
+  it('leaves out what the subscriber cannot see, and refuses another organization', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const guest = await createActor(server.db, { org: org.id, role: 'guest' });
+    const other = await createActor(server.db, { org: org.id, role: 'read' });
+    const stranger = await createOrg(server.db);
+    const api = sdk(server.url, owner.token);
+    const shared = (await api.orgs.createSpace(org.id, { title: 'Shared' })).data;
+    await api.spaces.inviteToSpace(shared.id, { role: 'read', users: [guest.id] } as never);
+    const events = subscribeWs(server.url, guest.token, org.id);
+    await events.started;
+    await settle();
+    await api.orgs.createSpace(org.id, { title: 'Hidden' }); // not granted to the guest
+    await api.orgs.updateMemberInOrganizationById(org.id, other.id, { role: 'edit' } as never); // guests do not read members
+    await api.spaces.updateSpaceById(shared.id, { title: 'Shared, renamed' });
+    const seen = await events.next();
+    expect(seen.data.organizationEvents).toMatchObject({ kind: 'spaceUpdated', subjectId: shared.id });
+
+    const refused = subscribeWs(server.url, stranger.owner.token, org.id);
+    await refused.started;
+    expect((await refused.next()).errors?.[0].extensions.code).toBe('NOT_FOUND');
+  });
+
+  it.runIf(redisReachable || process.env.CI)('crosses instances through Redis: a write on one reaches a subscriber on another', async () => {
+    const config = { ...loadConfig({ PORT: '0', HOST: '127.0.0.1', REDIS_URL }), databaseUrl: server.databaseUrl };
+    const apps: App[] = [buildApp({ db: server.db, config, log: () => {} }), buildApp({ db: server.db, config, log: () => {} })];
+    const [a, b] = await Promise.all(apps.map((app) => app.start(0, '127.0.0.1')));
+    cleanup.push(() => Promise.all(apps.map((app) => app.stop())));
+    const { org, owner } = await createOrg(server.db);
+    const events = subscribeSse(`http://127.0.0.1:${a.port}`, owner.token, org.id);
+    await events.started;
+    await settle();
+    const space = (await sdk(`http://127.0.0.1:${b.port}`, owner.token).orgs.createSpace(org.id, { title: 'Elsewhere' })).data;
+    expect((await events.next()).data.organizationEvents).toMatchObject({ kind: 'spaceCreated', subjectId: space.id, space: { title: 'Elsewhere' } });
+  });
+});
