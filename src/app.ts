@@ -13,6 +13,7 @@ import { isMigrated } from './db/database.js';
 import { createAuthenticator } from './domain/identity/tokens.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { createGraphQLFastPath, mayTakeFastPath } from './http/graphql-fast-path.js';
+import { ANSWERED_METHODS, isWellFormedHost } from './http/request-hygiene.js';
 import { serveGraphQLOverWebSocket } from './http/graphql-ws.js';
 import { createGraphQLServer } from './http/yoga.js';
 import { createRestHandler } from './rest/router.js';
@@ -88,6 +89,12 @@ export function buildApp({ db, config, events, log = console.error }: { db: Db; 
   const graphqlFastPath = createGraphQLFastPath(yoga, authenticate, contextOf);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!ANSWERED_METHODS.includes(req.method ?? '')) {
+      return sendJson(res, 405, { error: { code: 405, message: `Method ${req.method} is not allowed` } }, { allow: ANSWERED_METHODS.join(', ') });
+    }
+    if (req.headers.host !== undefined && !isWellFormedHost(req.headers.host)) {
+      return sendJson(res, 400, { error: { code: 400, message: 'Malformed Host header' } }, { connection: 'close' });
+    }
     const pathname = (req.url ?? '/').split('?', 1)[0];
     if (pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
     if (pathname === '/readyz') {
@@ -130,6 +137,8 @@ export function buildApp({ db, config, events, log = console.error }: { db: Db; 
     listener,
     async start(port = config.port, host = config.host) {
       server = createServer(listener);
+      // CONNECT (a proxy tunnel) is not for this server: answered, not left hanging.
+      server.on('connect', (_req, socket) => socket.end('HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n'));
       const wss = new WebSocketServer({ server, path: '/graphql' });
       sockets = serveGraphQLOverWebSocket(wss, yoga, authenticate);
       await new Promise<void>((resolve, reject) => {

@@ -13,10 +13,10 @@ const server = useServer();
 
 describe('capability table', () => {
   it('orders rules by role, and conditions live editing on the edit mode', () => {
-    expect(spacePermissions({ editMode: 'live' }, 'edit')).toEqual({ access: true, admin: false, edit: true, comment: true, merge: false, review: false });
+    expect(spacePermissions({ editMode: 'live' }, 'edit')).toEqual({ view: true, access: true, admin: false, viewInviteLinks: false, edit: true, triggerGitSync: false, comment: true, merge: false, review: false, installIntegration: false });
     expect(spacePermissions({ editMode: 'locked' }, 'admin').edit).toBe(false);
     expect(maySpace('rename', 'edit', { editMode: 'locked' })).toBe(true);
-    expect(spacePermissions({ editMode: 'live' }, null)).toEqual({ access: false, admin: false, edit: false, comment: false, merge: false, review: false });
+    expect(spacePermissions({ editMode: 'live' }, null)).toEqual({ view: false, access: false, admin: false, viewInviteLinks: false, edit: false, triggerGitSync: false, comment: false, merge: false, review: false, installIntegration: false });
     expect(collectionPermissions('create')).toEqual({ view: true, admin: false, viewInviteLinks: false, create: true });
     expect(TEAM_RULES.view({ orgRole: null, teamRole: 'member' })).toBe(true);
     expect(TEAM_RULES.manage({ orgRole: 'create', teamRole: 'member' })).toBe(false);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sdk } from './helpers/clients.js';
 import { createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 
@@ -26,6 +27,17 @@ describe('HTTP surface', () => {
     const method = await fetch(`${server.url}/v1/orgs`, { method: 'DELETE', headers: { authorization: 'Bearer x' } });
     expect(method.status).toBe(405);
     expect(method.headers.get('allow')).toBe('GET');
+  });
+
+  it('answers documented paths it does not serve yet with 501, and the caller with GET /user', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const sites = await fetch(`${server.url}/v1/orgs/${org.id}/sites`, { headers: { authorization: `Bearer ${owner.token}` } });
+    expect(sites.status).toBe(501);
+    expect(await sites.json()).toEqual({ error: { code: 501, message: 'GET /v1/orgs/{organizationId}/sites is not implemented by this server yet' } });
+    const search = await fetch(`${server.url}/v1/orgs/${org.id}/search?query=x`, { headers: { authorization: `Bearer ${owner.token}` } });
+    expect(search.status).toBe(501);
+    const user = await sdk(server.url, owner.token).user.getAuthenticatedUser();
+    expect(user.data).toMatchObject({ object: 'user', id: owner.id, email: owner.email });
   });
 
   it('refuses request bodies over 1 MiB with 413', async () => {

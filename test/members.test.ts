@@ -52,6 +52,7 @@ describe('organization members over REST (SDK)', () => {
       sso: false,
       spaces: 0,
       teams: 0,
+      sites: 0,
     });
     expect(list.items.find((m) => m.id === reader.id)).toEqual(member);
     expect((await sdkError(api.orgs.getMemberInOrganizationById(org.id, 'usr_missing'))).status).toBe(404);

@@ -31,11 +31,17 @@ describe('organizations over REST (SDK)', () => {
   });
 
   it('computes permissions for the caller', async () => {
-    const { org } = await createOrg(server.db);
+    const { org, owner } = await createOrg(server.db);
     const editor = await createActor(server.db, { org: org.id, role: 'edit' });
     const creator = await createActor(server.db, { org: org.id, role: 'create' });
-    expect((await sdk(server.url, editor.token).orgs.getOrganizationById(org.id)).data.permissions).toEqual({ admin: false, createContent: false });
-    expect((await sdk(server.url, creator.token).orgs.getOrganizationById(org.id)).data.permissions).toEqual({ admin: false, createContent: true });
+    expect((await sdk(server.url, editor.token).orgs.getOrganizationById(org.id)).data.permissions).toEqual({ view: true, access: true, admin: false, ownTeam: false, createContent: false, createOpenAPISpec: false, viewBilling: false, listMembers: true, listTeams: true, listIntegrations: false, listInstallations: false, installIntegration: false });
+    expect((await sdk(server.url, creator.token).orgs.getOrganizationById(org.id)).data.permissions).toEqual({ view: true, access: true, admin: false, ownTeam: false, createContent: true, createOpenAPISpec: false, viewBilling: false, listMembers: true, listTeams: true, listIntegrations: false, listInstallations: false, installIntegration: false });
+    // Owning a team is stated as `ownTeam`; a guest lists neither members nor teams.
+    const team = (await http(server.url, owner.token, 'PUT', `/orgs/${org.id}/teams`, { title: 'Writers' })).body;
+    expect((await http(server.url, owner.token, 'PUT', `/orgs/${org.id}/teams/${team.id}/members/${editor.id}`, { role: 'owner' })).status).toBeLessThan(300);
+    expect((await sdk(server.url, editor.token).orgs.getOrganizationById(org.id)).data.permissions).toMatchObject({ ownTeam: true, admin: false });
+    const guest = await createActor(server.db, { org: org.id, role: 'guest' });
+    expect((await sdk(server.url, guest.token).orgs.getOrganizationById(org.id)).data.permissions).toMatchObject({ view: true, ownTeam: false, listMembers: false, listTeams: false });
   });
 
   it('updates settings as an admin, with validation and conflicts', async () => {

@@ -121,6 +121,13 @@ describe('REST route table', () => {
     }
   });
 
+  it('knows every path of the public document (src/rest/public-paths.json is current)', async () => {
+    // @ts-expect-error: a plain JavaScript module
+    const { publicPaths } = await import('../scripts/public-paths.mjs');
+    const committed = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../src/rest/public-paths.json'), 'utf8'));
+    expect(committed.paths, 'run `node scripts/public-paths.mjs`').toEqual(publicPaths());
+  });
+
   // The list above is transcribed from the API description; when it is at hand, check both agree.
   const spec = path.resolve(import.meta.dirname, '../../shared/spec/management-api.md');
   it.runIf(existsSync(spec))('matches the full paths listed in the API description', () => {

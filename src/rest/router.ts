@@ -9,7 +9,9 @@ import type { YogaServerInstance } from 'graphql-yoga';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../domain/errors.js';
 import type { Authenticator } from '../domain/identity/tokens.js';
 import type { Context } from '../schema/context.js';
+import { nulMessage, pathOfNul } from '../http/request-hygiene.js';
 import type { Method, RestInput, Route } from './route.js';
+import publicDocument from './public-paths.json' with { type: 'json' };
 
 type Compiled = { route: Route; pattern: RegExp; names: string[]; document: DocumentNode };
 
@@ -23,11 +25,27 @@ export function compileRoute(route: Route, yoga: YogaServerInstance<any, any>): 
   const errors = validate(schema, document);
   if (errors.length) throw new Error(`REST route ${route.method} ${route.path}: invalid GraphQL operation: ${errors.map((e: GraphQLError) => e.message).join('; ')}`);
   const names: string[] = [];
-  const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => {
+  return { route, pattern: pathPattern(route.path, names), names, document };
+}
+
+/** `path` (relative to /v1) as a pattern matching its documented `{param}` segments. */
+function pathPattern(path: string, names: string[] = []): RegExp {
+  const source = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => {
     names.push(name);
     return '([^/]+)';
   });
-  return { route, pattern: new RegExp(`^${source}/?$`), names, document };
+  return new RegExp(`^${source}/?$`);
+}
+
+/** Paths of the public API document that this server does not serve (yet): answered with 501. */
+function unservedPaths(served: Route[]) {
+  const servedKeys = new Set(served.map((r) => `${r.method} ${r.path}`));
+  return publicDocument.paths
+    .filter((key) => !servedKeys.has(key))
+    .map((key) => {
+      const [method, path] = key.split(' ');
+      return { method, path, pattern: pathPattern(path) };
+    });
 }
 
 export function errorBody(status: number, message: string) {
@@ -92,11 +110,16 @@ export type RestDependencies = {
 
 export function createRestHandler(routes: Route[], { yoga, authenticate, createContext, log = console.error }: RestDependencies) {
   const compiled = routes.map((r) => compileRoute(r, yoga));
+  const unserved = unservedPaths(routes);
 
   async function answer(req: IncomingMessage, body: Buffer | null): Promise<Reply> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname.replace(/^\/v1/, '') || '/';
     const candidates = compiled.filter((c) => c.pattern.test(path));
+    if (!candidates.length || !candidates.some((c) => c.route.method === req.method)) {
+      const documented = unserved.find((u) => u.method === req.method && u.pattern.test(path));
+      if (documented) return failure(501, `${documented.method} /v1${documented.path} is not implemented by this server yet`);
+    }
     if (!candidates.length) return failure(404, `No route for ${req.method} ${url.pathname}`);
     const match = candidates.find((c) => c.route.method === (req.method as Method));
     if (!match) return { ...failure(405, `Method ${req.method} not allowed on ${url.pathname}`), headers: { allow: candidates.map((c) => c.route.method).join(', ') } };
@@ -109,6 +132,8 @@ export function createRestHandler(routes: Route[], { yoga, authenticate, createC
       query: url.searchParams,
       body: parseBody(req.method ?? 'GET', body),
     };
+    const nul = pathOfNul(input.params) ?? pathOfNul(Object.fromEntries(url.searchParams)) ?? pathOfNul(input.body);
+    if (nul) return failure(400, nulMessage(nul));
     const { execute, schema } = yoga.getEnveloped({ req });
     const result = await execute({ schema, document: match.document, variableValues: match.route.variables(input), contextValue: createContext(userId) });
     if (!('data' in result) && !('errors' in result)) throw new Error('REST operations are queries and mutations, not subscriptions');

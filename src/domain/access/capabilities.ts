@@ -99,13 +99,23 @@ export const mayOrganization = (action: OrganizationAction, membership: { member
 
 // The `permissions` objects of the API, from the same rules.
 
+/**
+ * Features the public API describes that this server does not have yet (git sync, integrations,
+ * OpenAPI specifications, billing): nobody may use what does not exist, and `permissions` says so.
+ */
+const NOT_SERVED = false;
+
 export const spacePermissions = (space: SpaceState, role: Role | null) => ({
+  view: maySpace('view', role, space),
   access: maySpace('view', role, space),
   admin: maySpace('share', role, space),
+  viewInviteLinks: maySpace('share', role, space),
   edit: maySpace('edit', role, space),
+  triggerGitSync: NOT_SERVED,
   comment: maySpace('comment', role, space),
   merge: maySpace('merge', role, space),
   review: maySpace('review', role, space),
+  installIntegration: NOT_SERVED,
 });
 
 export const collectionPermissions = (role: Role | null) => ({
@@ -115,9 +125,20 @@ export const collectionPermissions = (role: Role | null) => ({
   create: mayCollection('createInside', role),
 });
 
-export const organizationPermissions = (membership: { member: boolean; role: Role | null }) => ({
+export const organizationPermissions = (membership: { member: boolean; role: Role | null; ownsTeam: boolean }) => ({
+  view: mayOrganization('view', membership),
+  access: mayOrganization('view', membership),
   admin: mayOrganization('update', membership),
+  /** A fact rather than a permission: the caller owns at least one team of the organization. */
+  ownTeam: membership.member && membership.ownsTeam,
   createContent: mayOrganization('createContent', membership),
+  createOpenAPISpec: NOT_SERVED,
+  viewBilling: NOT_SERVED,
+  listMembers: mayOrganization('readMembers', membership),
+  listTeams: mayOrganization('readTeams', membership),
+  listIntegrations: NOT_SERVED,
+  listInstallations: NOT_SERVED,
+  installIntegration: NOT_SERVED,
 });
 
 export const teamPermissionsOf = (standing: TeamStanding) => ({ admin: TEAM_RULES.manage(standing), view: TEAM_RULES.view(standing) });

@@ -14,6 +14,7 @@ const input = z.object({
   title: spaceTitle.optional(),
   emoji: emoji.optional(),
   parent: z.string().optional(),
+  editMode: z.enum(['live', 'locked']).optional(),
   /** Deprecated: private spaces are no longer supported; every space is private to its organization unless published. */
   private: z.boolean().optional(),
 });
@@ -36,6 +37,7 @@ export async function createSpace(db: Db, access: Access, raw: CreateSpaceInput)
         title: data.title ?? 'Untitled',
         emoji: data.emoji ?? '',
         visibility: data.parent ? 'in_collection' : 'private',
+        ...(data.editMode ? { editMode: data.editMode } : {}),
         position,
         revisionId,
       },

@@ -6,5 +6,6 @@ import { organizationRoutes } from './organizations.js';
 import { permissionRoutes } from './permissions.js';
 import { spaceRoutes } from './spaces.js';
 import { teamRoutes } from './teams.js';
+import { userRoutes } from './users.js';
 
-export const routes: Route[] = [...spaceRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...memberRoutes, ...teamRoutes];
+export const routes: Route[] = [...spaceRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes];

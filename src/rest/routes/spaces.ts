@@ -93,7 +93,7 @@ export const spaceRoutes = [
     operation: `mutation RestCreateSpace($id: ID!, $input: CreateSpaceInput) {
       space: createSpace(organizationId: $id, input: $input) { ...RestSpace }
     } ${SPACE_FRAGMENT}`,
-    variables: ({ params, body }) => ({ id: params.organizationId, input: pick(body, ['title', 'emoji', 'parent', 'private']) }),
+    variables: ({ params, body }) => ({ id: params.organizationId, input: pick(body, ['title', 'emoji', 'parent', 'private', 'editMode'], [], ['language', 'template', 'computedSource']) }),
     result: space,
     status: 201,
   }),

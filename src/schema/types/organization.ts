@@ -10,8 +10,18 @@ import { apiUrl, appUrl } from '../urls.js';
 
 const OrganizationPermissions = builder.simpleObject('OrganizationPermissions', {
   fields: (t) => ({
+    view: t.boolean({ description: 'The caller can read the organization (any member, guests included).' }),
+    access: t.boolean({ description: 'The caller can open the organization in the application.' }),
     admin: t.boolean({ description: 'The caller administers the organization.' }),
+    ownTeam: t.boolean({ description: 'The caller owns at least one team of the organization.' }),
     createContent: t.boolean({ description: 'The caller can create spaces and collections.' }),
+    createOpenAPISpec: t.boolean({ description: 'OpenAPI specifications. Not served by this server yet: always false.' }),
+    viewBilling: t.boolean({ description: 'Billing. Not served by this server yet: always false.' }),
+    listMembers: t.boolean({ description: 'The caller can list the members (members with an organization role).' }),
+    listTeams: t.boolean({ description: 'The caller can list the teams (members with an organization role).' }),
+    listIntegrations: t.boolean({ description: 'Integrations. Not served by this server yet: always false.' }),
+    listInstallations: t.boolean({ description: 'Integrations. Not served by this server yet: always false.' }),
+    installIntegration: t.boolean({ description: 'Integrations. Not served by this server yet: always false.' }),
   }),
 });
 
@@ -66,7 +76,8 @@ export const OrganizationRef = builder.prismaNode('Organization', {
     permissions: t.field({
       type: OrganizationPermissions,
       resolve: async (org, _args, ctx) => {
-        return organizationPermissions(await ctx.access.orgRole(org.id));
+        const membership = await ctx.access.orgRole(org.id);
+        return organizationPermissions({ ...membership, ownsTeam: !!(await ctx.loaders.organization.load(org.id))?.viewerOwnsTeam });
       },
     }),
   }),

@@ -20,12 +20,16 @@ import { apiUrl, appUrl } from '../urls.js';
 const SpacePermissions = builder.simpleObject('SpacePermissions', {
   description: 'What the caller may do with the space.',
   fields: (t) => ({
+    view: t.boolean(),
     access: t.boolean(),
     admin: t.boolean(),
-    edit: t.boolean(),
+    viewInviteLinks: t.boolean(),
+    edit: t.boolean({ description: 'Change the content directly (live edit mode only).' }),
+    triggerGitSync: t.boolean({ description: 'Git sync. Not served by this server yet: always false.' }),
     comment: t.boolean(),
     merge: t.boolean(),
     review: t.boolean(),
+    installIntegration: t.boolean({ description: 'Integrations. Not served by this server yet: always false.' }),
   }),
 });
 
@@ -148,6 +152,7 @@ const CreateSpaceInput = builder.inputType('CreateSpaceInput', {
     title: t.string(),
     emoji: t.string(),
     parent: t.id({ description: 'ID of the parent collection.' }),
+    editMode: t.field({ type: SpaceEditModeEnum, description: 'live (the default) or locked.' }),
     private: t.boolean({ deprecationReason: 'Private spaces are no longer supported.' }),
   }),
 });
@@ -172,6 +177,7 @@ builder.mutationFields((t) => ({
         emoji: input?.emoji ?? undefined,
         parent: input?.parent == null ? undefined : String(input.parent),
         private: input?.private ?? undefined,
+        editMode: input?.editMode ?? undefined,
       });
       return reload(ctx, id, 'spaceCreated');
     },

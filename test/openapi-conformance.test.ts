@@ -1,0 +1,78 @@
+/**
+ * REST answers against the public OpenAPI document of `@gitbook/api` (spec/openapi.json): every
+ * read of the implemented sections, for each kind of resource, validates against the document's
+ * 200 response schema — required fields present, types and enumerations as documented.
+ */
+import { createRequire } from 'node:module';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { http } from './helpers/clients.js';
+import { createActor, createOrg } from './helpers/factories.js';
+import { useServer } from './helpers/server.js';
+
+const server = useServer();
+const document = createRequire(import.meta.url)('@gitbook/api/spec/openapi.json');
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+(addFormats as unknown as (a: Ajv2020) => void)(ajv);
+ajv.addSchema(document, 'openapi');
+
+/** The validator of the documented 200 (or 201) answer of `method path` (path as documented). */
+function validatorFor(method: string, path: string) {
+  const responses = document.paths[path]?.[method.toLowerCase()]?.responses;
+  expect(responses, `${method} ${path} is documented`).toBeDefined();
+  const status = responses['200'] ? '200' : '201';
+  const pointer = `openapi#/paths/${path.replaceAll('~', '~0').replaceAll('/', '~1')}/${method.toLowerCase()}/responses/${status}/content/application~1json/schema`;
+  return ajv.getSchema(pointer) ?? ajv.compile({ $ref: pointer });
+}
+
+let ids: Record<string, string>;
+let token: string;
+
+beforeAll(async () => {
+  const { org, owner } = await createOrg(server.db);
+  token = owner.token;
+  const member = await createActor(server.db, { org: org.id, role: 'edit' });
+  const post = async (path: string, body: unknown) => (await http(server.url, token, 'POST', path, body)).body;
+  const collection = await post(`/orgs/${org.id}/collections`, { title: 'Shelf' });
+  const space = await post(`/orgs/${org.id}/spaces`, { title: 'Handbook', emoji: '📘', parent: collection.id });
+  await post(`/spaces/${space.id}/permissions`, { role: 'edit', users: [member.id] });
+  const team = (await http(server.url, token, 'PUT', `/orgs/${org.id}/teams`, { title: 'Writers', members: [member.id] })).body;
+  ids = { organizationId: org.id, spaceId: space.id, collectionId: collection.id, userId: member.id, teamId: team.id };
+});
+
+const READS = [
+  '/user',
+  '/orgs',
+  '/orgs/{organizationId}',
+  '/orgs/{organizationId}/spaces',
+  '/orgs/{organizationId}/collections',
+  '/orgs/{organizationId}/members',
+  '/orgs/{organizationId}/members/{userId}',
+  '/orgs/{organizationId}/members/{userId}/spaces',
+  '/orgs/{organizationId}/members/{userId}/teams',
+  '/orgs/{organizationId}/teams',
+  '/orgs/{organizationId}/teams/{teamId}',
+  '/orgs/{organizationId}/teams/{teamId}/members',
+  '/spaces/{spaceId}',
+  '/spaces/{spaceId}/permissions/users',
+  '/spaces/{spaceId}/permissions/aggregate',
+  '/collections/{collectionId}',
+  '/collections/{collectionId}/spaces',
+  '/collections/{collectionId}/permissions/users',
+  '/collections/{collectionId}/permissions/aggregate',
+];
+
+describe('REST answers and the public OpenAPI document', () => {
+  for (const path of READS) {
+    it(`GET ${path} answers as documented`, async () => {
+      const url = path.replace(/\{(\w+)\}/g, (_m, name: string) => ids[name]);
+      const response = await http(server.url, token, 'GET', url);
+      expect(response.status).toBe(200);
+      const validate = validatorFor('GET', path);
+      const valid = validate(response.body);
+      expect(validate.errors ?? [], JSON.stringify(response.body).slice(0, 400)).toEqual([]);
+      expect(valid).toBe(true);
+    });
+  }
+});
