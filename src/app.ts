@@ -10,6 +10,7 @@ import { WebSocketServer } from 'ws';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import { isMigrated } from './db/database.js';
+import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from './db/unavailable.js';
 import { createAuthenticator } from './domain/identity/tokens.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { createGraphQLFastPath, mayTakeFastPath } from './http/graphql-fast-path.js';
@@ -123,10 +124,14 @@ export function buildApp({ db, config, events, log = console.error }: { db: Db; 
     unanswered.add(res);
     res.once('close', () => unanswered.delete(res));
     handle(req, res).catch((error) => {
-      const tooLarge = error instanceof BodyTooLarge;
-      if (!tooLarge) log('[quire] request failed:', error);
-      const status = tooLarge ? 413 : 500;
-      sendJson(res, status, { error: { code: status, message: tooLarge ? `Request body exceeds ${MAX_BODY_BYTES} bytes` : 'Internal server error' } }, { connection: 'close' });
+      if (error instanceof BodyTooLarge) {
+        return sendJson(res, 413, { error: { code: 413, message: `Request body exceeds ${MAX_BODY_BYTES} bytes` } }, { connection: 'close' });
+      }
+      if (isDatabaseUnavailable(error)) {
+        return sendJson(res, 503, { error: { code: 503, message: UNAVAILABLE_MESSAGE } }, { 'retry-after': '5' });
+      }
+      log('[quire] request failed:', error);
+      sendJson(res, 500, { error: { code: 500, message: 'Internal server error' } }, { connection: 'close' });
     });
   }
 

@@ -70,3 +70,29 @@ describe('serve', () => {
     expect(elsewhere.stderr).toContain('HOST 203.0.113.7 is not an address of this machine');
   }, 120_000);
 });
+
+describe('migrate', () => {
+  it('lets instances starting together on an empty database wait for one another', async () => {
+    const { ensureDatabase } = await import('../src/db/embedded.js');
+    const url = new URL(inject('databaseUrl'));
+    const name = `quire_miglock_${randomUUID().slice(0, 8)}`;
+    const admin = new URL(url);
+    admin.pathname = '/postgres';
+    await ensureDatabase(admin.toString(), name);
+    url.pathname = `/${name}`;
+    try {
+      const runs = await Promise.all(
+        [1, 2, 3].map(() => run(process.execPath, ['dist/main.js', 'migrate'], { env: { ...process.env, DATABASE_URL: url.toString() }, timeout: 120_000 })),
+      );
+      const outputs = runs.map((r) => r.stdout.trim());
+      expect(outputs.filter((o) => o.startsWith('Applied: '))).toHaveLength(1);
+      expect(outputs.filter((o) => o === 'Database is up to date')).toHaveLength(2);
+    } finally {
+      const pg = (await import('pg')).default;
+      const client = new pg.Client({ connectionString: admin.toString() });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await client.end();
+    }
+  }, 180_000);
+});

@@ -61,6 +61,16 @@ describe('malformed input', () => {
     expect(graphql.errors?.[0].extensions?.code).toBe('BAD_REQUEST');
   });
 
+  it('answers 400 naming the field for a JSON number where an ID is expected', async () => {
+    const parent = await http(server.url, org.owner.token, 'POST', `/orgs/${org.org.id}/spaces`, { title: 'X', parent: 123 });
+    expect(parent).toEqual({ status: 400, body: { error: { code: 400, message: 'Invalid value for "parent": must be a string (an ID)' } } });
+    const users = await http(server.url, org.owner.token, 'POST', `/spaces/${spaceId}/permissions`, { role: 'read', users: [org.owner.id, 7] });
+    expect(users.status).toBe(400);
+    expect(users.body.error.message).toContain('"users[1]"');
+    const ok = await http(server.url, org.owner.token, 'POST', `/orgs/${org.org.id}/spaces`, { title: 'Y', parent: null });
+    expect(ok.status).toBe(201);
+  });
+
   it('answers 400 for broken percent-encoding, 405 for unknown methods, 400 for a malformed Host', async () => {
     expect((await raw('GET', '/v1/spaces/%E0%A4%A')).status).toBe(400);
     for (const method of ['TRACE', 'PROPFIND', 'CONNECT']) {

@@ -24,7 +24,7 @@ export async function openDatabase(config: Config, opts: { migrate?: boolean; on
   const server = await resolveDatabaseUrl(config, progress);
   try {
     if (opts.migrate !== false) {
-      const applied = await applyMigrations(server.url);
+      const applied = await applyMigrations(server.url, { onWait: () => progress('waiting for another instance to finish migrating') });
       progress(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database schema is up to date');
     }
     const onQuery = opts.onQuery ?? (config.logSql ? (sql: string) => console.error(`[sql] ${sql}`) : undefined);

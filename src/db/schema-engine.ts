@@ -152,12 +152,37 @@ export async function withSchemaEngine<T>(url: string, fn: (engine: SchemaEngine
   }
 }
 
+/**
+ * Serializes migrations across processes: instances starting together on an empty database wait
+ * for each other here (as long as it takes) instead of failing after the schema engine's own 10 s
+ * wait for its lock. A key of our own: holding Prisma's would make the engine time out on it.
+ */
+const MIGRATION_LOCK_KEY = 0x71756972; // 'quir'
+
+async function underMigrationLock<T>(url: string, onWait: () => void, fn: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {}); // a broken lock connection fails the query below, not the process
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK_KEY]);
+    if (!rows[0].locked) {
+      onWait();
+      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    }
+    return await fn();
+  } finally {
+    await client.end(); // ending the session releases the lock
+  }
+}
+
 /** Applies pending migrations; returns the names applied (empty when up to date). */
-export async function applyMigrations(url: string): Promise<string[]> {
-  return withSchemaEngine(url, async (engine) => {
-    const out = await engine.applyMigrations({ migrationsList: await readMigrations(), filters: NO_FILTERS });
-    return out.appliedMigrationNames;
-  });
+export async function applyMigrations(url: string, opts: { onWait?: () => void } = {}): Promise<string[]> {
+  return underMigrationLock(url, opts.onWait ?? (() => {}), () =>
+    withSchemaEngine(url, async (engine) => {
+      const out = await engine.applyMigrations({ migrationsList: await readMigrations(), filters: NO_FILTERS });
+      return out.appliedMigrationNames;
+    }),
+  );
 }
 
 /** SQL that would bring the migrations up to `schema.prisma`; empty when they agree. */

@@ -9,6 +9,8 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   INTERNAL: 500,
+  /** The database cannot be reached right now; the request may be retried. */
+  UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -13,6 +13,7 @@ import { useNoNulStrings } from './request-hygiene.js';
 import type { Config } from '../config.js';
 import type { Authenticator } from '../domain/identity/tokens.js';
 import { AppError, unauthenticated } from '../domain/errors.js';
+import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from '../db/unavailable.js';
 import type { Context } from '../schema/context.js';
 import { schema } from '../schema/index.js';
 
@@ -82,6 +83,10 @@ export function createGraphQLServer({ config, authenticate, contextOf, log = con
         const original = isGraphQLError(error) ? error.originalError : error;
         if (original instanceof AppError) return toGraphQLError(original);
         if (isGraphQLError(error) && error.extensions?.code === 'UNAUTHENTICATED') return error;
+        if (isDatabaseUnavailable(original ?? error)) {
+          log(`[quire] database unavailable: ${(original as Error | undefined)?.message?.split('\n').filter(Boolean).at(-1) ?? 'no connection'}`);
+          return createGraphQLError(UNAVAILABLE_MESSAGE, { extensions: { code: 'UNAVAILABLE', http: { status: 503 } } });
+        }
         // Input coercion ("Variable "$input" got invalid value ... at "input.title"; ...").
         if (isGraphQLError(error) && (!original || isGraphQLError(original) || error.message.startsWith('Variable "$'))) {
           return createGraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...error.extensions, code: 'BAD_USER_INPUT' } });

@@ -10,10 +10,12 @@ import { AppError, ERROR_STATUS, type ErrorCode } from '../domain/errors.js';
 import type { Authenticator } from '../domain/identity/tokens.js';
 import type { Context } from '../schema/context.js';
 import { nulMessage, pathOfNul } from '../http/request-hygiene.js';
+import { idTypeCheck } from './id-types.js';
+import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from '../db/unavailable.js';
 import type { Method, RestInput, Route } from './route.js';
 import publicDocument from './public-paths.json' with { type: 'json' };
 
-type Compiled = { route: Route; pattern: RegExp; names: string[]; document: DocumentNode };
+type Compiled = { route: Route; pattern: RegExp; names: string[]; document: DocumentNode; misplacedId: (variables: Record<string, unknown>) => string | undefined };
 
 /**
  * Parses and validates a route's operation with yoga's own pipeline (its graphql module, its
@@ -25,7 +27,7 @@ export function compileRoute(route: Route, yoga: YogaServerInstance<any, any>): 
   const errors = validate(schema, document);
   if (errors.length) throw new Error(`REST route ${route.method} ${route.path}: invalid GraphQL operation: ${errors.map((e: GraphQLError) => e.message).join('; ')}`);
   const names: string[] = [];
-  return { route, pattern: pathPattern(route.path, names), names, document };
+  return { route, pattern: pathPattern(route.path, names), names, document, misplacedId: idTypeCheck(schema, document) };
 }
 
 /** `path` (relative to /v1) as a pattern matching its documented `{param}` segments. */
@@ -75,7 +77,8 @@ function errorReply(errors: readonly GraphQLError[]): Reply {
     const status = ERROR_STATUS[code as ErrorCode];
     const field = first.extensions?.field as string | undefined;
     const message = field && REST_ARGUMENT[field] ? first.message.replace(`"${field}"`, `"${REST_ARGUMENT[field]}"`) : first.message;
-    return failure(status, status === 500 ? 'Internal server error' : message);
+    const reply = failure(status, status === 500 ? 'Internal server error' : message);
+    return status === 503 ? { ...reply, headers: { 'retry-after': '5' } } : reply;
   }
   // BAD_USER_INPUT, or no code at all: the variables did not pass GraphQL's input coercion.
   return failure(400, coercionMessage(first.message));
@@ -134,8 +137,11 @@ export function createRestHandler(routes: Route[], { yoga, authenticate, createC
     };
     const nul = pathOfNul(input.params) ?? pathOfNul(Object.fromEntries(url.searchParams)) ?? pathOfNul(input.body);
     if (nul) return failure(400, nulMessage(nul));
+    const variables = match.route.variables(input);
+    const misplaced = match.misplacedId(variables);
+    if (misplaced) return failure(400, `Invalid value for "${misplaced}": must be a string (an ID)`);
     const { execute, schema } = yoga.getEnveloped({ req });
-    const result = await execute({ schema, document: match.document, variableValues: match.route.variables(input), contextValue: createContext(userId) });
+    const result = await execute({ schema, document: match.document, variableValues: variables, contextValue: createContext(userId) });
     if (!('data' in result) && !('errors' in result)) throw new Error('REST operations are queries and mutations, not subscriptions');
     if (result.errors?.length) return errorReply(result.errors);
     const { route } = match;
@@ -152,6 +158,7 @@ export function createRestHandler(routes: Route[], { yoga, authenticate, createC
     } catch (error) {
       if (error instanceof AppError) reply = failure(error.status, error.message);
       else if (error instanceof URIError) reply = failure(400, 'Malformed percent-encoding in the path');
+      else if (isDatabaseUnavailable(error)) reply = { ...failure(503, UNAVAILABLE_MESSAGE), headers: { 'retry-after': '5' } };
       else {
         log('[quire] REST internal error:', error);
         reply = failure(500, 'Internal server error');

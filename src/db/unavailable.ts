@@ -1,0 +1,28 @@
+/**
+ * Whether an error means the database cannot be reached right now (down, restarting, refusing
+ * connections, a connection cut mid-query) — a 503 the client may retry, not a fault of this
+ * server (500). The pool replaces broken connections on next use: once the database is back,
+ * requests succeed again without a restart.
+ */
+const UNREACHABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TlsConnectionError', 'DatabaseAccessDenied']);
+const NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+
+/** SQLSTATE classes 08 (connection exception) and 57P0x (the server shutting down or starting). */
+const isUnavailableState = (code: unknown) => typeof code === 'string' && (code.startsWith('08') || /^57P0[1-3]$/.test(code));
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: any = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const adapterCause = current.meta?.driverAdapterError?.cause ?? (current.name === 'DriverAdapterError' ? current.cause : undefined);
+    if (adapterCause && (UNREACHABLE_KINDS.has(adapterCause.kind) || isUnavailableState(adapterCause.originalCode ?? adapterCause.code))) return true;
+    if (PRISMA_CODES.has(current.code) || NODE_CODES.has(current.code) || isUnavailableState(current.code)) return true;
+    if (typeof current.message === 'string' && /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(current.message)) return true;
+    current = current.originalError ?? current.cause;
+  }
+  return false;
+}
+
+export const UNAVAILABLE_MESSAGE = 'The database is unavailable; try again shortly';
