@@ -20,6 +20,10 @@ import { createGraphQLServer } from './http/yoga.js';
 import { createRestHandler } from './rest/router.js';
 import { routes } from './rest/routes/index.js';
 import { createContext } from './schema/context.js';
+import { poolOf } from './db/client.js';
+import { silentLogger, type Logger } from './observability/logger.js';
+import { createMetrics } from './observability/metrics.js';
+import { requestInfo, startRequest, type RequestInfo } from './observability/request-info.js';
 
 export type App = {
   /** The request listener, for a server of the caller's own. */
@@ -80,14 +84,27 @@ function listenFailure(error: NodeJS.ErrnoException, port: number, host: string)
  * `events`: the bus subscriptions read and mutations publish to; by default one of this app's own
  * (through Redis when REDIS_URL is set), closed when the app stops.
  */
-export function buildApp({ db, config, events, log = console.error }: { db: Db; config: Config; events?: EventBus; log?: (...args: unknown[]) => void }): App {
-  const ownEvents = events ? undefined : createEventBus({ redisUrl: config.redisUrl, log });
+export function buildApp({ db, config, events, logger = silentLogger() }: { db: Db; config: Config; events?: EventBus; logger?: Logger }): App {
+  const ownEvents = events ? undefined : createEventBus({ redisUrl: config.redisUrl, logger });
   events ??= ownEvents!;
   const authenticate = createAuthenticator(db, { ttlMs: config.tokenCacheMs });
   const contextOf = (userId: string) => createContext({ db, config, events }, { userId });
-  const yoga = createGraphQLServer({ config, authenticate, contextOf, log });
-  const rest = createRestHandler(routes, { yoga, authenticate, createContext: contextOf, log });
+  const yoga = createGraphQLServer({ config, authenticate, contextOf, logger });
+  const rest = createRestHandler(routes, { yoga, authenticate, createContext: contextOf, logger });
   const graphqlFastPath = createGraphQLFastPath(yoga, authenticate, contextOf);
+  const metrics = createMetrics({ db, pool: poolOf(db) });
+
+  /** One access-log line and one observation per request, once its answer is sent (or cut). */
+  function finished(req: IncomingMessage, res: ServerResponse, info: RequestInfo): void {
+    const seconds = Number(process.hrtime.bigint() - info.started) / 1e9;
+    const route = info.route ?? 'unmatched';
+    const method = req.method ?? 'GET';
+    metrics.observeRequest({ method, route, status: res.statusCode, operation: info.operation }, seconds);
+    logger.info(
+      { reqId: info.id, method, route, status: res.statusCode, durationMs: Math.round(seconds * 1e4) / 10, userId: info.userId, operation: info.operation, ...(res.writableFinished ? {} : { aborted: true }) },
+      'request',
+    );
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!ANSWERED_METHODS.includes(req.method ?? '')) {
@@ -97,10 +114,16 @@ export function buildApp({ db, config, events, log = console.error }: { db: Db; 
       return sendJson(res, 400, { error: { code: 400, message: 'Malformed Host header' } }, { connection: 'close' });
     }
     const pathname = (req.url ?? '/').split('?', 1)[0];
+    const info = requestInfo(req);
+    if (pathname === '/healthz' || pathname === '/readyz' || pathname === '/metrics' || pathname === '/graphql') info.route = `${req.method} ${pathname}`;
     if (pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
     if (pathname === '/readyz') {
       const ready = await isMigrated(db).catch(() => false);
       return sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable' });
+    }
+    if (pathname === '/metrics') {
+      res.writeHead(200, { 'content-type': metrics.registry.contentType });
+      return void res.end(await metrics.registry.metrics());
     }
     if (pathname === '/v1' || pathname.startsWith('/v1/')) return rest(req, res, await readBody(req));
     // A body of known length within the limit streams straight to yoga; others are read here,
@@ -120,9 +143,14 @@ export function buildApp({ db, config, events, log = console.error }: { db: Db; 
   let stopping = false;
 
   function listener(req: IncomingMessage, res: ServerResponse): void {
+    const info = startRequest(req);
+    res.setHeader('x-request-id', info.id);
     if (stopping) res.shouldKeepAlive = false;
     unanswered.add(res);
-    res.once('close', () => unanswered.delete(res));
+    res.once('close', () => {
+      unanswered.delete(res);
+      finished(req, res, info);
+    });
     handle(req, res).catch((error) => {
       if (error instanceof BodyTooLarge) {
         return sendJson(res, 413, { error: { code: 413, message: `Request body exceeds ${MAX_BODY_BYTES} bytes` } }, { connection: 'close' });
@@ -130,7 +158,7 @@ export function buildApp({ db, config, events, log = console.error }: { db: Db; 
       if (isDatabaseUnavailable(error)) {
         return sendJson(res, 503, { error: { code: 503, message: UNAVAILABLE_MESSAGE } }, { 'retry-after': '5' });
       }
-      log('[quire] request failed:', error);
+      logger.error({ err: error, reqId: info.id }, 'request failed');
       sendJson(res, 500, { error: { code: 500, message: 'Internal server error' } }, { connection: 'close' });
     });
   }

@@ -17,6 +17,7 @@ const schema = z.object({
   QUIRE_RUN_WORKER: bool.default(true),
   QUIRE_DB_POOL_MAX: z.coerce.number().int().min(1).default(10),
   QUIRE_LOG_SQL: bool.default(false),
+  QUIRE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   QUIRE_SECRET: z.string().min(32).optional(),
   QUIRE_TOKEN_CACHE_SECONDS: z.coerce.number().min(0).default(10),
   QUIRE_DB_PREPARED_STATEMENTS: bool.default(true),
@@ -36,6 +37,8 @@ export type Config = {
   runWorker: boolean;
   dbPoolMax: number;
   logSql: boolean;
+  /** pino level of the JSON logs on standard output. */
+  logLevel: string;
   /** Signing secret shared by every instance; when absent, one is generated and kept in the database. */
   secret?: string;
   /** How long an instance remembers a known API token (0: looks every token up). */
@@ -69,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runWorker: e.QUIRE_RUN_WORKER,
     dbPoolMax: e.QUIRE_DB_POOL_MAX,
     logSql: e.QUIRE_LOG_SQL,
+    logLevel: e.QUIRE_LOG_LEVEL,
     secret: e.QUIRE_SECRET,
     tokenCacheMs: e.QUIRE_TOKEN_CACHE_SECONDS * 1000,
     dbPreparedStatements: e.QUIRE_DB_PREPARED_STATEMENTS,

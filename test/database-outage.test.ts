@@ -42,7 +42,7 @@ describe('a database outage', () => {
     cleanup.push(() => db.$disconnect());
     const { organization, token } = await createOrganizationWithOwner(db, { title: 'Outage', ownerEmail: `outage-${Date.now()}@example.test` });
     // Tokens are looked up every time, so that the outage reaches authentication too.
-    const app = buildApp({ db, config: { ...loadConfig({ PORT: '0', QUIRE_TOKEN_CACHE_SECONDS: '0' }), databaseUrl: database.url }, log: () => {} });
+    const app = buildApp({ db, config: { ...loadConfig({ PORT: '0', QUIRE_TOKEN_CACHE_SECONDS: '0' }), databaseUrl: database.url } });
     const { url } = await app.start(0, '127.0.0.1');
     cleanup.push(() => app.stop({ graceMs: 0 }));
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };

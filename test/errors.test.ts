@@ -3,6 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createPrismaClient } from '../src/db/client.js';
+import { createLogger } from '../src/observability/logger.js';
 import { createOrg } from './helpers/factories.js';
 
 describe('internal errors', () => {
@@ -16,8 +17,9 @@ describe('internal errors', () => {
         return Reflect.get(target, prop, receiver);
       },
     });
-    const logged: unknown[] = [];
-    const app = buildApp({ db: failing, config: loadConfig({ PORT: '0' }), log: (...args) => logged.push(args) });
+    const logged: string[] = [];
+    const logger = createLogger({ destination: { write: (line: string) => void logged.push(line) } });
+    const app = buildApp({ db: failing, config: loadConfig({ PORT: '0' }), logger });
     const { url } = await app.start(0, '127.0.0.1');
     const headers = { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' };
 
@@ -29,7 +31,11 @@ describe('internal errors', () => {
     const rest = await fetch(`${url}/v1/orgs/${org.id}`, { headers });
     expect(rest.status).toBe(500);
     expect(await rest.json()).toEqual({ error: { code: 500, message: 'Internal server error' } });
-    expect(JSON.stringify(logged.map(String))).toContain('secret detail');
+    const errors = logged.map((line) => JSON.parse(line)).filter((entry) => entry.level === 'error');
+    expect(errors.length).toBeGreaterThan(0);
+    expect(JSON.stringify(errors)).toContain('secret detail');
+    // Every line is JSON; no line carries the token.
+    expect(logged.join('')).not.toContain(owner.token);
     await app.stop();
     await db.$disconnect();
   });

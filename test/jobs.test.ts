@@ -4,6 +4,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { createPrismaClient } from '../src/db/client.js';
 import { newId } from '../src/domain/ids.js';
 import { taskList } from '../src/jobs/worker.js';
+import { createLogger } from '../src/observability/logger.js';
 import { createOrg } from './helpers/factories.js';
 
 describe('purge_deleted_spaces job', () => {
@@ -22,14 +23,15 @@ describe('purge_deleted_spaces job', () => {
     const recent = await make(new Date(Date.now() - 6 * day));
     const live = await make(null);
 
-    const logs: unknown[] = [];
+    const logs: string[] = [];
+    const logger = createLogger({ destination: { write: (line: string) => void logs.push(line) } });
     await quickAddJob({ connectionString }, 'purge_deleted_spaces', {});
-    await runOnce({ connectionString, taskList: taskList(db, (...args) => logs.push(args)) });
+    await runOnce({ connectionString, taskList: taskList(db, logger) });
 
     expect(await db.space.findUnique({ where: { id: expired } })).toBeNull();
     expect(await db.space.findUnique({ where: { id: recent } })).not.toBeNull();
     expect(await db.space.findUnique({ where: { id: live } })).not.toBeNull();
-    expect(String(logs)).toMatch(/purged \d+ deleted space/);
+    expect(logs.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ msg: 'purged deleted spaces', count: expect.any(Number) }));
     await db.$disconnect();
   });
 });

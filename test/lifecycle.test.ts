@@ -134,6 +134,9 @@ describe('quire serve', () => {
       if (open) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(open).toBe(false);
+    // Its last lines may still be in the pipe when the port closes.
+    for (let i = 0; i < 50 && !npm.output().includes('"stopped"'); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(npm.output()).toContain('SIGTERM: stopping');
+    expect(npm.output()).toContain('"stopped"');
   }, 90_000);
 });

@@ -146,7 +146,7 @@ describe('organizationEvents', () => {
 
   it.runIf(redisReachable || process.env.CI)('crosses instances through Redis: a write on one reaches a subscriber on another', async () => {
     const config = { ...loadConfig({ PORT: '0', HOST: '127.0.0.1', REDIS_URL }), databaseUrl: server.databaseUrl };
-    const apps: App[] = [buildApp({ db: server.db, config, log: () => {} }), buildApp({ db: server.db, config, log: () => {} })];
+    const apps: App[] = [buildApp({ db: server.db, config }), buildApp({ db: server.db, config })];
     const [a, b] = await Promise.all(apps.map((app) => app.start(0, '127.0.0.1')));
     cleanup.push(() => Promise.all(apps.map((app) => app.stop())));
     const { org, owner } = await createOrg(server.db);

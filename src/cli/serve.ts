@@ -8,14 +8,15 @@ import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { startWorker } from '../jobs/worker.js';
-
-const say = (line: string) => console.log(`[quire] ${line}`);
+import { createLogger } from '../observability/logger.js';
 
 export async function serve(config: Config): Promise<void> {
-  const database = await openDatabase(config, { progress: say });
-  const worker = config.runWorker ? await startWorker(database.url, database.db) : undefined;
+  const logger = createLogger({ level: config.logLevel });
+  const say = (line: string) => logger.info(line);
+  const database = await openDatabase(config, { progress: say, logger });
+  const worker = config.runWorker ? await startWorker(database.url, database.db, logger) : undefined;
   if (worker) say('job runner started');
-  const app = buildApp({ db: database.db, config });
+  const app = buildApp({ db: database.db, config, logger });
   let url: string;
   try {
     ({ url } = await app.start());
@@ -41,7 +42,7 @@ export async function serve(config: Config): Promise<void> {
       say('stopped');
       process.exit(0);
     } catch (error) {
-      console.error(`[quire] could not stop cleanly: ${error instanceof Error ? error.message : error}`);
+      logger.error({ err: error }, 'could not stop cleanly');
       process.exit(1);
     }
   };

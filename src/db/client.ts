@@ -1,6 +1,7 @@
 /** The Prisma client factory: Prisma 7's query compiler over a pg pool (no native engine). */
 import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 
 export type Db = PrismaClient;
@@ -30,12 +31,21 @@ function statementNames(): (query: { sql: string }) => string | undefined {
   };
 }
 
-export function createPrismaClient(url: string, opts: { poolMax?: number; onQuery?: QueryListener; preparedStatements?: boolean } = {}): Db {
+const pools = new WeakMap<Db, pg.Pool>();
+
+/** The connection pool under a client (for its metrics). */
+export const poolOf = (db: Db): pg.Pool | undefined => pools.get(db);
+
+export function createPrismaClient(
+  url: string,
+  opts: { poolMax?: number; onQuery?: QueryListener; preparedStatements?: boolean; onConnectionLost?: (error: Error) => void } = {},
+): Db {
   const named = opts.preparedStatements !== false ? { statementNameGenerator: statementNames() as never } : {};
-  // A connection that breaks while idle (the server restarting, 57P01 on shutdown) is logged in
+  // A connection that breaks while idle (the server restarting, 57P01 on shutdown) is reported in
   // one line and replaced by the pool on next use; it must never take the process down.
-  const lost = (error: Error) => console.error(`[quire] database connection lost: ${error.message}`);
-  const adapter = new PrismaPg({ connectionString: url, max: opts.poolMax ?? 10 }, { ...named, onPoolError: lost, onConnectionError: lost });
+  const lost = opts.onConnectionLost ?? ((error: Error) => console.error(`[quire] database connection lost: ${error.message}`));
+  const pool = new pg.Pool({ connectionString: url, max: opts.poolMax ?? 10 });
+  const adapter = new PrismaPg(pool as never, { ...named, onPoolError: lost, onConnectionError: lost, disposeExternalPool: true });
   const client = new PrismaClient({
     adapter,
     // The default ('colorless') captures a stack trace on every call to point error messages at
@@ -47,5 +57,6 @@ export function createPrismaClient(url: string, opts: { poolMax?: number; onQuer
     const listener = opts.onQuery;
     (client as unknown as { $on(e: 'query', cb: (e: { query: string }) => void): void }).$on('query', (e) => listener(e.query));
   }
+  pools.set(client, pool);
   return client;
 }

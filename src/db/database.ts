@@ -2,6 +2,7 @@
 import type { Config } from '../config.js';
 import { createPrismaClient, type Db, type QueryListener } from './client.js';
 import { startEmbeddedPostgres } from './embedded.js';
+import type { Logger } from '../observability/logger.js';
 import { applyMigrations, readMigrations } from './schema-engine.js';
 
 export type Database = { url: string; db: Db; close(): Promise<void> };
@@ -19,7 +20,10 @@ export async function resolveDatabaseUrl(config: Config, progress: (line: string
   return embedded;
 }
 
-export async function openDatabase(config: Config, opts: { migrate?: boolean; onQuery?: QueryListener; progress?: (line: string) => void } = {}): Promise<Database> {
+export async function openDatabase(
+  config: Config,
+  opts: { migrate?: boolean; onQuery?: QueryListener; progress?: (line: string) => void; logger?: Logger } = {},
+): Promise<Database> {
   const progress = opts.progress ?? (() => {});
   const server = await resolveDatabaseUrl(config, progress);
   try {
@@ -27,8 +31,10 @@ export async function openDatabase(config: Config, opts: { migrate?: boolean; on
       const applied = await applyMigrations(server.url, { onWait: () => progress('waiting for another instance to finish migrating') });
       progress(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database schema is up to date');
     }
-    const onQuery = opts.onQuery ?? (config.logSql ? (sql: string) => console.error(`[sql] ${sql}`) : undefined);
-    const db = createPrismaClient(server.url, { poolMax: config.dbPoolMax, onQuery, preparedStatements: config.dbPreparedStatements });
+    const logger = opts.logger;
+    const onQuery = opts.onQuery ?? (config.logSql ? (sql: string) => (logger ? logger.info({ sql }, 'sql') : console.error(`[sql] ${sql}`)) : undefined);
+    const onConnectionLost = logger ? (error: Error) => logger.warn({ err: { message: error.message } }, 'database connection lost') : undefined;
+    const db = createPrismaClient(server.url, { poolMax: config.dbPoolMax, onQuery, preparedStatements: config.dbPreparedStatements, onConnectionLost });
     return {
       url: server.url,
       db,

@@ -8,6 +8,7 @@
 import { createPubSub, type PubSub } from 'graphql-yoga';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { Redis } from 'ioredis';
+import { silentLogger, type Logger } from '../observability/logger.js';
 
 export const ORGANIZATION_EVENT_KINDS = [
   'organizationUpdated',
@@ -44,8 +45,8 @@ export type EventBus = {
   close(): Promise<void>;
 };
 
-export function createEventBus(opts: { redisUrl?: string; log?: (...args: unknown[]) => void } = {}): EventBus {
-  const log = opts.log ?? console.error;
+export function createEventBus(opts: { redisUrl?: string; logger?: Logger } = {}): EventBus {
+  const logger = opts.logger ?? silentLogger();
   let clients: Redis[] = [];
   let pubsub: PubSub<Topics>;
   const open = new Set<AsyncIterableIterator<OrganizationEvent> & { return?(): Promise<unknown> }>();
@@ -53,7 +54,7 @@ export function createEventBus(opts: { redisUrl?: string; log?: (...args: unknow
     // Two connections: one in subscriber mode cannot publish. Errors are logged, not thrown:
     // ioredis reconnects by itself, and a lost event must not fail the write that published it.
     clients = [new Redis(opts.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }), new Redis(opts.redisUrl, { lazyConnect: false })];
-    for (const client of clients) client.on('error', (error: Error) => log('[quire] Redis:', error.message));
+    for (const client of clients) client.on('error', (error: Error) => logger.warn({ err: { message: error.message } }, 'Redis connection error'));
     pubsub = createPubSub<Topics>({ eventTarget: createRedisEventTarget({ publishClient: clients[0], subscribeClient: clients[1] }) });
   } else {
     pubsub = createPubSub<Topics>();

@@ -12,6 +12,7 @@ import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphq
 import { processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import type { Authenticator } from '../domain/identity/tokens.js';
 import type { Context } from '../schema/context.js';
+import { requestInfo } from '../observability/request-info.js';
 
 type Params = { query: string; variables?: Record<string, unknown>; operationName?: string };
 
@@ -70,6 +71,9 @@ export function createGraphQLFastPath(yoga: YogaServerInstance<any, Context>, au
     // No user, or no answer (the database is down): yoga authenticates again and words the error.
     const userId = await authenticate(req.headers.authorization).catch(() => null);
     if (!userId) return false;
+    const info = requestInfo(req);
+    info.userId = userId;
+    info.operation = operation.name?.value ?? operation.operation;
 
     const result = (await execute({ schema, document, variableValues: params.variables, operationName: params.operationName, contextValue: createContext(userId) })) as ExecutionResult;
     const mediaType = acceptedMediaType(req.headers.accept)!;

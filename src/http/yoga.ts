@@ -1,7 +1,8 @@
 /** The GraphQL server: authentication, error masking and GraphiQL around the Pothos schema. */
-import { getOperationAST, type GraphQLError } from 'graphql';
+import type { IncomingMessage } from 'node:http';
+import { getOperationAST, type ExecutionArgs, type GraphQLError } from 'graphql';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createGraphQLError, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
@@ -14,6 +15,8 @@ import type { Config } from '../config.js';
 import type { Authenticator } from '../domain/identity/tokens.js';
 import { AppError, unauthenticated } from '../domain/errors.js';
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from '../db/unavailable.js';
+import { silentLogger, type Logger } from '../observability/logger.js';
+import { requestInfo } from '../observability/request-info.js';
 import type { Context } from '../schema/context.js';
 import { schema } from '../schema/index.js';
 
@@ -40,10 +43,22 @@ export type GraphQLServerDependencies = {
   authenticate: Authenticator;
   /** The context of one operation of an authenticated user. */
   contextOf: (userId: string) => Context;
-  log?: (...args: unknown[]) => void;
+  logger?: Logger;
 };
 
-export function createGraphQLServer({ config, authenticate, contextOf, log = console.error }: GraphQLServerDependencies): YogaServerInstance<ServerContext, Context> {
+/** Tells the access log which operation and user a request yoga answers itself was for. */
+function useRequestInfo(): Plugin {
+  const record = ({ args }: { args: ExecutionArgs }) => {
+    const context = args.contextValue as Partial<Context> & { req?: IncomingMessage };
+    const info = requestInfo(context.req);
+    const operation = getOperationAST(args.document, args.operationName);
+    info.operation = operation?.name?.value ?? operation?.operation;
+    info.userId = context.viewer?.userId;
+  };
+  return { onExecute: record as never, onSubscribe: record as never };
+}
+
+export function createGraphQLServer({ config, authenticate, contextOf, logger = silentLogger() }: GraphQLServerDependencies): YogaServerInstance<ServerContext, Context> {
   const contextFor = async (authorization: string | null | undefined): Promise<Context> => {
     const userId = await authenticate(authorization);
     if (!userId) {
@@ -68,6 +83,7 @@ export function createGraphQLServer({ config, authenticate, contextOf, log = con
       useMaxSelectionBreadth(MAX_SELECTION_FIELDS),
       useQueryCostLimit(config.graphqlMaxCost),
       useNoNulStrings(),
+      useRequestInfo(),
       // graphql-js's variable coercion first: its messages name the offending field's path.
       useGraphQLJsVariableCoercion(),
       // Documents compiled to JavaScript once (cached by document), then executed without
@@ -84,14 +100,14 @@ export function createGraphQLServer({ config, authenticate, contextOf, log = con
         if (original instanceof AppError) return toGraphQLError(original);
         if (isGraphQLError(error) && error.extensions?.code === 'UNAUTHENTICATED') return error;
         if (isDatabaseUnavailable(original ?? error)) {
-          log(`[quire] database unavailable: ${(original as Error | undefined)?.message?.split('\n').filter(Boolean).at(-1) ?? 'no connection'}`);
+          logger.warn({ err: original ?? error }, 'database unavailable');
           return createGraphQLError(UNAVAILABLE_MESSAGE, { extensions: { code: 'UNAVAILABLE', http: { status: 503 } } });
         }
         // Input coercion ("Variable "$input" got invalid value ... at "input.title"; ...").
         if (isGraphQLError(error) && (!original || isGraphQLError(original) || error.message.startsWith('Variable "$'))) {
           return createGraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...error.extensions, code: 'BAD_USER_INPUT' } });
         }
-        log('[quire] internal error:', original ?? error);
+        logger.error({ err: original ?? error }, 'internal error');
         return createGraphQLError(message, { extensions: { code: 'INTERNAL' } });
       },
     },

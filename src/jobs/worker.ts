@@ -4,31 +4,33 @@
  */
 import { Logger, parseCronItems, run, type Runner, type TaskList } from 'graphile-worker';
 import type { Db } from '../db/client.js';
+import { silentLogger, type Logger as PinoLogger } from '../observability/logger.js';
 import { purgeDeletedSpaces } from '../domain/spaces/trash.js';
 
-export function taskList(db: Db, log: (...args: unknown[]) => void): TaskList {
+export function taskList(db: Db, logger: PinoLogger): TaskList {
   return {
     /** Permanently removes spaces whose 7-day trash period has passed. */
     purge_deleted_spaces: async () => {
       const count = await purgeDeletedSpaces(db);
-      if (count) log(`[quire] purged ${count} deleted space(s)`);
+      if (count) logger.info({ count }, 'purged deleted spaces');
     },
   };
 }
 
 const CRON = [{ task: 'purge_deleted_spaces', match: '7 * * * *', options: { backfillPeriod: 0 } }];
 
-export async function startWorker(url: string, db: Db, log: (...args: unknown[]) => void = console.error): Promise<Runner> {
-  const logger = new Logger(() => (level, message) => {
-    if (level === 'error' || level === 'warning') log(`[graphile-worker] ${message}`);
+export async function startWorker(url: string, db: Db, logger: PinoLogger = silentLogger()): Promise<Runner> {
+  const workerLogger = new Logger(() => (level, message) => {
+    if (level === 'error') logger.error({ component: 'graphile-worker' }, message);
+    else if (level === 'warning') logger.warn({ component: 'graphile-worker' }, message);
   });
   return run({
     connectionString: url,
     concurrency: 2,
     noHandleSignals: true,
     pollInterval: 2000,
-    logger,
-    taskList: taskList(db, log),
+    logger: workerLogger,
+    taskList: taskList(db, logger),
     parsedCronItems: parseCronItems(CRON),
   });
 }

@@ -12,6 +12,8 @@ import type { Context } from '../schema/context.js';
 import { nulMessage, pathOfNul } from '../http/request-hygiene.js';
 import { idTypeCheck } from './id-types.js';
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from '../db/unavailable.js';
+import { silentLogger, type Logger } from '../observability/logger.js';
+import { requestInfo } from '../observability/request-info.js';
 import type { Method, RestInput, Route } from './route.js';
 import publicDocument from './public-paths.json' with { type: 'json' };
 
@@ -108,10 +110,10 @@ export type RestDependencies = {
   yoga: YogaServerInstance<any, any>;
   authenticate: Authenticator;
   createContext: (userId: string) => Context;
-  log?: (...args: unknown[]) => void;
+  logger?: Logger;
 };
 
-export function createRestHandler(routes: Route[], { yoga, authenticate, createContext, log = console.error }: RestDependencies) {
+export function createRestHandler(routes: Route[], { yoga, authenticate, createContext, logger = silentLogger() }: RestDependencies) {
   const compiled = routes.map((r) => compileRoute(r, yoga));
   const unserved = unservedPaths(routes);
 
@@ -121,13 +123,19 @@ export function createRestHandler(routes: Route[], { yoga, authenticate, createC
     const candidates = compiled.filter((c) => c.pattern.test(path));
     if (!candidates.length || !candidates.some((c) => c.route.method === req.method)) {
       const documented = unserved.find((u) => u.method === req.method && u.pattern.test(path));
-      if (documented) return failure(501, `${documented.method} /v1${documented.path} is not implemented by this server yet`);
+      if (documented) {
+        requestInfo(req).route = `${documented.method} /v1${documented.path}`;
+        return failure(501, `${documented.method} /v1${documented.path} is not implemented by this server yet`);
+      }
     }
     if (!candidates.length) return failure(404, `No route for ${req.method} ${url.pathname}`);
     const match = candidates.find((c) => c.route.method === (req.method as Method));
+    const info = requestInfo(req);
+    if (match) info.route = `${match.route.method} /v1${match.route.path}`;
     if (!match) return { ...failure(405, `Method ${req.method} not allowed on ${url.pathname}`), headers: { allow: candidates.map((c) => c.route.method).join(', ') } };
     const userId = await authenticate(req.headers.authorization);
     if (!userId) return failure(401, 'A valid API token is required (Authorization: Bearer <token>)');
+    info.userId = userId;
 
     const values = match.pattern.exec(path)!.slice(1);
     const input: RestInput = {
@@ -160,7 +168,7 @@ export function createRestHandler(routes: Route[], { yoga, authenticate, createC
       else if (error instanceof URIError) reply = failure(400, 'Malformed percent-encoding in the path');
       else if (isDatabaseUnavailable(error)) reply = { ...failure(503, UNAVAILABLE_MESSAGE), headers: { 'retry-after': '5' } };
       else {
-        log('[quire] REST internal error:', error);
+        logger.error({ err: error, reqId: requestInfo(req).id }, 'REST internal error');
         reply = failure(500, 'Internal server error');
       }
     }

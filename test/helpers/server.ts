@@ -1,6 +1,7 @@
 /** A real quire server on a random port of 127.0.0.1, over the test database. */
 import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { loadConfig } from '../../src/config.js';
 import { createPrismaClient, type Db } from '../../src/db/client.js';
 
@@ -13,7 +14,7 @@ export function useServer(): TestServer {
   beforeAll(async () => {
     const config = { ...loadConfig({ PORT: '0', HOST: '127.0.0.1' }), databaseUrl: server.databaseUrl };
     server.db = createPrismaClient(server.databaseUrl, { poolMax: 5, onQuery: (sql) => server.queries.push(sql) });
-    const app = buildApp({ db: server.db, config, log: process.env.QUIRE_TEST_LOG ? console.error : () => {} });
+    const app = buildApp({ db: server.db, config, logger: createLogger({ level: process.env.QUIRE_TEST_LOG ? 'debug' : 'silent' }) });
     const { port } = await app.start(0, '127.0.0.1');
     server.url = `http://127.0.0.1:${port}`;
     stop = async () => {
