@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { requireCreatableParent } from '../content-tree/parent.js';
 import { nextPosition } from '../content-tree/position.js';
+import { treeTransaction } from '../content-tree/transaction.js';
 import { newId } from '../ids.js';
 import type { Access } from '../access/access.js';
 import { parseInput, titleSchema } from '../validation.js';
@@ -22,7 +23,7 @@ export async function createCollection(db: Db, access: Access, raw: CreateCollec
   const data = parseInput(input, raw);
   await requireCreatableParent(access, data.organizationId, data.parent ?? null);
   const id = newId('Collection');
-  await db.$transaction(async (tx) => {
+  await treeTransaction(db, [{ organizationId: data.organizationId, collectionId: data.parent ?? null }], async (tx) => {
     const position = await nextPosition(tx, data.organizationId, data.parent ?? null);
     await tx.collection.create({
       data: { id, organizationId: data.organizationId, parentId: data.parent ?? null, title: data.title ?? 'Untitled', position },

@@ -3,6 +3,8 @@ import type { Access } from '../access/access.js';
 import { LIVE } from '../spaces/lifecycle.js';
 import { detachToRoot } from '../spaces/visibility.js';
 import { collectionSubtree } from './subtree.js';
+import { closeGap } from '../content-tree/position.js';
+import { treeTransaction } from '../content-tree/transaction.js';
 
 /**
  * Deletes a collection and its nested collections. Spaces anywhere in that subtree go to the
@@ -10,10 +12,11 @@ import { collectionSubtree } from './subtree.js';
  */
 export async function deleteCollection(db: Db, access: Access, id: string): Promise<void> {
   const { collection } = await access.requireCollection(id, 'delete');
-  await db.$transaction(async (tx) => {
+  await treeTransaction(db, [{ organizationId: collection.organizationId, collectionId: collection.parentId }], async (tx) => {
     const inSubtree = { parentId: { in: await collectionSubtree(tx, collection.organizationId, id) } };
     await tx.space.updateMany({ where: { ...inSubtree, ...LIVE }, data: { deletedAt: new Date() } });
     await detachToRoot(tx, inSubtree);
     await tx.collection.delete({ where: { id } }); // nested collections and grants cascade
+    await closeGap(tx, collection.organizationId, collection.parentId);
   });
 }

@@ -1,7 +1,8 @@
 /** Moving a collection within its organization's tree, and transferring it to another organization. */
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
-import { placeItem, type Position } from '../content-tree/position.js';
+import { closeGap, placeItem, type Position } from '../content-tree/position.js';
+import { treeTransaction } from '../content-tree/transaction.js';
 import { badRequest, conflict } from '../errors.js';
 import type { Access } from '../access/access.js';
 import { requireCreatableParent } from '../content-tree/parent.js';
@@ -20,12 +21,14 @@ export async function moveCollection(db: Db, access: Access, id: string, raw: Mo
   const { collection } = await access.requireCollection(id, 'relocate');
   const { organizationId } = collection;
   const parentId = data.parent === undefined ? collection.parentId : await requireCreatableParent(access, organizationId, data.parent);
-  await db.$transaction(async (tx) => {
+  const from = { organizationId, collectionId: collection.parentId };
+  await treeTransaction(db, [from, { organizationId, collectionId: parentId }], async (tx) => {
     if (parentId && (await collectionSubtree(tx, organizationId, id)).includes(parentId)) {
       throw badRequest('Invalid value for "parent": a collection cannot be moved into itself or one of its descendants', 'parent');
     }
     await tx.collection.update({ where: { id }, data: { parentId } });
     await placeItem(tx, organizationId, parentId, { kind: 'collection', id }, data.position ?? undefined);
+    if (parentId !== collection.parentId) await closeGap(tx, organizationId, collection.parentId);
   });
   return id;
 }
@@ -44,7 +47,8 @@ export async function transferCollection(db: Db, access: Access, id: string, raw
   await access.requireOrganization(data.organization, 'createContent');
   const sameOrg = data.organization === collection.organizationId;
   if (sameOrg && !collection.parentId) throw conflict('The collection is already at the root of this organization');
-  await db.$transaction(async (tx) => {
+  const from = { organizationId: collection.organizationId, collectionId: collection.parentId };
+  await treeTransaction(db, [from, { organizationId: data.organization, collectionId: null }], async (tx) => {
     if (!sameOrg) {
       const ids = await collectionSubtree(tx, collection.organizationId, id);
       const inSubtree = { parentId: { in: ids } };
@@ -56,6 +60,7 @@ export async function transferCollection(db: Db, access: Access, id: string, raw
     }
     await tx.collection.update({ where: { id }, data: { parentId: null } });
     await placeItem(tx, data.organization, null, { kind: 'collection', id });
+    await closeGap(tx, collection.organizationId, collection.parentId);
   });
   return id;
 }

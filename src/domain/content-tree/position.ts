@@ -6,6 +6,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { badRequest } from '../errors.js';
 import { LIVE } from '../spaces/lifecycle.js';
 import { compareSiblings } from './order.js';
+import { lockParents } from './transaction.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -13,8 +14,9 @@ type Tx = Prisma.TransactionClient;
 export type Position = { before?: string | null; after?: string | null };
 
 type Sibling = { kind: 'space' | 'collection'; id: string };
+type Placed = Sibling & { position?: number };
 
-async function siblings(tx: Tx, organizationId: string, parentId: string | null): Promise<Sibling[]> {
+async function siblings(tx: Tx, organizationId: string, parentId: string | null): Promise<Placed[]> {
   const [spaces, collections] = await Promise.all([
     tx.space.findMany({ where: { organizationId, parentId, ...LIVE }, select: { id: true, position: true } }),
     tx.collection.findMany({ where: { organizationId, parentId }, select: { id: true, position: true } }),
@@ -23,12 +25,12 @@ async function siblings(tx: Tx, organizationId: string, parentId: string | null)
     ...spaces.map((s) => ({ kind: 'space' as const, ...s })),
     ...collections.map((c) => ({ kind: 'collection' as const, ...c })),
   ]
-    .sort(compareSiblings)
-    .map(({ kind, id }) => ({ kind, id }));
+    .sort(compareSiblings);
 }
 
-/** The position for a new item appended at the end of its parent. */
+/** The position for a new item appended at the end of its parent (locked until the transaction ends). */
 export async function nextPosition(tx: Tx, organizationId: string, parentId: string | null): Promise<number> {
+  await lockParents(tx, [{ organizationId, collectionId: parentId }]);
   const where = { organizationId, parentId };
   const [space, collection] = await Promise.all([
     tx.space.aggregate({ where: { ...where, ...LIVE }, _max: { position: true } }),
@@ -42,6 +44,7 @@ export async function nextPosition(tx: Tx, organizationId: string, parentId: str
  * no position is given; then renumbers the siblings. The item must already have `parentId`.
  */
 export async function placeItem(tx: Tx, organizationId: string, parentId: string | null, item: Sibling, position?: Position): Promise<void> {
+  await lockParents(tx, [{ organizationId, collectionId: parentId }]);
   const others = (await siblings(tx, organizationId, parentId)).filter((s) => !(s.id === item.id && s.kind === item.kind));
   const anchor = position?.before ?? position?.after;
   let index = others.length;
@@ -53,11 +56,20 @@ export async function placeItem(tx: Tx, organizationId: string, parentId: string
     index = position?.before ? at : at + 1;
   }
   others.splice(index, 0, item);
-  await Promise.all(
-    others.map((s, i) =>
-      s.kind === 'space'
-        ? tx.space.update({ where: { id: s.id }, data: { position: i } })
-        : tx.collection.update({ where: { id: s.id }, data: { position: i } }),
-    ),
-  );
+  await writePositions(tx, others);
+}
+
+/** Positions 0…n-1 in the given order, writing only those that change. */
+async function writePositions(tx: Tx, ordered: Placed[]): Promise<void> {
+  for (const [i, s] of ordered.entries()) {
+    if (s.position === i) continue;
+    if (s.kind === 'space') await tx.space.update({ where: { id: s.id }, data: { position: i } });
+    else await tx.collection.update({ where: { id: s.id }, data: { position: i } });
+  }
+}
+
+/** Renumbers a parent's children densely, in their current order (after one of them left). */
+export async function closeGap(tx: Tx, organizationId: string, parentId: string | null): Promise<void> {
+  await lockParents(tx, [{ organizationId, collectionId: parentId }]);
+  await writePositions(tx, await siblings(tx, organizationId, parentId));
 }

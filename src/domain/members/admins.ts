@@ -1,6 +1,8 @@
 /** The organization must keep at least one active admin. */
 import type { Prisma } from '../../generated/prisma/client.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict, forbidden, notFound } from '../errors.js';
+import { mayOrganization, type OrganizationAction } from '../access/capabilities.js';
+import type { Role } from '../access/roles.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -12,6 +14,17 @@ type Tx = Prisma.TransactionClient;
 export async function lockMember(tx: Tx, organizationId: string, userId: string) {
   await tx.$queryRaw`SELECT 1 FROM "Organization" WHERE "id" = ${organizationId} FOR UPDATE`;
   return tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
+}
+
+/**
+ * The caller's right to `action`, checked again once the organization is locked: a role checked
+ * before the lock may have been taken away by a write that held it (twenty admins demoting each
+ * other at once must not all succeed).
+ */
+export async function requireStill(tx: Tx, organizationId: string, callerId: string, action: OrganizationAction): Promise<void> {
+  const caller = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId: callerId } }, select: { role: true, disabled: true } });
+  const membership = { member: !!caller && !caller.disabled, role: caller && !caller.disabled ? (caller.role as Role | null) : null };
+  if (!mayOrganization(action, membership)) throw forbidden();
 }
 
 export async function lockExistingMember(tx: Tx, organizationId: string, userId: string) {

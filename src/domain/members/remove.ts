@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client.js';
 import type { Access } from '../access/access.js';
-import { assertNotLastAdmin, lockMember } from './admins.js';
+import { assertNotLastAdmin, lockMember, requireStill } from './admins.js';
 
 /**
  * Removes a member with their team memberships and content grants in the organization, in one
@@ -11,6 +11,7 @@ export async function removeMember(db: Db, access: Access, organizationId: strin
   await access.requireOrganization(organizationId, 'manageMembers');
   return db.$transaction(async (tx) => {
     const member = await lockMember(tx, organizationId, userId);
+    await requireStill(tx, organizationId, access.userId, 'manageMembers');
     if (!member) return false;
     await assertNotLastAdmin(tx, member);
     await tx.teamMember.deleteMany({ where: { userId, team: { organizationId } } });

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import { notFound } from '../errors.js';
 import type { Access } from '../access/access.js';
 import { parseInput, roleSchema } from '../validation.js';
-import { assertNotLastAdmin, lockExistingMember } from './admins.js';
+import { assertNotLastAdmin, lockExistingMember, requireStill } from './admins.js';
 
 const input = z.object({ role: roleSchema.nullable().optional() });
 
@@ -15,6 +15,7 @@ export async function updateMember(db: Db, access: Access, organizationId: strin
   await access.requireOrganization(organizationId, 'manageMembers');
   await db.$transaction(async (tx) => {
     const member = await lockExistingMember(tx, organizationId, userId);
+    await requireStill(tx, organizationId, access.userId, 'manageMembers');
     if (data.role === undefined || data.role === member.role) return;
     if (data.role !== 'admin') await assertNotLastAdmin(tx, member);
     await tx.member.update({ where: { organizationId_userId: { organizationId, userId } }, data: { role: data.role } });

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.js';
 import type { Access } from '../access/access.js';
 import { requireCreatableParent } from '../content-tree/parent.js';
 import { nextPosition } from '../content-tree/position.js';
+import { treeTransaction } from '../content-tree/transaction.js';
 import { newId } from '../ids.js';
 import { parseInput, titleSchema } from '../validation.js';
 
@@ -27,7 +28,7 @@ export async function createSpace(db: Db, access: Access, raw: CreateSpaceInput)
   await requireCreatableParent(access, data.organizationId, data.parent ?? null);
   const id = newId('Space');
   const revisionId = newId('Revision');
-  await db.$transaction(async (tx) => {
+  await treeTransaction(db, [{ organizationId: data.organizationId, collectionId: data.parent ?? null }], async (tx) => {
     const position = await nextPosition(tx, data.organizationId, data.parent ?? null);
     await tx.space.create({
       data: {

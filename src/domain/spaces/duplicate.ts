@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client.js';
 import { requireCreatableParent } from '../content-tree/parent.js';
 import { placeItem } from '../content-tree/position.js';
+import { treeTransaction } from '../content-tree/transaction.js';
 import { newId } from '../ids.js';
 import type { Access } from '../access/access.js';
 
@@ -13,7 +14,7 @@ export async function duplicateSpace(db: Db, access: Access, id: string): Promis
   await requireCreatableParent(access, space.organizationId, space.parentId);
   const copyId = newId('Space');
   const revisionId = newId('Revision');
-  await db.$transaction(async (tx) => {
+  await treeTransaction(db, [{ organizationId: space.organizationId, collectionId: space.parentId }], async (tx) => {
     await tx.space.create({
       data: {
         id: copyId,

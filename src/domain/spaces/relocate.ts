@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { requireCreatableParent } from '../content-tree/parent.js';
-import { placeItem, type Position } from '../content-tree/position.js';
+import { closeGap, placeItem, type Position } from '../content-tree/position.js';
+import { treeTransaction } from '../content-tree/transaction.js';
 import { badRequest, conflict } from '../errors.js';
 import type { Access } from '../access/access.js';
 import { parseInput } from '../validation.js';
@@ -18,9 +19,11 @@ export async function moveSpace(db: Db, access: Access, id: string, raw: MoveInp
   if (data.parent === undefined && !data.position) throw badRequest('Give "parent", "position" or both', 'parent');
   const { space } = await access.requireSpace(id, 'relocate');
   const parentId = data.parent === undefined ? space.parentId : await requireCreatableParent(access, space.organizationId, data.parent);
-  await db.$transaction(async (tx) => {
+  const from = { organizationId: space.organizationId, collectionId: space.parentId };
+  await treeTransaction(db, [from, { organizationId: space.organizationId, collectionId: parentId }], async (tx) => {
     await tx.space.update({ where: { id }, data: { parentId, visibility: visibilityUnder(parentId, space.visibility) } });
     await placeItem(tx, space.organizationId, parentId, { kind: 'space', id }, data.position ?? undefined);
+    if (parentId !== space.parentId) await closeGap(tx, space.organizationId, space.parentId);
   });
   return id;
 }
@@ -37,10 +40,12 @@ export async function transferSpace(db: Db, access: Access, id: string, raw: Tra
   const { space } = await access.requireSpace(id, 'relocate');
   const parentId = await requireCreatableParent(access, data.organization, data.parent ?? null);
   if (data.organization === space.organizationId && parentId === space.parentId) throw conflict('The space is already there');
-  await db.$transaction(async (tx) => {
+  const from = { organizationId: space.organizationId, collectionId: space.parentId };
+  await treeTransaction(db, [from, { organizationId: data.organization, collectionId: parentId }], async (tx) => {
     if (data.organization !== space.organizationId) await tx.contentPermission.deleteMany({ where: { spaceId: id } });
     await tx.space.update({ where: { id }, data: { organizationId: data.organization, parentId, visibility: visibilityUnder(parentId, space.visibility) } });
     await placeItem(tx, data.organization, parentId, { kind: 'space', id });
+    await closeGap(tx, space.organizationId, space.parentId);
   });
   return id;
 }

@@ -1,0 +1,106 @@
+/**
+ * Concurrent writers. The content tree: creates and moves in one parent take turns on the parent's
+ * lock, so positions stay unique and dense, and no request fails with a 500 — a transaction
+ * PostgreSQL aborts is retried, and one that keeps failing is a 409. Member administration: the
+ * caller's role is checked again once the organization is locked.
+ */
+import { describe, expect, it } from 'vitest';
+import { http } from './helpers/clients.js';
+import { createOrg } from './helpers/factories.js';
+import { useServer } from './helpers/server.js';
+
+const server = useServer();
+
+/** Positions of the live spaces and collections directly in `parentId`. */
+async function positions(organizationId: string, parentId: string | null): Promise<number[]> {
+  const [spaces, collections] = await Promise.all([
+    server.db.space.findMany({ where: { organizationId, parentId, deletedAt: null }, select: { position: true } }),
+    server.db.collection.findMany({ where: { organizationId, parentId }, select: { position: true } }),
+  ]);
+  return [...spaces, ...collections].map((r) => r.position).sort((a, b) => a - b);
+}
+
+const dense = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+describe('the content tree under concurrent writers', () => {
+  it('gives 50 spaces created at once in one collection 50 distinct, dense positions', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const shelf = (await http(server.url, owner.token, 'POST', `/orgs/${org.id}/collections`, { title: 'Shelf' })).body;
+    const created = await Promise.all(Array.from({ length: 50 }, (_, i) => http(server.url, owner.token, 'POST', `/orgs/${org.id}/spaces`, { title: `S${i}`, parent: shelf.id })));
+    expect(created.map((r) => r.status)).toEqual(Array(50).fill(201));
+    expect(await positions(org.id, shelf.id)).toEqual(dense(50));
+  }, 60_000);
+
+  it('keeps positions unique and dense through concurrent moves, in one parent and across two, without a 500', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const [a, b] = [
+      (await http(server.url, owner.token, 'POST', `/orgs/${org.id}/collections`, { title: 'A' })).body,
+      (await http(server.url, owner.token, 'POST', `/orgs/${org.id}/collections`, { title: 'B' })).body,
+    ];
+    const spacesIn = async (parent: string, n: number) => {
+      const out = [];
+      for (let i = 0; i < n; i++) out.push((await http(server.url, owner.token, 'POST', `/orgs/${org.id}/spaces`, { title: `${parent}${i}`, parent })).body.id);
+      return out;
+    };
+    const inA = await spacesIn(a.id, 10);
+    const inB = await spacesIn(b.id, 10);
+    const moves = [
+      // Within A: each to the front, all at once.
+      ...inA.slice(0, 6).map((id) => http(server.url, owner.token, 'POST', `/spaces/${id}/move`, { position: { before: inA[9] } })),
+      // Across: A → B and B → A at the same time (opposite lock orders if taken naively).
+      ...inA.slice(6, 9).map((id) => http(server.url, owner.token, 'POST', `/spaces/${id}/move`, { parent: b.id })),
+      ...inB.slice(0, 3).map((id) => http(server.url, owner.token, 'POST', `/spaces/${id}/move`, { parent: a.id })),
+    ];
+    const statuses = (await Promise.all(moves)).map((r) => r.status);
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
+    const [inAAfter, inBAfter] = [await positions(org.id, a.id), await positions(org.id, b.id)];
+    expect(inAAfter).toEqual(dense(inAAfter.length));
+    expect(inBAfter).toEqual(dense(inBAfter.length));
+    expect(inAAfter.length + inBAfter.length).toBe(20);
+  }, 60_000);
+
+  it('closes ranks when a space goes to the trash, and appends it when restored', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const ids = [];
+    for (let i = 0; i < 4; i++) ids.push((await http(server.url, owner.token, 'POST', `/orgs/${org.id}/spaces`, { title: `R${i}` })).body.id);
+    expect((await http(server.url, owner.token, 'DELETE', `/spaces/${ids[1]}`)).status).toBe(204);
+    expect(await positions(org.id, null)).toEqual(dense(3));
+    expect((await http(server.url, owner.token, 'POST', `/spaces/${ids[1]}/restore`)).status).toBe(200);
+    expect(await positions(org.id, null)).toEqual(dense(4));
+    const restored = await server.db.space.findUniqueOrThrow({ where: { id: ids[1] } });
+    expect(restored.position).toBe(3);
+  });
+});
+
+describe('role checks that guard a write', () => {
+  it('are made again inside its transaction: a caller demoted after the check is refused', async () => {
+    const { org } = await createOrg(server.db);
+    const { createActor } = await import('./helpers/factories.js');
+    const { createContext } = await import('../src/schema/context.js');
+    const { updateMember } = await import('../src/domain/members/update.js');
+    const { removeMember } = await import('../src/domain/members/remove.js');
+    const { createEventBus } = await import('../src/events/bus.js');
+    const { loadConfig } = await import('../src/config.js');
+    const admin = await createActor(server.db, { org: org.id, role: 'admin' });
+    const reader = await createActor(server.db, { org: org.id, role: 'read' });
+    // The admin's request has passed its role check (the organization row, admin role, is loaded)…
+    const ctx = createContext({ db: server.db, config: loadConfig({}), events: createEventBus() }, { userId: admin.id });
+    await ctx.access.requireOrganization(org.id, 'manageMembers');
+    // …when another write demotes them, before theirs takes the lock.
+    await server.db.member.update({ where: { organizationId_userId: { organizationId: org.id, userId: admin.id } }, data: { role: 'read' } });
+    await expect(updateMember(server.db, ctx.access, org.id, reader.id, { role: 'admin' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(removeMember(server.db, ctx.access, org.id, reader.id)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect((await server.db.member.findUniqueOrThrow({ where: { organizationId_userId: { organizationId: org.id, userId: reader.id } } })).role).toBe('read');
+  });
+
+  it('leave no 500 and keep an admin when admins demote each other all at once', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const { createActor } = await import('./helpers/factories.js');
+    const admins = [owner, ...(await Promise.all(Array.from({ length: 9 }, () => createActor(server.db, { org: org.id, role: 'admin' }))))];
+    const answers = await Promise.all(admins.map((admin, i) => http(server.url, admin.token, 'PATCH', `/orgs/${org.id}/members/${admins[(i + 1) % admins.length].id}`, { role: 'read' })));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.every((s) => s === 200 || s === 403 || s === 409)).toBe(true);
+    expect(await server.db.member.count({ where: { organizationId: org.id, role: 'admin' } })).toBeGreaterThan(0);
+  }, 60_000);
+});
