@@ -401,7 +401,7 @@ type ServerData = { databaseUrl: string; statements: SharedArrayBuffer };
 async function serveInThisThread({ databaseUrl, statements }: ServerData): Promise<void> {
   const counter = new Int32Array(statements);
   const db = createPrismaClient(databaseUrl, { poolMax: 10, onQuery: () => Atomics.add(counter, 0, 1) });
-  const app = buildApp({ db, config: { ...loadConfig({ PORT: '0' }), databaseUrl } });
+  const app = buildApp({ db, config: { ...loadConfig({ PORT: '0', QUIRE_RATE_LIMIT: process.env.QUIRE_RATE_LIMIT ?? '1000000000' }), databaseUrl } });
   const { url } = await app.start(0, '127.0.0.1');
   parentPort!.on('message', async () => {
     await app.stop();

@@ -30,7 +30,7 @@ async function startQuire(url: string) {
   const { loadConfig } = await import('../src/config.js');
   const { createPrismaClient } = await import('../src/db/client.js');
   const db = createPrismaClient(url, { poolMax: POOL_MAX, onQuery: countStatement });
-  const app = buildApp({ db, config: { ...loadConfig({ PORT: '0' }), databaseUrl: url } });
+  const app = buildApp({ db, config: { ...loadConfig({ PORT: '0', QUIRE_RATE_LIMIT: process.env.QUIRE_RATE_LIMIT ?? '1000000000' }), databaseUrl: url } });
   const { port } = await app.start(0, '127.0.0.1');
   const stop = async () => {
     await app.stop();

@@ -39,7 +39,7 @@ await db.contentPermission.createMany({
   data: spaces.flatMap((s) => users.slice(0, 5).map((u) => ({ id: newId('ContentPermission'), organizationId: org.id, spaceId: s.id, userId: u.id, role: 'edit' as const }))),
 });
 
-const app = buildApp({ db, config: { ...loadConfig({ PORT: '0' }), databaseUrl: url } });
+const app = buildApp({ db, config: { ...loadConfig({ PORT: '0', QUIRE_RATE_LIMIT: process.env.QUIRE_RATE_LIMIT ?? '1000000000' }), databaseUrl: url } });
 const { port } = await app.start(0, '127.0.0.1');
 const base = `http://127.0.0.1:${port}`;
 const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };

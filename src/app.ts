@@ -23,6 +23,8 @@ import { createContext } from './schema/context.js';
 import { poolOf } from './db/client.js';
 import { silentLogger, type Logger } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
+import { createRateLimiter } from './http/rate-limit.js';
+import { createCors } from './http/cors.js';
 import { requestInfo, startRequest, type RequestInfo } from './observability/request-info.js';
 
 export type App = {
@@ -93,6 +95,8 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
   const rest = createRestHandler(routes, { yoga, authenticate, createContext: contextOf, logger });
   const graphqlFastPath = createGraphQLFastPath(yoga, authenticate, contextOf);
   const metrics = createMetrics({ db, pool: poolOf(db) });
+  const cors = createCors(config.corsOrigins);
+  const limiter = createRateLimiter({ points: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds, redisUrl: config.redisUrl, pool: poolOf(db) });
 
   /** One access-log line and one observation per request, once its answer is sent (or cut). */
   function finished(req: IncomingMessage, res: ServerResponse, info: RequestInfo): void {
@@ -113,6 +117,7 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
     if (req.headers.host !== undefined && !isWellFormedHost(req.headers.host)) {
       return sendJson(res, 400, { error: { code: 400, message: 'Malformed Host header' } }, { connection: 'close' });
     }
+    if (cors.handle(req, res)) return; // a preflight, answered
     const pathname = (req.url ?? '/').split('?', 1)[0];
     const info = requestInfo(req);
     if (pathname === '/healthz' || pathname === '/readyz' || pathname === '/metrics' || pathname === '/graphql') info.route = `${req.method} ${pathname}`;
@@ -124,6 +129,13 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
     if (pathname === '/metrics') {
       res.writeHead(200, { 'content-type': metrics.registry.contentType });
       return void res.end(await metrics.registry.metrics());
+    }
+    if (limiter) {
+      const verdict = await limiter.check(req);
+      for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
+      if (!verdict.allowed) {
+        return sendJson(res, 429, { error: { code: 429, message: `Rate limit of ${config.rateLimit} requests per ${config.rateLimitWindowSeconds} s exceeded; retry after ${verdict.headers['retry-after']} s` } });
+      }
     }
     if (pathname === '/v1' || pathname.startsWith('/v1/')) return rest(req, res, await readBody(req));
     // A body of known length within the limit streams straight to yoga; others are read here,
@@ -186,7 +198,10 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
       return { port: actual, url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${actual}` };
     },
     async stop({ graceMs = DEFAULT_GRACE_MS } = {}) {
-      if (!server) return void (await ownEvents?.close());
+      if (!server) {
+        await limiter?.close();
+        return void (await ownEvents?.close());
+      }
       const http = server;
       server = undefined;
       stopping = true;
@@ -198,6 +213,7 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
       // ends their SSE streams too.
       await sockets?.dispose();
       await ownEvents?.close();
+      await limiter?.close();
       // In-flight requests finish, within the grace period; what is still open then is cut.
       const timer = setTimeout(() => http.closeAllConnections(), graceMs);
       await drained;

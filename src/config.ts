@@ -22,6 +22,9 @@ const schema = z.object({
   QUIRE_TOKEN_CACHE_SECONDS: z.coerce.number().min(0).default(10),
   QUIRE_DB_PREPARED_STATEMENTS: bool.default(true),
   QUIRE_SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).default(10),
+  QUIRE_CORS_ORIGINS: z.string().default('*'),
+  QUIRE_RATE_LIMIT: z.coerce.number().int().min(0).default(1000),
+  QUIRE_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   QUIRE_GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
   REDIS_URL: z.string().url().optional(),
 });
@@ -47,6 +50,11 @@ export type Config = {
   dbPreparedStatements: boolean;
   /** How long in-flight requests may take to finish when the server is asked to stop. */
   shutdownGraceMs: number;
+  /** Origins browsers may call the API from (`*`: any; none when empty). */
+  corsOrigins: string[];
+  /** Requests per token (or client address) per window; 0 turns the limit off. */
+  rateLimit: number;
+  rateLimitWindowSeconds: number;
   /** The largest cost (objects an answer may hold, see http/query-cost.ts) of one GraphQL operation. */
   graphqlMaxCost: number;
   /** Redis for events that cross instances (subscriptions); without it, events stay in this process. */
@@ -78,6 +86,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPreparedStatements: e.QUIRE_DB_PREPARED_STATEMENTS,
     shutdownGraceMs: e.QUIRE_SHUTDOWN_GRACE_SECONDS * 1000,
     graphqlMaxCost: e.QUIRE_GRAPHQL_MAX_COST,
+    corsOrigins: e.QUIRE_CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+    rateLimit: e.QUIRE_RATE_LIMIT,
+    rateLimitWindowSeconds: e.QUIRE_RATE_LIMIT_WINDOW_SECONDS,
     redisUrl: e.REDIS_URL,
   };
 }

@@ -1,10 +1,9 @@
 /**
- * The common GraphQL request — a JSON POST of one query or mutation, from a server or script (no
- * Origin), asking for JSON — executed through yoga's own envelop pipeline (the same parser and
- * validation caches, limits, variable coercion, compiled execution and error masking as yoga's
- * handler) without converting Node's request and response to WHATWG objects and back, which costs
+ * The common GraphQL request — a JSON POST of one query or mutation, asking for JSON — executed
+ * through yoga's own envelop pipeline (the same parser and validation caches, limits, variable
+ * coercion, compiled execution and error masking as yoga's handler) without converting Node's request and response to WHATWG objects and back, which costs
  * more than answering a small query. Anything else — GET, SSE or multipart, batches, persisted
- * documents, CORS, parse or validation errors, subscriptions, a missing token — is handed to yoga,
+ * documents, parse or validation errors, subscriptions, a missing token — is handed to yoga,
  * which answers it as the GraphQL-over-HTTP spec says.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -47,7 +46,7 @@ export type GraphQLFastPath = (req: IncomingMessage, res: ServerResponse, body: 
 /** Whether a request may take the fast path before its body is read. */
 export function mayTakeFastPath(req: IncomingMessage): boolean {
   const { headers } = req;
-  return req.method === 'POST' && headers.origin === undefined && isJsonContentType(headers['content-type']) && acceptedMediaType(headers.accept) !== undefined;
+  return req.method === 'POST' && isJsonContentType(headers['content-type']) && acceptedMediaType(headers.accept) !== undefined;
 }
 
 /**

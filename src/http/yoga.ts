@@ -69,6 +69,7 @@ export function createGraphQLServer({ config, authenticate, contextOf, logger = 
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
+    cors: false, // answered for every path by http/cors.ts
     landingPage: false,
     logging: false, // internal errors are logged by maskError below; client errors are not server faults
     graphiql: { title: 'quire', headers: JSON.stringify({ Authorization: 'Bearer <token>' }) },

@@ -12,7 +12,8 @@ export function useServer(): TestServer {
   const server = { url: '', databaseUrl: inject('databaseUrl'), queries: [] as string[] } as TestServer;
   let stop = async () => {};
   beforeAll(async () => {
-    const config = { ...loadConfig({ PORT: '0', HOST: '127.0.0.1' }), databaseUrl: server.databaseUrl };
+    // The rate limit has a suite of its own (rate-limit-and-cors.test.ts): elsewhere tests send as fast as they like.
+    const config = { ...loadConfig({ PORT: '0', HOST: '127.0.0.1', QUIRE_RATE_LIMIT: '0' }), databaseUrl: server.databaseUrl };
     server.db = createPrismaClient(server.databaseUrl, { poolMax: 5, onQuery: (sql) => server.queries.push(sql) });
     const app = buildApp({ db: server.db, config, logger: createLogger({ level: process.env.QUIRE_TEST_LOG ? 'debug' : 'silent' }) });
     const { port } = await app.start(0, '127.0.0.1');
