@@ -25,6 +25,7 @@ import { silentLogger, type Logger } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { createCors } from './http/cors.js';
+import compression from 'compression';
 import { requestInfo, startRequest, type RequestInfo } from './observability/request-info.js';
 
 export type App = {
@@ -62,8 +63,10 @@ async function readBody(req: IncomingMessage): Promise<Buffer | null> {
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent) return void res.end();
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-  res.end(JSON.stringify(body));
+  const json = JSON.stringify(body);
+  // The length up front: compression then knows a small answer is not worth it.
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(json)), ...headers });
+  res.end(json);
 }
 
 /** Why the server could not listen, in words that name the setting to change. */
@@ -96,6 +99,13 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
   const graphqlFastPath = createGraphQLFastPath(yoga, authenticate, contextOf);
   const metrics = createMetrics({ db, pool: poolOf(db) });
   const cors = createCors(config.corsOrigins);
+  // gzip or brotli for answers over 1 KiB that the client accepts compressed (GraphiQL's page is
+  // 9 MB); never for event streams, whose events must leave as they happen.
+  const compress = compression({ filter: (req, res) => !String(res.getHeader('content-type') ?? '').startsWith('text/event-stream') && compression.filter(req, res) }) as unknown as (
+    req: IncomingMessage,
+    res: ServerResponse,
+    next: () => void,
+  ) => void;
   const limiter = createRateLimiter({ points: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds, redisUrl: config.redisUrl, pool: poolOf(db) });
 
   /** One access-log line and one observation per request, once its answer is sent (or cut). */
@@ -163,6 +173,10 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
       unanswered.delete(res);
       finished(req, res, info);
     });
+    compress(req, res, () => respond(req, res, info));
+  }
+
+  function respond(req: IncomingMessage, res: ServerResponse, info: RequestInfo): void {
     handle(req, res).catch((error) => {
       if (error instanceof BodyTooLarge) {
         return sendJson(res, 413, { error: { code: 413, message: `Request body exceeds ${MAX_BODY_BYTES} bytes` } }, { connection: 'close' });

@@ -48,7 +48,9 @@ quire schema check   fail if schema.graphql is stale`,
   admin: {
     usage: `quire admin create-org --title T --owner-email E [--owner-name N]
 quire admin create-user --email E [--name N] [--org ID --role ROLE]
-quire admin create-token --email E
+quire admin create-token --email E [--name N] [--expires-in-days D]
+quire admin list-tokens --email E
+quire admin revoke-token --email E --id TOKEN_ID
   Each prints one JSON object on the last line of standard output.`,
     options: {
       title: { type: 'string' },
@@ -58,6 +60,8 @@ quire admin create-token --email E
       name: { type: 'string' },
       org: { type: 'string' },
       role: { type: 'string' },
+      id: { type: 'string' },
+      'expires-in-days': { type: 'string' },
     },
     run: async (sub, _rest, values) => (await import('./cli/admin.js')).admin(loadConfig(), sub, values as Record<string, string | undefined>),
   },

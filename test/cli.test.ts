@@ -23,8 +23,13 @@ describe('admin CLI', () => {
 
     const member = await quire('admin', 'create-user', '--email', `m-${email}`, '--org', created.organization.id, '--role', 'edit');
     expect(member.user.email).toBe(`m-${email}`);
-    const again = await quire('admin', 'create-token', '--email', email);
+    const again = await quire('admin', 'create-token', '--email', email, '--name', 'deploy', '--expires-in-days', '30');
     expect(again.token).not.toBe(created.token);
+    expect(again.apiToken).toMatchObject({ name: 'deploy' });
+    expect(new Date(again.apiToken.expiresAt).getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
+    const listed = await quire('admin', 'list-tokens', '--email', email);
+    expect(listed.apiTokens.map((t: { name: string }) => t.name)).toEqual(['', 'deploy']);
+    expect(JSON.stringify(listed)).not.toContain(again.token);
 
     const { createPrismaClient } = await import('../src/db/client.js');
     const db = createPrismaClient(inject('databaseUrl'));
@@ -33,6 +38,8 @@ describe('admin CLI', () => {
     const tokens = await db.apiToken.findMany({ where: { userId: created.user.id } });
     expect(tokens).toHaveLength(2);
     expect(tokens.map((t) => t.digest)).not.toContain(created.token); // stored hashed
+    expect(await quire('admin', 'revoke-token', '--email', email, '--id', again.apiToken.id)).toEqual({ revoked: again.apiToken.id });
+    expect(await db.apiToken.count({ where: { userId: created.user.id } })).toBe(1);
     await db.$disconnect();
   }, 60_000);
 

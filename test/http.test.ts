@@ -13,6 +13,19 @@ describe('HTTP surface', () => {
     expect(await ready.json()).toEqual({ status: 'ready' });
   });
 
+  it('compresses large answers the client accepts compressed: GraphiQL, JSON lists', async () => {
+    const page = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html', 'accept-encoding': 'br' } });
+    expect(page.headers.get('content-encoding')).toBe('br');
+    expect((await page.text()).length).toBeGreaterThan(100_000); // fetch decodes it
+    const { org, owner } = await createOrg(server.db);
+    for (let i = 0; i < 10; i++) await fetch(`${server.url}/v1/orgs/${org.id}/spaces`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, body: '{"title":"Compressed"}' });
+    const list = await fetch(`${server.url}/v1/orgs/${org.id}/spaces`, { headers: { authorization: `Bearer ${owner.token}`, 'accept-encoding': 'gzip' } });
+    expect(list.headers.get('content-encoding')).toBe('gzip');
+    expect((await list.json()).items).toHaveLength(10);
+    const plain = await fetch(`${server.url}/healthz`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(plain.headers.get('content-encoding')).toBeNull(); // small answers stay as they are
+  });
+
   it('serves GraphiQL to a browser without a token', async () => {
     const page = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);

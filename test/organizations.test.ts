@@ -80,6 +80,9 @@ describe('organizations over REST (SDK)', () => {
       [{ defaultRole: 'boss' }, 'defaultRole'],
       [{ emailDomains: 'example.test' }, 'emailDomains'],
       [{ sso: 'yes' }, 'sso'],
+      [{ logo: 'javascript:alert(1)' }, 'logo'],
+      [{ logo: 'data:image/png;base64,AAAA' }, 'logo'],
+      [{ logo: 'ftp://example.test/logo.png' }, 'logo'],
     ] as const) {
       const response = await http(server.url, owner.token, 'PATCH', `/orgs/${org.id}`, body);
       expect(response.status, JSON.stringify(body)).toBe(400);

@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
-import { createOrganizationWithOwner, createTokenFor, createUser } from '../domain/identity/bootstrap.js';
+import { createOrganizationWithOwner, createUser, userByEmail } from '../domain/identity/bootstrap.js';
+import { createToken, listTokens, revokeToken } from '../domain/identity/token-admin.js';
 import { UsageError } from './usage-error.js';
 
 type Values = Record<string, string | undefined>;
@@ -33,7 +34,19 @@ export async function admin(config: Config, sub: string | undefined, values: Val
       const r = await createUser(database.db, { email: required(values, 'email'), name: values.name, org: values.org, role: values.role });
       out = { user: present.user(r.user), token: r.token };
     } else if (sub === 'create-token') {
-      out = await createTokenFor(database.db, { email: required(values, 'email') });
+      const days = values['expires-in-days'];
+      if (days !== undefined && !(Number(days) > 0)) throw new UsageError('--expires-in-days must be a positive number');
+      const expiresAt = days === undefined ? undefined : new Date(Date.now() + Number(days) * 86_400_000);
+      const user = await userByEmail(database.db, required(values, 'email'));
+      const { token, record } = await createToken(database.db, user.id, { name: values.name, expiresAt });
+      out = { token, apiToken: record };
+    } else if (sub === 'list-tokens') {
+      const user = await userByEmail(database.db, required(values, 'email'));
+      out = { apiTokens: await listTokens(database.db, user.id) };
+    } else if (sub === 'revoke-token') {
+      const user = await userByEmail(database.db, required(values, 'email'));
+      await revokeToken(database.db, user.id, required(values, 'id'));
+      out = { revoked: values.id };
     } else {
       throw new UsageError(`Unknown admin command: ${sub ?? '(none)'}`);
     }

@@ -28,7 +28,9 @@ export async function openDatabase(
   const server = await resolveDatabaseUrl(config, progress);
   try {
     if (opts.migrate !== false) {
-      const applied = await applyMigrations(server.url, { onWait: () => progress('waiting for another instance to finish migrating') });
+      // The schema engine takes seconds to load: it runs only when a migration is missing.
+      const current = await migrationsComplete(server.url);
+      const applied = current ? [] : await applyMigrations(server.url, { onWait: () => progress('waiting for another instance to finish migrating') });
       progress(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database schema is up to date');
     }
     const logger = opts.logger;
@@ -46,6 +48,16 @@ export async function openDatabase(
   } catch (error) {
     await server.stop();
     throw error;
+  }
+}
+
+/** Whether every migration has been applied, asked over a short-lived connection of its own. */
+async function migrationsComplete(url: string): Promise<boolean> {
+  const db = createPrismaClient(url, { poolMax: 1 });
+  try {
+    return await isMigrated(db).catch(() => false); // no migrations table yet: not migrated
+  } finally {
+    await db.$disconnect();
   }
 }
 

@@ -83,8 +83,9 @@ export function createGraphQLFastPath(yoga: YogaServerInstance<any, Context>, au
       res.end(Buffer.from(await response.arrayBuffer()));
       return true;
     }
-    res.writeHead(200, { 'content-type': `${mediaType}; charset=utf-8` });
-    res.end(JSON.stringify(result));
+    const json = JSON.stringify(result);
+    res.writeHead(200, { 'content-type': `${mediaType}; charset=utf-8`, 'content-length': String(Buffer.byteLength(json)) });
+    res.end(json);
     return true;
   };
 }

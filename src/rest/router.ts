@@ -102,7 +102,8 @@ function parseBody(method: string, body: Buffer | null): Record<string, unknown>
 
 function send(res: ServerResponse, reply: Reply): void {
   const json = reply.body === undefined ? undefined : JSON.stringify(reply.body);
-  res.writeHead(reply.status, { ...(json === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }), ...reply.headers });
+  const type = json === undefined ? {} : { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(json)) };
+  res.writeHead(reply.status, { ...type, ...reply.headers });
   res.end(json);
 }
 

@@ -14,5 +14,6 @@ import './types/member-mutations.js';
 import './types/team.js';
 import './types/team-mutations.js';
 import './types/organization-events.js';
+import './types/api-token.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -44,9 +44,10 @@ export async function createUser(db: Db, raw: { email: string; name?: string; or
   });
 }
 
-export async function createTokenFor(db: Db, raw: { email: string }) {
-  const data = parseInput(z.object({ email }), raw);
+/** The user with this e-mail address, or 404. */
+export async function userByEmail(db: Db, address: string) {
+  const data = parseInput(z.object({ email }), { email: address });
   const user = await db.user.findUnique({ where: { email: data.email } });
   if (!user) throw notFound('User');
-  return { token: await issueToken(db, user.id) };
+  return user;
 }

@@ -8,12 +8,28 @@ const PREFIX = 'quire_';
 
 export const digestToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+export type TokenOptions = { name?: string; expiresAt?: Date | null };
+
 /** Issues a token for a user and returns its clear text (the only time it exists). */
-export async function issueToken(db: Pick<Db, 'apiToken'>, userId: string): Promise<string> {
-  const token = `${PREFIX}${randomBytes(32).toString('base64url')}`;
-  await db.apiToken.create({ data: { id: newId('ApiToken'), userId, digest: digestToken(token) } });
-  return token;
+export async function issueToken(db: Pick<Db, 'apiToken'>, userId: string, opts: TokenOptions = {}): Promise<string> {
+  return (await issueNamedToken(db, userId, opts)).token;
 }
+
+/** Issues a token; returns its record and clear text. */
+export async function issueNamedToken(db: Pick<Db, 'apiToken'>, userId: string, opts: TokenOptions = {}) {
+  const token = `${PREFIX}${randomBytes(32).toString('base64url')}`;
+  const record = await db.apiToken.create({
+    data: { id: newId('ApiToken'), userId, digest: digestToken(token), name: opts.name ?? '', expiresAt: opts.expiresAt ?? null },
+    select: TOKEN_FIELDS,
+  });
+  return { token, record };
+}
+
+/** What may be shown of a token: never its digest. */
+export const TOKEN_FIELDS = { id: true, userId: true, name: true, createdAt: true, lastUsedAt: true, expiresAt: true } as const;
+
+/** `lastUsedAt` is written at most this often per token (and instance). */
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 export type Authenticator = (authorization: string | null | undefined) => Promise<string | null>;
 
@@ -31,8 +47,15 @@ export function createAuthenticator(db: Pick<Db, 'apiToken'>, { ttlMs = 10_000, 
     const digest = digestToken(match[1]);
     const cached = known?.get(digest);
     if (cached) return cached;
-    const token = await db.apiToken.findUnique({ where: { digest }, select: { userId: true } });
-    if (token) known?.set(digest, token.userId);
-    return token?.userId ?? null;
+    const token = await db.apiToken.findUnique({ where: { digest }, select: { id: true, userId: true, expiresAt: true, lastUsedAt: true } });
+    const now = Date.now();
+    if (!token || (token.expiresAt && token.expiresAt.getTime() <= now)) return null;
+    // Remembered no longer than it stays valid.
+    known?.set(digest, token.userId, { ttl: token.expiresAt ? Math.min(ttlMs, token.expiresAt.getTime() - now) : ttlMs });
+    if (!token.lastUsedAt || now - token.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+      // Not awaited: a request does not wait for bookkeeping, nor fail with it.
+      db.apiToken.updateMany({ where: { id: token.id }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
+    }
+    return token.userId;
   };
 }

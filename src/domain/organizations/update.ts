@@ -13,7 +13,8 @@ const input = z.object({
   hostname: z.string().regex(/^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/, 'must be 3-32 lowercase letters, digits or hyphens').nullish(),
   defaultRole: roleSchema.nullish(),
   defaultContent: z.object({ type: z.literal('site'), site: z.string().min(1) }).nullish(),
-  logo: z.string().url().max(2048).nullish(),
+  // Shown in browsers as an image: only http(s), never javascript:, data: or file: URLs.
+  logo: z.string().url().max(2048).refine((url) => /^https?:\/\//i.test(url), 'must be an http(s) URL').nullish(),
   sso: z.boolean().optional(),
   ai: z.boolean().optional(),
   inviteLinks: z.boolean().optional(),

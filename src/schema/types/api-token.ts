@@ -1,0 +1,58 @@
+/** The caller's API tokens: listed, issued (the clear text shown once) and revoked. */
+import { createToken, listTokens, revokeToken } from '../../domain/identity/token-admin.js';
+import { builder } from '../builder.js';
+
+type TokenRecord = { id: string; name: string; createdAt: Date; lastUsedAt: Date | null; expiresAt: Date | null };
+
+const ApiTokenRef = builder.objectRef<TokenRecord>('ApiToken').implement({
+  description: 'An API token of the caller (never its secret, which is shown once, when issued).',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'Updated at most once a minute.' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'Null: it does not expire.' }),
+  }),
+});
+
+const IssuedApiToken = builder.simpleObject('IssuedApiToken', {
+  fields: (t) => ({
+    token: t.string({ description: 'The secret: `Authorization: Bearer <token>`. Shown this once; only a digest is kept.' }),
+    apiToken: t.field({ type: ApiTokenRef }),
+  }),
+});
+
+const CreateApiTokenInput = builder.inputType('CreateApiTokenInput', {
+  fields: (t) => ({
+    name: t.string({ description: 'A label, up to 100 characters.' }),
+    expiresAt: t.field({ type: 'DateTime', description: 'When it stops working (in the future); omitted or null: never.' }),
+  }),
+});
+
+builder.queryField('apiTokens', (t) =>
+  t.field({
+    type: [ApiTokenRef],
+    description: "The caller's API tokens, oldest first.",
+    resolve: (_root, _args, ctx) => listTokens(ctx.db, ctx.viewer.userId),
+  }),
+);
+
+builder.mutationFields((t) => ({
+  createApiToken: t.field({
+    type: IssuedApiToken,
+    description: 'Issues a new API token for the caller.',
+    args: { input: t.arg({ type: CreateApiTokenInput, required: false }) },
+    resolve: async (_root, { input }, ctx) => {
+      const { token, record } = await createToken(ctx.db, ctx.viewer.userId, { name: input?.name ?? undefined, expiresAt: input?.expiresAt ?? undefined });
+      return { token, apiToken: record };
+    },
+  }),
+  revokeApiToken: t.boolean({
+    description: "Revokes one of the caller's tokens (the one in use included). Other instances may accept it for up to QUIRE_TOKEN_CACHE_SECONDS more.",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, { id }, ctx) => {
+      await revokeToken(ctx.db, ctx.viewer.userId, String(id));
+      return true;
+    },
+  }),
+}));
