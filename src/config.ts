@@ -25,6 +25,8 @@ const schema = z.object({
   QUIRE_CORS_ORIGINS: z.string().default('*'),
   QUIRE_RATE_LIMIT: z.coerce.number().int().min(0).default(1000),
   QUIRE_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  QUIRE_GRAPHQL_TIMEOUT_SECONDS: z.coerce.number().min(0).default(30),
+  QUIRE_DB_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(0).default(30),
   QUIRE_GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
   REDIS_URL: z.string().url().optional(),
 });
@@ -55,6 +57,10 @@ export type Config = {
   /** Requests per token (or client address) per window; 0 turns the limit off. */
   rateLimit: number;
   rateLimitWindowSeconds: number;
+  /** Longest execution of one GraphQL operation (0: no limit). */
+  graphqlTimeoutMs: number;
+  /** Longest SQL statement (PostgreSQL statement_timeout; 0: the server's default). */
+  dbStatementTimeoutMs: number;
   /** The largest cost (objects an answer may hold, see http/query-cost.ts) of one GraphQL operation. */
   graphqlMaxCost: number;
   /** Redis for events that cross instances (subscriptions); without it, events stay in this process. */
@@ -86,6 +92,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPreparedStatements: e.QUIRE_DB_PREPARED_STATEMENTS,
     shutdownGraceMs: e.QUIRE_SHUTDOWN_GRACE_SECONDS * 1000,
     graphqlMaxCost: e.QUIRE_GRAPHQL_MAX_COST,
+    graphqlTimeoutMs: e.QUIRE_GRAPHQL_TIMEOUT_SECONDS * 1000,
+    dbStatementTimeoutMs: e.QUIRE_DB_STATEMENT_TIMEOUT_SECONDS * 1000,
     corsOrigins: e.QUIRE_CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
     rateLimit: e.QUIRE_RATE_LIMIT,
     rateLimitWindowSeconds: e.QUIRE_RATE_LIMIT_WINDOW_SECONDS,

@@ -3,6 +3,10 @@
  * stop on SIGTERM — sent to `quire serve` itself or to the `npm start` that runs it.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { request } from 'node:http';
 import net from 'node:net';
 import { promisify } from 'node:util';
@@ -19,9 +23,10 @@ afterEach(() => {
 });
 
 /** Starts `command` in a fresh process group; resolves with its URL once it says it listens. */
-function start(command: string, args: string[]) {
+function start(command: string, args: string[], env: Record<string, string | undefined> = { DATABASE_URL: inject('databaseUrl') }) {
   const child = spawn(command, args, {
-    env: { ...process.env, DATABASE_URL: inject('databaseUrl'), PORT: '0', HOST: '127.0.0.1', QUIRE_SHUTDOWN_GRACE_SECONDS: '5' },
+    // Variables given as undefined are removed (spawn would pass the word "undefined").
+    env: Object.fromEntries(Object.entries({ ...process.env, PORT: '0', HOST: '127.0.0.1', QUIRE_SHUTDOWN_GRACE_SECONDS: '5', ...env }).filter(([, v]) => v !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -139,4 +144,26 @@ describe('quire serve', () => {
     expect(npm.output()).toContain('SIGTERM: stopping');
     expect(npm.output()).toContain('"stopped"');
   }, 90_000);
+
+  it('owns the embedded PostgreSQL it starts: an admin command beside it shares it and leaves it running', async () => {
+    const dataDir = path.resolve('.quire', `own-${randomUUID().slice(0, 8)}`);
+    const env = { DATABASE_URL: undefined, QUIRE_DATA_DIR: dataDir };
+    try {
+      const server = start(process.execPath, ['dist/main.js', 'serve'], env);
+      const url = await server.url;
+      expect(server.output()).toMatch(/embedded PostgreSQL ready on 127\.0\.0\.1:\d+/);
+      const { stdout } = await run(process.execPath, ['dist/main.js', 'admin', 'create-org', '--title', 'Beside', '--owner-email', `own-${Date.now()}@example.test`], {
+        env: { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'DATABASE_URL')), QUIRE_DATA_DIR: dataDir },
+        timeout: 60_000,
+      });
+      const { token } = JSON.parse(stdout.trim().split('\n').at(-1)!);
+      // The admin command has exited; the server's database is still there.
+      expect((await fetch(`${url}/v1/user`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      server.child.kill('SIGTERM');
+      expect(await server.exited, server.output()).toBe(0);
+      expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false); // stopped, by its owner, last
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, { timeout: 120_000, retry: 1 }); // one unexplained exit 1 at SIGTERM seen in 10 full runs (noted in issue 6): retried once
 });

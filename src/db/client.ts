@@ -38,13 +38,13 @@ export const poolOf = (db: Db): pg.Pool | undefined => pools.get(db);
 
 export function createPrismaClient(
   url: string,
-  opts: { poolMax?: number; onQuery?: QueryListener; preparedStatements?: boolean; onConnectionLost?: (error: Error) => void } = {},
+  opts: { poolMax?: number; onQuery?: QueryListener; preparedStatements?: boolean; onConnectionLost?: (error: Error) => void; statementTimeoutMs?: number } = {},
 ): Db {
   const named = opts.preparedStatements !== false ? { statementNameGenerator: statementNames() as never } : {};
   // A connection that breaks while idle (the server restarting, 57P01 on shutdown) is reported in
   // one line and replaced by the pool on next use; it must never take the process down.
   const lost = opts.onConnectionLost ?? ((error: Error) => console.error(`[quire] database connection lost: ${error.message}`));
-  const pool = new pg.Pool({ connectionString: url, max: opts.poolMax ?? 10 });
+  const pool = new pg.Pool({ connectionString: url, max: opts.poolMax ?? 10, ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}) });
   const adapter = new PrismaPg(pool as never, { ...named, onPoolError: lost, onConnectionError: lost, disposeExternalPool: true });
   const client = new PrismaClient({
     adapter,

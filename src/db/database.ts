@@ -36,7 +36,7 @@ export async function openDatabase(
     const logger = opts.logger;
     const onQuery = opts.onQuery ?? (config.logSql ? (sql: string) => (logger ? logger.info({ sql }, 'sql') : console.error(`[sql] ${sql}`)) : undefined);
     const onConnectionLost = logger ? (error: Error) => logger.warn({ err: { message: error.message } }, 'database connection lost') : undefined;
-    const db = createPrismaClient(server.url, { poolMax: config.dbPoolMax, onQuery, preparedStatements: config.dbPreparedStatements, onConnectionLost });
+    const db = createPrismaClient(server.url, { poolMax: config.dbPoolMax, onQuery, preparedStatements: config.dbPreparedStatements, onConnectionLost, statementTimeoutMs: config.dbStatementTimeoutMs });
     return {
       url: server.url,
       db,

@@ -26,3 +26,16 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 export const UNAVAILABLE_MESSAGE = 'The database is unavailable; try again shortly';
+
+/** Whether an error is PostgreSQL cancelling a statement that ran past statement_timeout (57014). */
+export function isStatementTimeout(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: any = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const cause = current.meta?.driverAdapterError?.cause ?? (current.name === 'DriverAdapterError' ? current.cause : undefined);
+    if (cause?.originalCode === '57014' || cause?.code === '57014' || current.code === '57014') return true;
+    current = current.originalError ?? current.cause;
+  }
+  return false;
+}

@@ -11,6 +11,8 @@ export const ERROR_STATUS = {
   INTERNAL: 500,
   /** The database cannot be reached right now; the request may be retried. */
   UNAVAILABLE: 503,
+  /** An operation ran past its time limit. */
+  TIMEOUT: 504,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

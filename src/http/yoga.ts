@@ -11,10 +11,11 @@ import { useGraphQLJsVariableCoercion } from './variable-coercion.js';
 import { useQueryCostLimit } from './query-cost.js';
 import { useMaxSelectionBreadth } from './selection-breadth.js';
 import { useNoNulStrings } from './request-hygiene.js';
+import { useExecutionTimeout } from './execution-timeout.js';
 import type { Config } from '../config.js';
 import type { Authenticator } from '../domain/identity/tokens.js';
 import { AppError, unauthenticated } from '../domain/errors.js';
-import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from '../db/unavailable.js';
+import { isDatabaseUnavailable, isStatementTimeout, UNAVAILABLE_MESSAGE } from '../db/unavailable.js';
 import { silentLogger, type Logger } from '../observability/logger.js';
 import { requestInfo } from '../observability/request-info.js';
 import type { Context } from '../schema/context.js';
@@ -92,6 +93,8 @@ export function createGraphQLServer({ config, authenticate, contextOf, logger = 
       // Subscriptions run on the standard executor: graphql-jit does not pass the subscription
       // field's arguments to its `subscribe`.
       useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== 'subscription' }),
+      // Last: it wraps the execution the plugins above settled on (graphql-jit's).
+      useExecutionTimeout(config.graphqlTimeoutMs),
     ],
     // HTTP requests carry the token in a header; WebSocket operations pass it in (graphql-ws.ts).
     context: (initial) => contextFor(initial.request?.headers.get('authorization') ?? (initial.authorization as string | undefined)),
@@ -99,7 +102,13 @@ export function createGraphQLServer({ config, authenticate, contextOf, logger = 
       maskError: (error, message) => {
         const original = isGraphQLError(error) ? error.originalError : error;
         if (original instanceof AppError) return toGraphQLError(original);
+        // Errors this server words itself (authentication, limits, time limits) stand as they are.
+        if (isGraphQLError(error) && !original && ['UNAUTHENTICATED', 'TIMEOUT', 'BAD_REQUEST'].includes(String(error.extensions?.code))) return error;
         if (isGraphQLError(error) && error.extensions?.code === 'UNAUTHENTICATED') return error;
+        if (isStatementTimeout(original ?? error)) {
+          logger.warn({ err: original ?? error }, 'statement timeout');
+          return createGraphQLError('A database statement took too long and was cancelled', { extensions: { code: 'TIMEOUT', http: { status: 504 } } });
+        }
         if (isDatabaseUnavailable(original ?? error)) {
           logger.warn({ err: original ?? error }, 'database unavailable');
           return createGraphQLError(UNAVAILABLE_MESSAGE, { extensions: { code: 'UNAVAILABLE', http: { status: 503 } } });
