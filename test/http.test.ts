@@ -53,7 +53,18 @@ describe('HTTP surface', () => {
     expect(user.data).toMatchObject({ object: 'user', id: owner.id, email: owner.email });
   });
 
-  it('refuses request bodies over 1 MiB with 413', async () => {
+  it('serves its own OpenAPI document at /v1/openapi.json, without a token', async () => {
+    const response = await fetch(`${server.url}/v1/openapi.json`);
+    expect(response.status).toBe(200);
+    const document = await response.json();
+    expect(document.openapi).toMatch(/^3\./);
+    expect(document.servers).toEqual([{ url: '/v1' }]);
+    expect(document.paths['/spaces/{spaceId}'].get.operationId).toBe('getSpaceById');
+    expect(document.paths['/orgs/{organizationId}/sites']).toBeUndefined(); // not served: not documented here
+    expect(document.components.schemas.Space).toBeDefined();
+  });
+
+    it('refuses request bodies over 1 MiB with 413', async () => {
     const response = await fetch(`${server.url}/v1/orgs`, {
       method: 'PATCH',
       headers: { authorization: 'Bearer x', 'content-type': 'application/json' },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { http, sdk, sdkError } from './helpers/clients.js';
+import { createOrganizationWithOwner } from '../src/domain/identity/bootstrap.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 
@@ -102,10 +103,14 @@ describe('organizations over REST (SDK)', () => {
     expect((await sdkError(sdk(server.url, outsider.token).orgs.updateOrganizationById(org.id, { title: 'Mine now' }))).status).toBe(404);
   });
 
-  it('finds organizations by the caller’s own email domain only', async () => {
+  it('finds organizations by the caller’s own email domain only, and only those whose claim is proven', async () => {
     const domain = `d${Date.now().toString(36)}.test`;
-    const { org, owner } = await createOrg(server.db);
-    await sdk(server.url, owner.token).orgs.updateOrganizationById(org.id, { emailDomains: [domain] });
+    // Proven: its admin has an address at the domain.
+    const { organization: org, token } = await createOrganizationWithOwner(server.db, { title: 'Domain owner', ownerEmail: `admin@${domain}` });
+    await sdk(server.url, token).orgs.updateOrganizationById(org.id, { emailDomains: [domain] });
+    // Claimed by anyone: an organization whose admins are elsewhere lists the domain too.
+    const squatter = await createOrg(server.db);
+    await sdk(server.url, squatter.owner.token).orgs.updateOrganizationById(squatter.org.id, { emailDomains: [domain] });
     const colleague = await createActor(server.db, { email: `someone@${domain}` });
     const stranger = await createActor(server.db);
     const found = await http(server.url, colleague.token, 'GET', `/email-domains/${domain}/orgs`);

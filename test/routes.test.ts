@@ -128,7 +128,15 @@ describe('REST route table', () => {
     expect(committed.paths, 'run `node scripts/public-paths.mjs`').toEqual(publicPaths());
   });
 
-  // The list above is transcribed from the API description; when it is at hand, check both agree.
+  it('publishes its own OpenAPI document: the public one narrowed to these routes (src/rest/openapi.json is current)', async () => {
+    // @ts-expect-error: a plain JavaScript module
+    const { narrowedDocument } = await import('../scripts/openapi-document.mjs');
+    const committed = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../src/rest/openapi.json'), 'utf8'));
+    expect(committed, 'run `npm run build && node scripts/openapi-document.mjs`').toEqual(narrowedDocument(routes.map(key)));
+    for (const r of routes) expect(committed.paths[r.path]?.[r.method.toLowerCase()], key(r)).toBeDefined();
+  });
+
+    // The list above is transcribed from the API description; when it is at hand, check both agree.
   const spec = path.resolve(import.meta.dirname, '../../shared/spec/management-api.md');
   it.runIf(existsSync(spec))('matches the full paths listed in the API description', () => {
     const text = readFileSync(spec, 'utf8');

@@ -11,31 +11,30 @@ const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 /** SQLSTATE classes 08 (connection exception) and 57P0x (the server shutting down or starting). */
 const isUnavailableState = (code: unknown) => typeof code === 'string' && (code.startsWith('08') || /^57P0[1-3]$/.test(code));
 
-export function isDatabaseUnavailable(error: unknown): boolean {
+/** Whether `test` holds for an error or anything in its chain of causes (Prisma's driver-adapter cause included). */
+function someInChain(error: unknown, test: (e: any, adapterCause: any) => boolean): boolean {
   const seen = new Set<unknown>();
   let current: any = error;
   while (current && typeof current === 'object' && !seen.has(current)) {
     seen.add(current);
     const adapterCause = current.meta?.driverAdapterError?.cause ?? (current.name === 'DriverAdapterError' ? current.cause : undefined);
-    if (adapterCause && (UNREACHABLE_KINDS.has(adapterCause.kind) || isUnavailableState(adapterCause.originalCode ?? adapterCause.code))) return true;
-    if (PRISMA_CODES.has(current.code) || NODE_CODES.has(current.code) || isUnavailableState(current.code)) return true;
-    if (typeof current.message === 'string' && /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(current.message)) return true;
+    if (test(current, adapterCause)) return true;
     current = current.originalError ?? current.cause;
   }
   return false;
+}
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return someInChain(error, (e, cause) => {
+    if (cause && (UNREACHABLE_KINDS.has(cause.kind) || isUnavailableState(cause.originalCode ?? cause.code))) return true;
+    if (PRISMA_CODES.has(e.code) || NODE_CODES.has(e.code) || isUnavailableState(e.code)) return true;
+    return typeof e.message === 'string' && /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(e.message);
+  });
 }
 
 export const UNAVAILABLE_MESSAGE = 'The database is unavailable; try again shortly';
 
 /** Whether an error is PostgreSQL cancelling a statement that ran past statement_timeout (57014). */
 export function isStatementTimeout(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  let current: any = error;
-  while (current && typeof current === 'object' && !seen.has(current)) {
-    seen.add(current);
-    const cause = current.meta?.driverAdapterError?.cause ?? (current.name === 'DriverAdapterError' ? current.cause : undefined);
-    if (cause?.originalCode === '57014' || cause?.code === '57014' || current.code === '57014') return true;
-    current = current.originalError ?? current.cause;
-  }
-  return false;
+  return someInChain(error, (e, cause) => cause?.originalCode === '57014' || cause?.code === '57014' || e.code === '57014');
 }

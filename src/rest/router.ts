@@ -16,6 +16,7 @@ import { silentLogger, type Logger } from '../observability/logger.js';
 import { requestInfo } from '../observability/request-info.js';
 import type { Method, RestInput, Route } from './route.js';
 import publicDocument from './public-paths.json' with { type: 'json' };
+import ownDocument from './openapi.json' with { type: 'json' };
 
 type Compiled = { route: Route; pattern: RegExp; names: string[]; document: DocumentNode; misplacedId: (variables: Record<string, unknown>) => string | undefined };
 
@@ -121,6 +122,11 @@ export function createRestHandler(routes: Route[], { yoga, authenticate, createC
   async function answer(req: IncomingMessage, body: Buffer | null): Promise<Reply> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname.replace(/^\/v1/, '') || '/';
+    if (path === '/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
+      // This server's own API document (scripts/openapi-document.mjs): public, like the SDK's.
+      requestInfo(req).route = 'GET /v1/openapi.json';
+      return { status: 200, body: ownDocument };
+    }
     const candidates = compiled.filter((c) => c.pattern.test(path));
     if (!candidates.length || !candidates.some((c) => c.route.method === req.method)) {
       const documented = unserved.find((u) => u.method === req.method && u.pattern.test(path));
