@@ -55,7 +55,18 @@ export function createEventBus(opts: { redisUrl?: string; logger?: Logger } = {}
     // ioredis reconnects by itself, and a lost event must not fail the write that published it.
     clients = [new Redis(opts.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }), new Redis(opts.redisUrl, { lazyConnect: false })];
     for (const client of clients) client.on('error', (error: Error) => logger.warn({ err: { message: error.message } }, 'Redis connection error'));
-    pubsub = createPubSub<Topics>({ eventTarget: createRedisEventTarget({ publishClient: clients[0], subscribeClient: clients[1] }) });
+    // The event target fires its Redis commands and forgets them: a command that fails (Redis
+    // down longer than the retries) would be an unhandled rejection, which ends the process.
+    // It gets these two faces of the clients instead, whose failures are logged.
+    const [publisher, subscriber] = clients;
+    const failed = (what: string) => (error: Error) => void logger.warn({ err: { message: error.message } }, `Redis ${what} failed`);
+    const publishClient = { publish: (channel: string, message: string) => publisher.publish(channel, message).catch(failed('publish')) };
+    const subscribeClient = {
+      on: (event: string, listener: (...args: any[]) => void) => subscriber.on(event, listener),
+      subscribe: (channel: string) => subscriber.subscribe(channel).catch(failed('subscribe')),
+      unsubscribe: (channel: string) => subscriber.unsubscribe(channel).catch(failed('unsubscribe')),
+    };
+    pubsub = createPubSub<Topics>({ eventTarget: createRedisEventTarget({ publishClient: publishClient as unknown as Redis, subscribeClient: subscribeClient as unknown as Redis }) });
   } else {
     pubsub = createPubSub<Topics>();
   }
