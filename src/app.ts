@@ -173,7 +173,9 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
       unanswered.delete(res);
       finished(req, res, info);
     });
-    compress(req, res, () => respond(req, res, info));
+    // Only clients that accept a compressed answer pay for the compression wrapper.
+    if (req.headers['accept-encoding']) compress(req, res, () => respond(req, res, info));
+    else respond(req, res, info);
   }
 
   function respond(req: IncomingMessage, res: ServerResponse, info: RequestInfo): void {
