@@ -4,6 +4,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createPrismaClient } from '../src/db/client.js';
 import { createLogger } from '../src/observability/logger.js';
+import { withQueryRaw } from './helpers/db-doubles.js';
 import { createOrg } from './helpers/factories.js';
 
 describe('internal errors', () => {
@@ -11,11 +12,8 @@ describe('internal errors', () => {
     const db = createPrismaClient(inject('databaseUrl'));
     const { org, owner } = await createOrg(db);
     // A database whose raw reads (organizations, spaces, lists) fail with an internal message.
-    const failing = new Proxy(db, {
-      get(target, prop, receiver) {
-        if (prop === '$queryRaw') return async () => { throw new Error('connection to 10.0.0.7 refused: secret detail'); };
-        return Reflect.get(target, prop, receiver);
-      },
+    const failing = withQueryRaw(db, () => async () => {
+      throw new Error('connection to 10.0.0.7 refused: secret detail');
     });
     const logged: string[] = [];
     const logger = createLogger({ destination: { write: (line: string) => void logged.push(line) } });

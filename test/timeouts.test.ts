@@ -7,6 +7,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createPrismaClient, type Db } from '../src/db/client.js';
+import { withQueryRaw } from './helpers/db-doubles.js';
 import { createOrg } from './helpers/factories.js';
 
 async function serve(db: Db, env: Record<string, string>) {
@@ -19,15 +20,9 @@ describe('time limits', () => {
     const db = createPrismaClient(inject('databaseUrl'));
     const { org, owner } = await createOrg(db);
     // Raw reads (organizations, spaces, lists) take a second here.
-    const slow = new Proxy(db, {
-      get(target, prop, receiver) {
-        const value = Reflect.get(target, prop, receiver);
-        if (prop !== '$queryRaw') return value;
-        return async (...args: unknown[]) => {
-          await new Promise((resolve) => setTimeout(resolve, 1000));
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
+    const slow = withQueryRaw(db, (original) => async (...args) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      return original(...args);
     });
     const { app, url } = await serve(slow, { QUIRE_GRAPHQL_TIMEOUT_SECONDS: '0.2' });
     try {
@@ -48,13 +43,7 @@ describe('time limits', () => {
   it('answers a statement PostgreSQL cancelled after its statement timeout with TIMEOUT, not 500', async () => {
     const db = createPrismaClient(inject('databaseUrl'), { statementTimeoutMs: 100 });
     const { org, owner } = await createOrg(db);
-    const sleepy = new Proxy(db, {
-      get(target, prop, receiver) {
-        const value = Reflect.get(target, prop, receiver);
-        if (prop !== '$queryRaw') return value;
-        return () => target.$queryRawUnsafe('SELECT pg_sleep(1)');
-      },
-    });
+    const sleepy = withQueryRaw(db, () => () => db.$queryRawUnsafe('SELECT pg_sleep(1)'));
     const { app, url } = await serve(sleepy, {});
     try {
       const rest = await fetch(`${url}/v1/orgs/${org.id}`, { headers: { authorization: `Bearer ${owner.token}` } });

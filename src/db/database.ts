@@ -26,17 +26,18 @@ export async function openDatabase(
 ): Promise<Database> {
   const progress = opts.progress ?? (() => {});
   const server = await resolveDatabaseUrl(config, progress);
+  const logger = opts.logger;
+  const onQuery = opts.onQuery ?? (config.logSql ? (sql: string) => (logger ? logger.info({ sql }, 'sql') : console.error(`[sql] ${sql}`)) : undefined);
+  const onConnectionLost = logger ? (error: Error) => logger.warn({ err: { message: error.message } }, 'database connection lost') : undefined;
+  const db = createPrismaClient(server.url, { poolMax: config.dbPoolMax, onQuery, preparedStatements: config.dbPreparedStatements, onConnectionLost, statementTimeoutMs: config.dbStatementTimeoutMs });
   try {
     if (opts.migrate !== false) {
-      // The schema engine takes seconds to load: it runs only when a migration is missing.
-      const current = await migrationsComplete(server.url);
+      // The schema engine takes seconds to load: it runs only when a migration is missing (no
+      // migrations table yet counts as missing).
+      const current = await isMigrated(db).catch(() => false);
       const applied = current ? [] : await applyMigrations(server.url, { onWait: () => progress('waiting for another instance to finish migrating') });
       progress(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database schema is up to date');
     }
-    const logger = opts.logger;
-    const onQuery = opts.onQuery ?? (config.logSql ? (sql: string) => (logger ? logger.info({ sql }, 'sql') : console.error(`[sql] ${sql}`)) : undefined);
-    const onConnectionLost = logger ? (error: Error) => logger.warn({ err: { message: error.message } }, 'database connection lost') : undefined;
-    const db = createPrismaClient(server.url, { poolMax: config.dbPoolMax, onQuery, preparedStatements: config.dbPreparedStatements, onConnectionLost, statementTimeoutMs: config.dbStatementTimeoutMs });
     return {
       url: server.url,
       db,
@@ -46,18 +47,9 @@ export async function openDatabase(
       },
     };
   } catch (error) {
+    await db.$disconnect();
     await server.stop();
     throw error;
-  }
-}
-
-/** Whether every migration has been applied, asked over a short-lived connection of its own. */
-async function migrationsComplete(url: string): Promise<boolean> {
-  const db = createPrismaClient(url, { poolMax: 1 });
-  try {
-    return await isMigrated(db).catch(() => false); // no migrations table yet: not migrated
-  } finally {
-    await db.$disconnect();
   }
 }
 
