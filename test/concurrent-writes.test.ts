@@ -94,6 +94,78 @@ describe('role checks that guard a write', () => {
     expect((await server.db.member.findUniqueOrThrow({ where: { organizationId_userId: { organizationId: org.id, userId: reader.id } } })).role).toBe('read');
   });
 
+  /** A request whose role check has passed on its own loaders, as a resolver's would have. */
+  async function checkedContext(userId: string) {
+    const { createContext } = await import('../src/schema/context.js');
+    const { createEventBus } = await import('../src/events/bus.js');
+    const { loadConfig } = await import('../src/config.js');
+    return createContext({ db: server.db, config: loadConfig({}), events: createEventBus() }, { userId });
+  }
+
+  it('refuse a grant or a creation when the grant that allowed it was revoked after the check', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const { createActor } = await import('./helpers/factories.js');
+    const { inviteToContent } = await import('../src/domain/access/grants.js');
+    const { createSpace } = await import('../src/domain/spaces/create.js');
+    const sharer = await createActor(server.db, { org: org.id, role: 'read' });
+    const other = await createActor(server.db, { org: org.id, role: 'read' });
+    const shelf = (await http(server.url, owner.token, 'POST', `/orgs/${org.id}/collections`, { title: 'Shelf' })).body;
+    expect((await http(server.url, owner.token, 'POST', `/collections/${shelf.id}/permissions`, { role: 'admin', users: [sharer.id] })).status).toBe(204);
+    const ctx = await checkedContext(sharer.id);
+    expect((await ctx.access.requireCollection(shelf.id, 'share')).role).toBe('admin');
+    // Revoked between the check and the write.
+    await server.db.contentPermission.deleteMany({ where: { collectionId: shelf.id, userId: sharer.id } });
+    await expect(inviteToContent(server.db, ctx.access, shelf.id, { role: 'admin', users: [other.id] })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(createSpace(server.db, ctx.access, { organizationId: org.id, parent: shelf.id })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect(await server.db.contentPermission.count({ where: { collectionId: shelf.id, userId: other.id } })).toBe(0);
+    expect(await server.db.space.count({ where: { parentId: shelf.id } })).toBe(0);
+  });
+
+  it('refuse a team change when the caller stopped owning the team after the check', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const { createActor } = await import('./helpers/factories.js');
+    const { updateTeamMembers } = await import('../src/domain/teams/members.js');
+    const lead = await createActor(server.db, { org: org.id, role: 'read' });
+    const newcomer = await createActor(server.db, { org: org.id, role: 'read' });
+    const team = (await http(server.url, owner.token, 'PUT', `/orgs/${org.id}/teams`, { title: 'Docs' })).body;
+    expect((await http(server.url, owner.token, 'PUT', `/orgs/${org.id}/teams/${team.id}/members/${lead.id}`, { role: 'owner' })).status).toBeLessThan(300);
+    const ctx = await checkedContext(lead.id);
+    const { requireTeam } = await import('../src/domain/teams/access.js');
+    await requireTeam(ctx.access, team.id, 'manage', org.id);
+    await server.db.teamMember.update({ where: { teamId_userId: { teamId: team.id, userId: lead.id } }, data: { role: 'member' } });
+    await expect(updateTeamMembers(server.db, ctx.access, org.id, team.id, { add: [newcomer.id] })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect(await server.db.teamMember.count({ where: { teamId: team.id, userId: newcomer.id } })).toBe(0);
+  });
+
+  it('wait for a change of access in progress, then check against it', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const { createActor } = await import('./helpers/factories.js');
+    const { lockAccess } = await import('../src/domain/access/guarded-write.js');
+    const { updateSpace } = await import('../src/domain/spaces/update.js');
+    const editor = await createActor(server.db, { org: org.id, role: 'edit' });
+    const space = (await http(server.url, owner.token, 'POST', `/orgs/${org.id}/spaces`, { title: 'Before' })).body;
+    const ctx = await checkedContext(editor.id);
+    await ctx.access.requireSpace(space.id, 'rename');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // An access change holds the organization's lock; the rename, its check passed, must queue behind it.
+    const change = server.db.$transaction(async (tx) => {
+      await lockAccess(tx, [org.id], 'change');
+      await tx.member.update({ where: { organizationId_userId: { organizationId: org.id, userId: editor.id } }, data: { role: 'read' } });
+      await held;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const rename = updateSpace(server.db, ctx.access, space.id, { title: 'After' });
+    const waitingOnLock = async () =>
+      Number((await server.db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)[0].n);
+    for (let i = 0; i < 100 && (await waitingOnLock()) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await waitingOnLock()).toBeGreaterThan(0);
+    release();
+    await change;
+    await expect(rename).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect((await server.db.space.findUniqueOrThrow({ where: { id: space.id } })).title).toBe('Before');
+  });
+
   it('leave no 500 and keep an admin when admins demote each other all at once', async () => {
     const { org, owner } = await createOrg(server.db);
     const { createActor } = await import('./helpers/factories.js');

@@ -10,6 +10,7 @@ import { newId } from '../ids.js';
 import { parseInput, roleSchema } from '../validation.js';
 import type { Access } from './access.js';
 import { requireContent, type ContentRef } from './content.js';
+import { guardedWrite } from './guarded-write.js';
 import type { Role } from './roles.js';
 
 type Tx = Prisma.TransactionClient;
@@ -56,16 +57,22 @@ async function upsertGrant(tx: Tx, content: ContentRef, grantee: Grantee, role: 
   });
 }
 
+/** A change of grants on the content: `share` on it, checked again inside the transaction. */
+async function grantWrite(db: Db, access: Access, contentId: string, work: (tx: Tx, content: ContentRef) => Promise<void>): Promise<void> {
+  const check = (a: Access) => requireContent(a, contentId, 'share');
+  const { organizationId } = await check(access);
+  await guardedWrite(db, { access, organizations: [organizationId], mode: 'change', check }, work);
+}
+
 /** Grants `role` to each user and team, replacing a previous grant of theirs on the content. */
 export async function inviteToContent(db: Db, access: Access, contentId: string, raw: InviteInput): Promise<string> {
   const data = parseInput(inviteInput, raw);
-  const content = await requireContent(access, contentId, 'share');
   const grantees: Grantee[] = [
     ...[...new Set(data.users ?? [])].map((id) => ({ kind: 'user' as const, id })),
     ...[...new Set(data.teams ?? [])].map((id) => ({ kind: 'team' as const, id })),
   ];
-  await requireGrantees(db, content.organizationId, grantees);
-  await db.$transaction(async (tx) => {
+  await grantWrite(db, access, contentId, async (tx, content) => {
+    await requireGrantees(tx, content.organizationId, grantees);
     for (const g of grantees) await upsertGrant(tx, content, g, data.role);
   });
   return contentId;
@@ -77,12 +84,13 @@ export async function inviteToContent(db: Db, access: Access, contentId: string,
  */
 export async function setGrant(db: Db, access: Access, contentId: string, grantee: Grantee, rawRole: Role | null | undefined): Promise<string> {
   const { role } = parseInput(z.object({ role: roleSchema.nullish() }), { role: rawRole });
-  const content = await requireContent(access, contentId, 'share');
-  if (role === null) {
-    await db.contentPermission.deleteMany({ where: columns(content, grantee) });
-    return contentId;
-  }
-  await requireGrantees(db, content.organizationId, [grantee]);
-  if (role) await upsertGrant(db, content, grantee, role);
+  await grantWrite(db, access, contentId, async (tx, content) => {
+    if (role === null) {
+      await tx.contentPermission.deleteMany({ where: columns(content, grantee) });
+      return;
+    }
+    await requireGrantees(tx, content.organizationId, [grantee]);
+    if (role) await upsertGrant(tx, content, grantee, role);
+  });
   return contentId;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { requireCreatableParent } from '../content-tree/parent.js';
 import { nextPosition } from '../content-tree/position.js';
-import { treeTransaction } from '../content-tree/transaction.js';
+import { guardedWrite } from '../access/guarded-write.js';
 import { newId } from '../ids.js';
 import type { Access } from '../access/access.js';
 import { parseInput, titleSchema } from '../validation.js';
@@ -21,9 +21,11 @@ export type CreateCollectionInput = z.input<typeof input>;
 /** Creates a collection at the end of its parent (a collection, or the organization's root). */
 export async function createCollection(db: Db, access: Access, raw: CreateCollectionInput): Promise<string> {
   const data = parseInput(input, raw);
-  await requireCreatableParent(access, data.organizationId, data.parent ?? null);
+  const check = (a: Access) => requireCreatableParent(a, data.organizationId, data.parent ?? null);
+  await check(access);
   const id = newId('Collection');
-  await treeTransaction(db, [{ organizationId: data.organizationId, collectionId: data.parent ?? null }], async (tx) => {
+  const parents = () => [{ organizationId: data.organizationId, collectionId: data.parent ?? null }];
+  await guardedWrite(db, { access, organizations: [data.organizationId], mode: 'use', check, parents }, async (tx) => {
     const position = await nextPosition(tx, data.organizationId, data.parent ?? null);
     await tx.collection.create({
       data: { id, organizationId: data.organizationId, parentId: data.parent ?? null, title: data.title ?? 'Untitled', position },

@@ -4,15 +4,18 @@ import { LIVE } from '../spaces/lifecycle.js';
 import { detachToRoot } from '../spaces/visibility.js';
 import { collectionSubtree } from './subtree.js';
 import { closeGap } from '../content-tree/position.js';
-import { treeTransaction } from '../content-tree/transaction.js';
+import { guardedWrite } from '../access/guarded-write.js';
+import { parentOf } from '../content-tree/parent.js';
 
 /**
  * Deletes a collection and its nested collections. Spaces anywhere in that subtree go to the
  * trash at the organization's root (restorable for seven days like any deleted space).
  */
 export async function deleteCollection(db: Db, access: Access, id: string): Promise<void> {
-  const { collection } = await access.requireCollection(id, 'delete');
-  await treeTransaction(db, [{ organizationId: collection.organizationId, collectionId: collection.parentId }], async (tx) => {
+  const check = (a: Access) => a.requireCollection(id, 'delete');
+  const { organizationId } = (await check(access)).collection;
+  // Grants on the subtree go with it, and its spaces leave it: a change of access.
+  await guardedWrite(db, { access, organizations: [organizationId], mode: 'change', check, parents: ({ collection: c }) => [parentOf(c)] }, async (tx, { collection }) => {
     const inSubtree = { parentId: { in: await collectionSubtree(tx, collection.organizationId, id) } };
     await tx.space.updateMany({ where: { ...inSubtree, ...LIVE }, data: { deletedAt: new Date() } });
     await detachToRoot(tx, inSubtree);

@@ -2,10 +2,11 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { closeGap, placeItem, type Position } from '../content-tree/position.js';
-import { treeTransaction } from '../content-tree/transaction.js';
 import { badRequest, conflict } from '../errors.js';
 import type { Access } from '../access/access.js';
-import { requireCreatableParent } from '../content-tree/parent.js';
+import { guardedWrite } from '../access/guarded-write.js';
+import { parentOf, requireCreatableParent } from '../content-tree/parent.js';
+import type { CollectionRow } from './rows.js';
 import { parseInput } from '../validation.js';
 import { LIVE } from '../spaces/lifecycle.js';
 import { detachToRoot } from '../spaces/visibility.js';
@@ -18,11 +19,14 @@ export type MoveCollectionInput = { parent?: string | null; position?: Position 
 export async function moveCollection(db: Db, access: Access, id: string, raw: MoveCollectionInput): Promise<string> {
   const data = parseInput(moveInput, raw);
   if (data.parent === undefined && !data.position) throw badRequest('Give "parent", "position" or both', 'parent');
-  const { collection } = await access.requireCollection(id, 'relocate');
-  const { organizationId } = collection;
-  const parentId = data.parent === undefined ? collection.parentId : await requireCreatableParent(access, organizationId, data.parent);
-  const from = { organizationId, collectionId: collection.parentId };
-  await treeTransaction(db, [from, { organizationId, collectionId: parentId }], async (tx) => {
+  const check = async (a: Access) => {
+    const { collection } = await a.requireCollection(id, 'relocate');
+    const parentId = data.parent === undefined ? collection.parentId : await requireCreatableParent(a, collection.organizationId, data.parent);
+    return { collection, parentId };
+  };
+  const { organizationId } = (await check(access)).collection;
+  const parents = ({ collection: c, parentId }: Awaited<ReturnType<typeof check>>) => [parentOf(c), { organizationId, collectionId: parentId }];
+  await guardedWrite(db, { access, organizations: [organizationId], mode: 'change', check, parents }, async (tx, { collection, parentId }) => {
     if (parentId && (await collectionSubtree(tx, organizationId, id)).includes(parentId)) {
       throw badRequest('Invalid value for "parent": a collection cannot be moved into itself or one of its descendants', 'parent');
     }
@@ -43,12 +47,16 @@ export type TransferCollectionInput = z.input<typeof transferInput>;
  */
 export async function transferCollection(db: Db, access: Access, id: string, raw: TransferCollectionInput): Promise<string> {
   const data = parseInput(transferInput, raw);
-  const { collection } = await access.requireCollection(id, 'relocate');
-  await access.requireOrganization(data.organization, 'createContent');
-  const sameOrg = data.organization === collection.organizationId;
-  if (sameOrg && !collection.parentId) throw conflict('The collection is already at the root of this organization');
-  const from = { organizationId: collection.organizationId, collectionId: collection.parentId };
-  await treeTransaction(db, [from, { organizationId: data.organization, collectionId: null }], async (tx) => {
+  const check = async (a: Access) => {
+    const { collection } = await a.requireCollection(id, 'relocate');
+    await a.requireOrganization(data.organization, 'createContent');
+    if (data.organization === collection.organizationId && !collection.parentId) throw conflict('The collection is already at the root of this organization');
+    return collection;
+  };
+  const organizations = [(await check(access)).organizationId, data.organization];
+  const parents = (c: CollectionRow) => [parentOf(c), { organizationId: data.organization, collectionId: null }];
+  await guardedWrite(db, { access, organizations, mode: 'change', check, parents }, async (tx, collection) => {
+    const sameOrg = data.organization === collection.organizationId;
     if (!sameOrg) {
       const ids = await collectionSubtree(tx, collection.organizationId, id);
       const inSubtree = { parentId: { in: ids } };

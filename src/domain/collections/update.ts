@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import type { Access } from '../access/access.js';
+import { guardedWrite } from '../access/guarded-write.js';
 import { parseInput, roleSchema } from '../validation.js';
 import { collectionDescription, collectionTitle } from './create.js';
 
@@ -15,8 +16,13 @@ export type UpdateCollectionInput = z.input<typeof input>;
 
 export async function updateCollection(db: Db, access: Access, id: string, raw: UpdateCollectionInput): Promise<string> {
   const data = parseInput(input, raw);
-  await access.requireCollection(id, 'update');
+  const check = (a: Access) => a.requireCollection(id, 'update');
+  const { collection } = await check(access);
   const description = data.description === undefined ? undefined : data.description || null;
-  await db.collection.update({ where: { id }, data: { title: data.title, description, defaultLevel: data.defaultLevel } });
+  // The default level decides who may do what in the collection.
+  const mode = data.defaultLevel === undefined ? 'use' : 'change';
+  await guardedWrite(db, { access, organizations: [collection.organizationId], mode, check }, (tx) =>
+    tx.collection.update({ where: { id }, data: { title: data.title, description, defaultLevel: data.defaultLevel } }),
+  );
   return id;
 }

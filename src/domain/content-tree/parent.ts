@@ -1,5 +1,9 @@
 import { badRequest } from '../errors.js';
 import type { Access } from '../access/access.js';
+import type { TreeParent } from './transaction.js';
+
+/** Where an item sits in the tree: its collection, or its organization's root. */
+export const parentOf = (item: { organizationId: string; parentId: string | null }): TreeParent => ({ organizationId: item.organizationId, collectionId: item.parentId });
 
 /**
  * Checks that the caller may create content under `parent` (a collection of `organizationId`,

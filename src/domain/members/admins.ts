@@ -1,34 +1,28 @@
-/** The organization must keep at least one active admin. */
+/** Member administration: the target member, and the organization's last admin. */
 import type { Prisma } from '../../generated/prisma/client.js';
-import { conflict, forbidden, notFound } from '../errors.js';
-import { mayOrganization, type OrganizationAction } from '../access/capabilities.js';
-import type { Role } from '../access/roles.js';
+import type { Db } from '../../db/client.js';
+import type { Access } from '../access/access.js';
+import { guardedWrite } from '../access/guarded-write.js';
+import { conflict, notFound } from '../errors.js';
 
 type Tx = Prisma.TransactionClient;
+type MemberRow = NonNullable<Awaited<ReturnType<Tx['member']['findUnique']>>>;
 
 /**
- * Locks the organization row, so concurrent role changes and removals in one organization run
- * one after the other (two admins demoting each other cannot both pass the check), and returns
- * the target member.
+ * A change of a member (role, removal) by an organization admin. It holds the organization's
+ * access lock exclusively, so changes of members in one organization run one after the other,
+ * and checks the caller's role again under it: twenty admins demoting each other at once cannot
+ * all pass, and the organization keeps an admin. `work` gets the target member (null if none).
  */
-export async function lockMember(tx: Tx, organizationId: string, userId: string) {
-  await tx.$queryRaw`SELECT 1 FROM "Organization" WHERE "id" = ${organizationId} FOR UPDATE`;
-  return tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
+export async function memberWrite<T>(db: Db, access: Access, organizationId: string, userId: string, work: (tx: Tx, member: MemberRow | null) => Promise<T>): Promise<T> {
+  const check = (a: Access) => a.requireOrganization(organizationId, 'manageMembers');
+  await check(access);
+  return guardedWrite(db, { access, organizations: [organizationId], mode: 'change', check }, async (tx) =>
+    work(tx, await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } })),
+  );
 }
 
-/**
- * The caller's right to `action`, checked again once the organization is locked: a role checked
- * before the lock may have been taken away by a write that held it (twenty admins demoting each
- * other at once must not all succeed).
- */
-export async function requireStill(tx: Tx, organizationId: string, callerId: string, action: OrganizationAction): Promise<void> {
-  const caller = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId: callerId } }, select: { role: true, disabled: true } });
-  const membership = { member: !!caller && !caller.disabled, role: caller && !caller.disabled ? (caller.role as Role | null) : null };
-  if (!mayOrganization(action, membership)) throw forbidden();
-}
-
-export async function lockExistingMember(tx: Tx, organizationId: string, userId: string) {
-  const member = await lockMember(tx, organizationId, userId);
+export function existing(member: MemberRow | null): MemberRow {
   if (!member) throw notFound('Member');
   return member;
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client.js';
 import type { Access } from '../access/access.js';
-import { assertNotLastAdmin, lockMember, requireStill } from './admins.js';
+import { assertNotLastAdmin, memberWrite } from './admins.js';
 
 /**
  * Removes a member with their team memberships and content grants in the organization, in one
@@ -8,10 +8,7 @@ import { assertNotLastAdmin, lockMember, requireStill } from './admins.js';
  * OpenAPI answers that case with 204 rather than an error).
  */
 export async function removeMember(db: Db, access: Access, organizationId: string, userId: string): Promise<boolean> {
-  await access.requireOrganization(organizationId, 'manageMembers');
-  return db.$transaction(async (tx) => {
-    const member = await lockMember(tx, organizationId, userId);
-    await requireStill(tx, organizationId, access.userId, 'manageMembers');
+  return memberWrite(db, access, organizationId, userId, async (tx, member) => {
     if (!member) return false;
     await assertNotLastAdmin(tx, member);
     await tx.teamMember.deleteMany({ where: { userId, team: { organizationId } } });

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
-import { notFound } from '../errors.js';
 import type { Access } from '../access/access.js';
 import { parseInput, roleSchema } from '../validation.js';
-import { assertNotLastAdmin, lockExistingMember, requireStill } from './admins.js';
+import { assertNotLastAdmin, existing, memberWrite } from './admins.js';
 
 const input = z.object({ role: roleSchema.nullable().optional() });
 
@@ -12,10 +11,8 @@ export type UpdateMemberInput = z.input<typeof input>;
 /** Changes a member's organization role (null makes them a guest). Organization admins only. */
 export async function updateMember(db: Db, access: Access, organizationId: string, userId: string, raw: UpdateMemberInput): Promise<void> {
   const data = parseInput(input, raw);
-  await access.requireOrganization(organizationId, 'manageMembers');
-  await db.$transaction(async (tx) => {
-    const member = await lockExistingMember(tx, organizationId, userId);
-    await requireStill(tx, organizationId, access.userId, 'manageMembers');
+  await memberWrite(db, access, organizationId, userId, async (tx, target) => {
+    const member = existing(target);
     if (data.role === undefined || data.role === member.role) return;
     if (data.role !== 'admin') await assertNotLastAdmin(tx, member);
     await tx.member.update({ where: { organizationId_userId: { organizationId, userId } }, data: { role: data.role } });
@@ -24,7 +21,8 @@ export async function updateMember(db: Db, access: Access, organizationId: strin
 
 /** Marks a member as signing in with the organization's SSO. Organization admins only. */
 export async function setMemberSso(db: Db, access: Access, organizationId: string, userId: string): Promise<void> {
-  await access.requireOrganization(organizationId, 'manageMembers');
-  const { count } = await db.member.updateMany({ where: { organizationId, userId }, data: { sso: true } });
-  if (!count) throw notFound('Member');
+  await memberWrite(db, access, organizationId, userId, async (tx, member) => {
+    existing(member);
+    await tx.member.update({ where: { organizationId_userId: { organizationId, userId } }, data: { sso: true } });
+  });
 }

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { conflict } from '../errors.js';
 import type { Access } from '../access/access.js';
+import { guardedWrite } from '../access/guarded-write.js';
 import { parseInput, roleSchema } from '../validation.js';
 
 export const organizationTitle = z.string().trim().min(2).max(255);
@@ -24,9 +25,10 @@ export type UpdateOrganizationInput = z.input<typeof input>;
 
 export async function updateOrganization(db: Db, access: Access, id: string, raw: UpdateOrganizationInput): Promise<string> {
   const data = parseInput(input, raw);
-  await access.requireOrganization(id, 'update');
+  const check = (a: Access) => a.requireOrganization(id, 'update');
+  await check(access);
   try {
-    await db.organization.update({
+    await guardedWrite(db, { access, organizations: [id], mode: 'use', check }, (tx) => tx.organization.update({
       where: { id },
       data: {
         title: data.title,
@@ -39,7 +41,7 @@ export async function updateOrganization(db: Db, access: Access, id: string, raw
         ai: data.ai,
         inviteLinks: data.inviteLinks,
       },
-    });
+    }));
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw conflict('This hostname is already taken');
     throw error;

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import type { Access } from '../access/access.js';
 import { requireCreatableParent } from '../content-tree/parent.js';
 import { nextPosition } from '../content-tree/position.js';
-import { treeTransaction } from '../content-tree/transaction.js';
+import { guardedWrite } from '../access/guarded-write.js';
 import { newId } from '../ids.js';
 import { parseInput, titleSchema } from '../validation.js';
 
@@ -25,10 +25,12 @@ export type CreateSpaceInput = z.input<typeof input>;
 /** Creates a space with its first (empty) revision, at the end of its parent. */
 export async function createSpace(db: Db, access: Access, raw: CreateSpaceInput): Promise<string> {
   const data = parseInput(input, raw);
-  await requireCreatableParent(access, data.organizationId, data.parent ?? null);
+  const check = (a: Access) => requireCreatableParent(a, data.organizationId, data.parent ?? null);
+  await check(access);
   const id = newId('Space');
   const revisionId = newId('Revision');
-  await treeTransaction(db, [{ organizationId: data.organizationId, collectionId: data.parent ?? null }], async (tx) => {
+  const parents = () => [{ organizationId: data.organizationId, collectionId: data.parent ?? null }];
+  await guardedWrite(db, { access, organizations: [data.organizationId], mode: 'use', check, parents }, async (tx) => {
     const position = await nextPosition(tx, data.organizationId, data.parent ?? null);
     await tx.space.create({
       data: {

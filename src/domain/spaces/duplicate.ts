@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client.js';
-import { requireCreatableParent } from '../content-tree/parent.js';
+import { guardedWrite } from '../access/guarded-write.js';
+import { parentOf, requireCreatableParent } from '../content-tree/parent.js';
 import { placeItem } from '../content-tree/position.js';
-import { treeTransaction } from '../content-tree/transaction.js';
 import { newId } from '../ids.js';
 import type { Access } from '../access/access.js';
 
@@ -10,11 +10,15 @@ const SUFFIX = ' (copy)';
 
 /** Copies a space (settings, grants, a new revision descending from its current one) right after it. */
 export async function duplicateSpace(db: Db, access: Access, id: string): Promise<string> {
-  const { space } = await access.requireSpace(id, 'view');
-  await requireCreatableParent(access, space.organizationId, space.parentId);
+  const check = async (a: Access) => {
+    const { space } = await a.requireSpace(id, 'view');
+    await requireCreatableParent(a, space.organizationId, space.parentId);
+    return space;
+  };
+  const original = await check(access);
   const copyId = newId('Space');
   const revisionId = newId('Revision');
-  await treeTransaction(db, [{ organizationId: space.organizationId, collectionId: space.parentId }], async (tx) => {
+  await guardedWrite(db, { access, organizations: [original.organizationId], mode: 'use', check, parents: (s) => [parentOf(s)] }, async (tx, space) => {
     await tx.space.create({
       data: {
         id: copyId,

@@ -1,9 +1,9 @@
 /** Moving a space within its organization's tree, and transferring it to another organization. */
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
-import { requireCreatableParent } from '../content-tree/parent.js';
+import { guardedWrite } from '../access/guarded-write.js';
+import { parentOf, requireCreatableParent } from '../content-tree/parent.js';
 import { closeGap, placeItem, type Position } from '../content-tree/position.js';
-import { treeTransaction } from '../content-tree/transaction.js';
 import { badRequest, conflict } from '../errors.js';
 import type { Access } from '../access/access.js';
 import { parseInput } from '../validation.js';
@@ -17,13 +17,17 @@ export type MoveInput = { parent?: string | null; position?: Position | null };
 export async function moveSpace(db: Db, access: Access, id: string, raw: MoveInput): Promise<string> {
   const data = parseInput(moveInput, raw);
   if (data.parent === undefined && !data.position) throw badRequest('Give "parent", "position" or both', 'parent');
-  const { space } = await access.requireSpace(id, 'relocate');
-  const parentId = data.parent === undefined ? space.parentId : await requireCreatableParent(access, space.organizationId, data.parent);
-  const from = { organizationId: space.organizationId, collectionId: space.parentId };
-  await treeTransaction(db, [from, { organizationId: space.organizationId, collectionId: parentId }], async (tx) => {
-    await tx.space.update({ where: { id }, data: { parentId, visibility: visibilityUnder(parentId, space.visibility) } });
-    await placeItem(tx, space.organizationId, parentId, { kind: 'space', id }, data.position ?? undefined);
-    if (parentId !== space.parentId) await closeGap(tx, space.organizationId, space.parentId);
+  const check = async (a: Access) => {
+    const { space } = await a.requireSpace(id, 'relocate');
+    const parentId = data.parent === undefined ? space.parentId : await requireCreatableParent(a, space.organizationId, data.parent);
+    return { space, parentId };
+  };
+  const { space } = await check(access);
+  const parents = ({ space: s, parentId }: Awaited<ReturnType<typeof check>>) => [parentOf(s), { organizationId: s.organizationId, collectionId: parentId }];
+  await guardedWrite(db, { access, organizations: [space.organizationId], mode: 'change', check, parents }, async (tx, { space: s, parentId }) => {
+    await tx.space.update({ where: { id }, data: { parentId, visibility: visibilityUnder(parentId, s.visibility) } });
+    await placeItem(tx, s.organizationId, parentId, { kind: 'space', id }, data.position ?? undefined);
+    if (parentId !== s.parentId) await closeGap(tx, s.organizationId, s.parentId);
   });
   return id;
 }
@@ -37,15 +41,20 @@ export type TransferInput = z.input<typeof transferInput>;
  */
 export async function transferSpace(db: Db, access: Access, id: string, raw: TransferInput): Promise<string> {
   const data = parseInput(transferInput, raw);
-  const { space } = await access.requireSpace(id, 'relocate');
-  const parentId = await requireCreatableParent(access, data.organization, data.parent ?? null);
-  if (data.organization === space.organizationId && parentId === space.parentId) throw conflict('The space is already there');
-  const from = { organizationId: space.organizationId, collectionId: space.parentId };
-  await treeTransaction(db, [from, { organizationId: data.organization, collectionId: parentId }], async (tx) => {
-    if (data.organization !== space.organizationId) await tx.contentPermission.deleteMany({ where: { spaceId: id } });
-    await tx.space.update({ where: { id }, data: { organizationId: data.organization, parentId, visibility: visibilityUnder(parentId, space.visibility) } });
+  const check = async (a: Access) => {
+    const { space } = await a.requireSpace(id, 'relocate');
+    const parentId = await requireCreatableParent(a, data.organization, data.parent ?? null);
+    if (data.organization === space.organizationId && parentId === space.parentId) throw conflict('The space is already there');
+    return { space, parentId };
+  };
+  const { space } = await check(access);
+  const parents = ({ space: s, parentId }: Awaited<ReturnType<typeof check>>) => [parentOf(s), { organizationId: data.organization, collectionId: parentId }];
+  const organizations = [space.organizationId, data.organization];
+  await guardedWrite(db, { access, organizations, mode: 'change', check, parents }, async (tx, { space: s, parentId }) => {
+    if (data.organization !== s.organizationId) await tx.contentPermission.deleteMany({ where: { spaceId: id } });
+    await tx.space.update({ where: { id }, data: { organizationId: data.organization, parentId, visibility: visibilityUnder(parentId, s.visibility) } });
     await placeItem(tx, data.organization, parentId, { kind: 'space', id });
-    await closeGap(tx, space.organizationId, space.parentId);
+    await closeGap(tx, s.organizationId, s.parentId);
   });
   return id;
 }

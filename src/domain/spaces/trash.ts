@@ -1,30 +1,34 @@
 /** Deleting a space moves it to the trash for seven days; it can be restored until purged. */
 import type { Db } from '../../db/client.js';
 import { closeGap, nextPosition } from '../content-tree/position.js';
-import { treeTransaction } from '../content-tree/transaction.js';
+import { guardedWrite } from '../access/guarded-write.js';
+import { parentOf } from '../content-tree/parent.js';
 import { conflict } from '../errors.js';
 import type { Access } from '../access/access.js';
 import { isLive, TRASH_RETENTION_MS } from './lifecycle.js';
 import { visibilityUnder } from './visibility.js';
 
 export async function deleteSpace(db: Db, access: Access, id: string): Promise<void> {
-  const { space } = await access.requireSpace(id, 'trash');
+  const check = (a: Access) => a.requireSpace(id, 'trash');
+  const { space } = await check(access);
   // Its live siblings close ranks; restored, it returns at the end.
-  await treeTransaction(db, [{ organizationId: space.organizationId, collectionId: space.parentId }], async (tx) => {
+  await guardedWrite(db, { access, organizations: [space.organizationId], mode: 'use', check, parents: ({ space: s }) => [parentOf(s)] }, async (tx, { space: s }) => {
     await tx.space.update({ where: { id }, data: { deletedAt: new Date() } });
-    await closeGap(tx, space.organizationId, space.parentId);
+    await closeGap(tx, s.organizationId, s.parentId);
   });
 }
 
 export async function restoreSpace(db: Db, access: Access, id: string): Promise<string> {
-  const { space } = await access.requireSpace(id, 'trash', { allowDeleted: true });
-  if (isLive(space)) throw conflict('Space is not deleted');
-  // Its parent is read inside: nextPosition locks it.
-  await treeTransaction(db, [], async (tx) => {
-    // Its parent may have been deleted meanwhile (onDelete: SetNull); it then returns to the root.
-    const current = await tx.space.findUniqueOrThrow({ where: { id }, select: { parentId: true, visibility: true } });
-    const position = await nextPosition(tx, space.organizationId, current.parentId);
-    await tx.space.update({ where: { id }, data: { deletedAt: null, position, visibility: visibilityUnder(current.parentId, current.visibility) } });
+  const check = async (a: Access) => {
+    const { space } = await a.requireSpace(id, 'trash', { allowDeleted: true });
+    if (isLive(space)) throw conflict('Space is not deleted');
+    return space;
+  };
+  const space = await check(access);
+  // Its parent may have been deleted meanwhile (onDelete: SetNull); it then returns to the root.
+  await guardedWrite(db, { access, organizations: [space.organizationId], mode: 'use', check, parents: (s) => [parentOf(s)] }, async (tx, s) => {
+    const position = await nextPosition(tx, s.organizationId, s.parentId);
+    await tx.space.update({ where: { id }, data: { deletedAt: null, position, visibility: visibilityUnder(s.parentId, s.visibility) } });
   });
   return id;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import type { Access } from '../access/access.js';
+import { guardedWrite } from '../access/guarded-write.js';
 import { parseInput, roleSchema } from '../validation.js';
 import { emoji, spaceTitle } from './create.js';
 
@@ -17,7 +18,9 @@ export type UpdateSpaceInput = z.input<typeof input>;
 export async function updateSpace(db: Db, access: Access, id: string, raw: UpdateSpaceInput): Promise<string> {
   const data = parseInput(input, raw);
   const configures = data.editMode !== undefined || data.defaultLevel !== undefined;
-  await access.requireSpace(id, configures ? 'configure' : 'rename');
-  await db.space.update({ where: { id }, data });
+  const check = (a: Access) => a.requireSpace(id, configures ? 'configure' : 'rename');
+  const { space } = await check(access);
+  // The edit mode and default level decide who may do what in the space.
+  await guardedWrite(db, { access, organizations: [space.organizationId], mode: configures ? 'change' : 'use', check }, (tx) => tx.space.update({ where: { id }, data }));
   return id;
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { newId } from '../ids.js';
 import type { Access } from '../access/access.js';
+import { guardedWrite } from '../access/guarded-write.js';
 import { parseInput, titleSchema } from '../validation.js';
 import { resolveMembers } from './identify.js';
 
@@ -15,9 +16,10 @@ export type CreateTeamInput = z.input<typeof input>;
 /** Creates a team, optionally with members (user IDs or e-mails of organization members). Organization admins only. */
 export async function createTeam(db: Db, access: Access, raw: CreateTeamInput): Promise<string> {
   const data = parseInput(input, raw);
-  await access.requireOrganization(data.organizationId, 'manageTeams');
+  const check = (a: Access) => a.requireOrganization(data.organizationId, 'manageTeams');
+  await check(access);
   const id = newId('Team');
-  await db.$transaction(async (tx) => {
+  await guardedWrite(db, { access, organizations: [data.organizationId], mode: 'use', check }, async (tx) => {
     const userIds = new Set(await resolveMembers(tx, data.organizationId, data.members ?? [], 'members'));
     await tx.team.create({ data: { id, organizationId: data.organizationId, title: data.title } });
     if (userIds.size) await tx.teamMember.createMany({ data: [...userIds].map((userId) => ({ teamId: id, userId, role: 'member' as const })) });

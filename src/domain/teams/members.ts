@@ -4,6 +4,10 @@ import type { Db } from '../../db/client.js';
 import type { TeamRole } from '../../generated/prisma/enums.js';
 import { notFound } from '../errors.js';
 import type { Access } from '../access/access.js';
+import { guardedWrite } from '../access/guarded-write.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+
+type Tx = Prisma.TransactionClient;
 import { parseInput } from '../validation.js';
 import { lockTeam, requireTeam, TEAM_ROLES } from './access.js';
 import { memberIdentifiers } from './create.js';
@@ -20,13 +24,24 @@ const bulkInput = z.object({
 
 export type UpdateTeamMembersInput = z.input<typeof bulkInput>;
 
+/**
+ * A change of the team's members, and so of what its grants reach: `manage` on the team, checked
+ * again inside the transaction, which also holds the team row (404 if it was deleted meanwhile).
+ */
+async function teamMembershipWrite<T>(db: Db, access: Access, organizationId: string, teamId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const check = (a: Access) => requireTeam(a, teamId, 'manage', organizationId);
+  await check(access);
+  return guardedWrite(db, { access, organizations: [organizationId], mode: 'change', check }, async (tx) => {
+    await lockTeam(tx, teamId);
+    return work(tx);
+  });
+}
+
 /** Adds, re-roles and removes members at once. A user both added (or given a role) and removed is removed. */
 export async function updateTeamMembers(db: Db, access: Access, organizationId: string, teamId: string, raw: UpdateTeamMembersInput): Promise<string> {
   const data = parseInput(bulkInput, raw);
-  await requireTeam(access, teamId, 'manage', organizationId);
   const memberships = data.memberships ?? [];
-  await db.$transaction(async (tx) => {
-    await lockTeam(tx, teamId);
+  await teamMembershipWrite(db, access, organizationId, teamId, async (tx) => {
     const added = await resolveMembers(tx, organizationId, data.add ?? [], 'add');
     const removed = new Set(await resolveMembers(tx, organizationId, data.remove ?? [], 'remove'));
     const roled = await resolveMembers(tx, organizationId, memberships.map((m) => m.user), 'memberships');
@@ -60,9 +75,7 @@ export async function setTeamMember(
   raw: z.input<typeof setInput>,
 ): Promise<string> {
   const data = parseInput(setInput, raw);
-  await requireTeam(access, teamId, 'manage', organizationId);
-  await db.$transaction(async (tx) => {
-    await lockTeam(tx, teamId);
+  await teamMembershipWrite(db, access, organizationId, teamId, async (tx) => {
     if (!(await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } }))) throw notFound('Member');
     await tx.teamMember.upsert({
       where: { teamId_userId: { teamId, userId } },
@@ -75,7 +88,5 @@ export async function setTeamMember(
 
 /** Returns false when the user was not in the team (the OpenAPI's 204 case). */
 export async function removeTeamMember(db: Db, access: Access, organizationId: string, teamId: string, userId: string): Promise<boolean> {
-  await requireTeam(access, teamId, 'manage', organizationId);
-  const { count } = await db.teamMember.deleteMany({ where: { teamId, userId } });
-  return count > 0;
+  return teamMembershipWrite(db, access, organizationId, teamId, async (tx) => (await tx.teamMember.deleteMany({ where: { teamId, userId } })).count > 0);
 }

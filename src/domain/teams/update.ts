@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import type { Access } from '../access/access.js';
+import { guardedWrite } from '../access/guarded-write.js';
 import { parseInput } from '../validation.js';
 import { requireTeam } from './access.js';
 import { teamTitle } from './create.js';
@@ -10,8 +11,9 @@ const input = z.object({ title: teamTitle });
 /** Renames a team. Organization admins and team owners. */
 export async function updateTeam(db: Db, access: Access, organizationId: string, teamId: string, raw: z.input<typeof input>): Promise<string> {
   const data = parseInput(input, raw);
-  await requireTeam(access, teamId, 'manage', organizationId);
-  await db.team.update({ where: { id: teamId }, data: { title: data.title } });
+  const check = (a: Access) => requireTeam(a, teamId, 'manage', organizationId);
+  await check(access);
+  await guardedWrite(db, { access, organizations: [organizationId], mode: 'use', check }, (tx) => tx.team.update({ where: { id: teamId }, data: { title: data.title } }));
   return teamId;
 }
 
@@ -20,7 +22,8 @@ export async function updateTeam(db: Db, access: Access, organizationId: string,
  * only. Returns false when no such team exists in the organization (the OpenAPI's 204 case).
  */
 export async function deleteTeam(db: Db, access: Access, organizationId: string, teamId: string): Promise<boolean> {
-  await access.requireOrganization(organizationId, 'manageTeams');
-  const { count } = await db.team.deleteMany({ where: { id: teamId, organizationId } });
-  return count > 0;
+  const check = (a: Access) => a.requireOrganization(organizationId, 'manageTeams');
+  await check(access);
+  // Its grants go with it: a change of access.
+  return guardedWrite(db, { access, organizations: [organizationId], mode: 'change', check }, async (tx) => (await tx.team.deleteMany({ where: { id: teamId, organizationId } })).count > 0);
 }
