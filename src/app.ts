@@ -106,7 +106,7 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
     res: ServerResponse,
     next: () => void,
   ) => void;
-  const limiter = createRateLimiter({ points: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds, redisUrl: config.redisUrl, pool: poolOf(db) });
+  const limiter = createRateLimiter({ points: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds, syncMs: config.rateLimitSyncMs, redisUrl: config.redisUrl, pool: poolOf(db) });
 
   /** One access-log line and one observation per request, once its answer is sent (or cut). */
   function finished(req: IncomingMessage, res: ServerResponse, info: RequestInfo): void {

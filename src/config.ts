@@ -25,6 +25,7 @@ const schema = z.object({
   QUIRE_CORS_ORIGINS: z.string().default('*'),
   QUIRE_RATE_LIMIT: z.coerce.number().int().min(0).default(1000),
   QUIRE_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  QUIRE_RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(0).default(500),
   QUIRE_GRAPHQL_TIMEOUT_SECONDS: z.coerce.number().min(0).default(30),
   QUIRE_DB_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(0).default(30),
   QUIRE_GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
@@ -57,6 +58,8 @@ export type Config = {
   /** Requests per token (or client address) per window; 0 turns the limit off. */
   rateLimit: number;
   rateLimitWindowSeconds: number;
+  /** How often an instance sends its rate-limit counts to the shared store (0: every request, exactly). */
+  rateLimitSyncMs: number;
   /** Longest execution of one GraphQL operation (0: no limit). */
   graphqlTimeoutMs: number;
   /** Longest SQL statement (PostgreSQL statement_timeout; 0: the server's default). */
@@ -97,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: e.QUIRE_CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
     rateLimit: e.QUIRE_RATE_LIMIT,
     rateLimitWindowSeconds: e.QUIRE_RATE_LIMIT_WINDOW_SECONDS,
+    rateLimitSyncMs: e.QUIRE_RATE_LIMIT_SYNC_MS,
     redisUrl: e.REDIS_URL,
   };
 }

@@ -4,12 +4,15 @@
  * table). Every answer states the budget in the headers the real service uses — X-RateLimit-Limit,
  * X-RateLimit-Remaining, X-RateLimit-Reset (epoch seconds) — and a request over it is a 429
  * `{error: {code, message}}` with Retry-After. Tokens are counted by digest, never stored.
+ * Requests are counted in this process and sent to the store in batches (rate-limit-sync.ts);
+ * with the store unreachable, requests are served, limited only by this instance's own counts.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
-import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { createSyncedCounter, type Take } from './rate-limit-sync.js';
 
 export type RateLimitVerdict = { allowed: boolean; headers: Record<string, string> };
 
@@ -24,42 +27,54 @@ function keyOf(req: IncomingMessage): string {
   return `address:${req.socket.remoteAddress ?? 'unknown'}`;
 }
 
-export function createRateLimiter(opts: { points: number; windowSeconds: number; redisUrl?: string; pool?: pg.Pool }): RateLimiter | undefined {
+export function createRateLimiter(opts: {
+  points: number;
+  windowSeconds: number;
+  redisUrl?: string;
+  pool?: pg.Pool;
+  /** How often counts are sent to the store (ms); 0 sends each request's (default 500). */
+  syncMs?: number;
+  /** Keys tracked at once (default 50,000); the least recently used go first. */
+  maxKeys?: number;
+}): RateLimiter | undefined {
   if (opts.points <= 0) return undefined;
   let redis: Redis | undefined;
   let limiter: RateLimiterAbstract;
+  let connected: Promise<unknown> | undefined;
   const common = { points: opts.points, duration: opts.windowSeconds, keyPrefix: 'quire-rl' };
   if (opts.redisUrl) {
     redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
     redis.on('error', () => {}); // counted as unavailable below; the bus logs Redis trouble
+    // Commands fail at once while Redis is not connected; the first requests wait for the first
+    // connection (a second at most) rather than find the store down while it is being reached.
+    connected = new Promise((resolve) => (redis!.once('ready', resolve), setTimeout(resolve, 1000).unref()));
     limiter = new RateLimiterRedis({ ...common, storeClient: redis });
   } else if (opts.pool) {
     limiter = new RateLimiterPostgres({ ...common, storeClient: opts.pool, storeType: 'pool', tableName: 'quire_rate_limits', tableCreated: true, clearExpiredByTimeout: true });
   } else {
     return undefined;
   }
+  const counter = createSyncedCounter(limiter, { limit: opts.points, windowMs: opts.windowSeconds * 1000, syncMs: opts.syncMs ?? 500, maxKeys: opts.maxKeys ?? 50_000, connected });
 
-  const headersOf = (state: RateLimiterRes) => ({
+  const headersOf = (take: Take) => ({
     'x-ratelimit-limit': String(opts.points),
-    'x-ratelimit-remaining': String(Math.max(0, state.remainingPoints)),
-    'x-ratelimit-reset': String(Math.ceil((Date.now() + state.msBeforeNext) / 1000)),
+    'x-ratelimit-remaining': String(Math.max(0, opts.points - take.used)),
+    'x-ratelimit-reset': String(Math.ceil(take.resetAt / 1000)),
   });
 
   return {
     async check(req) {
-      try {
-        const state = await limiter.consume(keyOf(req));
-        return { allowed: true, headers: headersOf(state) };
-      } catch (rejection) {
-        if (rejection instanceof RateLimiterRes) {
-          return { allowed: false, headers: { ...headersOf(rejection), 'retry-after': String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))) } };
-        }
-        // The store cannot be reached: requests are served rather than refused (the database
-        // being down answers 503 on its own; Redis being down must not stop the API).
-        return { allowed: true, headers: {} };
+      const take = await counter.take(keyOf(req));
+      if (!take.allowed) {
+        return { allowed: false, headers: { ...headersOf(take), 'retry-after': String(Math.max(1, Math.ceil((take.resetAt - Date.now()) / 1000))) } };
       }
+      // The store has not answered for this window (unreachable): the budget is not known, so not
+      // stated. Requests are served rather than refused (the database being down answers 503 on
+      // its own; Redis being down must not stop the API).
+      return { allowed: true, headers: take.confirmed ? headersOf(take) : {} };
     },
     async close() {
+      await counter.close(2000);
       await redis?.quit().catch(() => redis?.disconnect());
     },
   };
