@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { MemberRole } from '@gitbook/api';
 import { SPACE_FIELD_COLUMNS } from '../src/schema/types/space.js';
 import { gqlOk, sdk } from './helpers/clients.js';
 import { createOrg } from './helpers/factories.js';
@@ -71,6 +72,54 @@ describe('column selection of space lists', () => {
       const alone = await gqlOk(server.url, owner.token, `query($id: ID!) { collection(id: $id) { ${page} } }`, { id: collection.id });
       expect(collection.spaces.edges).toHaveLength(2);
       expect(collection.spaces).toEqual(alone.collection.spaces);
+    }
+  });
+
+  it('reads the first page of each collection\'s spaces in the collections\' statement, for members and guests alike', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const { createActor } = await import('./helpers/factories.js');
+    const api = sdk(server.url, owner.token);
+    const guest = await createActor(server.db, { org: org.id, role: 'guest' });
+    const shelves: string[] = [];
+    const granted: string[] = [];
+    for (const title of ['One', 'Two', 'Three']) {
+      const collection = (await api.orgs.createCollection(org.id, { title })).data;
+      shelves.push(collection.id);
+      // A guest sees a collection through a grant on it (then all its spaces), not through its spaces'.
+      if (title === 'One') await api.collections.inviteToCollection(collection.id, { role: MemberRole.Read, users: [guest.id] });
+      for (const name of ['a', 'b', 'c']) {
+        const space = (await api.orgs.createSpace(org.id, { title: `${title} ${name}`, emoji: '📘', parent: collection.id })).data;
+        if (title === 'One') granted.push(space.id);
+        else if (name !== 'b') await api.spaces.inviteToSpace(space.id, { role: MemberRole.Read, users: [guest.id] });
+      }
+    }
+    // Variables, a fragment and an alias: the nested page is found as its own resolver would see it.
+    const nested = `query($id: ID!, $n: Int) { organization(id: $id) { collections(first: 10) { edges { node { id ...Shelf } } } } }
+      fragment Shelf on Collection { inside: spaces(first: $n) { totalCount edges { cursor node { id title viewerRole } } pageInfo { hasNextPage endCursor } } }`;
+    const alone = `query($id: ID!, $n: Int) { collection(id: $id) { inside: spaces(first: $n) { totalCount edges { cursor node { id title viewerRole } } pageInfo { hasNextPage endCursor } } } }`;
+    for (const [reader, expected] of [[owner, 9], [guest, 3]] as const) {
+      server.queries.length = 0;
+      const data = await gqlOk(server.url, reader.token, nested, { id: org.id, n: 2 });
+      // The organization (with the caller's membership), then the collections with their spaces
+      // (beside the token's lookup, on a token's first use); a guest's `totalCount`s are one COUNT.
+      const reads = server.queries.filter((q) => !q.includes('"ApiToken"'));
+      expect(reads.length, reads.join('\n')).toBe(reader === guest ? 3 : 2);
+      const edges = data.organization.collections.edges.map((e: { node: { id: string; inside: unknown } }) => e.node);
+      let seen = 0;
+      for (const collection of edges) {
+        const one = await gqlOk(server.url, reader.token, alone, { id: collection.id, n: 2 });
+        expect(collection.inside).toEqual(one.collection.inside);
+        seen += collection.inside.totalCount;
+        // The page's cursor reads the rest of that collection's list.
+        const rest = await gqlOk(server.url, reader.token, `query($id: ID!, $after: String) { collection(id: $id) { spaces(first: 5, after: $after) { edges { node { id } } } } }`, {
+          id: collection.id,
+          after: collection.inside.pageInfo.endCursor,
+        });
+        expect(rest.collection.spaces.edges.length).toBe(collection.inside.totalCount - collection.inside.edges.length);
+      }
+      expect(seen).toBe(expected);
+      const listed = edges.flatMap((c: { inside: { edges: { node: { id: string } }[] } }) => c.inside.edges.map((e) => e.node.id));
+      if (reader === guest) expect(listed.every((id: string) => granted.includes(id)) && edges.length === 1).toBe(true);
     }
   });
 });

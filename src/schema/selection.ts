@@ -2,7 +2,7 @@
  * What a request selects of a connection's nodes, so a list reads only the columns its nodes
  * need (see spaces/rows.ts CORE_SPACE_COLUMNS).
  */
-import type { FieldNode, FragmentDefinitionNode, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
+import { getArgumentValues, type FieldNode, type FragmentDefinitionNode, type GraphQLObjectType, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 
 function fieldNames(set: SelectionSetNode | undefined, fragments: Record<string, FragmentDefinitionNode>, into: Map<string, FieldNode[]>): void {
   for (const selection of set?.selections ?? []) {
@@ -18,11 +18,33 @@ function children(nodes: readonly FieldNode[], fragments: Record<string, Fragmen
   return into;
 }
 
-/** Names of the fields selected on `edges { node { … } }` of the connection being resolved. */
-export function selectedNodeFields(info: GraphQLResolveInfo): Set<string> {
-  const edges = children(info.fieldNodes, info.fragments).get('edges') ?? [];
-  const nodes = children(edges, info.fragments).get('node') ?? [];
-  return new Set(children(nodes, info.fragments).keys());
+/** The fields selected on `edges { node { … } }` of a connection's field nodes, by name. */
+function nodeFields(fieldNodes: readonly FieldNode[], fragments: Record<string, FragmentDefinitionNode>): Map<string, FieldNode[]> {
+  const edges = children(fieldNodes, fragments).get('edges') ?? [];
+  return children(children(edges, fragments).get('node') ?? [], fragments);
+}
+
+/** Names of the fields selected on `edges { node { … } }` of the connection being resolved (or of `fieldNodes`). */
+export function selectedNodeFields(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>): Set<string> {
+  return new Set(nodeFields(info.fieldNodes, info.fragments).keys());
+}
+
+/**
+ * A connection selected on the nodes of the connection being resolved — `spaces` in
+ * `collections { edges { node { spaces(first: 20) { … } } } }` — with its arguments, when it is
+ * selected under one response name (its field nodes are then those its own resolver will get).
+ */
+export function nestedConnection(info: GraphQLResolveInfo, nodeType: string, field: string): { args: Record<string, unknown>; fieldNodes: FieldNode[] } | undefined {
+  const fieldNodes = nodeFields(info.fieldNodes, info.fragments).get(field);
+  const definition = (info.schema.getType(nodeType) as GraphQLObjectType | undefined)?.getFields()[field];
+  if (!fieldNodes || !definition) return undefined;
+  const responseName = (node: FieldNode) => node.alias?.value ?? node.name.value;
+  if (fieldNodes.some((node) => responseName(node) !== responseName(fieldNodes[0]))) return undefined;
+  try {
+    return { args: getArgumentValues(definition, fieldNodes[0], info.variableValues), fieldNodes };
+  } catch {
+    return undefined; // arguments its own resolver will refuse, in its own words
+  }
 }
 
 /**

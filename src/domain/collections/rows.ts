@@ -6,7 +6,7 @@ import { Prisma, type Collection } from '../../generated/prisma/client.js';
 import { isOneOf } from '../sql.js';
 import { collectionRoleSql, guestSeesCollection } from '../access/role-sql.js';
 import type { Role } from '../access/roles.js';
-import { readPage, readPages, type Page, type PageArgs, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { childPagesColumn, readPage, readPages, takeChildPages, type ChildPages, type Page, type PageArgs, type SortKey, type Queryable } from '../pagination/keyset.js';
 import { countPerKey, countRows } from '../pagination/count.js';
 import { siblingOrder } from '../content-tree/order.js';
 import type { Reader } from '../spaces/rows.js';
@@ -16,10 +16,11 @@ const { sql, raw } = Prisma;
 
 export type CollectionRow = Collection & { viewerRole: Role | null };
 
-function selectCollections(viewerId: string): Sql {
+/** `SELECT` collections `c` with the role of `viewerId` as "viewerRole" (and `children`' pages, see ChildPages). */
+function selectCollections(viewerId: string, children?: ChildPages<unknown>): Sql {
   return sql`SELECT c."id", c."organizationId", c."parentId", c."title", c."description", c."defaultLevel"::text AS "defaultLevel",
       c."position", c."createdAt", c."updatedAt", c."ancestors", c."treeKey", c."spaceCount", c."collectionCount",
-      ${collectionRoleSql('viewer', 'c')} AS "viewerRole"
+      ${collectionRoleSql('viewer', 'c')} AS "viewerRole" ${children ? sql`, ${childPagesColumn(children, raw('c."id"'))}` : sql``}
     FROM "Collection" c
     LEFT JOIN "Member" viewer ON viewer."organizationId" = c."organizationId" AND viewer."userId" = ${viewerId}`;
 }
@@ -38,12 +39,24 @@ function treeOrder(tag: string): SortKey<CollectionRow> {
 // `parentId` leads: at the root level the list's condition is `parentId IS NULL`.
 const byPosition = (tag: string) => siblingOrder<CollectionRow>(tag, 'c', [raw('c."parentId"')]);
 
-/** The organization's collections the reader can see: all of them depth-first, or (`nested: false`) its root level. */
-export function organizationCollectionsPage(db: Queryable, reader: Reader, organizationId: string, nested: boolean, args: PageArgs): Promise<Page<CollectionRow>> {
+/**
+ * The organization's collections the reader can see: all of them depth-first, or (`nested: false`)
+ * its root level; with `children`, each collection's first page of that child list too.
+ */
+export async function organizationCollectionsPage<Child>(
+  db: Queryable,
+  reader: Reader,
+  organizationId: string,
+  nested: boolean,
+  args: PageArgs,
+  children?: ChildPages<Child>,
+): Promise<Page<CollectionRow> & { children?: Map<string, Page<Child>> }> {
   const scope = [sql`c."organizationId" = ${organizationId}`, ...visibleTo(reader)];
-  return nested
-    ? readPage(db, selectCollections(reader.userId), scope, treeOrder(`collections:${organizationId}`), args)
-    : readPage(db, selectCollections(reader.userId), [...scope, sql`c."parentId" IS NULL`], byPosition(`root-collections:${organizationId}`), args);
+  const select = selectCollections(reader.userId, children as ChildPages<unknown> | undefined);
+  const page = nested
+    ? await readPage<CollectionRow>(db, select, scope, treeOrder(`collections:${organizationId}`), args)
+    : await readPage<CollectionRow>(db, select, [...scope, sql`c."parentId" IS NULL`], byPosition(`root-collections:${organizationId}`), args);
+  return children ? { ...page, children: takeChildPages(page.rows, children) } : page;
 }
 
 export function countGuestCollections(db: Queryable, userId: string, organizationId: string, nested: boolean): Promise<number> {

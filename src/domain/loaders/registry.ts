@@ -7,18 +7,23 @@ import DataLoader from 'dataloader';
 import type { PageArgs } from '../pagination/keyset.js';
 
 /** What callers use of a DataLoader. */
-export type Loader<K, V> = Pick<DataLoader<K, V>, 'load'>;
+export type Loader<K, V> = Pick<DataLoader<K, V>, 'load'> & {
+  /** Gives the loader a value read by another statement (e.g. a child page read with its parents). */
+  prime(key: K, value: V): void;
+};
 
 export class LoaderRegistry {
   private readonly loaders: DataLoader<unknown, unknown>[] = [];
 
   track<K, V>(batch: DataLoader.BatchLoadFn<K, V>): Loader<K, V> {
     let loader: DataLoader<K, V> | undefined;
+    const made = () => {
+      if (!loader) this.loaders.push((loader = new DataLoader<K, V>(batch)) as unknown as DataLoader<unknown, unknown>);
+      return loader;
+    };
     return {
-      load: (key) => {
-        if (!loader) this.loaders.push((loader = new DataLoader<K, V>(batch)) as unknown as DataLoader<unknown, unknown>);
-        return loader.load(key);
-      },
+      load: (key) => made().load(key),
+      prime: (key, value) => void made().prime(key, value),
     };
   }
 

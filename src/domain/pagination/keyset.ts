@@ -222,3 +222,40 @@ export async function readPagesWith<Row>(
   }
   return parentIds.map((id) => toPage(keyOf(id), plan, byParent.get(id)!));
 }
+
+/**
+ * A child list read inside its parent list's statement: each parent row carries the first page of
+ * its children as a JSON array in the column `_children` (a page of 20 collections with the
+ * first 20 spaces of each, in one statement and one round trip instead of two). Only first pages:
+ * a cursor belongs to one parent's list, and is read on its own.
+ */
+export type ChildPages<Row> = {
+  /** The child list's page given SQL naming the parent row's ID. */
+  query: PageQuery;
+  keyOf: (parentId: string) => SortKey<Row>;
+  args: PageArgs;
+  json: RowsAsJson<Row>;
+};
+
+/** Whether `args` ask for a first page, which a parent's statement can read (see ChildPages). */
+export const isFirstPage = (args: PageArgs) => args.after == null && args.before == null && args.last == null;
+
+/** The `_children` column of a parent row whose ID `parentId` names. */
+export function childPagesColumn<Row>(child: ChildPages<Row>, parentId: Sql): Sql {
+  const plan = planPage(child.keyOf(''), child.args);
+  return sql`(SELECT coalesce(json_agg(item), '[]')::text FROM (${child.query(parentId, plan)}) item) AS "_children"`;
+}
+
+/** Each parent row's child page (by parent ID), its `_children` column taken off the row. */
+export function takeChildPages<Row>(parents: { id: string }[], child: ChildPages<Row>): Map<string, Page<Row>> {
+  const plan = planPage(child.keyOf(''), child.args);
+  const pages = new Map<string, Page<Row>>();
+  for (const parent of parents) {
+    const row = parent as { id: string; _children?: string };
+    const rows = (JSON.parse(row._children ?? '[]') as Record<string, unknown>[]).map(child.json.revive);
+    delete row._children;
+    pages.set(row.id, toPage(child.keyOf(row.id), plan, rows));
+  }
+  return pages;
+}
+

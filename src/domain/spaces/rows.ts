@@ -6,7 +6,7 @@ import { Prisma, type Space } from '../../generated/prisma/client.js';
 import { isOneOf } from '../sql.js';
 import { guestSeesSpace, spaceRoleSql } from '../access/role-sql.js';
 import type { Role } from '../access/roles.js';
-import { byTimeThenId, readPage, readPagesWith, whereAll, withDates, type Page, type PageArgs, type PageQuery, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { byTimeThenId, readPage, readPagesWith, whereAll, withDates, type ChildPages, type Page, type PageArgs, type PageQuery, type SortKey, type Queryable } from '../pagination/keyset.js';
 import { countPerKey, countRows } from '../pagination/count.js';
 import { siblingOrder } from '../content-tree/order.js';
 import { liveSql } from './lifecycle.js';
@@ -109,7 +109,18 @@ export function collectionSpacesPages(
   args: PageArgs,
   columns: readonly SpaceColumn[] = SPACE_COLUMNS,
 ): Promise<Page<SpaceRow>[]> {
-  const page: PageQuery = (parent, plan) => sql`
+  return readPagesWith(db, collectionIds, collectionSpacesQuery(reader, columns), collectionSpacesKey, args, SPACE_ROWS_AS_JSON);
+}
+
+/** The first page of each collection's spaces, read with the collections (see ChildPages). */
+export function collectionSpacesChild(reader: Reader, args: PageArgs, columns: readonly SpaceColumn[] = SPACE_COLUMNS): ChildPages<SpaceRow> {
+  return { query: collectionSpacesQuery(reader, columns), keyOf: collectionSpacesKey, args, json: SPACE_ROWS_AS_JSON };
+}
+
+const collectionSpacesKey = (collectionId: string) => byPosition(`collection-spaces:${collectionId}`);
+
+function collectionSpacesQuery(reader: Reader, columns: readonly SpaceColumn[]): PageQuery {
+  return (parent, plan) => sql`
     SELECT ${columnsSql(columns)}, ${spaceRoleSql('viewer', 's', 'pc')} AS "viewerRole"
     FROM "Collection" pc
     LEFT JOIN "Member" viewer ON viewer."organizationId" = pc."organizationId" AND viewer."userId" = ${reader.userId}
@@ -117,7 +128,6 @@ export function collectionSpacesPages(
       ${whereAll([sql`s."parentId" = pc."id"`, live, ...visibleTo(reader), ...plan.seek])} ORDER BY ${plan.orderBy} LIMIT ${plan.limit}) s
     WHERE pc."id" = ${parent}
     ORDER BY ${plan.orderBy}`;
-  return readPagesWith(db, collectionIds, page, (id) => byPosition(`collection-spaces:${id}`), args, SPACE_ROWS_AS_JSON);
 }
 
 /** Per collection, how many of its live spaces a guest can see. */

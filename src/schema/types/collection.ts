@@ -8,6 +8,10 @@ import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import { countGuestCollections, organizationCollectionsPage } from '../../domain/collections/rows.js';
 import { pageVariant } from '../../domain/loaders/index.js';
+import { isFirstPage } from '../../domain/pagination/keyset.js';
+import { collectionSpacesChild, type Reader } from '../../domain/spaces/rows.js';
+import type { GraphQLResolveInfo } from 'graphql';
+import { nestedConnection } from '../selection.js';
 import { forgetLoaded, published, type Context } from '../context.js';
 import type { OrganizationEventKind } from '../../events/bus.js';
 import { apiUrl, appUrl } from '../urls.js';
@@ -34,6 +38,17 @@ const CollectionUrls = builder.simpleObject('CollectionUrls', {
 async function readableCollection(ctx: Context, id: string | null): Promise<Collection | null> {
   const collection = id ? await ctx.loaders.collection.load(id) : null;
   return collection && (await ctx.access.collectionRole(collection)) ? collection : null;
+}
+
+/**
+ * The `spaces` page its nodes select, to read with a page of collections: the child list and
+ * the loader variant the nested resolver will ask (so that it finds the page already loaded).
+ */
+function nestedSpacesPage(info: GraphQLResolveInfo, reader: Reader) {
+  const spaces = nestedConnection(info, 'Collection', 'spaces');
+  if (!spaces || !isFirstPage(spaces.args)) return undefined;
+  const columns = spaceColumnsFor({ fieldNodes: spaces.fieldNodes, fragments: info.fragments });
+  return { child: collectionSpacesChild(reader, spaces.args, columns), variant: pageVariant(spaces.args, reader.guest, columns) };
 }
 
 export const CollectionRef = builder.prismaNode('Collection', {
@@ -110,10 +125,13 @@ builder.prismaObjectFields('Organization', (t) => ({
     type: CollectionRef,
     description: 'Collections the caller can access, depth-first in tree order; `nested: false` lists only root collections.',
     args: { nested: t.arg.boolean({ defaultValue: true }) },
-    resolve: async (org, args, ctx) => {
+    resolve: async (org, args, ctx, info) => {
       const reader = await ctx.access.reader(org.id);
       const nested = args.nested !== false;
-      const page = await organizationCollectionsPage(ctx.db, reader, org.id, nested, args);
+      // The first page of each collection's spaces, when selected, comes with the collections.
+      const spaces = nestedSpacesPage(info, reader);
+      const page = await organizationCollectionsPage(ctx.db, reader, org.id, nested, args, spaces?.child);
+      for (const [id, spacesPage] of page.children ?? []) ctx.loaders.collectionSpaces(spaces!.variant).prime(id, spacesPage);
       const total = nested ? org.collectionCount : org.rootCollectionCount;
       return pageConnection(page, () => (reader.guest ? countGuestCollections(ctx.db, reader.userId, org.id, nested) : total));
     },

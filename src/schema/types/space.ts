@@ -112,7 +112,7 @@ export const SPACE_FIELD_COLUMNS: Record<string, readonly SpaceColumn[]> = {
 const columnsByField = new WeakMap<GraphQLResolveInfo['fieldNodes'], SpaceColumn[]>();
 
 /** The space columns a connection's selected nodes need (worked out once per field of a document). */
-export function spaceColumnsFor(info: GraphQLResolveInfo): SpaceColumn[] {
+export function spaceColumnsFor(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>): SpaceColumn[] {
   let columns = columnsByField.get(info.fieldNodes);
   if (!columns) columnsByField.set(info.fieldNodes, (columns = columnsFor(selectedNodeFields(info), SPACE_FIELD_COLUMNS, SPACE_COLUMNS)));
   return columns;
