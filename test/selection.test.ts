@@ -75,7 +75,7 @@ describe('column selection of space lists', () => {
     }
   });
 
-  it('reads the first page of each collection\'s spaces in the collections\' statement, for members and guests alike', async () => {
+  it('reads organization → collections → spaces in one statement, for members and guests alike', async () => {
     const { org, owner } = await createOrg(server.db);
     const { createActor } = await import('./helpers/factories.js');
     const api = sdk(server.url, owner.token);
@@ -100,10 +100,11 @@ describe('column selection of space lists', () => {
     for (const [reader, expected] of [[owner, 9], [guest, 3]] as const) {
       server.queries.length = 0;
       const data = await gqlOk(server.url, reader.token, nested, { id: org.id, n: 2 });
-      // The organization (with the caller's membership), then the collections with their spaces
-      // (beside the token's lookup, on a token's first use); a guest's `totalCount`s are one COUNT.
+      // One statement: the organization (with the caller's membership), its collections and their
+      // spaces, as a member or as a guest sees them (beside the token's lookup, on a token's first
+      // use); a guest's `totalCount`s are one COUNT more.
       const reads = server.queries.filter((q) => !q.includes('"ApiToken"'));
-      expect(reads.length, reads.join('\n')).toBe(reader === guest ? 3 : 2);
+      expect(reads.length, reads.join('\n')).toBe(reader === guest ? 2 : 1);
       const edges = data.organization.collections.edges.map((e: { node: { id: string; inside: unknown } }) => e.node);
       let seen = 0;
       for (const collection of edges) {
@@ -121,5 +122,35 @@ describe('column selection of space lists', () => {
       const listed = edges.flatMap((c: { inside: { edges: { node: { id: string } }[] } }) => c.inside.edges.map((e) => e.node.id));
       if (reader === guest) expect(listed.every((id: string) => granted.includes(id)) && edges.length === 1).toBe(true);
     }
+  });
+
+  it('answers a page of collections read with their organization exactly as one read on its own', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const api = sdk(server.url, owner.token);
+    const top = (await api.orgs.createCollection(org.id, { title: 'Top' })).data;
+    await api.orgs.createCollection(org.id, { title: 'Child', parent: top.id } as never);
+    for (const title of ['Second', 'Third']) await api.orgs.createCollection(org.id, { title });
+    await api.orgs.createSpace(org.id, { title: 'Inside', emoji: '📘', parent: top.id });
+    const fields = `id title description defaultLevel createdAt updatedAt organizationId parentId viewerRole permissions { view admin create }
+      urls { location app } parent { id } organization { id } spaces(first: 2) { totalCount edges { cursor node { id title } } } collections(first: 2) { totalCount }`;
+    const page = (args: string) => `collections(${args}) { totalCount edges { cursor node { ${fields} } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } }`;
+    for (const args of ['first: 2', 'first: 10', 'first: 2, nested: false']) {
+      // organization(id) reads the page in its own statement; node(id) reaches the same field without.
+      const ahead = await gqlOk(server.url, owner.token, `query($id: ID!) { organization(id: $id) { ${page(args)} } }`, { id: org.id });
+      const alone = await gqlOk(server.url, owner.token, `query($id: ID!) { node(id: $id) { ... on Organization { ${page(args)} } } }`, { id: org.id });
+      expect(ahead.organization.collections, args).toEqual(alone.node.collections);
+      // Its cursors carry on in the list.
+      const after = ahead.organization.collections.pageInfo.endCursor;
+      const rest = (query: string) => gqlOk(server.url, owner.token, query, { id: org.id, after });
+      const nested = args.includes('nested') ? ', nested: false' : '';
+      const next = await rest(`query($id: ID!, $after: String) { organization(id: $id) { collections(first: 10, after: $after${nested}) { edges { node { id } } } } }`);
+      const expected = await rest(`query($id: ID!, $after: String) { node(id: $id) { ... on Organization { collections(first: 10, after: $after${nested}) { edges { node { id } } } } } }`);
+      expect(next.organization.collections).toEqual(expected.node.collections);
+    }
+    // Not a member: not found, read ahead or not.
+    const { owner: stranger } = await createOrg(server.db, 'Elsewhere');
+    const { gql } = await import('./helpers/clients.js');
+    const refused = await gql(server.url, stranger.token, `query($id: ID!) { organization(id: $id) { ${page('first: 2')} } }`, { id: org.id });
+    expect(refused.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 });

@@ -6,7 +6,7 @@ import { Prisma, type Collection } from '../../generated/prisma/client.js';
 import { isOneOf } from '../sql.js';
 import { collectionRoleSql, guestSeesCollection } from '../access/role-sql.js';
 import type { Role } from '../access/roles.js';
-import { childPagesColumn, readPage, readPages, takeChildPages, type ChildPages, type Page, type PageArgs, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { childPagesColumn, planPage, readPages, takeChildPages, toPage, whereAll, withDates, type ChildPages, type Page, type PageArgs, type RowsAsJson, type SortKey, type Queryable } from '../pagination/keyset.js';
 import { countPerKey, countRows } from '../pagination/count.js';
 import { siblingOrder } from '../content-tree/order.js';
 import type { Reader } from '../spaces/rows.js';
@@ -39,10 +39,37 @@ function treeOrder(tag: string): SortKey<CollectionRow> {
 // `parentId` leads: at the root level the list's condition is `parentId IS NULL`.
 const byPosition = (tag: string) => siblingOrder<CollectionRow>(tag, 'c', [raw('c."parentId"')]);
 
+/** Collection rows read as JSON (see RowsAsJson): timestamps and the tree key revived. */
+const COLLECTION_ROWS_AS_JSON: RowsAsJson<CollectionRow> = {
+  revive(row) {
+    const revived = withDates<CollectionRow & Record<string, unknown>>('createdAt', 'updatedAt').revive(row);
+    // bytea travels as "\\x…" hex text.
+    if (typeof row.treeKey === 'string') revived.treeKey = Buffer.from(row.treeKey.slice(2), 'hex') as never;
+    return revived;
+  },
+};
+
+/** A page of collections with, for each, the first page of a child list (see ChildPages). */
+export type CollectionsPage<Child = unknown> = Page<CollectionRow> & { children?: Map<string, Page<Child>> };
+
 /**
- * The organization's collections the reader can see: all of them depth-first, or (`nested: false`)
- * its root level; with `children`, each collection's first page of that child list too.
+ * The organization's collections the reader can see — all of them depth-first, or (`nested:
+ * false`) its root level — as a list of the organization (a ChildPages of it); with `children`,
+ * each collection's first page of that list too.
  */
+export function organizationCollectionsChild(reader: Reader, nested: boolean, args: PageArgs, children?: ChildPages<unknown>): ChildPages<CollectionRow> {
+  return {
+    query: (organizationId, plan) => {
+      const scope = [sql`c."organizationId" = ${organizationId}`, ...(nested ? [] : [sql`c."parentId" IS NULL`]), ...visibleTo(reader), ...plan.seek];
+      return sql`${selectCollections(reader.userId, children)} ${whereAll(scope)} ORDER BY ${plan.orderBy} LIMIT ${plan.limit}`;
+    },
+    keyOf: (organizationId) => (nested ? treeOrder(`collections:${organizationId}`) : byPosition(`root-collections:${organizationId}`)),
+    args,
+    json: COLLECTION_ROWS_AS_JSON,
+  };
+}
+
+/** The page of `organizationCollectionsChild` (and its children's pages), on its own. */
 export async function organizationCollectionsPage<Child>(
   db: Queryable,
   reader: Reader,
@@ -50,12 +77,16 @@ export async function organizationCollectionsPage<Child>(
   nested: boolean,
   args: PageArgs,
   children?: ChildPages<Child>,
-): Promise<Page<CollectionRow> & { children?: Map<string, Page<Child>> }> {
-  const scope = [sql`c."organizationId" = ${organizationId}`, ...visibleTo(reader)];
-  const select = selectCollections(reader.userId, children as ChildPages<unknown> | undefined);
-  const page = nested
-    ? await readPage<CollectionRow>(db, select, scope, treeOrder(`collections:${organizationId}`), args)
-    : await readPage<CollectionRow>(db, select, [...scope, sql`c."parentId" IS NULL`], byPosition(`root-collections:${organizationId}`), args);
+): Promise<CollectionsPage<Child>> {
+  const list = organizationCollectionsChild(reader, nested, args, children as ChildPages<unknown> | undefined);
+  const key = list.keyOf(organizationId);
+  const plan = planPage(key, args);
+  const page = toPage(key, plan, await db.$queryRaw<CollectionRow[]>(list.query(sql`${organizationId}`, plan)));
+  return withChildPages(page, children);
+}
+
+/** The page with its rows' child pages taken off them (see ChildPages). */
+export function withChildPages<Child>(page: Page<CollectionRow>, children?: ChildPages<Child>): CollectionsPage<Child> {
   return children ? { ...page, children: takeChildPages(page.rows, children) } : page;
 }
 

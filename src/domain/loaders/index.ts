@@ -18,6 +18,8 @@ export function createLoaders(db: Db, viewerId: string) {
     ...peopleLoaders(db, viewerId, registry),
     ...contentLoaders(db, viewerId, registry),
     ...revisionLoaders(db, registry),
+    /** Pages read ahead by a parent's statement: `set` by the parent, taken by the list's resolver. */
+    readAhead: registry.readAhead,
     /** Clears every cache of the request (after a write). */
     forgetAll: () => registry.forgetAll(),
   };

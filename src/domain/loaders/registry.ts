@@ -14,6 +14,11 @@ export type Loader<K, V> = Pick<DataLoader<K, V>, 'load'> & {
 
 export class LoaderRegistry {
   private readonly loaders: DataLoader<unknown, unknown>[] = [];
+  /**
+   * Pages read ahead by a parent's statement (a page of collections read with their
+   * organization), by a key the list's own resolver computes.
+   */
+  readonly readAhead = new Map<string, unknown>();
 
   track<K, V>(batch: DataLoader.BatchLoadFn<K, V>): Loader<K, V> {
     let loader: DataLoader<K, V> | undefined;
@@ -39,6 +44,7 @@ export class LoaderRegistry {
 
   forgetAll(): void {
     for (const loader of this.loaders) loader.clearAll();
+    this.readAhead.clear();
   }
 }
 

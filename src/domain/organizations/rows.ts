@@ -2,7 +2,7 @@
 import { Prisma, type Organization } from '../../generated/prisma/client.js';
 import { isOneOf } from '../sql.js';
 import type { Role } from '../access/roles.js';
-import { byTimeThenId, readPage, type Page, type PageArgs, type Queryable } from '../pagination/keyset.js';
+import { byTimeThenId, childPagesJson, readPage, takeChildPages, type ChildPages, type Page, type PageArgs, type Queryable } from '../pagination/keyset.js';
 import { countRows } from '../pagination/count.js';
 
 type Sql = Prisma.Sql;
@@ -25,13 +25,36 @@ const COLUMNS = raw(
     .join(', '),
 );
 
-function selectOrganizations(viewerId: string): Sql {
-  return sql`SELECT ${COLUMNS}, (viewer."userId" IS NOT NULL AND NOT viewer."disabled") AS "viewerIsMember",
+function selectOrganizations(viewerId: string, extra: Sql = sql``): Sql {
+  return sql`SELECT ${COLUMNS} ${extra}, (viewer."userId" IS NOT NULL AND NOT viewer."disabled") AS "viewerIsMember",
       CASE WHEN viewer."disabled" THEN NULL ELSE viewer."role"::text END AS "viewerRole", viewer."joinedAt" AS "viewerJoinedAt",
       (NOT viewer."disabled" AND EXISTS (SELECT 1 FROM "TeamMember" tm JOIN "Team" t ON t."id" = tm."teamId"
         WHERE tm."userId" = viewer."userId" AND tm."role" = 'owner' AND t."organizationId" = o."id")) IS TRUE AS "viewerOwnsTeam"
     FROM "Organization" o
     LEFT JOIN "Member" viewer ON viewer."organizationId" = o."id" AND viewer."userId" = ${viewerId}`;
+}
+
+/**
+ * An organization with, when the caller is an active member, the first page of one of its lists
+ * read in the same statement (see ChildPages): `lists.member`'s for a member with an
+ * organization role, `lists.guest`'s for a guest (what they see is read another way).
+ */
+export async function loadOrganizationWith<Row>(
+  db: Queryable,
+  viewerId: string,
+  id: string,
+  lists: { member: ChildPages<Row>; guest: ChildPages<Row> },
+): Promise<{ organization: OrganizationRow | null; page?: Page<Row> }> {
+  const parent = raw('o."id"');
+  const list = sql`, CASE WHEN NOT (${activeMembership}) THEN NULL
+      WHEN viewer."role" IS NULL THEN ${childPagesJson(lists.guest, parent)} ELSE ${childPagesJson(lists.member, parent)} END AS "_children"`;
+  const [organization] = await db.$queryRaw<OrganizationRow[]>(sql`${selectOrganizations(viewerId, list)} WHERE o."id" = ${id}`);
+  if (!organization?.viewerIsMember) {
+    if (organization) delete (organization as { _children?: unknown })._children;
+    return { organization: organization ?? null };
+  }
+  const page = takeChildPages([organization], organization.viewerRole === null ? lists.guest : lists.member).get(id);
+  return { organization, page };
 }
 
 export function loadOrganizations(db: Queryable, viewerId: string, ids: readonly string[]): Promise<OrganizationRow[]> {

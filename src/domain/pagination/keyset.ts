@@ -240,11 +240,14 @@ export type ChildPages<Row> = {
 /** Whether `args` ask for a first page, which a parent's statement can read (see ChildPages). */
 export const isFirstPage = (args: PageArgs) => args.after == null && args.before == null && args.last == null;
 
-/** The `_children` column of a parent row whose ID `parentId` names. */
-export function childPagesColumn<Row>(child: ChildPages<Row>, parentId: Sql): Sql {
+/** The child page of the parent row whose ID `parentId` names, as JSON text. */
+export function childPagesJson<Row>(child: ChildPages<Row>, parentId: Sql): Sql {
   const plan = planPage(child.keyOf(''), child.args);
-  return sql`(SELECT coalesce(json_agg(item), '[]')::text FROM (${child.query(parentId, plan)}) item) AS "_children"`;
+  return sql`(SELECT coalesce(json_agg(item), '[]')::text FROM (${child.query(parentId, plan)}) item)`;
 }
+
+/** The `_children` column of a parent row whose ID `parentId` names. */
+export const childPagesColumn = <Row>(child: ChildPages<Row>, parentId: Sql): Sql => sql`${childPagesJson(child, parentId)} AS "_children"`;
 
 /** Each parent row's child page (by parent ID), its `_children` column taken off the row. */
 export function takeChildPages<Row>(parents: { id: string }[], child: ChildPages<Row>): Map<string, Page<Row>> {

@@ -6,17 +6,18 @@ import { moveCollection, transferCollection } from '../../domain/collections/rel
 import { updateCollection } from '../../domain/collections/update.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
-import { countGuestCollections, organizationCollectionsPage } from '../../domain/collections/rows.js';
+import { countGuestCollections, organizationCollectionsChild, organizationCollectionsPage, withChildPages, type CollectionsPage } from '../../domain/collections/rows.js';
+import { loadOrganizationWith } from '../../domain/organizations/rows.js';
 import { pageVariant } from '../../domain/loaders/index.js';
-import { isFirstPage } from '../../domain/pagination/keyset.js';
-import { collectionSpacesChild, type Reader } from '../../domain/spaces/rows.js';
+import { isFirstPage, type PageArgs } from '../../domain/pagination/keyset.js';
+import { collectionSpacesChild, type Reader, type SpaceRow } from '../../domain/spaces/rows.js';
 import type { GraphQLResolveInfo } from 'graphql';
-import { nestedConnection } from '../selection.js';
+import { childField, nestedConnection, type Selection } from '../selection.js';
 import { forgetLoaded, published, type Context } from '../context.js';
 import type { OrganizationEventKind } from '../../events/bus.js';
 import { apiUrl, appUrl } from '../urls.js';
 import { RoleEnum } from './enums.js';
-import { OrganizationRef } from './organization.js';
+import { OrganizationRef, organizationReadAheads } from './organization.js';
 import { PositionInput } from './position.js';
 import { SpaceRef, spaceColumnsFor } from './space.js';
 
@@ -44,12 +45,39 @@ async function readableCollection(ctx: Context, id: string | null): Promise<Coll
  * The `spaces` page its nodes select, to read with a page of collections: the child list and
  * the loader variant the nested resolver will ask (so that it finds the page already loaded).
  */
-function nestedSpacesPage(info: GraphQLResolveInfo, reader: Reader) {
-  const spaces = nestedConnection(info, 'Collection', 'spaces');
+function nestedSpacesPage(collections: Selection, reader: Reader) {
+  const spaces = nestedConnection(collections, 'Collection', 'spaces');
   if (!spaces || !isFirstPage(spaces.args)) return undefined;
-  const columns = spaceColumnsFor({ fieldNodes: spaces.fieldNodes, fragments: info.fragments });
+  const columns = spaceColumnsFor(spaces.selection);
   return { child: collectionSpacesChild(reader, spaces.args, columns), variant: pageVariant(spaces.args, reader.guest, columns) };
 }
+
+/**
+ * What `Organization.collections` reads for `reader`: the list (with its nodes' spaces when
+ * selected) and the key its page is read ahead under (see readCollectionsAhead).
+ */
+function collectionsList(collections: Selection, reader: Reader, organizationId: string, args: PageArgs & { nested?: boolean | null }) {
+  const nested = args.nested !== false;
+  const spaces = nestedSpacesPage(collections, reader);
+  const key = `collections:${organizationId}:${pageVariant(args, nested, reader.guest, spaces?.variant ?? null)}`;
+  return { nested, spaces, key, list: organizationCollectionsChild(reader, nested, args, spaces?.child) };
+}
+
+/**
+ * `organization(id) { collections(first: n) { … spaces(first: m) } }` in one statement: the
+ * organization row, its first page of collections as the caller sees them (a member's or a
+ * guest's, decided in SQL), and the first page of their spaces.
+ */
+organizationReadAheads.push(async (ctx, info, organizationId) => {
+  const collections = childField(info, 'Organization', 'collections');
+  if (!collections || !isFirstPage(collections.args)) return false;
+  const [member, guest] = [false, true].map((isGuest) => collectionsList(collections.selection, { userId: ctx.viewer.userId, guest: isGuest }, organizationId, collections.args));
+  const { organization, page } = await loadOrganizationWith(ctx.db, ctx.viewer.userId, organizationId, { member: member.list, guest: guest.list });
+  ctx.loaders.organization.prime(organizationId, organization);
+  const read = organization?.viewerRole === null ? guest : member;
+  if (page) ctx.loaders.readAhead.set(read.key, withChildPages(page, read.spaces?.child));
+  return true;
+});
 
 export const CollectionRef = builder.prismaNode('Collection', {
   id: { field: 'id' },
@@ -127,10 +155,10 @@ builder.prismaObjectFields('Organization', (t) => ({
     args: { nested: t.arg.boolean({ defaultValue: true }) },
     resolve: async (org, args, ctx, info) => {
       const reader = await ctx.access.reader(org.id);
-      const nested = args.nested !== false;
-      // The first page of each collection's spaces, when selected, comes with the collections.
-      const spaces = nestedSpacesPage(info, reader);
-      const page = await organizationCollectionsPage(ctx.db, reader, org.id, nested, args, spaces?.child);
+      // The first page of each collection's spaces, when selected, comes with the collections;
+      // both may have come with the organization.
+      const { nested, spaces, key } = collectionsList(info, reader, org.id, args);
+      const page = (ctx.loaders.readAhead.get(key) as CollectionsPage<SpaceRow> | undefined) ?? (await organizationCollectionsPage(ctx.db, reader, org.id, nested, args, spaces?.child));
       for (const [id, spacesPage] of page.children ?? []) ctx.loaders.collectionSpaces(spaces!.variant).prime(id, spacesPage);
       const total = nested ? org.collectionCount : org.rootCollectionCount;
       return pageConnection(page, () => (reader.guest ? countGuestCollections(ctx.db, reader.userId, org.id, nested) : total));

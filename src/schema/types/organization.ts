@@ -4,7 +4,8 @@ import { updateOrganization } from '../../domain/organizations/update.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import { countViewerOrganizations, viewerOrganizationsPage } from '../../domain/organizations/rows.js';
-import { forgetLoaded, published } from '../context.js';
+import type { GraphQLResolveInfo } from 'graphql';
+import { forgetLoaded, published, type Context } from '../context.js';
 import { OrganizationTypeEnum, RoleEnum } from './enums.js';
 import { apiUrl, appUrl } from '../urls.js';
 
@@ -37,6 +38,13 @@ const OrganizationTrial = builder.simpleObject('OrganizationTrial', {
 const OrganizationDefaultContent = builder.simpleObject('OrganizationDefaultContent', {
   fields: (t) => ({ type: t.string(), site: t.string() }),
 });
+
+/**
+ * Lists of an organization that `organization(id)` can read in its own statement when they are
+ * selected (collection.ts registers the collections), so a tree of the organization's content is
+ * one round trip. Each reads the organization (and primes its loader) and says whether it did.
+ */
+export const organizationReadAheads: ((ctx: Context, info: GraphQLResolveInfo, organizationId: string) => Promise<boolean>)[] = [];
 
 export const OrganizationRef = builder.prismaNode('Organization', {
   id: { field: 'id' },
@@ -93,7 +101,10 @@ builder.queryFields((t) => ({
   organization: t.field({
     type: OrganizationRef,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => ctx.access.requireOrganization(String(id)),
+    resolve: async (_root, { id }, ctx, info) => {
+      for (const readAhead of organizationReadAheads) if (await readAhead(ctx, info, String(id))) break;
+      return ctx.access.requireOrganization(String(id));
+    },
   }),
   organizationsByEmailDomain: t.field({
     type: [OrganizationRef],
