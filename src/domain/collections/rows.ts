@@ -39,10 +39,12 @@ function treeOrder(tag: string): SortKey<CollectionRow> {
 // `parentId` leads: at the root level the list's condition is `parentId IS NULL`.
 const byPosition = (tag: string) => siblingOrder<CollectionRow>(tag, 'c', [raw('c."parentId"')]);
 
+const COLLECTION_DATES = withDates<CollectionRow & Record<string, unknown>>('createdAt', 'updatedAt');
+
 /** Collection rows read as JSON (see RowsAsJson): timestamps and the tree key revived. */
 const COLLECTION_ROWS_AS_JSON: RowsAsJson<CollectionRow> = {
   revive(row) {
-    const revived = withDates<CollectionRow & Record<string, unknown>>('createdAt', 'updatedAt').revive(row);
+    const revived = COLLECTION_DATES.revive(row);
     // bytea travels as "\\x…" hex text.
     if (typeof row.treeKey === 'string') revived.treeKey = Buffer.from(row.treeKey.slice(2), 'hex') as never;
     return revived;

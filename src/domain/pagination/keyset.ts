@@ -261,4 +261,3 @@ export function takeChildPages<Row>(parents: { id: string }[], child: ChildPages
   }
   return pages;
 }
-

@@ -11,7 +11,6 @@ import { loadOrganizationWith } from '../../domain/organizations/rows.js';
 import { pageVariant } from '../../domain/loaders/index.js';
 import { isFirstPage, type PageArgs } from '../../domain/pagination/keyset.js';
 import { collectionSpacesChild, type Reader, type SpaceRow } from '../../domain/spaces/rows.js';
-import type { GraphQLResolveInfo } from 'graphql';
 import { childField, nestedConnection, type Selection } from '../selection.js';
 import { forgetLoaded, published, type Context } from '../context.js';
 import type { OrganizationEventKind } from '../../events/bus.js';
@@ -54,7 +53,7 @@ function nestedSpacesPage(collections: Selection, reader: Reader) {
 
 /**
  * What `Organization.collections` reads for `reader`: the list (with its nodes' spaces when
- * selected) and the key its page is read ahead under (see readCollectionsAhead).
+ * selected) and the key its page is read ahead under (by the organization read-ahead below).
  */
 function collectionsList(collections: Selection, reader: Reader, organizationId: string, args: PageArgs & { nested?: boolean | null }) {
   const nested = args.nested !== false;
