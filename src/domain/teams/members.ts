@@ -6,12 +6,12 @@ import { notFound } from '../errors.js';
 import type { Access } from '../access/access.js';
 import { guardedWrite } from '../access/guarded-write.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-
-type Tx = Prisma.TransactionClient;
 import { parseInput } from '../validation.js';
 import { lockTeam, requireTeam, TEAM_ROLES } from './access.js';
 import { memberIdentifiers } from './create.js';
 import { resolveMembers } from './identify.js';
+
+type Tx = Prisma.TransactionClient;
 
 const teamRole = z.enum(TEAM_ROLES);
 
