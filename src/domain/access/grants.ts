@@ -60,8 +60,7 @@ async function upsertGrant(tx: Tx, content: ContentRef, grantee: Grantee, role: 
 /** A change of grants on the content: `share` on it, checked again inside the transaction. */
 async function grantWrite(db: Db, access: Access, contentId: string, work: (tx: Tx, content: ContentRef) => Promise<void>): Promise<void> {
   const check = (a: Access) => requireContent(a, contentId, 'share');
-  const { organizationId } = await check(access);
-  await guardedWrite(db, { access, organizations: [organizationId], mode: 'change', check }, work);
+  await guardedWrite(db, { access, organizations: (content) => [content.organizationId], mode: 'change', check }, work);
 }
 
 /** Grants `role` to each user and team, replacing a previous grant of theirs on the content. */

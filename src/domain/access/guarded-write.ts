@@ -1,7 +1,8 @@
 /**
  * Writes guarded by a role check. The check is made twice: first on the request's loaders (a
- * 404/403 without opening a transaction), then again inside the write's transaction, through its
- * own reads, under the organization's access lock. A right taken away while the request was in
+ * 404/403 without opening a transaction, and the rows that name the organizations to lock), then
+ * again inside the write's transaction, through its own reads, under the organization's access
+ * lock. A right taken away while the request was in
  * flight is therefore refused, never served on a stale check.
  *
  * The access lock is a transaction-scoped advisory lock per organization. Writes that change who
@@ -28,8 +29,8 @@ type Tx = Prisma.TransactionClient;
 
 export type Guard<Checked> = {
   access: Access;
-  /** Organizations whose access the write depends on (a transfer: both). */
-  organizations: readonly string[];
+  /** Organizations whose access the write depends on (a transfer: both), or how the check's first result names them. */
+  organizations: readonly string[] | ((checked: Checked) => readonly string[]);
   mode: 'use' | 'change';
   /** The role check; its result (the rows it read) is handed to the write. */
   check: (access: Access) => Promise<Checked>;
@@ -63,12 +64,14 @@ function isTransient(error: unknown): boolean {
 
 /** Runs `work` in one transaction, after the guard's lock and check (and parents' locks) inside it. */
 export async function guardedWrite<Checked, T>(db: Db, guard: Guard<Checked>, work: (tx: Tx, checked: Checked) => Promise<T>): Promise<T> {
+  const first = await guard.check(guard.access);
+  const organizations = typeof guard.organizations === 'function' ? guard.organizations(first) : guard.organizations;
   for (let attempt = 1; ; attempt++) {
     try {
       // Writers queue on the locks: the wait counts towards the timeout.
       return await db.$transaction(
         async (tx) => {
-          await lockAccess(tx, guard.organizations, guard.mode);
+          await lockAccess(tx, organizations, guard.mode);
           const checked = await guard.check(accessWithin(tx, guard.access));
           if (guard.parents) await lockParents(tx, guard.parents(checked));
           return work(tx, checked);

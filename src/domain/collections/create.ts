@@ -22,7 +22,6 @@ export type CreateCollectionInput = z.input<typeof input>;
 export async function createCollection(db: Db, access: Access, raw: CreateCollectionInput): Promise<string> {
   const data = parseInput(input, raw);
   const check = (a: Access) => requireCreatableParent(a, data.organizationId, data.parent ?? null);
-  await check(access);
   const id = newId('Collection');
   const parents = () => [{ organizationId: data.organizationId, collectionId: data.parent ?? null }];
   await guardedWrite(db, { access, organizations: [data.organizationId], mode: 'use', check, parents }, async (tx) => {

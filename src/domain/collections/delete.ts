@@ -13,9 +13,9 @@ import { parentOf } from '../content-tree/parent.js';
  */
 export async function deleteCollection(db: Db, access: Access, id: string): Promise<void> {
   const check = (a: Access) => a.requireCollection(id, 'delete');
-  const { organizationId } = (await check(access)).collection;
+  const parents = ({ collection }: Awaited<ReturnType<typeof check>>) => [parentOf(collection)];
   // Grants on the subtree go with it, and its spaces leave it: a change of access.
-  await guardedWrite(db, { access, organizations: [organizationId], mode: 'change', check, parents: ({ collection: c }) => [parentOf(c)] }, async (tx, { collection }) => {
+  await guardedWrite(db, { access, organizations: ({ collection: c }) => [c.organizationId], mode: 'change', check, parents }, async (tx, { collection }) => {
     const inSubtree = { parentId: { in: await collectionSubtree(tx, collection.organizationId, id) } };
     await tx.space.updateMany({ where: { ...inSubtree, ...LIVE }, data: { deletedAt: new Date() } });
     await detachToRoot(tx, inSubtree);

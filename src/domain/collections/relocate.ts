@@ -24,9 +24,9 @@ export async function moveCollection(db: Db, access: Access, id: string, raw: Mo
     const parentId = data.parent === undefined ? collection.parentId : await requireCreatableParent(a, collection.organizationId, data.parent);
     return { collection, parentId };
   };
-  const { organizationId } = (await check(access)).collection;
-  const parents = ({ collection: c, parentId }: Awaited<ReturnType<typeof check>>) => [parentOf(c), { organizationId, collectionId: parentId }];
-  await guardedWrite(db, { access, organizations: [organizationId], mode: 'change', check, parents }, async (tx, { collection, parentId }) => {
+  const parents = ({ collection: c, parentId }: Awaited<ReturnType<typeof check>>) => [parentOf(c), { organizationId: c.organizationId, collectionId: parentId }];
+  await guardedWrite(db, { access, organizations: ({ collection: c }) => [c.organizationId], mode: 'change', check, parents }, async (tx, { collection, parentId }) => {
+    const { organizationId } = collection;
     if (parentId && (await collectionSubtree(tx, organizationId, id)).includes(parentId)) {
       throw badRequest('Invalid value for "parent": a collection cannot be moved into itself or one of its descendants', 'parent');
     }
@@ -53,7 +53,7 @@ export async function transferCollection(db: Db, access: Access, id: string, raw
     if (data.organization === collection.organizationId && !collection.parentId) throw conflict('The collection is already at the root of this organization');
     return collection;
   };
-  const organizations = [(await check(access)).organizationId, data.organization];
+  const organizations = (c: CollectionRow) => [c.organizationId, data.organization];
   const parents = (c: CollectionRow) => [parentOf(c), { organizationId: data.organization, collectionId: null }];
   await guardedWrite(db, { access, organizations, mode: 'change', check, parents }, async (tx, collection) => {
     const sameOrg = data.organization === collection.organizationId;

@@ -17,11 +17,10 @@ export type UpdateCollectionInput = z.input<typeof input>;
 export async function updateCollection(db: Db, access: Access, id: string, raw: UpdateCollectionInput): Promise<string> {
   const data = parseInput(input, raw);
   const check = (a: Access) => a.requireCollection(id, 'update');
-  const { collection } = await check(access);
   const description = data.description === undefined ? undefined : data.description || null;
   // The default level decides who may do what in the collection.
   const mode = data.defaultLevel === undefined ? 'use' : 'change';
-  await guardedWrite(db, { access, organizations: [collection.organizationId], mode, check }, (tx) =>
+  await guardedWrite(db, { access, organizations: ({ collection }) => [collection.organizationId], mode, check }, (tx) =>
     tx.collection.update({ where: { id }, data: { title: data.title, description, defaultLevel: data.defaultLevel } }),
   );
   return id;

@@ -16,7 +16,6 @@ type MemberRow = NonNullable<Awaited<ReturnType<Tx['member']['findUnique']>>>;
  */
 export async function memberWrite<T>(db: Db, access: Access, organizationId: string, userId: string, work: (tx: Tx, member: MemberRow | null) => Promise<T>): Promise<T> {
   const check = (a: Access) => a.requireOrganization(organizationId, 'manageMembers');
-  await check(access);
   return guardedWrite(db, { access, organizations: [organizationId], mode: 'change', check }, async (tx) =>
     work(tx, await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } })),
   );

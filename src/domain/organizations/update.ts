@@ -26,7 +26,6 @@ export type UpdateOrganizationInput = z.input<typeof input>;
 export async function updateOrganization(db: Db, access: Access, id: string, raw: UpdateOrganizationInput): Promise<string> {
   const data = parseInput(input, raw);
   const check = (a: Access) => a.requireOrganization(id, 'update');
-  await check(access);
   try {
     await guardedWrite(db, { access, organizations: [id], mode: 'use', check }, (tx) => tx.organization.update({
       where: { id },

@@ -15,10 +15,9 @@ export async function duplicateSpace(db: Db, access: Access, id: string): Promis
     await requireCreatableParent(a, space.organizationId, space.parentId);
     return space;
   };
-  const original = await check(access);
   const copyId = newId('Space');
   const revisionId = newId('Revision');
-  await guardedWrite(db, { access, organizations: [original.organizationId], mode: 'use', check, parents: (s) => [parentOf(s)] }, async (tx, space) => {
+  await guardedWrite(db, { access, organizations: (s) => [s.organizationId], mode: 'use', check, parents: (s) => [parentOf(s)] }, async (tx, space) => {
     await tx.space.create({
       data: {
         id: copyId,

@@ -22,9 +22,8 @@ export async function moveSpace(db: Db, access: Access, id: string, raw: MoveInp
     const parentId = data.parent === undefined ? space.parentId : await requireCreatableParent(a, space.organizationId, data.parent);
     return { space, parentId };
   };
-  const { space } = await check(access);
   const parents = ({ space: s, parentId }: Awaited<ReturnType<typeof check>>) => [parentOf(s), { organizationId: s.organizationId, collectionId: parentId }];
-  await guardedWrite(db, { access, organizations: [space.organizationId], mode: 'change', check, parents }, async (tx, { space: s, parentId }) => {
+  await guardedWrite(db, { access, organizations: ({ space: s }) => [s.organizationId], mode: 'change', check, parents }, async (tx, { space: s, parentId }) => {
     await tx.space.update({ where: { id }, data: { parentId, visibility: visibilityUnder(parentId, s.visibility) } });
     await placeItem(tx, s.organizationId, parentId, { kind: 'space', id }, data.position ?? undefined);
     if (parentId !== s.parentId) await closeGap(tx, s.organizationId, s.parentId);
@@ -47,9 +46,8 @@ export async function transferSpace(db: Db, access: Access, id: string, raw: Tra
     if (data.organization === space.organizationId && parentId === space.parentId) throw conflict('The space is already there');
     return { space, parentId };
   };
-  const { space } = await check(access);
   const parents = ({ space: s, parentId }: Awaited<ReturnType<typeof check>>) => [parentOf(s), { organizationId: data.organization, collectionId: parentId }];
-  const organizations = [space.organizationId, data.organization];
+  const organizations = ({ space: s }: Awaited<ReturnType<typeof check>>) => [s.organizationId, data.organization];
   await guardedWrite(db, { access, organizations, mode: 'change', check, parents }, async (tx, { space: s, parentId }) => {
     if (data.organization !== s.organizationId) await tx.contentPermission.deleteMany({ where: { spaceId: id } });
     await tx.space.update({ where: { id }, data: { organizationId: data.organization, parentId, visibility: visibilityUnder(parentId, s.visibility) } });

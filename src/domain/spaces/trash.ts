@@ -10,11 +10,11 @@ import { visibilityUnder } from './visibility.js';
 
 export async function deleteSpace(db: Db, access: Access, id: string): Promise<void> {
   const check = (a: Access) => a.requireSpace(id, 'trash');
-  const { space } = await check(access);
   // Its live siblings close ranks; restored, it returns at the end.
-  await guardedWrite(db, { access, organizations: [space.organizationId], mode: 'use', check, parents: ({ space: s }) => [parentOf(s)] }, async (tx, { space: s }) => {
+  const parents = ({ space }: Awaited<ReturnType<typeof check>>) => [parentOf(space)];
+  await guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check, parents }, async (tx, { space }) => {
     await tx.space.update({ where: { id }, data: { deletedAt: new Date() } });
-    await closeGap(tx, s.organizationId, s.parentId);
+    await closeGap(tx, space.organizationId, space.parentId);
   });
 }
 
@@ -24,9 +24,8 @@ export async function restoreSpace(db: Db, access: Access, id: string): Promise<
     if (isLive(space)) throw conflict('Space is not deleted');
     return space;
   };
-  const space = await check(access);
   // Its parent may have been deleted meanwhile (onDelete: SetNull); it then returns to the root.
-  await guardedWrite(db, { access, organizations: [space.organizationId], mode: 'use', check, parents: (s) => [parentOf(s)] }, async (tx, s) => {
+  await guardedWrite(db, { access, organizations: (s) => [s.organizationId], mode: 'use', check, parents: (s) => [parentOf(s)] }, async (tx, s) => {
     const position = await nextPosition(tx, s.organizationId, s.parentId);
     await tx.space.update({ where: { id }, data: { deletedAt: null, position, visibility: visibilityUnder(s.parentId, s.visibility) } });
   });

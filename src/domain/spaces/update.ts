@@ -19,8 +19,8 @@ export async function updateSpace(db: Db, access: Access, id: string, raw: Updat
   const data = parseInput(input, raw);
   const configures = data.editMode !== undefined || data.defaultLevel !== undefined;
   const check = (a: Access) => a.requireSpace(id, configures ? 'configure' : 'rename');
-  const { space } = await check(access);
   // The edit mode and default level decide who may do what in the space.
-  await guardedWrite(db, { access, organizations: [space.organizationId], mode: configures ? 'change' : 'use', check }, (tx) => tx.space.update({ where: { id }, data }));
+  const mode = configures ? 'change' : 'use';
+  await guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode, check }, (tx) => tx.space.update({ where: { id }, data }));
   return id;
 }

@@ -17,7 +17,6 @@ export type CreateTeamInput = z.input<typeof input>;
 export async function createTeam(db: Db, access: Access, raw: CreateTeamInput): Promise<string> {
   const data = parseInput(input, raw);
   const check = (a: Access) => a.requireOrganization(data.organizationId, 'manageTeams');
-  await check(access);
   const id = newId('Team');
   await guardedWrite(db, { access, organizations: [data.organizationId], mode: 'use', check }, async (tx) => {
     const userIds = new Set(await resolveMembers(tx, data.organizationId, data.members ?? [], 'members'));

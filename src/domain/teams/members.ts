@@ -30,7 +30,6 @@ export type UpdateTeamMembersInput = z.input<typeof bulkInput>;
  */
 async function teamMembershipWrite<T>(db: Db, access: Access, organizationId: string, teamId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
   const check = (a: Access) => requireTeam(a, teamId, 'manage', organizationId);
-  await check(access);
   return guardedWrite(db, { access, organizations: [organizationId], mode: 'change', check }, async (tx) => {
     await lockTeam(tx, teamId);
     return work(tx);
