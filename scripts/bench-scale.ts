@@ -193,7 +193,7 @@ async function seedSpaces(db: Db, orgId: string, n: number, collections: Collect
   }
   const dates = { createdAt: 'timestamp(3)', updatedAt: 'timestamp(3)', deletedAt: 'timestamp(3)' } as const;
   await insertRows(db, 'Space', rows, { position: 'integer', visibility: '"SpaceVisibility"', ...dates });
-  await insertRows<Prisma.RevisionCreateManyInput>(db, 'Revision', rows.map((s) => ({ id: s.revisionId, spaceId: s.id })));
+  await insertRows<Prisma.RevisionCreateManyInput>(db, 'Revision', rows.map((s) => ({ id: s.revisionId, spaceId: s.id, lineId: s.id, seq: 1 })));
   // Through Prisma: `in_collection` is stored as `in-collection` (@map), which raw SQL would need to know.
   for (let i = 0; i < inCollection.length; i += CHUNK) {
     await db.space.updateMany({ where: { id: { in: inCollection.slice(i, i + CHUNK) } }, data: { visibility: 'in_collection' } });

@@ -34,7 +34,7 @@ const collections = Array.from({ length: n }, (_, i) => ({ id: newId('Collection
 await db.collection.createMany({ data: collections });
 const spaces = collections.flatMap((c) => Array.from({ length: n }, (_, i) => ({ id: newId('Space'), organizationId: org.id, parentId: c.id, title: `S${i}`, position: i, revisionId: newId('Revision') })));
 await db.space.createMany({ data: spaces });
-await db.revision.createMany({ data: spaces.map((s) => ({ id: s.revisionId, spaceId: s.id })) });
+await db.revision.createMany({ data: spaces.map((s) => ({ id: s.revisionId, spaceId: s.id, lineId: s.id, seq: 1 })) });
 await db.contentPermission.createMany({
   data: spaces.flatMap((s) => users.slice(0, 5).map((u) => ({ id: newId('ContentPermission'), organizationId: org.id, spaceId: s.id, userId: u.id, role: 'edit' as const }))),
 });

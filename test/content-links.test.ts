@@ -1,59 +1,49 @@
 /**
  * Content links of a space's current revision (`GET /spaces/{spaceId}/links`, `Space.links`):
  * statuses, filter, pages, stats (with open change requests) and a fixed SQL statement count.
- * Pages cannot be written through the API yet: they are inserted with Prisma.
+ * Pages are written as users write them: in change requests, merged into the space.
  */
 import { describe, expect, it } from 'vitest';
 import { revisionLinks } from '../src/domain/content-links/revision-links.js';
 import { resolveStatus } from '../src/domain/content-links/status.js';
-import { newId } from '../src/domain/ids.js';
 import { gql, gqlOk, http, sdk } from './helpers/clients.js';
 import { createOrg, type Actor } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 
 const server = useServer();
 
-type Ref = Record<string, unknown>;
-
 const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t, marks: [] }] });
 const link = (ref: Ref) => ({ object: 'inline', type: 'link', data: { ref }, nodes: [text('link')] });
 const paragraph = (...nodes: unknown[]) => ({ object: 'block', type: 'paragraph', data: {}, nodes: [text('See '), ...nodes] });
 const doc = (...blocks: unknown[]) => ({ object: 'document', data: {}, nodes: blocks });
 
-type PageInput = { type?: 'document' | 'group' | 'link'; path: string; parentId?: string; position?: number; document?: unknown; target?: Ref };
+type Ref = Record<string, unknown>;
+type Change = Record<string, unknown>;
+type Api = ReturnType<typeof sdk>;
 
-async function addPage(revisionId: string, page: PageInput): Promise<string> {
-  const id = newId('RevisionPage');
-  const slug = page.path.split('/').pop()!;
-  await server.db.revisionPage.create({
-    data: {
-      id,
-      revisionId,
-      type: page.type ?? 'document',
-      title: slug,
-      slug,
-      path: page.path,
-      parentId: page.parentId,
-      position: page.position ?? 0,
-      document: page.document as never,
-      target: page.target as never,
-    },
-  });
-  return id;
+/** Opens a change request on the space and applies the batches of changes in turn; answers its ID and the pages created, by ref. */
+async function proposeChanges(api: Api, spaceId: string, ...batches: ((pages: Record<string, string>) => Change[])[]) {
+  const cr = (await api.spaces.createChangeRequest(spaceId, { subject: 'Seed' })).data;
+  const pages: Record<string, string> = {};
+  for (const batch of batches) {
+    const result = (await api.spaces.updateChangeRequestContent(spaceId, cr.id, { changes: batch(pages) as never }, { compat: false })).data as any;
+    for (const c of result.changes) if (c.ref) pages[c.ref] = c.page.id;
+  }
+  return { id: cr.id, pages };
 }
+
+/** Writes pages into the space's current content: a change request, merged. */
+async function publishChanges(api: Api, spaceId: string, ...batches: ((pages: Record<string, string>) => Change[])[]) {
+  const { id, pages } = await proposeChanges(api, spaceId, ...batches);
+  expect((await api.spaces.mergeChangeRequest(spaceId, id)).data.result).toBe('merge');
+  return pages;
+}
+
+const insert = (ref: string, title: string, more: Change = {}): Change => ({ operation: 'insert_page', ref, title, document: {}, ...more });
+const body = (document: unknown) => ({ document });
 
 async function createSpace(owner: Actor, organizationId: string, title = 'Docs') {
   return (await sdk(server.url, owner.token).orgs.createSpace(organizationId, { title })).data;
-}
-
-/** A second revision of the space for a change request with `status`. */
-async function changeRequestRevision(spaceId: string, createdById: string, status: 'open' | 'draft', number: number): Promise<string> {
-  const revisionId = newId('Revision');
-  await server.db.revision.create({ data: { id: revisionId, spaceId } });
-  await server.db.changeRequest.create({
-    data: { id: newId('ChangeRequest'), spaceId, number, status, createdById, revisionId, revisionInitialId: revisionId },
-  });
-  return revisionId;
 }
 
 const links = (token: string | undefined, spaceId: string, query = '') => http(server.url, token, 'GET', `/spaces/${spaceId}/links${query}`);
@@ -69,11 +59,12 @@ async function seedStatuses() {
   const foreign = await createSpace(other.owner, other.org.id, 'Foreign');
   const collection = (await sdk(server.url, owner.token).orgs.createCollection(org.id, { title: 'Guides' })).data;
   const foreignCollection = (await sdk(server.url, other.owner.token).orgs.createCollection(other.org.id, { title: 'Theirs' })).data;
-  const siblingPage = await addPage(sibling.revision, { path: 'intro' });
-  const foreignPage = await addPage(foreign.revision, { path: 'intro' });
+  const api = sdk(server.url, owner.token);
+  const siblingPage = (await publishChanges(api, sibling.id, () => [insert('intro', 'Intro')])).intro;
+  const foreignPage = (await publishChanges(sdk(server.url, other.owner.token), foreign.id, () => [insert('intro', 'Intro')])).intro;
 
-  const introId = newId('RevisionPage');
-  const refs: [Ref, string][] = [
+  let introId = '';
+  const refs = (): [Ref, string][] => [
     [{ kind: 'url', url: 'https://example.com/docs' }, 'ok'],
     [{ kind: 'url', url: space.urls.app }, 'in-app'],
     [{ kind: 'url', url: `${space.urls.location}?x=1` }, 'in-app'],
@@ -96,35 +87,39 @@ async function seedStatuses() {
     [{ kind: 'file', file: 'file_1' }, 'broken'],
     [{ kind: 'reusable-content', reusableContent: 'rc_1' }, 'broken'],
   ];
-  await server.db.revisionPage.create({
-    data: {
-      id: introId,
-      revisionId: space.revision,
-      type: 'document',
-      title: 'Intro',
-      slug: 'intro',
-      path: 'intro',
-      position: 0,
-      document: doc(
-        paragraph(...refs.slice(0, 10).map(([ref]) => link(ref))),
-        // A link node without a reference has no target to report.
-        paragraph({ object: 'inline', type: 'link', data: {}, nodes: [text('nowhere')] }),
-        { object: 'block', type: 'expandable', data: {}, fragments: [{ object: 'fragment', fragment: 'body', nodes: [paragraph(...refs.slice(10).map(([ref]) => link(ref)))] }] },
-      ) as never,
+  const pages = await publishChanges(
+    api,
+    space.id,
+    () => [insert('intro', 'Intro'), insert('reference', 'Reference', { type: 'group', document: undefined })],
+    (p) => [
+      insert('status', 'Status', { type: 'link', into: p.reference, document: undefined, target: { kind: 'url', url: 'https://status.example.com' } }),
+    ],
+    (p) => {
+      introId = p.intro;
+      const all = refs();
+      return [
+        // Inserted first among its siblings, yet listed after "intro": it is a child of a later page.
+        insert('api', 'API', { into: p.reference, at: 0, document: body(doc(paragraph(link({ kind: 'page', page: p.status })))) }),
+        {
+          operation: 'update_page',
+          page: p.intro,
+          document: body(
+            doc(
+              paragraph(...all.slice(0, 10).map(([ref]) => link(ref))),
+              // A link node without a reference has no target to report.
+              paragraph({ object: 'inline', type: 'link', data: {}, nodes: [text('nowhere')] }),
+              { object: 'block', type: 'expandable', data: {}, fragments: [{ object: 'fragment', fragment: 'body', nodes: [paragraph(...all.slice(10).map(([ref]) => link(ref)))] }] },
+            ),
+          ),
+        },
+      ];
     },
-  });
-  const group = await addPage(space.revision, { type: 'group', path: 'reference', position: 1 });
-  const linkPage = await addPage(space.revision, { type: 'link', path: 'reference/status', parentId: group, target: { kind: 'url', url: 'https://status.example.com' } });
-  // First by position, yet listed after "intro": it is a child of a later page.
-  const nested = await addPage(space.revision, {
-    path: 'reference/api',
-    parentId: group,
-    position: -1,
-    document: doc(paragraph(link({ kind: 'page', page: linkPage }))),
-  });
+  );
+  const linkPage = pages.status;
+  const nested = pages.api;
 
   const expected = [
-    ...refs.map(([target, status]) => ({ object: 'content-link', status, target, location: { page: introId, path: 'intro' } })),
+    ...refs().map(([target, status]) => ({ object: 'content-link', status, target, location: { page: introId, path: 'intro' } })),
     { object: 'content-link', status: 'ok', target: { kind: 'page', page: linkPage }, location: { page: nested, path: 'reference/api' } },
     { object: 'content-link', status: 'ok', target: { kind: 'url', url: 'https://status.example.com' }, location: { page: linkPage, path: 'reference/status' } },
   ];
@@ -175,31 +170,26 @@ describe('GET /spaces/{spaceId}/links', () => {
   it('counts broken links of open change requests in stats, not of draft ones', async () => {
     const { org, owner } = await createOrg(server.db);
     const space = await createSpace(owner, org.id);
-    const main = await addPage(space.revision, { path: 'main', document: doc(paragraph(link({ kind: 'page', page: 'page_gone' }))) });
+    const api = sdk(server.url, owner.token);
+    const main = (await publishChanges(api, space.id, () => [insert('main', 'Main', { document: body(doc(paragraph(link({ kind: 'page', page: 'page_gone' })))) })])).main;
 
-    const open = await changeRequestRevision(space.id, owner.id, 'open', 1);
-    const draft = await changeRequestRevision(space.id, owner.id, 'draft', 2);
-    await addPage(draft, { path: 'draft', document: doc(paragraph(link({ kind: 'file', file: 'f' }), link({ kind: 'space', space: 'spc_none' }))) });
-    const proposed = newId('RevisionPage');
-    await server.db.revisionPage.create({
-      data: {
-        id: proposed,
-        revisionId: open,
-        type: 'document',
-        title: 'Proposed',
-        slug: 'proposed',
-        path: 'proposed',
-        // Checked against the change request's own revision: `main` is not in it, `proposed` is.
-        document: doc(paragraph(link({ kind: 'page', page: main }), link({ kind: 'page', page: proposed }), link({ kind: 'tag', tag: 'beta' }))) as never,
-      },
-    });
+    // The open request removes `main` and adds a page linking to it (now broken there), to itself, and to a tag.
+    const open = await proposeChanges(
+      api,
+      space.id,
+      () => [{ operation: 'delete_page', page: main }, insert('proposed', 'Proposed')],
+      (p) => [{ operation: 'update_page', page: p.proposed, document: body(doc(paragraph(link({ kind: 'page', page: main }), link({ kind: 'page', page: p.proposed }), link({ kind: 'tag', tag: 'beta' })))) }],
+    );
+    await api.spaces.updateChangeRequestById(space.id, open.id, { status: 'open' } as never);
+    // The draft keeps `main` (and its broken link) and adds two more broken links.
+    const draft = await proposeChanges(api, space.id, () => [insert('draft', 'Draft', { document: body(doc(paragraph(link({ kind: 'file', file: 'f' }), link({ kind: 'space', space: 'spc_none' })))) })]);
 
-    const { body } = await links(owner.token, space.id);
-    expect(body.items.map((l: { status: string }) => l.status)).toEqual(['broken']);
-    expect(body.stats).toEqual({ total: 1, broken: { total: 1, changeRequest: 2 } });
+    const { body: answer } = await links(owner.token, space.id);
+    expect(answer.items.map((l: { status: string }) => l.status)).toEqual(['broken']);
+    expect(answer.stats).toEqual({ total: 1, broken: { total: 1, changeRequest: 2 } });
 
-    await server.db.changeRequest.updateMany({ where: { revisionId: draft }, data: { status: 'open' } });
-    expect((await links(owner.token, space.id)).body.stats.broken.changeRequest).toBe(4);
+    await api.spaces.updateChangeRequestById(space.id, draft.id, { status: 'open' } as never);
+    expect((await links(owner.token, space.id)).body.stats.broken.changeRequest).toBe(5);
   });
 
   it('answers 400 naming a bad status, 401 without a token, 404 for unknown spaces and other organizations', async () => {
@@ -250,35 +240,33 @@ describe('Space.links over GraphQL', () => {
 });
 
 describe('link statuses', () => {
-  /** A space with `n` pages, each linking to every kind of target, and an open change request as large. */
+  /** A space with `n` pages, each linking to every kind of target, and an open change request changing each of them. */
   async function seed(n: number) {
     const { org, owner } = await createOrg(server.db, `Links ${n}`);
+    const api = sdk(server.url, owner.token);
     const space = await createSpace(owner, org.id);
     const sibling = await createSpace(owner, org.id, 'Sibling');
-    const collection = (await sdk(server.url, owner.token).orgs.createCollection(org.id, { title: 'C' })).data;
-    const open = await changeRequestRevision(space.id, owner.id, 'open', 1);
-    for (const revisionId of [space.revision, open]) {
-      for (let i = 0; i < n; i++) {
-        const siblingPage = await addPage(sibling.revision, { path: `${revisionId}-${i}` });
-        await addPage(revisionId, {
-          path: `page-${i}`,
-          position: i,
-          document: doc(
-            paragraph(
-              link({ kind: 'url', url: `https://example.com/${i}` }),
-              link({ kind: 'url', url: `${space.urls.app}/${i}` }),
-              link({ kind: 'page', page: `page_missing_${i}` }),
-              link({ kind: 'anchor', anchor: `a${i}` }),
-              link({ kind: 'page', page: siblingPage, space: sibling.id }),
-              link({ kind: 'space', space: i % 2 ? sibling.id : `spc_missing_${i}` }),
-              link({ kind: 'collection', collection: i % 2 ? collection.id : `col_missing_${i}` }),
-              link({ kind: 'user', user: i % 2 ? owner.id : `usr_missing_${i}` }),
-              link({ kind: 'file', file: `file_${i}` }),
-            ),
+    const collection = (await api.orgs.createCollection(org.id, { title: 'C' })).data;
+    const siblingPages = await publishChanges(api, sibling.id, () => Array.from({ length: n }, (_, i) => insert(`s${i}`, `S${i}`)));
+    const pageDocument = (i: number, suffix: string) =>
+      body(
+        doc(
+          paragraph(
+            link({ kind: 'url', url: `https://example.com/${i}${suffix}` }),
+            link({ kind: 'url', url: `${space.urls.app}/${i}` }),
+            link({ kind: 'page', page: `page_missing_${i}` }),
+            link({ kind: 'anchor', anchor: `a${i}` }),
+            link({ kind: 'page', page: siblingPages[`s${i}`], space: sibling.id }),
+            link({ kind: 'space', space: i % 2 ? sibling.id : `spc_missing_${i}` }),
+            link({ kind: 'collection', collection: i % 2 ? collection.id : `col_missing_${i}` }),
+            link({ kind: 'user', user: i % 2 ? owner.id : `usr_missing_${i}` }),
+            link({ kind: 'file', file: `file_${i}` }),
           ),
-        });
-      }
-    }
+        ),
+      );
+    const pages = await publishChanges(api, space.id, () => Array.from({ length: n }, (_, i) => insert(`p${i}`, `Page ${i}`, { document: pageDocument(i, '') })));
+    const open = await proposeChanges(api, space.id, () => Array.from({ length: n }, (_, i) => ({ operation: 'update_page', page: pages[`p${i}`], document: pageDocument(i, '?v2') })));
+    await api.spaces.updateChangeRequestById(space.id, open.id, { status: 'open' } as never);
     return { owner, space };
   }
 
@@ -310,7 +298,7 @@ describe('resolveStatus', () => {
     const targets = { spaces: new Map(), collections: new Map(), members: new Set<string>(), pages: new Set<string>() };
     const statusOf = (url: string) => {
       const document = doc(paragraph(link({ kind: 'url', url })));
-      const source = revisionLinks(space, [{ id: 'page_a', revisionId: 'rev_a', parentId: null, type: 'document', title: 'A', slug: 'a', path: 'a', position: 0, document: document as never, target: null, createdAt: new Date() }]);
+      const source = revisionLinks(space, [{ id: 'page_a', parentId: null, type: 'document', title: 'A', path: 'a', document: document as never, target: null }]);
       return resolveStatus(source.links[0], source, targets, urls);
     };
     expect(statusOf('https://app.example')).toBe('in-app');

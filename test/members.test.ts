@@ -28,7 +28,7 @@ async function createSpace(organizationId: string, title: string, createdAt: Dat
   const id = newId('Space');
   const revisionId = newId('Revision');
   await server.db.space.create({ data: { id, organizationId, title, revisionId, createdAt } });
-  await server.db.revision.create({ data: { id: revisionId, spaceId: id } });
+  await server.db.revision.create({ data: { id: revisionId, spaceId: id, lineId: id, seq: 1 } });
   return id;
 }
 

@@ -22,7 +22,7 @@ const NESTED = /* GraphQL */ `
           spaces(first: 20) {
             totalCount
             edges { node {
-              id title viewerRole permissions { access admin edit } parent { id } organization { id } comments changeRequests changeRequestsOpen
+              id title viewerRole permissions { access admin edit } parent { id } organization { id } comments changeRequestCount changeRequestsOpen
               users(first: 20) { totalCount edges { node { permission user { id displayName } } } }
             } }
           }
@@ -44,7 +44,7 @@ async function seed(n: number) {
     Array.from({ length: n }, (_, i) => ({ id: newId('Space'), organizationId: org.id, parentId: c.id, title: `S${i}`, position: i, revisionId: newId('Revision') })),
   );
   await server.db.space.createMany({ data: spaces });
-  await server.db.revision.createMany({ data: spaces.map((s) => ({ id: s.revisionId, spaceId: s.id })) });
+  await server.db.revision.createMany({ data: spaces.map((s) => ({ id: s.revisionId, spaceId: s.id, lineId: s.id, seq: 1 })) });
   await server.db.contentPermission.createMany({
     data: spaces.flatMap((s) => users.map((u) => ({ id: newId('ContentPermission'), organizationId: org.id, spaceId: s.id, userId: u.id, role: 'edit' as const }))),
   });

@@ -15,6 +15,7 @@ const server = useServer();
 
 const spaceType = /^type Space implements[^{]*\{([\s\S]*?)^\}/m.exec(readFileSync(new URL('../schema.graphql', import.meta.url), 'utf8'))![1];
 const FIELDS = [...spaceType.matchAll(/^ {2}(\w+)[(:]/gm)].map((m) => m[1]);
+const SELECTABLE = () => FIELDS.filter((f) => !LOOKUPS.has(f));
 
 /** A selection of each field (sub-fields for objects, the count for connections). */
 const SUBSELECTION: Record<string, string> = {
@@ -26,7 +27,11 @@ const SUBSELECTION: Record<string, string> = {
   teams: '{ totalCount }',
   aggregatedUsers: '{ totalCount }',
   links: '{ totalCount }',
+  changeRequests: '{ totalCount }',
+  revision: '{ id }',
 };
+/** Lookups by argument rather than fields of the row: nothing to compare alone. */
+const LOOKUPS = new Set(['changeRequest']);
 const select = (field: string) => `${field} ${SUBSELECTION[field] ?? ''}`;
 
 describe('column selection of space lists', () => {
@@ -40,12 +45,12 @@ describe('column selection of space lists', () => {
     const api = sdk(server.url, owner.token);
     const collection = (await api.orgs.createCollection(org.id, { title: 'Shelf' })).data;
     await api.orgs.createSpace(org.id, { title: 'Inside', emoji: '📘', parent: collection.id });
-    const all = FIELDS.map(select).join(' ');
+    const all = SELECTABLE().map(select).join(' ');
     const list = (fields: string) => `query($id: ID!, $c: ID!) {
       organization(id: $id) { spaces(first: 5) { edges { node { ${fields} } } } }
       collection(id: $c) { spaces(first: 5) { edges { node { ${fields} } } } } }`;
     const full = await gqlOk(server.url, owner.token, list(all), { id: org.id, c: collection.id });
-    for (const field of FIELDS) {
+    for (const field of SELECTABLE()) {
       const alone = await gqlOk(server.url, owner.token, list(select(field)), { id: org.id, c: collection.id });
       for (const path of ['organization', 'collection'] as const) {
         const expected = full[path].spaces.edges.map((e: { node: Record<string, unknown> }) => ({ [field]: e.node[field] }));
@@ -63,7 +68,7 @@ describe('column selection of space lists', () => {
       for (const name of ['a', 'b']) await api.orgs.createSpace(org.id, { title: `${title} ${name}`, emoji: '📘', parent: collection.id });
       shelves.push(collection.id);
     }
-    const all = FIELDS.map(select).join(' ');
+    const all = SELECTABLE().map(select).join(' ');
     const page = `spaces(first: 5) { edges { cursor node { ${all} } } pageInfo { hasNextPage endCursor } }`;
     const nested = await gqlOk(server.url, owner.token, `query($id: ID!) { organization(id: $id) { collections(first: 10) { edges { node { id ${page} } } } } }`, { id: org.id });
     const batched = nested.organization.collections.edges.map((e: { node: { id: string } }) => e.node);

@@ -59,8 +59,8 @@ export const presentOrganization = (o: Obj) => ({
 
 export const SPACE_FRAGMENT = /* GraphQL */ `
   fragment RestSpace on Space {
-    id title emoji visibility editMode defaultLevel createdAt updatedAt deletedAt revision
-    organizationId parentId comments changeRequests changeRequestsOpen changeRequestsDraft
+    id title emoji visibility editMode defaultLevel createdAt updatedAt deletedAt revisionId
+    organizationId parentId comments changeRequestCount changeRequestsOpen changeRequestsDraft
     urls { location app } permissions { view access admin viewInviteLinks edit triggerGitSync comment merge review installIntegration }
   }
 `;
@@ -78,10 +78,10 @@ export const presentSpace = (s: Obj) => ({
   urls: s.urls,
   organization: s.organizationId,
   ...optional({ parent: s.parentId }),
-  revision: s.revision,
+  revision: s.revisionId,
   defaultLevel: s.defaultLevel,
   comments: s.comments,
-  changeRequests: s.changeRequests,
+  changeRequests: s.changeRequestCount,
   changeRequestsOpen: s.changeRequestsOpen,
   changeRequestsDraft: s.changeRequestsDraft,
   mergeRules: NO_MERGE_RULES,

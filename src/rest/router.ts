@@ -33,11 +33,14 @@ export function compileRoute(route: Route, yoga: YogaServerInstance<any, any>): 
   return { route, pattern: pathPattern(route.path, names), names, document, misplacedId: idTypeCheck(schema, document) };
 }
 
-/** `path` (relative to /v1) as a pattern matching its documented `{param}` segments. */
+/**
+ * `path` (relative to /v1) as a pattern matching its documented `{param}` segments. A page path
+ * (`{pagePath}`, the last segment) spans slashes: the SDK puts it in the URL as it is.
+ */
 function pathPattern(path: string, names: string[] = []): RegExp {
   const source = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => {
     names.push(name);
-    return '([^/]+)';
+    return name.endsWith('Path') ? '(.+?)' : '([^/]+)';
   });
   return new RegExp(`^${source}/?$`);
 }

@@ -7,7 +7,8 @@
 import type { Collection, Space } from '../../generated/prisma/client.js';
 import type { CollectionRow } from '../collections/rows.js';
 import { forbidden, notFound } from '../errors.js';
-import type { Loaders } from '../loaders/index.js';
+import { changeRequestKey, type Loaders } from '../loaders/index.js';
+import type { ChangeRequestRow } from '../change-requests/rows.js';
 import type { OrganizationRow } from '../organizations/rows.js';
 import { isLive } from '../spaces/lifecycle.js';
 import type { Reader, SpaceRow } from '../spaces/rows.js';
@@ -56,6 +57,14 @@ export class Access {
     if (!space || !role) throw notFound('Space');
     if (!maySpace(action, role, space)) throw forbidden();
     return { space, role };
+  }
+
+  /** A change request (by ID or number) of a space the caller may `action`. */
+  async requireChangeRequest(spaceId: string, idOrNumber: string, action: SpaceAction = 'view'): Promise<{ space: SpaceRow; changeRequest: ChangeRequestRow }> {
+    const { space } = await this.requireSpace(spaceId, action);
+    const changeRequest = await this.loaders.changeRequestInSpace.load(changeRequestKey(spaceId, idOrNumber));
+    if (!changeRequest) throw notFound('Change request');
+    return { space, changeRequest };
   }
 
   async requireCollection(id: string, action: CollectionAction = 'view'): Promise<{ collection: CollectionRow; role: Role }> {

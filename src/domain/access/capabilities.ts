@@ -18,12 +18,16 @@ export const SPACE_RULES = {
   /** Read the space, its content and links; a copy also needs `create` where it goes. */
   view: { role: 'read' },
   comment: { role: 'comment' },
-  /** Change the content directly: only while the space is in `live` edit mode. */
+  /**
+   * Write content: open change requests, edit their content, update them from the space. A
+   * `locked` space refuses every content write (and merge) until it is unlocked.
+   */
   edit: { role: 'edit', when: (space) => space.editMode === 'live' },
   /** Title and emoji. */
   rename: { role: 'edit' },
   review: { role: 'review' },
-  merge: { role: 'review' },
+  /** Merge a change request into the space (its merge rules apply as well). */
+  merge: { role: 'review', when: (space) => space.editMode === 'live' },
   /** Edit mode and default level. */
   configure: { role: 'admin' },
   /** Grant and revoke access, and list who has it. */

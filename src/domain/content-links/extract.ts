@@ -1,11 +1,11 @@
 /** The links of one revision page: inline links of a document page, the target of a link page. */
-import type { RevisionPage } from '../../generated/prisma/client.js';
+import type { PageWithBody } from '../revisions/bodies.js';
 import { asContentRef, isObject, type ContentRef } from './content-ref.js';
 
 export type LinkLocation = { page: string; path: string };
 export type PageLink = { target: ContentRef; location: LinkLocation };
 
-type LinkSourcePage = Pick<RevisionPage, 'id' | 'path' | 'type' | 'document' | 'target'>;
+type LinkSourcePage = Pick<PageWithBody, 'id' | 'path' | 'type' | 'document' | 'target'>;
 
 /**
  * The `data.ref` of every inline `link` node of a JSON document, in document order. Children are

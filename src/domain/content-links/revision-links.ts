@@ -1,7 +1,7 @@
 /** The links of one revision, with what deciding their status needs: its space and its page IDs. */
-import type { RevisionPage, Space } from '../../generated/prisma/client.js';
+import type { Space } from '../../generated/prisma/client.js';
+import type { PageWithBody } from '../revisions/bodies.js';
 import { extractLinks, type PageLink } from './extract.js';
-import { inTreeOrder } from './page-order.js';
 
 export type LinkSource = {
   /** The space the revision belongs to (its own, or a change request's revision of it). */
@@ -11,6 +11,7 @@ export type LinkSource = {
   links: PageLink[];
 };
 
-export function revisionLinks(space: LinkSource['space'], pages: RevisionPage[]): LinkSource {
-  return { space, pageIds: new Set(pages.map((p) => p.id)), links: inTreeOrder(pages).flatMap((p) => [...extractLinks(p)]) };
+/** `pages` in tree order (as pagesWithBodies reads them). */
+export function revisionLinks(space: LinkSource['space'], pages: PageWithBody[]): LinkSource {
+  return { space, pageIds: new Set(pages.map((p) => p.id)), links: pages.flatMap((p) => [...extractLinks(p)]) };
 }

@@ -4,12 +4,14 @@
  * organization (lists are pages read in SQL; counts are counters or COUNTs).
  */
 import type { Db } from '../../db/client.js';
+import { changeRequestLoaders } from './change-requests.js';
 import { contentLoaders } from './content.js';
 import { peopleLoaders } from './people.js';
 import { LoaderRegistry } from './registry.js';
 import { revisionLoaders } from './revisions.js';
 
 export { memberKey, revisionPageKey, teamMemberKey } from './keys.js';
+export { changeRequestKey } from './change-requests.js';
 export { pageVariant } from './registry.js';
 
 export function createLoaders(db: Db, viewerId: string) {
@@ -18,6 +20,7 @@ export function createLoaders(db: Db, viewerId: string) {
     ...peopleLoaders(db, viewerId, registry),
     ...contentLoaders(db, viewerId, registry),
     ...revisionLoaders(db, registry),
+    ...changeRequestLoaders(db, registry),
     /** Pages read ahead by a parent's statement: `set` by the parent, taken by the list's resolver. */
     readAhead: registry.readAhead,
     /** Clears every cache of the request (after a write). */

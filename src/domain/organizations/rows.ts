@@ -19,7 +19,7 @@ const COLUMNS = raw(
   Object.keys({
     id: 1, title: 1, type: 1, useCase: 1, communityType: 1, hostname: 1, emailDomains: 1, defaultRole: 1, defaultContentSite: 1,
     logoURL: 1, sso: 1, ai: 1, inviteLinks: 1, plan: 1, createdAt: 1, updatedAt: 1, spaceCount: 1, collectionCount: 1,
-    rootCollectionCount: 1, memberCount: 1, roleMemberCount: 1, seenMemberCount: 1, teamCount: 1,
+    rootCollectionCount: 1, memberCount: 1, roleMemberCount: 1, seenMemberCount: 1, teamCount: 1, mergeRules: 1,
   } satisfies Record<keyof Organization, 1>)
     .map((column) => `o."${column}"`)
     .join(', '),

@@ -44,7 +44,7 @@ export async function createSpace(db: Db, access: Access, raw: CreateSpaceInput)
         revisionId,
       },
     });
-    await tx.revision.create({ data: { id: revisionId, spaceId: id } });
+    await tx.revision.create({ data: { id: revisionId, spaceId: id, lineId: id, seq: 1, createdById: access.userId } });
   });
   return id;
 }

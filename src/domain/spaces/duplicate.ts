@@ -4,11 +4,16 @@ import { parentOf, requireCreatableParent } from '../content-tree/parent.js';
 import { placeItem } from '../content-tree/position.js';
 import { newId } from '../ids.js';
 import type { Access } from '../access/access.js';
+import { copyContent } from '../revisions/copy.js';
+import { revisionScope } from '../revisions/load.js';
 
 const TITLE_MAX = 50;
 const SUFFIX = ' (copy)';
 
-/** Copies a space (settings, grants, a new revision descending from its current one) right after it. */
+/**
+ * Copies a space (settings, grants, a new revision descending from its current one, whose content
+ * it shares: the copy's rows point at the same documents) right after it.
+ */
 export async function duplicateSpace(db: Db, access: Access, id: string): Promise<string> {
   const check = async (a: Access) => {
     const { space } = await a.requireSpace(id, 'view');
@@ -31,7 +36,8 @@ export async function duplicateSpace(db: Db, access: Access, id: string): Promis
         revisionId,
       },
     });
-    await tx.revision.create({ data: { id: revisionId, spaceId: copyId, parents: [space.revisionId] } });
+    await tx.revision.create({ data: { id: revisionId, spaceId: copyId, lineId: copyId, seq: 1, parents: [space.revisionId], createdById: access.userId } });
+    await copyContent(tx, await revisionScope(tx, space.revisionId), copyId);
     const grants = await tx.contentPermission.findMany({ where: { spaceId: id } });
     await tx.contentPermission.createMany({
       data: grants.map((g) => ({ ...g, id: newId('ContentPermission'), spaceId: copyId, createdAt: undefined })),

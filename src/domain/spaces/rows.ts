@@ -36,6 +36,8 @@ const COLUMN_SQL = {
   changeRequestCount: 's."changeRequestCount"',
   openChangeRequestCount: 's."openChangeRequestCount"',
   draftChangeRequestCount: 's."draftChangeRequestCount"',
+  lastChangeRequestNumber: 's."lastChangeRequestNumber"',
+  mergeRules: 's."mergeRules"',
 } as const satisfies Record<keyof Space, string>;
 
 export type SpaceColumn = keyof typeof COLUMN_SQL;

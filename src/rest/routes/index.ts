@@ -1,5 +1,6 @@
 /** The REST route table: every documented /v1 path of the implemented sections, one row each. */
 import type { Route } from '../route.js';
+import { changeRequestRoutes } from './change-requests.js';
 import { collectionRoutes } from './collections.js';
 import { memberRoutes } from './members.js';
 import { organizationRoutes } from './organizations.js';
@@ -8,4 +9,4 @@ import { spaceRoutes } from './spaces.js';
 import { teamRoutes } from './teams.js';
 import { userRoutes } from './users.js';
 
-export const routes: Route[] = [...spaceRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes];
+export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes];

@@ -1,0 +1,63 @@
+/** Validation of the page changes of a batch (REST `changes[]`, GraphQL page mutations). */
+import { z } from 'zod';
+
+const emojiOrIcon = z.string().max(50);
+export const slugSchema = z
+  .string()
+  .max(100)
+  .regex(/^[^/?#\s]*$/, 'must not contain "/", "?", "#" or spaces');
+
+/** A page body: markdown, a JSON document, or nothing (`{}`: an empty page). */
+export const bodySchema = z.union([
+  z.object({ markdown: z.string().max(2_000_000) }).strict(),
+  z.object({ document: z.object({ object: z.literal('document'), data: z.record(z.string(), z.unknown()).optional(), nodes: z.array(z.unknown()) }).passthrough() }).strict(),
+  z.object({}).strict(),
+]);
+
+const meta = {
+  title: z.string().trim().min(1).max(255).optional(),
+  slug: slugSchema.optional(),
+  emoji: emojiOrIcon.optional(),
+  icon: emojiOrIcon.optional(),
+  description: z.string().max(1000).optional(),
+  hidden: z.boolean().optional(),
+};
+
+/** A content reference of a link page (ContentRef): its `kind` and the fields that kind names. */
+const contentRef = z.object({ kind: z.enum(['url', 'page', 'anchor', 'file', 'space', 'collection', 'user', 'reusable-content']) }).passthrough();
+
+export const insertPage = z
+  .object({
+    operation: z.literal('insert_page'),
+    into: z.string().optional(),
+    at: z.number().int().min(0).optional(),
+    ref: z.string().max(100).optional(),
+    /** Beyond the public document: groups (top level only) and links. */
+    type: z.enum(['document', 'group', 'link']).optional(),
+    target: contentRef.optional(),
+    document: bodySchema.optional(),
+    ...meta,
+  })
+  .strict();
+
+export const updatePage = z
+  .object({
+    operation: z.literal('update_page'),
+    page: z.string(),
+    into: z.string().nullable().optional(),
+    at: z.number().int().min(0).optional(),
+    target: contentRef.optional(),
+    document: bodySchema.optional(),
+    ...meta,
+  })
+  .strict();
+
+export const deletePage = z.object({ operation: z.literal('delete_page'), page: z.string() }).strict();
+
+export const pageChange = z.discriminatedUnion('operation', [insertPage, updatePage, deletePage]);
+export const changesSchema = z.object({ changes: z.array(pageChange).min(1).max(50) }).strict();
+
+export type PageChange = z.infer<typeof pageChange>;
+export type InsertPage = z.infer<typeof insertPage>;
+export type UpdatePage = z.infer<typeof updatePage>;
+export type PageBody = z.infer<typeof bodySchema>;

@@ -1,0 +1,81 @@
+/**
+ * The content of a change request while a batch of changes is applied to it: reads go to the
+ * head revision (a few rows per change: the page, its siblings, its ancestors), writes stay here
+ * until the batch commits as one revision.
+ */
+import { Prisma } from '../../generated/prisma/client.js';
+import { versionOf, type EntityVersion, type EntityWrite } from '../revisions/commit.js';
+import type { EntityKind, PageEntry } from '../revisions/entries.js';
+import { childPages, entityIn } from '../revisions/read.js';
+import type { RevisionScope } from '../revisions/scope.js';
+import { bySiblingOrder } from '../revisions/tree.js';
+
+/** A page as the batch sees it. */
+export type WorkingPage = EntityVersion & { entityId: string };
+
+export class Workspace {
+  private readonly loaded = new Map<string, WorkingPage | null>();
+  private readonly written = new Map<string, { kind: EntityKind; version: EntityVersion | null }>();
+
+  constructor(
+    private readonly tx: Prisma.TransactionClient,
+    readonly head: RevisionScope,
+  ) {}
+
+  private remember(entry: PageEntry): WorkingPage {
+    const page: WorkingPage = { ...versionOf({ ...entry, data: entry.data as Record<string, unknown> }), entityId: entry.entityId };
+    if (!this.loaded.has(entry.entityId)) this.loaded.set(entry.entityId, page);
+    return page;
+  }
+
+  /** The page as it stands in the batch (null: absent or deleted). */
+  async page(id: string): Promise<WorkingPage | null> {
+    const write = this.written.get(id);
+    if (write) return write.version && { ...write.version, entityId: id };
+    if (!this.loaded.has(id)) {
+      const entry = (await entityIn(this.tx, this.head, 'page', id)) as PageEntry | null;
+      this.loaded.set(id, entry && this.remember(entry));
+    }
+    return this.loaded.get(id) ?? null;
+  }
+
+  /** The pages under `parentId` (null: the top level) in sibling order. */
+  async children(parentId: string | null): Promise<WorkingPage[]> {
+    const stored = (await childPages(this.tx, this.head, [parentId])).map((e) => this.remember(e as PageEntry));
+    const byId = new Map(stored.filter((p) => !this.written.has(p.entityId)).map((p) => [p.entityId, p]));
+    for (const [id, write] of this.written) {
+      if (write.kind === 'page' && write.version && write.version.parentId === parentId) byId.set(id, { ...write.version, entityId: id });
+    }
+    return [...byId.values()].sort((a, b) => bySiblingOrder(a as never, b as never));
+  }
+
+  /** Every page under `id`, deepest last. */
+  async descendants(id: string): Promise<WorkingPage[]> {
+    const out: WorkingPage[] = [];
+    for (let level = [id]; level.length; ) {
+      const next = (await Promise.all(level.map((p) => this.children(p)))).flat();
+      out.push(...next);
+      level = next.map((p) => p.entityId);
+    }
+    return out;
+  }
+
+  /** Whether `id` is `ancestorId` or below it. */
+  async isWithin(id: string | null, ancestorId: string): Promise<boolean> {
+    const seen = new Set<string>();
+    for (let current = id; current && !seen.has(current); current = (await this.page(current))?.parentId ?? null) {
+      if (current === ancestorId) return true;
+      seen.add(current);
+    }
+    return false;
+  }
+
+  write(kind: EntityKind, id: string, version: EntityVersion | null): void {
+    this.written.set(id, { kind, version: version && versionOf(version) });
+  }
+
+  /** What the batch changed, for commitRevision. */
+  writes(): EntityWrite[] {
+    return [...this.written].map(([entityId, w]) => ({ kind: w.kind, entityId, version: w.version }));
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The platform's markdown dialect ↔ the JSON document model, both ways. See
+ * ../shared/reference/content-model.md ("The platform's markdown dialect") and README for what
+ * does not survive a round trip.
+ */
+import type { JSONDocument } from '../documents/types.js';
+import { contextFor, flowToBlocks } from './from-blocks.js';
+import { phrasingToInlines } from './from-inlines.js';
+import { readFrontMatter, writeFrontMatter } from './front-matter.js';
+import { paragraph, plainText, textNode } from './nodes.js';
+import { prepass } from './prepass.js';
+import { ensureKeys, preserveKeys } from './rekey.js';
+import type { WriteOptions } from './refs.js';
+import { parseBodyMdast, parsePageMdast, stringifyMdast } from './remark.js';
+import { blocksToMdast } from './to-blocks.js';
+
+export { sameContent, withoutKeys } from './compare.js';
+export { relativeTargets, rewriteRelativeTargets, type RelativeTarget } from './links.js';
+export { ensureKeys, preserveKeys } from './rekey.js';
+export type { ContentRef, WriteOptions } from './refs.js';
+
+export type PageMarkdown = { title?: string; description?: string; frontMatter: Record<string, unknown>; document: JSONDocument };
+
+export type ReadOptions = WriteOptions & {
+  /**
+   * The page's document before this import: blocks whose content is unchanged keep their keys
+   * (see rekey.ts). The resolvers are used to write the previous blocks for that comparison, so
+   * a previous link to `{kind: 'page'}` matches the `page.md` just read.
+   */
+  previous?: JSONDocument;
+};
+
+const document = (nodes: JSONDocument['nodes']): JSONDocument => ({ object: 'document', data: {}, nodes });
+
+function read(markdown: string): PageMarkdown {
+  const source = markdown.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const pre = prepass(source);
+  let root = parsePageMdast(pre.text);
+  let frontMatter: Record<string, unknown> = {};
+  if (root.children?.[0]?.type === 'yaml') {
+    const fields = readFrontMatter(root.children[0].value ?? '');
+    // `---\nFoo\n---` is a rule and a heading, not front matter.
+    if (fields) frontMatter = fields;
+    else root = parseBodyMdast(pre.text);
+  }
+  const ctx = contextFor(root, pre, 0);
+  const flow = (root.children ?? []).filter((n) => n.type !== 'yaml');
+  let title: string | undefined;
+  if (flow[0]?.type === 'heading' && flow[0].depth === 1) title = plainText({ object: 'block', nodes: phrasingToInlines(flow.shift()!.children ?? [], ctx) });
+  const { description, ...rest } = frontMatter;
+  return {
+    ...(title !== undefined ? { title } : {}),
+    ...(typeof description === 'string' ? { description } : {}),
+    frontMatter: typeof description === 'string' ? rest : frontMatter,
+    document: document(flowToBlocks(flow, ctx)),
+  };
+}
+
+/**
+ * Parses a page's markdown. A `#` heading at the start becomes the title; front matter is read
+ * (`description` apart, the rest in `frontMatter`). With `previous`, unchanged blocks keep their
+ * keys; every other block and inline gets a new key. Never throws: input the converter cannot
+ * read (which should not happen) comes back as one paragraph of text.
+ */
+export function markdownToDocument(markdown: string, options: ReadOptions = {}): PageMarkdown {
+  let page: PageMarkdown;
+  try {
+    page = read(typeof markdown === 'string' ? markdown : String(markdown ?? ''));
+  } catch {
+    page = { frontMatter: {}, document: document([paragraph([textNode(String(markdown ?? ''))])]) };
+  }
+  if (options.previous) {
+    try {
+      page.document = preserveKeys(page.document, options.previous, options);
+    } catch {
+      // A malformed previous document: keys stay new.
+    }
+  }
+  ensureKeys(page.document);
+  return page;
+}
+
+/** Writes a document (and optional title, description, front matter) as markdown in the dialect. */
+export function documentToMarkdown(
+  doc: JSONDocument,
+  options: WriteOptions & { title?: string; description?: string; frontMatter?: Record<string, unknown> } = {},
+): string {
+  const ctx = { ...options, depth: 0 };
+  const { description: ownDescription, ...frontMatter } = options.frontMatter ?? {};
+  const description = options.description ?? ownDescription;
+  const head = writeFrontMatter({ ...(description !== undefined ? { description } : {}), ...frontMatter });
+  const nodes = Array.isArray(doc?.nodes) ? doc.nodes : [];
+  let body: string;
+  try {
+    const title = options.title ? [{ type: 'heading', depth: 1, children: [{ type: 'text', value: options.title.replace(/\s*\n\s*/g, ' ') }] }] : [];
+    body = stringifyMdast([...title, ...blocksToMdast(nodes, ctx)]);
+  } catch {
+    // Defensive: a document the writer cannot handle is written as its text.
+    body = [options.title ? `# ${options.title}` : '', ...nodes.map((n) => plainText(n))].filter(Boolean).join('\n\n');
+  }
+  return `${head}${body}\n`;
+}

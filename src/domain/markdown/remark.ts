@@ -1,0 +1,85 @@
+/**
+ * The remark processors: one parser for a page (front matter read), one for the bodies of tags
+ * and HTML parts (no front matter there), and the writer configured for the dialect (`*` bullets,
+ * `_` italics, `***` rules, fenced code, `$$` math).
+ */
+import type { Emphasis, Parents, Root } from 'mdast';
+import { defaultHandlers, type Info, type State } from 'mdast-util-to-markdown';
+import remarkFrontmatter from 'remark-frontmatter';
+import remarkGfm from 'remark-gfm';
+import remarkMath from 'remark-math';
+import remarkParse from 'remark-parse';
+import remarkStringify from 'remark-stringify';
+import { unified } from 'unified';
+
+/** A loosely typed mdast node: the converters read fields defensively. */
+export type MdNode = {
+  type: string;
+  value?: string;
+  children?: MdNode[];
+  url?: string;
+  alt?: string | null;
+  title?: string | null;
+  depth?: number;
+  ordered?: boolean | null;
+  start?: number | null;
+  checked?: boolean | null;
+  spread?: boolean | null;
+  lang?: string | null;
+  meta?: string | null;
+  identifier?: string;
+  label?: string | null;
+  align?: (string | null)[] | null;
+};
+
+// `$x$` stays text: the dialect writes math with `$$`, and prices are common in docs.
+const math = { singleDollarTextMath: false };
+
+const pageParser = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm).use(remarkMath, math).freeze();
+const bodyParser = unified().use(remarkParse).use(remarkGfm).use(remarkMath, math).freeze();
+
+export const parsePageMdast = (text: string): MdNode => pageParser.parse(text) as unknown as MdNode;
+export const parseBodyMdast = (text: string): MdNode => bodyParser.parse(text) as unknown as MdNode;
+
+const wordCharacter = /[\p{L}\p{N}]/u;
+
+/**
+ * `_` cannot open or close emphasis inside a word (`foo_bar_`), nor right inside `**` that
+ * touches a word (`foo**_bar_**baz`): use `*` there.
+ */
+function emphasis(node: Emphasis, parent: Parents | undefined, state: State, info: Info): string {
+  const intraword = wordCharacter.test(info.before.slice(-1)) || wordCharacter.test(info.after.charAt(0));
+  const edgeOfStrong = parent?.type === 'strong' && (parent.children[0] === node || parent.children[parent.children.length - 1] === node);
+  if (!intraword && !edgeOfStrong) return defaultHandlers.emphasis(node, parent, state, info);
+  const marker = state.options.emphasis;
+  state.options.emphasis = '*';
+  try {
+    return defaultHandlers.emphasis(node, parent, state, info);
+  } finally {
+    state.options.emphasis = marker;
+  }
+}
+
+const writer = unified()
+  .use(remarkStringify, {
+    bullet: '*',
+    bulletOrdered: '.',
+    emphasis: '_',
+    strong: '*',
+    rule: '*',
+    fence: '`',
+    fences: true,
+    listItemIndent: 'one',
+    incrementListMarker: true,
+    resourceLink: true,
+    // `{%` at the start of a line would read as a tag: escape it everywhere.
+    unsafe: [{ character: '{', after: '%' }],
+    handlers: { emphasis },
+  })
+  .use(remarkGfm)
+  .use(remarkMath, math)
+  .freeze();
+
+/** Markdown for some flow nodes, without the final newline. */
+export const stringifyMdast = (children: MdNode[]): string =>
+  writer.stringify({ type: 'root', children } as unknown as Root).replace(/\n+$/, '');

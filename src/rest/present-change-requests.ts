@@ -1,0 +1,98 @@
+/** GraphQL fragments and documented JSON shapes of change requests, revisions and pages. */
+import { presentUser, USER_FRAGMENT } from './present.js';
+
+type Obj = Record<string, any>;
+
+const optional = (fields: Obj) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== undefined));
+
+export const CHANGE_REQUEST_FRAGMENT = /* GraphQL */ `
+  fragment RestChangeRequest on ChangeRequest {
+    id number status subject description createdAt updatedAt mergedAt spaceId
+    revisionId revisionInitialId revisionMergedAncestorId revisionMergedId comments outdated
+    createdBy { ...RestUser } mergedBy { ...RestUser } urls { app location }
+  }
+  ${USER_FRAGMENT}
+`;
+
+export const presentChangeRequest = (r: Obj) => ({
+  object: 'change-request',
+  id: r.id,
+  number: r.number,
+  status: r.status,
+  subject: r.subject,
+  ...optional({ description: r.description }),
+  createdBy: presentUser(r.createdBy),
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+  ...optional({ mergedBy: r.mergedBy && presentUser(r.mergedBy), mergedAt: r.mergedAt }),
+  space: r.spaceId,
+  revision: r.revisionId,
+  revisionInitial: r.revisionInitialId,
+  ...optional({ revisionMergedAncestor: r.revisionMergedAncestorId, revisionMerged: r.revisionMergedId }),
+  comments: r.comments,
+  outdated: r.outdated,
+  urls: r.urls,
+});
+
+const PAGE_FIELDS = 'id type title slug path parentId description emoji icon hidden target createdAt updatedAt documentId urls { app location }';
+
+/** A page and, flat in tree order, its descendants: REST nests them again (see nestPages). */
+export const PAGE_FRAGMENT = `fragment RestPage on Page { ${PAGE_FIELDS} descendants { ${PAGE_FIELDS} } }`;
+export const PAGE_LIST_FRAGMENT = `fragment RestPageItem on Page { ${PAGE_FIELDS} }`;
+
+/** Flat pages (tree order) as the documented tree: each page's `pages` are its children. */
+export function nestPages(flat: Obj[], rootParentId: string | null): Obj[] {
+  const byParent = new Map<string | null, Obj[]>();
+  for (const page of flat) byParent.set(page.parentId ?? null, [...(byParent.get(page.parentId ?? null) ?? []), page]);
+  const build = (parentId: string | null): Obj[] => (byParent.get(parentId) ?? []).map((p) => ({ ...p, pages: build(p.id) }));
+  return build(rootParentId);
+}
+
+export function presentPage(p: Obj, body?: { document?: unknown; markdown?: string | null }): Obj {
+  const base = {
+    id: p.id,
+    title: p.title,
+    ...optional({ emoji: p.emoji, icon: p.icon }),
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+  };
+  const children = (p.pages ?? []).map((c: Obj) => presentPage(c));
+  if (p.type === 'group') return { ...base, kind: 'group', type: 'group', slug: p.slug, path: p.path, ...optional({ hidden: p.hidden || null }), pages: children };
+  if (p.type === 'link') return { ...base, kind: 'link', type: 'link', target: p.target ?? { kind: 'url', url: '' }, ...optional({ hidden: p.hidden || null }) };
+  return {
+    ...base,
+    kind: 'sheet',
+    type: 'document',
+    urls: { app: p.urls.app },
+    slug: p.slug,
+    path: p.path,
+    ...optional({ description: p.description, hidden: p.hidden || null }),
+    pages: children,
+    layout: {},
+    tags: [],
+    ...optional({ documentId: p.documentId }),
+    ...(body?.document !== undefined ? { document: body.document } : {}),
+    ...(body?.markdown !== undefined && body.markdown !== null ? { markdown: body.markdown } : {}),
+  };
+}
+
+export const REVISION_FRAGMENT = /* GraphQL */ `
+  fragment RestRevision on Revision {
+    id type parents createdAt mergedFromId urls { app location } allPages { ...RestPageItem }
+  }
+  ${PAGE_LIST_FRAGMENT}
+`;
+
+export const presentRevision = (r: Obj, mergedFrom?: Obj) => ({
+  object: 'revision',
+  id: r.id,
+  type: r.type,
+  parents: r.parents,
+  pages: nestPages(r.allPages, null).map((p) => presentPage(p)),
+  files: [],
+  reusableContents: [],
+  tags: [],
+  createdAt: r.createdAt,
+  urls: { app: r.urls.app },
+  ...(mergedFrom ? { mergedFrom } : {}),
+});

@@ -1,0 +1,170 @@
+/** Sections 4.6 and 4.7 of the API description: change requests and their content. */
+import { badRequest, notFound } from '../../domain/errors.js';
+import { booleanParam, CONNECTION_FIELDS, enumParam, listOf, pageArgs, pick, route, stringParam, type RestInput } from '../route.js';
+import {
+  CHANGE_REQUEST_FRAGMENT,
+  nestPages,
+  PAGE_FRAGMENT,
+  PAGE_LIST_FRAGMENT,
+  presentChangeRequest,
+  presentPage,
+  presentRevision,
+  REVISION_FRAGMENT,
+} from '../present-change-requests.js';
+
+const STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
+const CR = '/spaces/{spaceId}/change-requests/{changeRequestId}';
+
+const ids = ({ params }: RestInput) => ({ spaceId: params.spaceId, id: params.changeRequestId });
+const changeRequest = (data: { changeRequest: unknown }) => presentChangeRequest(data.changeRequest as never);
+
+/** `metadata` and `computed` (documented on every content read): accepted, validated; this server keeps no git metadata or computed content to leave out. */
+function contentFlags(query: URLSearchParams) {
+  booleanParam(query, 'metadata');
+  booleanParam(query, 'computed');
+}
+
+/** `format`: the body as a JSON document (default) or as markdown. */
+function format(query: URLSearchParams) {
+  contentFlags(query);
+  return enumParam(query, 'format', ['document', 'markdown'] as const) ?? 'document';
+}
+
+const pageFields = (withBody: string) => `...RestPage ${withBody}`;
+
+/** A page record with its subtree and the body in the asked format. */
+function presentPageRecord(page: any, input: RestInput) {
+  if (!page) return undefined;
+  const nested = { ...page, pages: nestPages(page.descendants, page.id) };
+  return format(input.query) === 'markdown' ? presentPage(nested, { markdown: page.markdown ?? '' }) : presentPage(nested, { document: page.document ?? undefined });
+}
+
+export const changeRequestRoutes = [
+  route({
+    method: 'GET',
+    path: '/spaces/{spaceId}/change-requests',
+    operation: `query RestListChangeRequests($id: ID!, $first: Int, $after: String, $status: ChangeRequestStatus, $contributor: ID) {
+      space(id: $id) { changeRequests(first: $first, after: $after, status: $status, contributor: $contributor) { ${CONNECTION_FIELDS} edges { node { ...RestChangeRequest } } } }
+    } ${CHANGE_REQUEST_FRAGMENT}`,
+    variables: ({ params, query }) => ({
+      id: params.spaceId,
+      ...pageArgs(query),
+      status: enumParam(query, 'status', STATUSES),
+      contributor: stringParam(query, 'contributor', 64) || undefined,
+    }),
+    result: (data) => listOf(data.space.changeRequests, presentChangeRequest),
+  }),
+  route({
+    method: 'POST',
+    path: '/spaces/{spaceId}/change-requests',
+    operation: `mutation RestCreateChangeRequest($spaceId: ID!, $subject: String) {
+      changeRequest: createChangeRequest(spaceId: $spaceId, subject: $subject) { ...RestChangeRequest }
+    } ${CHANGE_REQUEST_FRAGMENT}`,
+    variables: ({ params, body }) => ({ spaceId: params.spaceId, ...pick(body, ['subject'], [], ['template']) }),
+    result: changeRequest,
+    status: 201,
+  }),
+  route({
+    method: 'GET',
+    path: CR,
+    operation: `query RestGetChangeRequest($spaceId: ID!, $id: ID!) {
+      space(id: $spaceId) { changeRequest(id: $id) { ...RestChangeRequest } }
+    } ${CHANGE_REQUEST_FRAGMENT}`,
+    variables: (input) => ({ spaceId: input.params.spaceId, id: input.params.changeRequestId }),
+    result: (data) => presentChangeRequest(data.space.changeRequest),
+  }),
+  route({
+    method: 'PATCH',
+    path: CR,
+    operation: `mutation RestUpdateChangeRequest($spaceId: ID!, $id: ID!, $input: UpdateChangeRequestInput!) {
+      changeRequest: updateChangeRequest(spaceId: $spaceId, id: $id, input: $input) { ...RestChangeRequest }
+    } ${CHANGE_REQUEST_FRAGMENT}`,
+    variables: (input) => ({ ...ids(input), input: pick(input.body, ['subject', 'status'], [], ['description', 'links']) }),
+    result: changeRequest,
+  }),
+  route({
+    method: 'POST',
+    path: `${CR}/merge`,
+    operation: `mutation RestMergeChangeRequest($spaceId: ID!, $id: ID!) { outcome: mergeChangeRequest(spaceId: $spaceId, id: $id) { revision result } }`,
+    variables: ids,
+    result: (data) => data.outcome,
+  }),
+  route({
+    method: 'POST',
+    path: `${CR}/update`,
+    operation: `mutation RestUpdateChangeRequestFromSpace($spaceId: ID!, $id: ID!) { outcome: updateChangeRequestFromSpace(spaceId: $spaceId, id: $id) { revision result } }`,
+    variables: ids,
+    result: (data) => data.outcome,
+  }),
+  route({
+    method: 'GET',
+    path: `${CR}/content`,
+    operation: `query RestGetChangeRequestRevision($spaceId: ID!, $id: ID!) {
+      space(id: $spaceId) { changeRequest(id: $id) { revision { ...RestRevision } } }
+    } ${REVISION_FRAGMENT}`,
+    variables: (input) => (contentFlags(input.query), ids(input)),
+    result: (data) => presentRevision(data.space.changeRequest.revision),
+  }),
+  route({
+    method: 'POST',
+    path: `${CR}/content`,
+    operation: `mutation RestUpdateChangeRequestContent($spaceId: ID!, $id: ID!, $changes: [PageChangeInput!]!) {
+      result: updateChangeRequestContent(spaceId: $spaceId, id: $id, changes: $changes) {
+        changeRequest { ...RestChangeRequest } changes { object page ref }
+      }
+    } ${CHANGE_REQUEST_FRAGMENT}`,
+    variables: (input) => {
+      booleanParam(input.query, 'compat');
+      if (!Array.isArray(input.body.changes)) throw badRequest('Invalid value for "changes": must be an array of 1 to 50 changes', 'changes');
+      return { ...ids(input), changes: input.body.changes };
+    },
+    result: (data, input) => {
+      const changeRequest = presentChangeRequest(data.result.changeRequest);
+      if (booleanParam(input.query, 'compat') !== false) return changeRequest;
+      const location = (page: string) => `${changeRequest.urls.location}/content/page/${page}`;
+      return {
+        changeRequest,
+        changes: data.result.changes.map((c: { object: string; page: string; ref: string | null }) =>
+          c.object === 'deleted_page' ? { object: c.object, page: c.page } : { object: c.object, ...(c.ref ? { ref: c.ref } : {}), page: { object: 'page', id: c.page, urls: { location: location(c.page) } } },
+        ),
+      };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: `${CR}/content/pages`,
+    operation: `query RestListChangeRequestPages($spaceId: ID!, $id: ID!) {
+      space(id: $spaceId) { changeRequest(id: $id) { revision { allPages { ...RestPageItem } } } }
+    } ${PAGE_LIST_FRAGMENT}`,
+    variables: (input) => (contentFlags(input.query), ids(input)),
+    result: (data) => ({ pages: nestPages(data.space.changeRequest.revision.allPages, null).map((p) => presentPage(p)) }),
+  }),
+  route({
+    method: 'GET',
+    path: `${CR}/content/page/{pageId}`,
+    operation: `query RestGetChangeRequestPage($spaceId: ID!, $id: ID!, $pageId: ID!, $document: Boolean!, $markdown: Boolean!) {
+      space(id: $spaceId) { changeRequest(id: $id) { revision { page(id: $pageId) { ${pageFields('document @include(if: $document) markdown @include(if: $markdown)')} } } } }
+    } ${PAGE_FRAGMENT}`,
+    variables: (input) => {
+      const wanted = format(input.query);
+      return { ...ids(input), pageId: input.params.pageId, document: wanted === 'document', markdown: wanted === 'markdown' };
+    },
+    result: (data, input) => presentPageRecord(data.space.changeRequest.revision.page, input) ?? notFoundPage(),
+  }),
+  route({
+    method: 'GET',
+    path: `${CR}/content/path/{pagePath}`,
+    operation: `query RestGetChangeRequestPageByPath($spaceId: ID!, $id: ID!, $path: String!, $document: Boolean!, $markdown: Boolean!) {
+      space(id: $spaceId) { changeRequest(id: $id) { revision { page: pageByPath(path: $path) { ${pageFields('document @include(if: $document) markdown @include(if: $markdown)')} } } } }
+    } ${PAGE_FRAGMENT}`,
+    variables: (input) => {
+      const wanted = format(input.query);
+      return { ...ids(input), path: input.params.pagePath, document: wanted === 'document', markdown: wanted === 'markdown' };
+    },
+    result: (data, input) => presentPageRecord(data.space.changeRequest.revision.page, input) ?? notFoundPage(),
+  }),
+];
+
+function notFoundPage(): never {
+  throw notFound('Page');
+}

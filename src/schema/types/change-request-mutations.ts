@@ -1,0 +1,125 @@
+/** Writes of change requests: open, update, and change their content. */
+import { createChangeRequest } from '../../domain/change-requests/create.js';
+import { updateChangeRequest } from '../../domain/change-requests/update.js';
+import { writeContent } from '../../domain/change-requests/write-content.js';
+import { mergeChangeRequest } from '../../domain/change-requests/merge.js';
+import { updateFromSpace } from '../../domain/change-requests/update-from-space.js';
+import type { ChangeRequestRow } from '../../domain/change-requests/rows.js';
+import { builder } from '../builder.js';
+import { forgetLoaded, type Context } from '../context.js';
+import { ChangeRequestRef, ChangeRequestStatusEnum } from './change-request.js';
+import { PageTypeEnum } from './page.js';
+
+/** The change request after a committed write. */
+async function reload(ctx: Context, id: string): Promise<ChangeRequestRow> {
+  forgetLoaded(ctx);
+  return (await ctx.loaders.changeRequest.load(id))!;
+}
+
+const UpdateChangeRequestInput = builder.inputType('UpdateChangeRequestInput', {
+  fields: (t) => ({
+    subject: t.string({ description: 'At most 100 characters.' }),
+    status: t.field({ type: ChangeRequestStatusEnum, description: 'draft, open or archived (merged only by merging).' }),
+  }),
+});
+
+export const PageChangeOperationEnum = builder.enumType('PageChangeOperation', { values: ['insert_page', 'update_page', 'delete_page'] as const });
+
+const PageChangeInput = builder.inputType('PageChangeInput', {
+  description: 'One change of a batch (REST `changes[]`): insert, update (metadata, body, move) or delete a page.',
+  fields: (t) => ({
+    operation: t.field({ type: PageChangeOperationEnum, required: true }),
+    page: t.id({ description: 'update_page, delete_page: the page.' }),
+    into: t.id({ description: 'The parent page; null: the top level. update_page: omit to keep the parent.' }),
+    at: t.int({ description: 'Index among the new siblings; omitted: the end (or unchanged when the parent is).' }),
+    ref: t.string({ description: 'insert_page: a name for the new page, echoed in the outcome.' }),
+    type: t.field({ type: PageTypeEnum, description: 'insert_page: document (default), group (top level only) or link.' }),
+    target: t.field({ type: 'JSON', description: 'Link pages: a ContentRef.' }),
+    document: t.field({ type: 'JSON', description: '`{markdown}`, `{document: JSONDocument}` or `{}` (an empty page).' }),
+    title: t.string(),
+    slug: t.string({ description: 'Unique among siblings; derived from the title when omitted.' }),
+    emoji: t.string({ description: 'Empty string: removes it.' }),
+    icon: t.string({ description: 'Empty string: removes it.' }),
+    description: t.string(),
+    hidden: t.boolean(),
+  }),
+});
+
+const PageChangeOutcome = builder.simpleObject('PageChangeOutcome', {
+  fields: (t) => ({
+    object: t.string({ description: 'created_page, updated_page or deleted_page.' }),
+    page: t.id(),
+    ref: t.string({ nullable: true }),
+  }),
+});
+
+const ChangeRequestContentUpdate = builder.objectRef<{ changeRequest: ChangeRequestRow; changes: { object: string; page: string; ref?: string }[] }>('ChangeRequestContentUpdate').implement({
+  fields: (t) => ({
+    changeRequest: t.field({ type: ChangeRequestRef, resolve: (r) => r.changeRequest }),
+    changes: t.field({ type: [PageChangeOutcome], resolve: (r) => r.changes.map((c) => ({ ...c, ref: c.ref ?? null })) }),
+  }),
+});
+
+/** Input objects as the domain validates them: absent fields dropped, an explicit `into: null` kept. */
+const withoutNulls = (change: Record<string, unknown>) => Object.fromEntries(Object.entries(change).filter(([k, v]) => v !== undefined && (v !== null || k === 'into')));
+
+export const MergeResultEnum = builder.enumType('MergeResult', { values: ['merge', 'update', 'conflicts'] as const });
+
+const MergeOutcomeRef = builder.objectRef<{ revision: string; result: 'merge' | 'update' | 'conflicts'; changeRequestId: string }>('MergeOutcome').implement({
+  description: 'What a merge or an update did: `conflicts` means nothing was written (see ChangeRequest.conflicts).',
+  fields: (t) => ({
+    revision: t.string({ description: "The space's new revision (merge), the request's (update), or the current one (conflicts).", resolve: (o) => o.revision }),
+    result: t.field({ type: MergeResultEnum, resolve: (o) => o.result }),
+    changeRequest: t.field({ type: ChangeRequestRef, resolve: (o, _a, ctx) => reload(ctx, o.changeRequestId) }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  mergeChangeRequest: t.field({
+    type: MergeOutcomeRef,
+    description: 'Merges the change request into the space (three-way, block by block); with conflicts nothing is written.',
+    args: { spaceId: t.arg.id({ required: true }), id: t.arg.id({ required: true, description: 'ID or number.' }) },
+    resolve: async (_root, { spaceId, id }, ctx) => {
+      const outcome = await mergeChangeRequest(ctx.db, ctx.access, String(spaceId), String(id));
+      forgetLoaded(ctx);
+      return { ...outcome, changeRequestId: (await ctx.access.requireChangeRequest(String(spaceId), String(id))).changeRequest.id };
+    },
+  }),
+  updateChangeRequestFromSpace: t.field({
+    type: MergeOutcomeRef,
+    description: "Brings the space's current content into the change request; with conflicts nothing is written.",
+    args: { spaceId: t.arg.id({ required: true }), id: t.arg.id({ required: true, description: 'ID or number.' }) },
+    resolve: async (_root, { spaceId, id }, ctx) => {
+      const outcome = await updateFromSpace(ctx.db, ctx.access, String(spaceId), String(id));
+      forgetLoaded(ctx);
+      return { ...outcome, changeRequestId: (await ctx.access.requireChangeRequest(String(spaceId), String(id))).changeRequest.id };
+    },
+  }),
+  createChangeRequest: t.field({
+    type: ChangeRequestRef,
+    description: "Opens a change request (a draft) on the space's current revision; needs `edit` on the space.",
+    args: { spaceId: t.arg.id({ required: true }), subject: t.arg.string({ required: false }) },
+    resolve: async (_root, { spaceId, subject }, ctx) => reload(ctx, await createChangeRequest(ctx.db, ctx.access, String(spaceId), subject == null ? {} : { subject })),
+  }),
+  updateChangeRequest: t.field({
+    type: ChangeRequestRef,
+    args: { spaceId: t.arg.id({ required: true }), id: t.arg.id({ required: true, description: 'ID or number.' }), input: t.arg({ type: UpdateChangeRequestInput, required: true }) },
+    resolve: async (_root, { spaceId, id, input }, ctx) => {
+      const clean = Object.fromEntries(Object.entries(input).filter(([, v]) => v != null));
+      return reload(ctx, await updateChangeRequest(ctx.db, ctx.access, String(spaceId), String(id), clean));
+    },
+  }),
+  updateChangeRequestContent: t.field({
+    type: ChangeRequestContentUpdate,
+    description: 'Applies up to 50 page changes, in order, as one new revision of the change request: all or nothing.',
+    args: {
+      spaceId: t.arg.id({ required: true }),
+      id: t.arg.id({ required: true, description: 'ID or number.' }),
+      changes: t.arg({ type: [PageChangeInput], required: true }),
+    },
+    resolve: async (_root, { spaceId, id, changes }, ctx) => {
+      const result = await writeContent(ctx.db, ctx.access, String(spaceId), String(id), { changes: changes.map((c) => withoutNulls(c as Record<string, unknown>)) });
+      return { changeRequest: await reload(ctx, result.changeRequestId), changes: result.outcomes };
+    },
+  }),
+}));

@@ -1,0 +1,116 @@
+/** Change requests of a space: their fields, the space's list of them, and `changeRequest`. */
+import type { ChangeRequestStatus } from '../../generated/prisma/client.js';
+import type { ChangeRequestRow } from '../../domain/change-requests/rows.js';
+import { countChangeRequests } from '../../domain/change-requests/rows.js';
+import { pageVariant } from '../../domain/loaders/index.js';
+import { changeRequestConflicts } from '../../domain/change-requests/conflicts.js';
+import type { BlockConflict, EntityConflict } from '../../domain/merge/index.js';
+import { builder } from '../builder.js';
+import { pageConnection } from '../connection.js';
+import { apiUrl, appUrl } from '../urls.js';
+import { RevisionRef } from './revision.js';
+import { SpaceRef } from './space.js';
+import { UserRef } from './user.js';
+
+export const ChangeRequestStatusEnum = builder.enumType('ChangeRequestStatus', { values: ['draft', 'open', 'archived', 'merged'] as const });
+
+const load = <T>(value: Promise<T | null>, what: string) => value.then((v) => {
+  if (v === null) throw new Error(`${what} of a change request is missing`);
+  return v;
+});
+
+const BlockConflictRef = builder.objectRef<BlockConflict>('BlockConflict').implement({
+  description: 'A block changed differently on both sides (null: absent on that side).',
+  fields: (t) => ({
+    path: t.stringList({ description: 'Block keys from the top of the document; the last is the block in conflict.', resolve: (c) => c.path }),
+    base: t.field({ type: 'JSON', nullable: true, resolve: (c) => c.base }),
+    ours: t.field({ type: 'JSON', nullable: true, description: "The change request's version.", resolve: (c) => c.ours }),
+    theirs: t.field({ type: 'JSON', nullable: true, description: "The space's version.", resolve: (c) => c.theirs }),
+  }),
+});
+
+const ChangeRequestConflictRef = builder.objectRef<EntityConflict>('ChangeRequestConflict').implement({
+  description: 'A page (or file, or reusable content) the request and the space changed in ways that do not merge.',
+  fields: (t) => ({
+    entityId: t.id({ description: 'The page, file or reusable content.', resolve: (c) => c.entityId }),
+    kind: t.string({ description: 'page, file or reusable-content.', resolve: (c) => c.kind }),
+    reason: t.string({ description: 'field, delete-edit, move-move, cycle, orphan, path, group-nesting, document or edit-edit.', resolve: (c) => c.reason }),
+    field: t.string({ nullable: true, resolve: (c) => c.field ?? null }),
+    blocks: t.field({ type: [BlockConflictRef], resolve: (c) => c.blocks ?? [] }),
+    base: t.field({ type: 'JSON', nullable: true, resolve: (c) => c.base }),
+    ours: t.field({ type: 'JSON', nullable: true, resolve: (c) => c.ours }),
+    theirs: t.field({ type: 'JSON', nullable: true, resolve: (c) => c.theirs }),
+  }),
+});
+
+export const ChangeRequestRef = builder.prismaNode('ChangeRequest', {
+  id: { field: 'id' },
+  fields: (t) => ({
+    number: t.exposeInt('number', { description: 'Incremental identifier within the space.' }),
+    status: t.field({ type: ChangeRequestStatusEnum, resolve: (r) => r.status }),
+    subject: t.exposeString('subject'),
+    description: t.field({ type: 'JSON', nullable: true, resolve: (r) => r.description }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    mergedAt: t.expose('mergedAt', { type: 'DateTime', nullable: true }),
+    createdBy: t.field({ type: UserRef, resolve: (r, _a, ctx) => load(ctx.loaders.user.load(r.createdById), 'The author') }),
+    mergedBy: t.field({ type: UserRef, nullable: true, resolve: (r, _a, ctx) => (r.mergedById ? ctx.loaders.user.load(r.mergedById) : null) }),
+    spaceId: t.exposeString('spaceId'),
+    space: t.field({ type: SpaceRef, resolve: (r, _a, ctx) => load(ctx.loaders.space.load(r.spaceId), 'The space') }),
+    revisionId: t.exposeString('revisionId', { description: 'ID of the active revision.' }),
+    revision: t.field({ type: RevisionRef, resolve: (r, _a, ctx) => load(ctx.loaders.revision.load(r.revisionId), 'The revision') }),
+    revisionInitialId: t.exposeString('revisionInitialId', { description: 'The space revision it was created from.' }),
+    revisionMergedAncestorId: t.exposeString('revisionMergedAncestor', { nullable: true, description: 'The space revision it was last updated from.' }),
+    revisionMergedId: t.exposeString('revisionMerged', { nullable: true, description: 'Once merged: the space revision the merge made.' }),
+    comments: t.int({ description: 'Open comments.', resolve: (r, _a, ctx) => ctx.loaders.changeRequestCommentCount.load(r.id) }),
+    outdated: t.boolean({
+      description: "Whether the space's content has changed since the request was created or last updated.",
+      resolve: async (r, _a, ctx) => {
+        if (r.status === 'merged') return false;
+        const [space, revision] = await Promise.all([ctx.loaders.space.load(r.spaceId), ctx.loaders.revision.load(r.revisionId)]);
+        return !!space && !!revision && revision.baseRevisionId !== space.revisionId;
+      },
+    }),
+    conflicts: t.field({
+      type: [ChangeRequestConflictRef],
+      description: 'What merging the request now would conflict on: resolve them by editing the request (or updating it) and merge again.',
+      resolve: async (r, _a, ctx) => {
+        const space = await load(ctx.loaders.space.load(r.spaceId), 'The space');
+        return changeRequestConflicts(ctx.db, r, space.revisionId);
+      },
+    }),
+    urls: t.field({
+      type: builder.simpleObject('ChangeRequestUrls', { fields: (u) => ({ app: u.string(), location: u.string() }) }),
+      resolve: (r, _a, ctx) => ({ app: appUrl(ctx, `/s/${r.spaceId}/~/changes/${r.number}`), location: apiUrl(ctx, `/spaces/${r.spaceId}/change-requests/${r.id}`) }),
+    }),
+  }),
+});
+
+builder.prismaObjectFields('Space', (t) => ({
+  revision: t.field({
+    type: RevisionRef,
+    description: "The space's current revision.",
+    resolve: async (space, _a, ctx) => load(ctx.loaders.revision.load(space.revisionId), 'The revision'),
+  }),
+  changeRequests: t.connection({
+    type: ChangeRequestRef,
+    description: 'Change requests of one status (default: open), newest first; `contributor`: only those a user wrote revisions of.',
+    args: {
+      status: t.arg({ type: ChangeRequestStatusEnum, required: false }),
+      contributor: t.arg.id({ required: false }),
+    },
+    resolve: async (space, args, ctx) => {
+      await ctx.access.requireSpace(space.id, 'view', { allowDeleted: true });
+      const status: ChangeRequestStatus = args.status ?? 'open';
+      const contributor = args.contributor == null ? null : String(args.contributor);
+      const page = await ctx.loaders.changeRequests(pageVariant(args, status, contributor)).load(space.id);
+      return pageConnection<ChangeRequestRow>(page, () => countChangeRequests(ctx.db, space.id, { status, contributor }));
+    },
+  }),
+  changeRequest: t.field({
+    type: ChangeRequestRef,
+    description: 'A change request by ID or number.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (space, { id }, ctx) => (await ctx.access.requireChangeRequest(space.id, String(id))).changeRequest,
+  }),
+}));

@@ -1,0 +1,67 @@
+/** Pages of a revision: documents, groups and links, each with its path and child pages. */
+import type { PageData } from '../../domain/revisions/entries.js';
+import type { RevisionScope } from '../../domain/revisions/scope.js';
+import { walk, type PageNode } from '../../domain/revisions/tree.js';
+import { documentToMarkdown } from '../../domain/markdown/index.js';
+import type { JSONDocument } from '../../domain/documents/types.js';
+import { builder } from '../builder.js';
+import type { Context } from '../context.js';
+import { apiUrl, appUrl } from '../urls.js';
+
+/** A page as resolvers pass it: the page in its tree, and the revision it was read from. */
+export type PageShape = { node: PageNode; scope: RevisionScope };
+
+export const asPages = (scope: RevisionScope, nodes: PageNode[]): PageShape[] => nodes.map((node) => ({ node, scope }));
+
+export const PageTypeEnum = builder.enumType('PageType', { values: ['document', 'group', 'link'] as const });
+
+const data = (page: PageShape) => page.node.entry.data as PageData;
+
+async function body(ctx: Context, page: PageShape): Promise<JSONDocument | null> {
+  const id = page.node.entry.documentId;
+  return id ? ctx.loaders.document.load(id) : null;
+}
+
+export const PageRef = builder.objectRef<PageShape>('Page');
+
+PageRef.implement({
+  description: 'A page of a revision. Groups exist only at the top level; documents and groups have child pages.',
+  fields: (t) => ({
+    id: t.id({ resolve: (p) => p.node.entry.entityId }),
+    type: t.field({ type: PageTypeEnum, resolve: (p) => p.node.entry.type }),
+    title: t.string({ resolve: (p) => p.node.entry.title }),
+    slug: t.string({ resolve: (p) => p.node.entry.slug }),
+    path: t.string({ description: 'Complete path of the page in the revision.', resolve: (p) => p.node.path }),
+    parentId: t.id({ nullable: true, resolve: (p) => p.node.entry.parentId }),
+    description: t.string({ nullable: true, resolve: (p) => data(p).description ?? null }),
+    emoji: t.string({ nullable: true, resolve: (p) => data(p).emoji ?? null }),
+    icon: t.string({ nullable: true, resolve: (p) => data(p).icon ?? null }),
+    hidden: t.boolean({ resolve: (p) => data(p).hidden ?? false }),
+    target: t.field({ type: 'JSON', nullable: true, description: 'Link pages: where they point (ContentRef).', resolve: (p) => data(p).target ?? null }),
+    createdAt: t.field({ type: 'DateTime', resolve: (p) => p.node.entry.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (p) => p.node.entry.updatedAt }),
+    documentId: t.string({ nullable: true, description: 'ID of the body (documents only); the same body has the same ID in every revision.', resolve: (p) => p.node.entry.documentId }),
+    document: t.field({ type: 'JSON', nullable: true, description: 'The body as a JSON document (documents only).', resolve: (p, _a, ctx) => body(ctx, p) }),
+    markdown: t.string({
+      nullable: true,
+      description: "The body as markdown in the platform's dialect (documents only), title first.",
+      resolve: async (p, _a, ctx) => {
+        const document = await body(ctx, p);
+        return document && documentToMarkdown(document, { title: p.node.entry.title, description: data(p).description });
+      },
+    }),
+    pages: t.field({ type: [PageRef], description: 'Child pages, in order.', resolve: (p) => asPages(p.scope, p.node.children) }),
+    descendants: t.field({ type: [PageRef], description: 'Every page below this one, flat, in tree order.', resolve: (p) => asPages(p.scope, [...walk(p.node.children)]) }),
+    urls: t.field({
+      type: builder.simpleObject('PageUrls', { fields: (u) => ({ app: u.string(), location: u.string() }) }),
+      resolve: (p, _a, ctx) => {
+        const { spaceId, lineId } = p.scope;
+        const inRequest = lineId !== spaceId ? `/change-requests/${lineId}` : '';
+        return {
+          app: appUrl(ctx, `/s/${spaceId}${inRequest ? `/~/changes/${lineId}` : ''}/${p.node.path}`),
+          location: apiUrl(ctx, `/spaces/${spaceId}${inRequest}/content/page/${p.node.entry.entityId}`),
+        };
+      },
+    }),
+  }),
+});

@@ -1,0 +1,62 @@
+/** Revisions: immutable states of a space's content (its own, or a change request's). */
+import type { Revision } from '../../generated/prisma/client.js';
+import { pageById, pageByPath, pageTree } from '../../domain/revisions/pages.js';
+import { badRequest } from '../../domain/errors.js';
+import { builder } from '../builder.js';
+import { apiUrl, appUrl } from '../urls.js';
+import { asPages, PageRef } from './page.js';
+import { walk } from '../../domain/revisions/tree.js';
+
+export const RevisionTypeEnum = builder.enumType('RevisionType', { values: ['edits', 'merge', 'update', 'rollback'] as const });
+
+const PAGE_PATH_MAX = 2048;
+
+export const RevisionRef = builder.objectRef<Revision>('Revision').implement({
+  description: "An immutable state of a space's content: the space's own revisions, or a change request's.",
+  fields: (t) => ({
+    id: t.id({ resolve: (r) => r.id }),
+    type: t.field({ type: RevisionTypeEnum, resolve: (r) => r.type as 'edits' }),
+    parents: t.stringList({ resolve: (r) => r.parents }),
+    createdAt: t.field({ type: 'DateTime', resolve: (r) => r.createdAt }),
+    spaceId: t.id({ resolve: (r) => r.spaceId }),
+    changeRequestId: t.id({ nullable: true, description: 'The change request the revision belongs to (null: the space\'s own).', resolve: (r) => (r.lineId === r.spaceId ? null : r.lineId) }),
+    mergedFromId: t.id({ nullable: true, description: 'Merge revisions: the change request merged.', resolve: (r) => r.mergedFromId }),
+    pages: t.field({
+      type: [PageRef],
+      description: 'Every page of the revision, as a tree (top-level pages, each with its `pages`).',
+      resolve: async (r, _a, ctx) => asPages(r, await pageTree(ctx.db, r)),
+    }),
+    allPages: t.field({
+      type: [PageRef],
+      description: 'Every page of the revision in one flat list, in tree order (depth-first, siblings in order).',
+      resolve: async (r, _a, ctx) => [...walk(await pageTree(ctx.db, r))].map((node) => ({ node, scope: r })),
+    }),
+    page: t.field({
+      type: PageRef,
+      nullable: true,
+      args: { id: t.arg.id({ required: true }) },
+      resolve: async (r, { id }, ctx) => {
+        const node = await pageById(ctx.db, r, String(id));
+        return node && { node, scope: r };
+      },
+    }),
+    pageByPath: t.field({
+      type: PageRef,
+      nullable: true,
+      description: 'The page at a path of the revision (slugs joined by "/").',
+      args: { path: t.arg.string({ required: true }) },
+      resolve: async (r, { path }, ctx) => {
+        if (path.length > PAGE_PATH_MAX) throw badRequest(`Invalid value for "path": at most ${PAGE_PATH_MAX} characters`, 'path');
+        const node = await pageByPath(ctx.db, r, path);
+        return node && { node, scope: r };
+      },
+    }),
+    urls: t.field({
+      type: builder.simpleObject('RevisionUrls', { fields: (u) => ({ app: u.string(), location: u.string() }) }),
+      resolve: (r, _a, ctx) =>
+        r.lineId === r.spaceId
+          ? { app: appUrl(ctx, `/s/${r.spaceId}/~/revisions/${r.id}`), location: apiUrl(ctx, `/spaces/${r.spaceId}/revisions/${r.id}`) }
+          : { app: appUrl(ctx, `/s/${r.spaceId}/~/changes/${r.lineId}`), location: apiUrl(ctx, `/spaces/${r.spaceId}/change-requests/${r.lineId}/content`) },
+    }),
+  }),
+});

@@ -1,0 +1,227 @@
+/**
+ * Change requests (API 4.6) through the public SDK and plain HTTP: numbering under concurrency,
+ * filters and pages, subject and status rules, merge and update with real three-way merges,
+ * conflicts, access and isolation between organizations.
+ */
+import { describe, expect, it } from 'vitest';
+import { gqlOk, http, sdk, sdkError } from './helpers/clients.js';
+import { createActor, createOrg } from './helpers/factories.js';
+import { useServer } from './helpers/server.js';
+
+const server = useServer();
+
+type Change = Record<string, unknown>;
+
+const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t, marks: [] }] });
+const para = (key: string, t: string) => ({ object: 'block', type: 'paragraph', key, data: {}, nodes: [text(t)] });
+const doc = (...blocks: unknown[]) => ({ document: { object: 'document', data: {}, nodes: blocks } });
+
+async function setup() {
+  const { org, owner } = await createOrg(server.db);
+  const api = sdk(server.url, owner.token);
+  const space = (await api.orgs.createSpace(org.id, { title: 'Handbook' })).data;
+  return { org, owner, api, space };
+}
+
+/** Opens a change request, applies `changes` and answers its ID and the created pages' IDs by ref. */
+async function propose(api: ReturnType<typeof sdk>, spaceId: string, changes: Change[], subject = 'Edit') {
+  const cr = (await api.spaces.createChangeRequest(spaceId, { subject })).data;
+  const pages: Record<string, string> = {};
+  if (changes.length) {
+    const result = (await api.spaces.updateChangeRequestContent(spaceId, cr.id, { changes: changes as never }, { compat: false })).data as any;
+    for (const c of result.changes) if (c.ref) pages[c.ref] = c.page.id;
+  }
+  return { id: cr.id, number: cr.number, pages };
+}
+
+async function merge(api: ReturnType<typeof sdk>, spaceId: string, crId: string) {
+  return (await api.spaces.mergeChangeRequest(spaceId, crId)).data;
+}
+
+/** Title, path and paragraphs of every page of the space's current content, in tree order. */
+async function spaceContent(token: string, spaceId: string) {
+  const data = await gqlOk(server.url, token, `query($id: ID!) { space(id: $id) { revision { allPages { id title path document } } } }`, { id: spaceId });
+  return data.space.revision.allPages.map((p: any) => ({ title: p.title, path: p.path, text: (p.document?.nodes ?? []).map((b: any) => b.nodes?.[0]?.leaves?.[0]?.text) }));
+}
+
+describe('change requests', () => {
+  it('numbers 50 concurrent creations 1..50 with no gap or duplicate, and keeps the space counters true', async () => {
+    const { api, space } = await setup();
+    const created = await Promise.all(Array.from({ length: 50 }, (_, i) => api.spaces.createChangeRequest(space.id, { subject: `CR ${i}` })));
+    expect(created.map((r) => r.data.number).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    const first = created[0].data;
+    expect(first).toMatchObject({ object: 'change-request', status: 'draft', space: space.id, revisionInitial: space.revision, comments: 0, outdated: false });
+    expect(first.revision).not.toBe(space.revision);
+    await api.spaces.updateChangeRequestById(space.id, String(created[1].data.number), { status: 'open' } as never);
+    const after = (await api.spaces.getSpaceById(space.id)).data;
+    expect(after).toMatchObject({ changeRequests: 50, changeRequestsDraft: 49, changeRequestsOpen: 1 });
+  }, 60_000);
+
+  it('finds a request by ID or by number, and 404s for another space or organization', async () => {
+    const { api, space, org } = await setup();
+    const cr = (await api.spaces.createChangeRequest(space.id, { subject: 'Hello' })).data;
+    expect((await api.spaces.getChangeRequestById(space.id, String(cr.number))).data.id).toBe(cr.id);
+    expect((await api.spaces.getChangeRequestById(space.id, cr.id)).data.number).toBe(cr.number);
+    const other = (await api.orgs.createSpace(org.id, { title: 'Other' })).data;
+    expect((await sdkError(api.spaces.getChangeRequestById(other.id, cr.id))).status).toBe(404);
+    const stranger = await createOrg(server.db, 'Elsewhere');
+    const theirs = sdk(server.url, stranger.owner.token);
+    expect((await sdkError(theirs.spaces.getChangeRequestById(space.id, cr.id))).status).toBe(404);
+    expect((await sdkError(theirs.spaces.updateChangeRequestById(space.id, cr.id, { subject: 'Mine' }))).status).toBe(404);
+    expect((await sdkError(theirs.spaces.mergeChangeRequest(space.id, cr.id))).status).toBe(404);
+    expect((await api.spaces.getChangeRequestById(space.id, cr.id)).data.subject).toBe('Hello');
+  });
+
+  it('lists by status (open by default) and contributor, newest first, paged in SQL', async () => {
+    const { api, space, org } = await setup();
+    const writer = await createActor(server.db, { org: org.id, role: 'edit' });
+    const numbers: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const cr = (await api.spaces.createChangeRequest(space.id, { subject: `Open ${i}` })).data;
+      await api.spaces.updateChangeRequestById(space.id, cr.id, { status: 'open' } as never);
+      numbers.push(cr.number);
+    }
+    const theirs = (await sdk(server.url, writer.token).spaces.createChangeRequest(space.id, { subject: 'By writer' })).data;
+    const open = (await api.spaces.listChangeRequestsForSpace(space.id, { limit: 2 })).data;
+    expect(open.count).toBe(5);
+    expect(open.items.map((c) => c.number)).toEqual([numbers[4], numbers[3]]);
+    const seen = [...open.items.map((c) => c.number)];
+    let next = open.next?.page;
+    while (next) {
+      const page = (await api.spaces.listChangeRequestsForSpace(space.id, { limit: 2, page: next })).data;
+      seen.push(...page.items.map((c) => c.number));
+      next = page.next?.page;
+    }
+    expect(seen).toEqual([...numbers].reverse());
+    const drafts = (await api.spaces.listChangeRequestsForSpace(space.id, { status: 'draft' } as never)).data;
+    expect(drafts.items.map((c) => c.id)).toEqual([theirs.id]);
+    const byWriter = (await api.spaces.listChangeRequestsForSpace(space.id, { status: 'draft', contributor: writer.id } as never)).data;
+    expect(byWriter.items.map((c) => c.id)).toEqual([theirs.id]);
+    const bad = await http(server.url, writer.token, 'GET', `/spaces/${space.id}/change-requests?status=nope`);
+    expect(bad).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('status') } } });
+    const badCursor = await http(server.url, writer.token, 'GET', `/spaces/${space.id}/change-requests?page=garbage`);
+    expect(badCursor).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('page') } } });
+  });
+
+  it('validates subject and status; a merged request is final', async () => {
+    const { api, space } = await setup();
+    const cr = (await api.spaces.createChangeRequest(space.id, {})).data;
+    expect(cr.subject).toBe('');
+    const anonymous = await http(server.url, undefined, 'PATCH', `/spaces/${space.id}/change-requests/${cr.id}`, { subject: 'x' });
+    expect(anonymous.status).toBe(401);
+    const tooLong = await sdkError(api.spaces.updateChangeRequestById(space.id, cr.id, { subject: 'x'.repeat(101) }));
+    expect(tooLong).toMatchObject({ status: 400, message: expect.stringContaining('subject') });
+    const merged = await sdkError(api.spaces.updateChangeRequestById(space.id, cr.id, { status: 'merged' } as never));
+    expect(merged).toMatchObject({ status: 400, message: expect.stringContaining('status') });
+    for (const status of ['open', 'archived', 'draft', 'open'] as const) {
+      expect((await api.spaces.updateChangeRequestById(space.id, cr.id, { status } as never)).data.status).toBe(status);
+    }
+    expect((await merge(api, space.id, cr.id)).result).toBe('merge');
+    const after = (await api.spaces.getChangeRequestById(space.id, cr.id)).data;
+    expect(after).toMatchObject({ status: 'merged', revisionMerged: expect.any(String), mergedBy: { id: cr.createdBy.id } });
+    expect((await sdkError(api.spaces.updateChangeRequestById(space.id, cr.id, { status: 'open' } as never))).status).toBe(409);
+    expect((await sdkError(api.spaces.mergeChangeRequest(space.id, cr.id))).status).toBe(409);
+    expect((await sdkError(api.spaces.updateChangeRequestContent(space.id, cr.id, { changes: [{ operation: 'insert_page', title: 'Late', document: { markdown: 'x' } }] as never }))).status).toBe(409);
+  });
+
+  it('refuses writers below edit and a locked space', async () => {
+    const { api, space, org } = await setup();
+    const reader = await createActor(server.db, { org: org.id, role: 'read' });
+    const cr = (await api.spaces.createChangeRequest(space.id, {})).data;
+    const theirs = sdk(server.url, reader.token);
+    expect((await sdkError(theirs.spaces.createChangeRequest(space.id, {}))).status).toBe(403);
+    expect((await sdkError(theirs.spaces.mergeChangeRequest(space.id, cr.id))).status).toBe(403);
+    expect((await theirs.spaces.getChangeRequestById(space.id, cr.id)).data.id).toBe(cr.id);
+    await api.spaces.updateSpaceById(space.id, { editMode: 'locked' } as never);
+    expect((await sdkError(api.spaces.createChangeRequest(space.id, {}))).status).toBe(403);
+    expect((await sdkError(api.spaces.mergeChangeRequest(space.id, cr.id))).status).toBe(403);
+  });
+});
+
+describe('merging', () => {
+  it('fast-forwards a request into the space, keeping page IDs, and writes rows for what changed only', async () => {
+    const { api, space, owner } = await setup();
+    const first = await propose(api, space.id, [
+      { operation: 'insert_page', ref: 'a', title: 'Alpha', document: doc(para('a1', 'one'), para('a2', 'two')) },
+      { operation: 'insert_page', ref: 'b', title: 'Beta', document: { markdown: '# Beta\n\nHello **world**.\n' } },
+    ]);
+    const merged = await merge(api, space.id, first.id);
+    expect(merged.result).toBe('merge');
+    expect((await api.spaces.getSpaceById(space.id)).data.revision).toBe(merged.revision);
+    expect(await spaceContent(owner.token, space.id)).toEqual([
+      { title: 'Alpha', path: 'alpha', text: ['one', 'two'] },
+      { title: 'Beta', path: 'beta', text: ['Hello '] },
+    ]);
+    const second = await propose(api, space.id, [{ operation: 'update_page', page: first.pages.a, document: doc(para('a1', 'one!'), para('a2', 'two')) }]);
+    const rowsBefore = await server.db.contentEntry.count({ where: { spaceId: space.id } });
+    await merge(api, space.id, second.id);
+    // One row for the edited page in the request's line before, one in the space's line now.
+    expect(await server.db.contentEntry.count({ where: { spaceId: space.id } })).toBe(rowsBefore + 1);
+    const page = (await api.spaces.getPageInChangeRequestById(space.id, second.id, first.pages.a)).data as any;
+    expect(page).toMatchObject({ id: first.pages.a, title: 'Alpha', path: 'alpha', kind: 'sheet', type: 'document' });
+  });
+
+  it('merges edits of different blocks of the same page made on both sides', async () => {
+    const { api, space, owner } = await setup();
+    const seed = await propose(api, space.id, [{ operation: 'insert_page', ref: 'p', title: 'Page', document: doc(para('k1', 'one'), para('k2', 'two'), para('k3', 'three')) }]);
+    await merge(api, space.id, seed.id);
+    const ours = await propose(api, space.id, [{ operation: 'update_page', page: seed.pages.p, document: doc(para('k1', 'ONE'), para('k2', 'two'), para('k3', 'three')) }]);
+    const theirs = await propose(api, space.id, [{ operation: 'update_page', page: seed.pages.p, document: doc(para('k1', 'one'), para('k2', 'two'), para('k3', 'THREE')) }]);
+    expect((await merge(api, space.id, theirs.id)).result).toBe('merge');
+    const cr = (await api.spaces.getChangeRequestById(space.id, ours.id)).data;
+    expect(cr.outdated).toBe(true);
+    expect((await merge(api, space.id, ours.id)).result).toBe('merge');
+    expect(await spaceContent(owner.token, space.id)).toEqual([{ title: 'Page', path: 'page', text: ['ONE', 'two', 'THREE'] }]);
+  });
+
+  it('answers conflicts (and writes nothing) when both sides change the same block, then merges once resolved', async () => {
+    const { api, space, owner } = await setup();
+    const seed = await propose(api, space.id, [{ operation: 'insert_page', ref: 'p', title: 'Page', document: doc(para('k1', 'one')) }]);
+    await merge(api, space.id, seed.id);
+    const ours = await propose(api, space.id, [{ operation: 'update_page', page: seed.pages.p, document: doc(para('k1', 'ours')) }]);
+    const theirs = await propose(api, space.id, [{ operation: 'update_page', page: seed.pages.p, document: doc(para('k1', 'theirs')) }]);
+    await merge(api, space.id, theirs.id);
+    const headBefore = (await api.spaces.getSpaceById(space.id)).data.revision;
+    const attempt = await merge(api, space.id, ours.id);
+    expect(attempt).toEqual({ revision: headBefore, result: 'conflicts' });
+    expect((await api.spaces.getSpaceById(space.id)).data.revision).toBe(headBefore);
+    expect((await api.spaces.getChangeRequestById(space.id, ours.id)).data.status).toBe('draft');
+    const conflicts = await gqlOk(server.url, owner.token, `query($s: ID!, $c: ID!) { space(id: $s) { changeRequest(id: $c) { conflicts { entityId reason blocks { path ours theirs } } } } }`, { s: space.id, c: ours.id });
+    expect(conflicts.space.changeRequest.conflicts).toEqual([
+      { entityId: seed.pages.p, reason: 'document', blocks: [{ path: ['k1'], ours: expect.objectContaining({ key: 'k1' }), theirs: expect.objectContaining({ key: 'k1' }) }] },
+    ]);
+    const update = (await api.spaces.updateChangeRequest(space.id, ours.id)).data;
+    expect(update.result).toBe('conflicts');
+    // Resolved by taking the space's text plus ours: the request edits the block once more on top of an update.
+    await api.spaces.updateChangeRequestContent(space.id, ours.id, { changes: [{ operation: 'update_page', page: seed.pages.p, document: doc(para('k1', 'theirs')) }] as never });
+    expect((await api.spaces.updateChangeRequest(space.id, ours.id)).data.result).toBe('update');
+    expect((await api.spaces.getChangeRequestById(space.id, ours.id)).data).toMatchObject({ outdated: false, revisionMergedAncestor: headBefore });
+    await api.spaces.updateChangeRequestContent(space.id, ours.id, { changes: [{ operation: 'update_page', page: seed.pages.p, document: doc(para('k1', 'both')) }] as never });
+    expect((await merge(api, space.id, ours.id)).result).toBe('merge');
+    expect(await spaceContent(owner.token, space.id)).toEqual([{ title: 'Page', path: 'page', text: ['both'] }]);
+  });
+
+  it('conflicts on a page deleted on one side and edited on the other, and on moves to different parents', async () => {
+    const { api, space } = await setup();
+    const seed = await propose(api, space.id, [
+      { operation: 'insert_page', ref: 'a', title: 'A', document: doc(para('a', 'a')) },
+      { operation: 'insert_page', ref: 'b', title: 'B', document: doc(para('b', 'b')) },
+      { operation: 'insert_page', ref: 'c', title: 'C', document: doc(para('c', 'c')) },
+    ]);
+    await merge(api, space.id, seed.id);
+    const del = await propose(api, space.id, [{ operation: 'delete_page', page: seed.pages.a }]);
+    const edit = await propose(api, space.id, [{ operation: 'update_page', page: seed.pages.a, title: 'A2' }]);
+    await merge(api, space.id, del.id);
+    expect((await merge(api, space.id, edit.id)).result).toBe('conflicts');
+    const underB = await propose(api, space.id, [{ operation: 'update_page', page: seed.pages.c, into: seed.pages.b }]);
+    const toTop = await propose(api, space.id, [{ operation: 'insert_page', ref: 'd', title: 'D', document: {} }]);
+    await merge(api, space.id, toTop.id);
+    const underD = await propose(api, space.id, [{ operation: 'update_page', page: seed.pages.c, into: (await pageIdByPath(api, space.id, toTop.id, 'd')) }]);
+    await merge(api, space.id, underB.id);
+    expect((await merge(api, space.id, underD.id)).result).toBe('conflicts');
+  });
+});
+
+async function pageIdByPath(api: ReturnType<typeof sdk>, spaceId: string, crId: string, path: string): Promise<string> {
+  return ((await api.spaces.getPageInChangeRequestByPath(spaceId, crId, path)).data as { id: string }).id;
+}
