@@ -16,6 +16,9 @@ import { createEventBus, type EventBus } from './events/bus.js';
 import { createGraphQLFastPath, mayTakeFastPath } from './http/graphql-fast-path.js';
 import { ANSWERED_METHODS, isWellFormedHost } from './http/request-hygiene.js';
 import { serveGraphQLOverWebSocket } from './http/graphql-ws.js';
+import { PDF_DOWNLOAD_PATH, serveExport } from './http/exports.js';
+import { FILE_DOWNLOAD_PATH, serveFile } from './http/files.js';
+import { MAX_FILE_BYTES } from './domain/files/file-input.js';
 import { createGraphQLServer } from './http/yoga.js';
 import { createRestHandler } from './rest/router.js';
 import { routes } from './rest/routes/index.js';
@@ -42,20 +45,37 @@ export type App = {
 /** How long in-flight requests may take to finish once the server is stopping. */
 export const DEFAULT_GRACE_MS = 10_000;
 
-/** Largest request body accepted (GraphQL documents and REST bodies alike). */
+/** Largest request body accepted (GraphQL documents and REST bodies alike), but for the two below. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** REST content batches carry up to 20 inline (base64) files of 1 MB. */
+export const MAX_CONTENT_BATCH_BYTES = 32 * 1024 * 1024;
+/** GraphQL multipart uploads (files of up to MAX_FILE_BYTES). */
+export const MAX_UPLOAD_BYTES = 2 * MAX_FILE_BYTES + MAX_BODY_BYTES;
 
-class BodyTooLarge extends Error {}
+class BodyTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`Request body exceeds ${limit} bytes`);
+  }
+}
 
-/** The body of a request that has one, refused past MAX_BODY_BYTES. */
-async function readBody(req: IncomingMessage): Promise<Buffer | null> {
+const CONTENT_BATCH = /^\/v1\/spaces\/[^/]+\/change-requests\/[^/]+\/content\/?$/;
+
+/** The largest body a request may send. */
+function bodyLimit(req: IncomingMessage, pathname: string): number {
+  if (req.method === 'POST' && CONTENT_BATCH.test(pathname)) return MAX_CONTENT_BATCH_BYTES;
+  if (pathname === '/graphql' && /^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) return MAX_UPLOAD_BYTES;
+  return MAX_BODY_BYTES;
+}
+
+/** The body of a request that has one, refused past `limit`. */
+async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer | null> {
   if (req.method === 'GET' || req.method === 'HEAD') return null;
-  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw new BodyTooLarge();
+  if (Number(req.headers['content-length'] ?? 0) > limit) throw new BodyTooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
+    if (size > limit) throw new BodyTooLarge(limit);
     chunks.push(chunk as Buffer);
   }
   return chunks.length ? Buffer.concat(chunks) : null;
@@ -147,13 +167,16 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
         return sendJson(res, 429, { error: { code: 429, message: `Rate limit of ${config.rateLimit} requests per ${config.rateLimitWindowSeconds} s exceeded; retry after ${verdict.headers['retry-after']} s` } });
       }
     }
-    if (pathname === '/v1' || pathname.startsWith('/v1/')) return rest(req, res, await readBody(req));
+    if (pathname.startsWith(PDF_DOWNLOAD_PATH)) return serveExport(req, res, { db, config, accessOf: (userId) => contextOf(userId).access, logger });
+    if (pathname.startsWith(FILE_DOWNLOAD_PATH)) return serveFile(req, res, { db, config, accessOf: (userId) => contextOf(userId).access, logger });
+    const limit = bodyLimit(req, pathname);
+    if (pathname === '/v1' || pathname.startsWith('/v1/')) return rest(req, res, await readBody(req, limit));
     // A body of known length within the limit streams straight to yoga; others are read here,
     // bounded. A plain JSON query is read here too, for the fast path to answer when it can.
     const length = req.headers['content-length'];
     const fast = pathname === '/graphql' && mayTakeFastPath(req);
-    if (fast || length === undefined || Number(length) > MAX_BODY_BYTES) {
-      const body = await readBody(req);
+    if (fast || length === undefined || Number(length) > limit) {
+      const body = await readBody(req, limit);
       if (body && fast && (await graphqlFastPath(req, res, body))) return;
       if (body) (req as IncomingMessage & { body?: Buffer }).body = body;
     }
@@ -181,7 +204,7 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
   function respond(req: IncomingMessage, res: ServerResponse, info: RequestInfo): void {
     handle(req, res).catch((error) => {
       if (error instanceof BodyTooLarge) {
-        return sendJson(res, 413, { error: { code: 413, message: `Request body exceeds ${MAX_BODY_BYTES} bytes` } }, { connection: 'close' });
+        return sendJson(res, 413, { error: { code: 413, message: error.message } }, { connection: 'close' });
       }
       if (isDatabaseUnavailable(error)) {
         return sendJson(res, 503, { error: { code: 503, message: UNAVAILABLE_MESSAGE } }, { 'retry-after': '5' });

@@ -16,6 +16,9 @@ export const ID_PREFIX = {
   ChangeRequest: 'cr',
   Comment: 'cmt',
   RevisionPage: 'page',
+  File: 'file',
+  ReusableContent: 'rc',
+  ChangeRequestReview: 'crr',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

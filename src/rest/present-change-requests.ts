@@ -76,11 +76,30 @@ export function presentPage(p: Obj, body?: { document?: unknown; markdown?: stri
   };
 }
 
+export const FILE_FRAGMENT = /* GraphQL */ `fragment RestFile on RevisionFile { id name contentType size dimensions { width height } downloadURL }`;
+
+export const presentFile = (f: Obj) => ({
+  id: f.id,
+  name: f.name,
+  contentType: f.contentType,
+  downloadURL: f.downloadURL,
+  size: f.size,
+  ...optional({ dimensions: f.dimensions }),
+});
+
+export const REUSABLE_CONTENT_FRAGMENT = /* GraphQL */ `fragment RestReusableContent on ReusableContent { id title documentId }`;
+
+/** The document's body is read separately: `document` is its ID. */
+export const presentReusableContent = (r: Obj) => ({ id: r.id, title: r.title, ...optional({ document: r.documentId }) });
+
 export const REVISION_FRAGMENT = /* GraphQL */ `
   fragment RestRevision on Revision {
     id type parents createdAt mergedFromId urls { app location } allPages { ...RestPageItem }
+    allFiles { ...RestFile } reusableContents { ...RestReusableContent }
   }
   ${PAGE_LIST_FRAGMENT}
+  ${FILE_FRAGMENT}
+  ${REUSABLE_CONTENT_FRAGMENT}
 `;
 
 export const presentRevision = (r: Obj, mergedFrom?: Obj) => ({
@@ -89,8 +108,8 @@ export const presentRevision = (r: Obj, mergedFrom?: Obj) => ({
   type: r.type,
   parents: r.parents,
   pages: nestPages(r.allPages, null).map((p) => presentPage(p)),
-  files: [],
-  reusableContents: [],
+  files: r.allFiles.map(presentFile),
+  reusableContents: r.reusableContents.map(presentReusableContent),
   tags: [],
   createdAt: r.createdAt,
   urls: { app: r.urls.app },

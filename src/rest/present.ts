@@ -9,13 +9,6 @@ const optional = (fields: Obj) => Object.fromEntries(Object.entries(fields).filt
 
 export const wireEnum = (value: string) => value.replaceAll('_', '-');
 
-/**
- * `mergeRules`, which the public document requires on organizations and spaces: this server has
- * no merge rules to configure yet (they arrive with change requests), so change requests merge
- * without review — which the document spells `{type: "none"}`.
- */
-const NO_MERGE_RULES = { type: 'none' } as const;
-
 export const USER_FRAGMENT = /* GraphQL */ `
   fragment RestUser on User { id displayName email photoURL urls { location } }
 `;
@@ -33,7 +26,7 @@ export const ORGANIZATION_FRAGMENT = /* GraphQL */ `
   fragment RestOrganization on Organization {
     id title createdAt emailDomains hostname type useCase communityType defaultRole
     defaultContent { type site } sso ai inviteLinks plan trial { status count }
-    urls { location app logo }
+    urls { location app logo } mergeRules
     permissions { view access admin ownTeam createContent createOpenAPISpec viewBilling listMembers listTeams listIntegrations listInstallations installIntegration }
   }
 `;
@@ -52,7 +45,7 @@ export const presentOrganization = (o: Obj) => ({
   inviteLinks: o.inviteLinks,
   plan: o.plan,
   trial: o.trial,
-  mergeRules: NO_MERGE_RULES,
+  mergeRules: o.mergeRules,
   urls: optional(o.urls),
   permissions: o.permissions,
 });
@@ -61,7 +54,7 @@ export const SPACE_FRAGMENT = /* GraphQL */ `
   fragment RestSpace on Space {
     id title emoji visibility editMode defaultLevel createdAt updatedAt deletedAt revisionId
     organizationId parentId comments changeRequestCount changeRequestsOpen changeRequestsDraft
-    urls { location app } permissions { view access admin viewInviteLinks edit triggerGitSync comment merge review installIntegration }
+    urls { location app } permissions { view access admin viewInviteLinks edit triggerGitSync comment merge review installIntegration } mergeRules
   }
 `;
 
@@ -84,6 +77,7 @@ export const presentSpace = (s: Obj) => ({
   changeRequests: s.changeRequestCount,
   changeRequestsOpen: s.changeRequestsOpen,
   changeRequestsDraft: s.changeRequestsDraft,
-  mergeRules: NO_MERGE_RULES,
+  /** As stored: `{type: "inherit"}` (the organization's, the default), `{type: "none"}` or `{type: "rules", rules}`. */
+  mergeRules: s.mergeRules,
   permissions: s.permissions,
 });

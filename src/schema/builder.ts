@@ -16,6 +16,7 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     JSON: { Input: unknown; Output: unknown };
+    File: { Input: File; Output: never };
   };
 }>({
   defaultFieldNullability: false,
@@ -50,6 +51,19 @@ builder.scalarType('DateTime', {
     const date = new Date(String(value));
     if (Number.isNaN(date.getTime())) throw new TypeError('DateTime must be an ISO 8601 date-time');
     return date;
+  },
+});
+
+builder.scalarType('File', {
+  description: 'A file of a GraphQL multipart request (graphql-multipart-request-spec); input only.',
+  serialize: () => {
+    throw new TypeError('File is an input type');
+  },
+  parseValue: (value) => {
+    // Yoga's parser gives its own File implementation (@whatwg-node), not the global class.
+    const file = value as Partial<File> | null;
+    if (typeof file?.arrayBuffer !== 'function' || typeof file.name !== 'string') throw new TypeError('File must be a file part of a multipart request');
+    return file as File;
   },
 });
 

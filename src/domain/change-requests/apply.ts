@@ -13,8 +13,13 @@ import type { PageData } from '../revisions/entries.js';
 import type { InsertPage, PageChange, UpdatePage } from './page-input.js';
 import { resolveBody } from './page-body.js';
 import type { WorkingPage, Workspace } from './workspace.js';
+import { fileVersion, type StoredFile } from '../files/store-files.js';
 
-export type ChangeOutcome = { object: 'created_page' | 'updated_page'; page: string; ref?: string } | { object: 'deleted_page'; page: string };
+export type ChangeOutcome =
+  | { object: 'created_page' | 'updated_page'; page: string; ref?: string }
+  | { object: 'deleted_page'; page: string }
+  /** Files are not pages: the REST answer lists them apart (`insertedFiles`). */
+  | { object: 'created_file'; file: string; ref?: string };
 
 const field = (index: number, name: string) => `changes.${index}.${name}`;
 
@@ -132,12 +137,21 @@ async function remove(ws: Workspace, pageId: string): Promise<ChangeOutcome> {
   return { object: 'deleted_page', page: pageId };
 }
 
-export async function applyChanges(tx: Prisma.TransactionClient, ws: Workspace, changes: readonly PageChange[]): Promise<ChangeOutcome[]> {
+/** `files`: the stored files of each `insert_files` change, by the change's index. */
+export async function applyChanges(tx: Prisma.TransactionClient, ws: Workspace, changes: readonly PageChange[], files: ReadonlyMap<number, StoredFile[]> = new Map()): Promise<ChangeOutcome[]> {
   const outcomes: ChangeOutcome[] = [];
   for (const [index, change] of changes.entries()) {
     if (change.operation === 'insert_page') outcomes.push(await insert(tx, ws, change, index));
     else if (change.operation === 'update_page') outcomes.push(await update(tx, ws, change, index));
-    else outcomes.push(await remove(ws, change.page));
+    else if (change.operation === 'delete_page') outcomes.push(await remove(ws, change.page));
+    else {
+      for (const [i, file] of (files.get(index) ?? []).entries()) {
+        const id = newId('File');
+        ws.write('file', id, fileVersion(file));
+        const ref = change.files[i]?.ref;
+        outcomes.push({ object: 'created_file', file: id, ...(ref ? { ref } : {}) });
+      }
+    }
   }
   return outcomes;
 }

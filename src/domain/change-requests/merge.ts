@@ -11,8 +11,10 @@ import { guardedWrite } from '../access/guarded-write.js';
 import { conflict } from '../errors.js';
 import { commitRevision } from '../revisions/commit.js';
 import { revisionScope } from '../revisions/load.js';
+import { reindexPages } from '../search/index-pages.js';
 import type { RevisionScope } from '../revisions/scope.js';
 import { lockChangeRequest, lockSpaceLine } from './line.js';
+import { checkMergeRules } from './merge-rules.js';
 import { sameAs, threeWay } from './three-way.js';
 import { Prisma } from '../../generated/prisma/client.js';
 
@@ -26,10 +28,11 @@ export async function baseOf(tx: Prisma.TransactionClient, head: RevisionScope):
 
 export async function mergeChangeRequest(db: Db, access: Access, spaceId: string, idOrNumber: string): Promise<MergeOutcome> {
   const check = (a: Access) => a.requireChangeRequest(spaceId, idOrNumber, 'merge');
-  return guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check }, async (tx, { changeRequest: found }) => {
+  return guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check }, async (tx, { changeRequest: found, space }) => {
     const theirs = await lockSpaceLine(tx, spaceId);
     const { changeRequest, head } = await lockChangeRequest(tx, found.id);
     if (changeRequest.status === 'archived') throw conflict('The change request is archived: reopen it before merging');
+    await checkMergeRules(tx, { changeRequest, space, userId: access.userId, upToDate: head.baseSeq === theirs.seq });
     const sides = { ours: head, base: await baseOf(tx, head), theirs };
     const result = await threeWay(tx, sides);
     if (result.conflicts.length) return { revision: theirs.id, result: 'conflicts' as const };
@@ -44,6 +47,8 @@ export async function mergeChangeRequest(db: Db, access: Access, spaceId: string
       writes: result.merged.filter((m) => !sameAs(m.version, m.theirs)).map(({ kind, entityId, version }) => ({ kind, entityId, version })),
     });
     await tx.space.update({ where: { id: spaceId }, data: { revisionId: revision.id } });
+    const writtenPages = result.merged.filter((m) => m.kind === 'page' && !sameAs(m.version, m.theirs)).map((m) => m.entityId);
+    await reindexPages(tx, spaceId, revision, writtenPages);
     await tx.changeRequest.update({
       where: { id: changeRequest.id },
       data: { status: 'merged', revisionMerged: revision.id, mergedById: access.userId, mergedAt: new Date() },

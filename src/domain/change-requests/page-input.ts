@@ -54,10 +54,24 @@ export const updatePage = z
 
 export const deletePage = z.object({ operation: z.literal('delete_page'), page: z.string() }).strict();
 
-export const pageChange = z.discriminatedUnion('operation', [insertPage, updatePage, deletePage]);
+/** Files of a batch: inline bytes (`base64`); `url` sources arrive with the import fetcher. */
+const fileSource = z
+  .object({
+    ref: z.string().max(100).optional(),
+    name: z.string().min(1).max(256),
+    contentType: z.string().max(255).optional(),
+    base64: z.string().optional(),
+    url: z.string().max(2048).optional(),
+  })
+  .strict();
+
+export const insertFiles = z.object({ operation: z.literal('insert_files'), files: z.array(fileSource).min(1).max(20) }).strict();
+
+export const pageChange = z.discriminatedUnion('operation', [insertPage, updatePage, deletePage, insertFiles]);
 export const changesSchema = z.object({ changes: z.array(pageChange).min(1).max(50) }).strict();
 
 export type PageChange = z.infer<typeof pageChange>;
 export type InsertPage = z.infer<typeof insertPage>;
 export type UpdatePage = z.infer<typeof updatePage>;
 export type PageBody = z.infer<typeof bodySchema>;
+export type InsertFiles = z.infer<typeof insertFiles>;

@@ -39,6 +39,14 @@ export class Workspace {
     return this.loaded.get(id) ?? null;
   }
 
+  /** A file or reusable content as it stands in the batch (null: absent or deleted). */
+  async entity(kind: Exclude<EntityKind, 'page'>, id: string): Promise<(EntityVersion & { entityId: string }) | null> {
+    const write = this.written.get(id);
+    if (write) return write.kind === kind && write.version ? { ...write.version, entityId: id } : null;
+    const entry = await entityIn(this.tx, this.head, kind, id);
+    return entry && { ...versionOf({ ...entry, data: entry.data as Record<string, unknown> }), entityId: id };
+  }
+
   /** The pages under `parentId` (null: the top level) in sibling order. */
   async children(parentId: string | null): Promise<WorkingPage[]> {
     const stored = (await childPages(this.tx, this.head, [parentId])).map((e) => this.remember(e as PageEntry));

@@ -1,3 +1,4 @@
+import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db } from '../../db/client.js';
 import type { Access } from '../access/access.js';
 import { guardedWrite } from '../access/guarded-write.js';
@@ -7,6 +8,21 @@ import { applyChanges, type ChangeOutcome } from './apply.js';
 import { lockChangeRequest } from './line.js';
 import { changesSchema, type PageChange } from './page-input.js';
 import { Workspace } from './workspace.js';
+import type { BlobStore } from '../files/blob-store.js';
+import { inlineFiles, storeFiles, type StoredFile } from '../files/store-files.js';
+
+/**
+ * The files of the batch's `insert_files` changes, decoded, checked and stored — after the
+ * caller's right to write is checked, so nobody else can fill the store.
+ */
+async function storeBatchFiles(changes: PageChange[], store: BlobStore, mayWrite: () => Promise<unknown>): Promise<Map<number, StoredFile[]>> {
+  const stored = new Map<number, StoredFile[]>();
+  const wanted = changes.flatMap((change, index) => (change.operation === 'insert_files' ? [{ index, files: inlineFiles(change.files, `changes.${index}`) }] : []));
+  if (!wanted.length) return stored;
+  await mayWrite();
+  for (const { index, files } of wanted) stored.set(index, await storeFiles(store, files));
+  return stored;
+}
 
 /**
  * Applies a batch of page changes to a change request as one new revision of its line (needs
@@ -18,13 +34,30 @@ export async function writeContent(
   spaceId: string,
   idOrNumber: string,
   raw: { changes: PageChange[] } | unknown,
+  store: BlobStore,
 ): Promise<{ changeRequestId: string; outcomes: ChangeOutcome[] }> {
   const { changes } = parseInput(changesSchema, raw);
+  const files = await storeBatchFiles(changes, store, () => access.requireChangeRequest(spaceId, idOrNumber, 'edit'));
+  return editContent(db, access, spaceId, idOrNumber, (tx, ws) => applyChanges(tx, ws, changes, files));
+}
+
+/**
+ * One edit of a change request's content: `work` changes the workspace, and what it changed is
+ * committed as one new revision of the request's line, in the same transaction (needs `edit` on
+ * the space; the request locked, a merged one refused). Nothing changed: no revision.
+ */
+export async function editContent<T>(
+  db: Db,
+  access: Access,
+  spaceId: string,
+  idOrNumber: string,
+  work: (tx: Prisma.TransactionClient, ws: Workspace) => Promise<T>,
+): Promise<{ changeRequestId: string; outcomes: T }> {
   const check = (a: Access) => a.requireChangeRequest(spaceId, idOrNumber, 'edit');
   return guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check }, async (tx, { changeRequest: found }) => {
     const { changeRequest, head } = await lockChangeRequest(tx, found.id);
     const ws = new Workspace(tx, head);
-    const outcomes = await applyChanges(tx, ws, changes);
+    const outcomes = await work(tx, ws);
     const writes = ws.writes();
     if (writes.length) {
       const revision = await commitRevision(tx, {

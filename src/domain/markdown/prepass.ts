@@ -25,7 +25,8 @@ export type Prepass = { text: string; regions: TagRegion[]; nonce: string };
 export const placeholderPattern = (nonce: string) => new RegExp(`<!--quire:${nonce}:(\\d+)-->`, 'g');
 const placeholder = (nonce: string, index: number) => `<!--quire:${nonce}:${index}-->`;
 
-type Fence = { char: string; size: number };
+/** An open code or math fence; a non-blank line indented less than `column` ends it (its list item ended). */
+type Fence = { char: string; size: number; column: number };
 type Frame = { name: string; region: number; lines: string[]; indent: number; fence: Fence | null };
 
 function stripIndent(line: string, count: number): string {
@@ -34,16 +35,23 @@ function stripIndent(line: string, count: number): string {
   return line.slice(i);
 }
 
+/** Container markers (`> `, `* `, `1. `) before a line's content. */
+const CONTAINER_PREFIX = /^(?:[ \t]*(?:>[ \t]?|(?:[*+-]|\d{1,9}[.)])[ \t]+))*/;
+
+/** Code (```, ~~~) and math ($$) fences, also right after list or quote markers. */
 function openingFence(line: string): Fence | null {
-  const m = /^[ \t]*(`{3,}|~{3,})(.*)$/.exec(line);
-  if (!m || (m[1][0] === '`' && m[2].includes('`'))) return null;
-  return { char: m[1][0], size: m[1].length };
+  const prefix = CONTAINER_PREFIX.exec(line)![0];
+  const m = /^([ \t]*)(`{3,}|~{3,}|\${2,})(.*)$/.exec(line.slice(prefix.length));
+  if (!m || (m[2][0] !== '~' && m[3].includes(m[2][0]))) return null;
+  return { char: m[2][0], size: m[2].length, column: prefix.length + m[1].length };
 }
 
 function closesFence(line: string, fence: Fence): boolean {
-  const m = /^[ \t]*(`{3,}|~{3,})[ \t]*$/.exec(line);
+  const m = /^[ \t]*(`{3,}|~{3,}|\${2,})[ \t]*$/.exec(line.slice(CONTAINER_PREFIX.exec(line)![0].length));
   return !!m && m[1][0] === fence.char && m[1].length >= fence.size;
 }
+
+const endsContainer = (line: string, fence: Fence) => line.trim() !== '' && /^[ \t]*/.exec(line)![0].length < fence.column && !line.trimStart().startsWith('>');
 
 /** Whether `{% endname %}` comes before the next `{% name %}` (or the end). */
 function closedLater(lines: string[], from: number, name: string): boolean {
@@ -59,17 +67,22 @@ function closedLater(lines: string[], from: number, name: string): boolean {
 
 /**
  * remark's parser takes super-linear time on very deep nesting (400 nested list levels: seconds;
- * thousands: minutes). No page nests that deep, so a line's indentation is capped at 128
- * characters and its blockquote markers at 32: only absurd input changes.
+ * thousands: minutes, or a stack overflow). No page nests that deep, so a line's indentation is
+ * capped at 128 characters and the container markers opening it (`>`, `*`, `1.`) at 32: only
+ * absurd input changes.
  */
 const MAX_INDENT = 128;
-const MAX_QUOTES = 32;
+const MAX_MARKERS = 32;
+const MARKERS = /^(?:[ \t]*(?:>|(?:[*+-]|\d{1,9}[.)])(?=[ \t])))+/;
 function capNesting(line: string): string {
   let out = line;
   const indent = /^[ \t]*/.exec(out)![0].length;
   if (indent > MAX_INDENT) out = out.slice(indent - MAX_INDENT);
-  const quotes = /^(?:[ \t]*>)+/.exec(out);
-  if (quotes && quotes[0].split('>').length - 1 > MAX_QUOTES) out = '>'.repeat(MAX_QUOTES) + out.slice(quotes[0].length);
+  const markers = MARKERS.exec(out)?.[0];
+  if (markers && markers.length > MAX_MARKERS * 2) {
+    const each = [...markers.matchAll(/[ \t]*(?:>|[*+-]|\d{1,9}[.)])/g)];
+    if (each.length > MAX_MARKERS) out = out.slice(0, each[MAX_MARKERS - 1].index! + each[MAX_MARKERS - 1][0].length) + out.slice(markers.length);
+  }
   return out;
 }
 
@@ -85,7 +98,7 @@ export function prepass(markdown: string): Prepass {
   const regions: TagRegion[] = [];
   const root: Frame = { name: '', region: -1, lines: [], indent: 0, fence: null };
   const frames: Frame[] = [root];
-  const queue = markdown.split('\n').map(capNesting);
+  const queue = markdown.split('\n');
   let at = 0;
 
   // Front matter is copied as it is (remark reads it at the top level).
@@ -103,8 +116,9 @@ export function prepass(markdown: string): Prepass {
   };
 
   while (at < queue.length) {
-    const line = queue[at++];
     const top = frames[frames.length - 1];
+    if (top.fence && endsContainer(stripIndent(queue[at], top.indent), top.fence)) top.fence = null;
+    const line = top.fence ? queue[at++] : capNesting(queue[at++]);
     let rel = stripIndent(line, top.indent);
     if (top.fence) {
       if (closesFence(rel, top.fence)) top.fence = null;
@@ -130,6 +144,15 @@ export function prepass(markdown: string): Prepass {
       continue;
     }
     const ws = /^[ \t]*/.exec(rel)![0];
+    // A closing tag that closes nothing is text: the line stays whole.
+    const opens = (name: string) => name === 'embed' || frames.some((f) => f.name === name);
+    const first = pieces[0];
+    const last = pieces[pieces.length - 1];
+    const leading = 'tag' in first ? first.tag : null;
+    if ((leading && leading.closing && !opens(leading.name)) || (!leading && 'tag' in last && !opens(last.tag.name))) {
+      top.lines.push(rel);
+      continue;
+    }
     if (pieces.length > 1) {
       // Re-queue each piece as a line of its own, at the same indentation.
       const prefix = line.slice(0, line.length - stripIndent(line, top.indent).length) + ws;

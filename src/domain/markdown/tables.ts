@@ -6,8 +6,8 @@
  * same markdown always reads as the same document.
  */
 import { generateNKeysBetween } from 'fractional-indexing';
-import type { BlockNode } from '../documents/types.js';
-import { blockChildren, dataOf, fragment, fragmentNamed, inlineChildren, isRecord, paragraph, plainText, textNode, voidBlock, type InlineChild } from './nodes.js';
+import type { BlockNode, FragmentNode } from '../documents/types.js';
+import { blockChildren, dataOf, fragment, fragmentsOf, inlineChildren, isRecord, paragraph, plainText, textNode, voidBlock, type InlineChild } from './nodes.js';
 import { refToUrl, type WriteOptions } from './refs.js';
 import type { MdNode } from './remark.js';
 
@@ -49,9 +49,9 @@ const byOrder = ([ida, a]: [string, Record<string, unknown>], [idb, b]: [string,
 };
 
 /** Inline content of one cell; several blocks join with line breaks (written `<br>`). */
-function cellContent(block: BlockNode, value: unknown, options: WriteOptions): InlineChild[] {
+function cellContent(cells: Map<string, FragmentNode>, value: unknown, options: WriteOptions): InlineChild[] {
   if (typeof value === 'string') {
-    const cell = fragmentNamed(block, value);
+    const cell = cells.get(value);
     // A cell holding its text directly (not a fragment name) is malformed but readable.
     if (!cell) return [textNode(value)];
     const parts: InlineChild[] = [];
@@ -88,9 +88,11 @@ export function tableToMdast(block: BlockNode, cellPhrasing: (inlines: InlineChi
     type: 'tableRow',
     children: columns.map((id) => cell(view.hideHeader === true ? [] : [{ type: 'text', value: String(column(id).title ?? '').replace(/\s*\n\s*/g, ' ') }])),
   };
+  const cells = new Map<string, FragmentNode>();
+  for (const f of fragmentsOf(block)) if (!cells.has(f.fragment)) cells.set(f.fragment, f);
   const rows: MdNode[] = records.map(([, record]) => {
     const values = isRecord(record.values) ? record.values : {};
-    return { type: 'tableRow', children: columns.map((id) => cell(cellPhrasing(cellContent(block, values[id], options)))) };
+    return { type: 'tableRow', children: columns.map((id) => cell(cellPhrasing(cellContent(cells, values[id], options)))) };
   });
   const align = columns.map((id) => (column(id).textAlignment === 'center' || column(id).textAlignment === 'right' ? (column(id).textAlignment as string) : null));
   return { type: 'table', align, children: [header, ...rows] };

@@ -14,7 +14,8 @@ export const ITEM_TAGS = new Set(['tab', 'step', 'column']);
 
 export type Tag = { name: string; closing: boolean; attrs: Record<string, string>; args: string[]; source: string };
 
-const TAG = /\{%-?\s*([A-Za-z][\w-]*)((?:"[^"\n]*"|'[^'\n]*'|[^%"'\n]|%(?!\}))*?)\s*-?%\}/g;
+// `\{%` is an escaped brace, not a tag (the writer escapes `{%` in text that way).
+const TAG = /(?<!\\)\{%-?\s*([A-Za-z][\w-]*)((?:"[^"\n]*"|'[^'\n]*'|[^%"'\n]|%(?!\}))*?)\s*-?%\}/g;
 const ATTR = /([A-Za-z_][\w-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"']+))|"([^"]*)"|'([^']*)'/g;
 
 const decode = (value: string) => value.replace(/&quot;/g, '"');

@@ -140,12 +140,14 @@ function leafNodes(run: { text: string; marks: Mark[] }, mode: InlineMode): MdNo
 }
 
 /**
- * Bold or italic spaces look like plain ones, but `** a **` is not bold in markdown: spaces at
- * the edges of strong and emphasis are written outside them (`&#x20;` escapes otherwise).
+ * Bold or italic spaces look like plain ones, but `** a **` is not bold in markdown: spaces (and
+ * line breaks) at the edges of strong and emphasis are written outside them (`&#x20;` otherwise).
  */
 function edgeSpaces(inner: MdNode[]): [MdNode[], MdNode[], MdNode[]] {
   const before: MdNode[] = [];
   const after: MdNode[] = [];
+  while (inner[0]?.type === 'break') before.push(inner.shift()!);
+  while (inner[inner.length - 1]?.type === 'break') after.unshift(inner.pop()!);
   const first = inner[0];
   if (first?.type === 'text') {
     const lead = /^\s*/.exec(first.value ?? '')![0];
@@ -158,7 +160,7 @@ function edgeSpaces(inner: MdNode[]): [MdNode[], MdNode[], MdNode[]] {
   if (last?.type === 'text') {
     const trail = /\s*$/.exec(last.value ?? '')![0];
     if (trail) {
-      after.push({ type: 'text', value: trail });
+      after.unshift({ type: 'text', value: trail });
       inner = [...inner.slice(0, -1), { ...last, value: last.value!.slice(0, last.value!.length - trail.length) }];
     }
   }
@@ -208,7 +210,24 @@ function build(runs: Run[], from: number, to: number, active: Set<string>, mode:
 export function inlinesToPhrasing(nodes: unknown[], options: WriteOptions, mode: InlineMode, depth = 0, active = new Set<string>()): MdNode[] {
   const runs: Run[] = [];
   collect(nodes, runs, options, mode, depth);
+  if (mode === 'flow' && depth === 0) trimBreaks(runs);
   return build(runs, 0, runs.length, active, mode);
+}
+
+/** A hard break cannot start or end a paragraph in markdown (`a\` at the end is a backslash): drop those. */
+function trimBreaks(runs: Run[]): void {
+  while (runs.length && 'text' in runs[runs.length - 1]) {
+    const last = runs[runs.length - 1] as { text: string; marks: Mark[] };
+    last.text = last.text.replace(/\n+$/, '');
+    if (last.text) break;
+    runs.pop();
+  }
+  while (runs.length && 'text' in runs[0]) {
+    const first = runs[0] as { text: string; marks: Mark[] };
+    first.text = first.text.replace(/^\n+/, '');
+    if (first.text) break;
+    runs.shift();
+  }
 }
 
 const HTML_SPAN: Record<string, string> = { bold: 'strong', italic: 'em', strikethrough: 's', code: 'code', ...TAGS };

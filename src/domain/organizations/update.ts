@@ -5,6 +5,7 @@ import { conflict } from '../errors.js';
 import type { Access } from '../access/access.js';
 import { guardedWrite } from '../access/guarded-write.js';
 import { parseInput, roleSchema } from '../validation.js';
+import { organizationMergeRulesSchema, requireRuleUsers } from '../change-requests/merge-rules.js';
 
 export const organizationTitle = z.string().trim().min(2).max(255);
 
@@ -19,6 +20,7 @@ const input = z.object({
   sso: z.boolean().optional(),
   ai: z.boolean().optional(),
   inviteLinks: z.boolean().optional(),
+  mergeRules: organizationMergeRulesSchema.optional(),
 });
 
 export type UpdateOrganizationInput = z.input<typeof input>;
@@ -27,20 +29,26 @@ export async function updateOrganization(db: Db, access: Access, id: string, raw
   const data = parseInput(input, raw);
   const check = (a: Access) => a.requireOrganization(id, 'update');
   try {
-    await guardedWrite(db, { access, organizations: [id], mode: 'use', check }, (tx) => tx.organization.update({
-      where: { id },
-      data: {
-        title: data.title,
-        emailDomains: data.emailDomains,
-        hostname: data.hostname,
-        defaultRole: data.defaultRole,
-        defaultContentSite: data.defaultContent === undefined ? undefined : (data.defaultContent?.site ?? null),
-        logoURL: data.logo,
-        sso: data.sso,
-        ai: data.ai,
-        inviteLinks: data.inviteLinks,
-      },
-    }));
+    // Merge rules are checked by merges, which hold the access lock shared: changing them waits for those in flight.
+    const mode = data.mergeRules !== undefined ? 'change' : 'use';
+    await guardedWrite(db, { access, organizations: [id], mode, check }, async (tx) => {
+      if (data.mergeRules) await requireRuleUsers(tx, id, data.mergeRules);
+      return tx.organization.update({
+        where: { id },
+        data: {
+          title: data.title,
+          emailDomains: data.emailDomains,
+          hostname: data.hostname,
+          defaultRole: data.defaultRole,
+          defaultContentSite: data.defaultContent === undefined ? undefined : (data.defaultContent?.site ?? null),
+          logoURL: data.logo,
+          sso: data.sso,
+          ai: data.ai,
+          inviteLinks: data.inviteLinks,
+          mergeRules: data.mergeRules,
+        },
+      });
+    });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw conflict('This hostname is already taken');
     throw error;

@@ -3,12 +3,16 @@ import { badRequest, notFound } from '../../domain/errors.js';
 import { booleanParam, CONNECTION_FIELDS, enumParam, listOf, pageArgs, pick, route, stringParam, type RestInput } from '../route.js';
 import {
   CHANGE_REQUEST_FRAGMENT,
+  FILE_FRAGMENT,
   nestPages,
   PAGE_FRAGMENT,
   PAGE_LIST_FRAGMENT,
   presentChangeRequest,
+  presentFile,
   presentPage,
+  presentReusableContent,
   presentRevision,
+  REUSABLE_CONTENT_FRAGMENT,
   REVISION_FRAGMENT,
 } from '../present-change-requests.js';
 
@@ -110,9 +114,9 @@ export const changeRequestRoutes = [
     path: `${CR}/content`,
     operation: `mutation RestUpdateChangeRequestContent($spaceId: ID!, $id: ID!, $changes: [PageChangeInput!]!) {
       result: updateChangeRequestContent(spaceId: $spaceId, id: $id, changes: $changes) {
-        changeRequest { ...RestChangeRequest } changes { object page ref }
+        changeRequest { ...RestChangeRequest } changes { object page ref } insertedFiles { ...RestFile }
       }
-    } ${CHANGE_REQUEST_FRAGMENT}`,
+    } ${CHANGE_REQUEST_FRAGMENT} ${FILE_FRAGMENT}`,
     variables: (input) => {
       booleanParam(input.query, 'compat');
       if (!Array.isArray(input.body.changes)) throw badRequest('Invalid value for "changes": must be an array of 1 to 50 changes', 'changes');
@@ -122,11 +126,13 @@ export const changeRequestRoutes = [
       const changeRequest = presentChangeRequest(data.result.changeRequest);
       if (booleanParam(input.query, 'compat') !== false) return changeRequest;
       const location = (page: string) => `${changeRequest.urls.location}/content/page/${page}`;
+      const pages = data.result.changes.filter((c: { object: string }) => c.object !== 'created_file');
       return {
         changeRequest,
-        changes: data.result.changes.map((c: { object: string; page: string; ref: string | null }) =>
+        changes: pages.map((c: { object: string; page: string; ref: string | null }) =>
           c.object === 'deleted_page' ? { object: c.object, page: c.page } : { object: c.object, ...(c.ref ? { ref: c.ref } : {}), page: { object: 'page', id: c.page, urls: { location: location(c.page) } } },
         ),
+        ...(data.result.insertedFiles.length ? { insertedFiles: data.result.insertedFiles.map(presentFile) } : {}),
       };
     },
   }),
@@ -168,3 +174,42 @@ export const changeRequestRoutes = [
 function notFoundPage(): never {
   throw notFound('Page');
 }
+
+/** Files and reusable contents of a change request (4.7). */
+export const changeRequestEntityRoutes = [
+  route({
+    method: 'GET',
+    path: `${CR}/content/files`,
+    operation: `query RestListChangeRequestFiles($spaceId: ID!, $id: ID!, $first: Int, $after: String) {
+      space(id: $spaceId) { changeRequest(id: $id) { revision { files(first: $first, after: $after) { ${CONNECTION_FIELDS} edges { node { ...RestFile } } } } } }
+    } ${FILE_FRAGMENT}`,
+    variables: (input) => (contentFlags(input.query), { ...ids(input), ...pageArgs(input.query) }),
+    result: (data) => listOf(data.space.changeRequest.revision.files, presentFile),
+  }),
+  route({
+    method: 'GET',
+    path: `${CR}/content/files/{fileId}`,
+    operation: `query RestGetChangeRequestFile($spaceId: ID!, $id: ID!, $fileId: ID!) {
+      space(id: $spaceId) { changeRequest(id: $id) { revision { file(id: $fileId) { ...RestFile } } } }
+    } ${FILE_FRAGMENT}`,
+    variables: (input) => (contentFlags(input.query), { ...ids(input), fileId: input.params.fileId }),
+    result: (data) => {
+      const file = data.space.changeRequest.revision.file;
+      if (!file) throw notFound('File');
+      return presentFile(file);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: `${CR}/content/reusable-contents/{reusableContentId}`,
+    operation: `query RestGetChangeRequestReusableContent($spaceId: ID!, $id: ID!, $contentId: ID!) {
+      space(id: $spaceId) { changeRequest(id: $id) { revision { reusableContent(id: $contentId) { ...RestReusableContent } } } }
+    } ${REUSABLE_CONTENT_FRAGMENT}`,
+    variables: (input) => (contentFlags(input.query), { ...ids(input), contentId: input.params.reusableContentId }),
+    result: (data) => {
+      const content = data.space.changeRequest.revision.reusableContent;
+      if (!content) throw notFound('Reusable content');
+      return presentReusableContent(content);
+    },
+  }),
+];

@@ -1,12 +1,15 @@
 /** The REST route table: every documented /v1 path of the implemented sections, one row each. */
 import type { Route } from '../route.js';
-import { changeRequestRoutes } from './change-requests.js';
+import { changeRequestEntityRoutes, changeRequestRoutes } from './change-requests.js';
 import { collectionRoutes } from './collections.js';
+import { exportRoutes } from './exports.js';
 import { memberRoutes } from './members.js';
 import { organizationRoutes } from './organizations.js';
 import { permissionRoutes } from './permissions.js';
+import { reviewRoutes } from './reviews.js';
+import { searchRoutes } from './search.js';
 import { spaceRoutes } from './spaces.js';
 import { teamRoutes } from './teams.js';
 import { userRoutes } from './users.js';
 
-export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes];
+export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...reviewRoutes, ...exportRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...searchRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes];

@@ -27,7 +27,7 @@ export const organizationRoutes = [
     } ${ORGANIZATION_FRAGMENT}`,
     variables: ({ params, body }) => ({
       id: params.organizationId,
-      input: pick(body, ['title', 'emailDomains', 'hostname', 'defaultRole', 'defaultContent', 'logo', 'sso', 'ai', 'inviteLinks'], ['emailDomains']),
+      input: pick(body, ['title', 'emailDomains', 'hostname', 'defaultRole', 'defaultContent', 'logo', 'sso', 'ai', 'inviteLinks', 'mergeRules'], ['emailDomains']),
     }),
     result: (data) => presentOrganization(data.organization),
   }),

@@ -24,7 +24,7 @@ export const spaceRoutes = [
     method: 'PATCH',
     path: '/spaces/{spaceId}',
     operation: `mutation RestUpdateSpace($id: ID!, $input: UpdateSpaceInput!) { space: updateSpace(id: $id, input: $input) { ...RestSpace } } ${SPACE_FRAGMENT}`,
-    variables: ({ params, body }) => ({ id: params.spaceId, input: pick(body, ['title', 'emoji', 'editMode', 'defaultLevel']) }),
+    variables: ({ params, body }) => ({ id: params.spaceId, input: pick(body, ['title', 'emoji', 'editMode', 'defaultLevel', 'mergeRules']) }),
     result: space,
   }),
   route({

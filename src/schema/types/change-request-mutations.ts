@@ -2,6 +2,11 @@
 import { createChangeRequest } from '../../domain/change-requests/create.js';
 import { updateChangeRequest } from '../../domain/change-requests/update.js';
 import { writeContent } from '../../domain/change-requests/write-content.js';
+import type { ChangeOutcome } from '../../domain/change-requests/apply.js';
+import { blobStore } from '../../domain/files/blob-store.js';
+import { revisionScope } from '../../domain/revisions/load.js';
+import { entitiesIn } from '../../domain/revisions/read.js';
+import { RevisionFileRef } from './revision-content.js';
 import { mergeChangeRequest } from '../../domain/change-requests/merge.js';
 import { updateFromSpace } from '../../domain/change-requests/update-from-space.js';
 import type { ChangeRequestRow } from '../../domain/change-requests/rows.js';
@@ -23,7 +28,18 @@ const UpdateChangeRequestInput = builder.inputType('UpdateChangeRequestInput', {
   }),
 });
 
-export const PageChangeOperationEnum = builder.enumType('PageChangeOperation', { values: ['insert_page', 'update_page', 'delete_page'] as const });
+export const PageChangeOperationEnum = builder.enumType('PageChangeOperation', { values: ['insert_page', 'update_page', 'delete_page', 'insert_files'] as const });
+
+const FileSourceInput = builder.inputType('FileSourceInput', {
+  description: 'A file of an insert_files change: its bytes inline (base64, at most 1 MB; use uploadChangeRequestFiles for larger ones).',
+  fields: (t) => ({
+    ref: t.string({ description: 'A name for the file within the batch, echoed in the outcome.' }),
+    name: t.string({ required: true }),
+    contentType: t.string(),
+    base64: t.string(),
+    url: t.string({ description: 'Not fetched by this server yet: send base64.' }),
+  }),
+});
 
 const PageChangeInput = builder.inputType('PageChangeInput', {
   description: 'One change of a batch (REST `changes[]`): insert, update (metadata, body, move) or delete a page.',
@@ -42,26 +58,47 @@ const PageChangeInput = builder.inputType('PageChangeInput', {
     icon: t.string({ description: 'Empty string: removes it.' }),
     description: t.string(),
     hidden: t.boolean(),
+    files: t.field({ type: [FileSourceInput], description: 'insert_files: the files (1 to 20).' }),
   }),
 });
 
 const PageChangeOutcome = builder.simpleObject('PageChangeOutcome', {
   fields: (t) => ({
-    object: t.string({ description: 'created_page, updated_page or deleted_page.' }),
-    page: t.id(),
+    object: t.string({ description: 'created_page, updated_page, deleted_page or created_file.' }),
+    page: t.id({ nullable: true }),
+    file: t.id({ nullable: true }),
     ref: t.string({ nullable: true }),
   }),
 });
 
-const ChangeRequestContentUpdate = builder.objectRef<{ changeRequest: ChangeRequestRow; changes: { object: string; page: string; ref?: string }[] }>('ChangeRequestContentUpdate').implement({
+const ChangeRequestContentUpdate = builder.objectRef<{ changeRequest: ChangeRequestRow; changes: ChangeOutcome[] }>('ChangeRequestContentUpdate').implement({
   fields: (t) => ({
     changeRequest: t.field({ type: ChangeRequestRef, resolve: (r) => r.changeRequest }),
-    changes: t.field({ type: [PageChangeOutcome], resolve: (r) => r.changes.map((c) => ({ ...c, ref: c.ref ?? null })) }),
+    insertedFiles: t.field({
+      type: [RevisionFileRef],
+      description: 'The files the batch added, in order.',
+      resolve: async (r, _a, ctx) => {
+        const ids = r.changes.flatMap((c) => (c.object === 'created_file' ? [c.file] : []));
+        if (!ids.length) return [];
+        const scope = await revisionScope(ctx.db, r.changeRequest.revisionId);
+        const found = new Map((await entitiesIn(ctx.db, scope, 'file', ids)).map((e) => [e.entityId, e]));
+        return ids.flatMap((id) => (found.has(id) ? [{ entry: found.get(id)!, scope }] : []));
+      },
+    }),
+    changes: t.field({
+      type: [PageChangeOutcome],
+      resolve: (r) => r.changes.map((c) => ({ object: c.object, page: 'page' in c ? c.page : null, file: 'file' in c ? c.file : null, ref: ('ref' in c && c.ref) || null })),
+    }),
   }),
 });
 
-/** Input objects as the domain validates them: absent fields dropped, an explicit `into: null` kept. */
-const withoutNulls = (change: Record<string, unknown>) => Object.fromEntries(Object.entries(change).filter(([k, v]) => v !== undefined && (v !== null || k === 'into')));
+/** Input objects as the domain validates them: absent fields dropped (in files too), an explicit `into: null` kept. */
+const withoutNulls = (change: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(change)
+      .filter(([k, v]) => v !== undefined && (v !== null || k === 'into'))
+      .map(([k, v]) => [k, k === 'files' && Array.isArray(v) ? v.map((f) => withoutNulls(f as Record<string, unknown>)) : v]),
+  );
 
 export const MergeResultEnum = builder.enumType('MergeResult', { values: ['merge', 'update', 'conflicts'] as const });
 
@@ -118,7 +155,7 @@ builder.mutationFields((t) => ({
       changes: t.arg({ type: [PageChangeInput], required: true }),
     },
     resolve: async (_root, { spaceId, id, changes }, ctx) => {
-      const result = await writeContent(ctx.db, ctx.access, String(spaceId), String(id), { changes: changes.map((c) => withoutNulls(c as Record<string, unknown>)) });
+      const result = await writeContent(ctx.db, ctx.access, String(spaceId), String(id), { changes: changes.map((c) => withoutNulls(c as Record<string, unknown>)) }, blobStore(ctx.config.dataDir));
       return { changeRequest: await reload(ctx, result.changeRequestId), changes: result.outcomes };
     },
   }),

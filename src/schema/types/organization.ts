@@ -129,6 +129,7 @@ const UpdateOrganizationInput = builder.inputType('UpdateOrganizationInput', {
     sso: t.boolean(),
     ai: t.boolean(),
     inviteLinks: t.boolean(),
+    mergeRules: t.field({ type: 'JSON', description: '{type: "none"} or {type: "rules", rules: MergeRule[]}; needs organization admin.' }),
   }),
 });
 

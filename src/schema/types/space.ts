@@ -110,6 +110,7 @@ export const SPACE_FIELD_COLUMNS: Record<string, readonly SpaceColumn[]> = {
   teams: [],
   aggregatedUsers: [],
   links: ['revisionId'],
+  mergeRules: ['mergeRules'],
 };
 
 const columnsByField = new WeakMap<GraphQLResolveInfo['fieldNodes'], SpaceColumn[]>();
@@ -166,6 +167,7 @@ const UpdateSpaceInput = builder.inputType('UpdateSpaceInput', {
     emoji: t.string(),
     editMode: t.field({ type: SpaceEditModeEnum }),
     defaultLevel: t.field({ type: RoleEnum }),
+    mergeRules: t.field({ type: 'JSON', description: '{type: "inherit"} (the organization\'s), {type: "none"} or {type: "rules", rules: MergeRule[]}; needs space admin.' }),
   }),
 });
 

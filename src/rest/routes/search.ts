@@ -1,0 +1,53 @@
+/** Section 4.8 of the API description: searching an organization's content. */
+import { badRequest } from '../../domain/errors.js';
+import { CONNECTION_FIELDS, listOf, pageArgs, route } from '../route.js';
+
+const SEARCH_FRAGMENT = `fragment RestSearchSpace on SearchSpaceResult {
+  id title score
+  pages {
+    id title description path score rank ancestors { title } urls { app }
+    sections { id title path body score urls { app } }
+  }
+}`;
+
+type SearchSpace = {
+  id: string;
+  title: string;
+  score: number;
+  pages: {
+    id: string;
+    title: string;
+    description: string | null;
+    path: string;
+    score: number;
+    rank: number;
+    ancestors: { title: string }[];
+    urls: { app: string };
+    sections: { id: string; title: string; path: string; body: string; score: number; urls: { app: string } }[];
+  }[];
+};
+
+/** `SearchSpaceResult` of the public document (pages: `SearchPageResult`, sections: `SearchSectionResult`). */
+const presentSearchSpace = (space: SearchSpace) => ({
+  type: 'space' as const,
+  id: space.id,
+  title: space.title,
+  score: space.score,
+  pages: space.pages.map((page) => ({ ...page, description: page.description ?? '' })),
+});
+
+export const searchRoutes = [
+  route({
+    method: 'GET',
+    path: '/orgs/{organizationId}/search',
+    operation: `query RestSearchOrganization($id: ID!, $query: String!, $first: Int, $after: String) {
+      organization(id: $id) { search(query: $query, first: $first, after: $after) { ${CONNECTION_FIELDS} edges { node { ...RestSearchSpace } } } }
+    } ${SEARCH_FRAGMENT}`,
+    variables: ({ params, query }) => {
+      const text = query.get('query');
+      if (text === null) throw badRequest('Invalid value for "query": required', 'query');
+      return { id: params.organizationId, query: text, ...pageArgs(query) };
+    },
+    result: (data) => listOf(data.organization.search, presentSearchSpace),
+  }),
+];

@@ -1,0 +1,78 @@
+/** Writes of a change request's files and reusable contents (pages: change-request-mutations.ts). */
+import { createReusableContent, deleteReusableContent, updateReusableContent } from '../../domain/change-requests/reusable-contents.js';
+import { uploadFiles } from '../../domain/change-requests/upload-files.js';
+import { blobStore } from '../../domain/files/blob-store.js';
+import { MAX_FILE_BYTES } from '../../domain/files/file-input.js';
+import { badRequest } from '../../domain/errors.js';
+import { revisionScope } from '../../domain/revisions/load.js';
+import { entitiesIn } from '../../domain/revisions/read.js';
+import { builder } from '../builder.js';
+import { forgetLoaded, type Context } from '../context.js';
+import { ReusableContentRef, RevisionFileRef } from './revision-content.js';
+
+/** The entities of the change request's new head revision, in the order of `ids`. */
+async function fromHead(ctx: Context, changeRequestId: string, kind: 'file' | 'reusable-content', ids: string[]) {
+  forgetLoaded(ctx);
+  const changeRequest = (await ctx.loaders.changeRequest.load(changeRequestId))!;
+  const scope = await revisionScope(ctx.db, changeRequest.revisionId);
+  const found = new Map((await entitiesIn(ctx.db, scope, kind, ids)).map((e) => [e.entityId, e]));
+  return ids.flatMap((id) => (found.has(id) ? [{ entry: found.get(id)!, scope }] : []));
+}
+
+builder.mutationFields((t) => ({
+  uploadChangeRequestFiles: t.field({
+    type: [RevisionFileRef],
+    description: `Adds files (a multipart request; at most ${MAX_FILE_BYTES} bytes each, 20 per request) to the change request, as one revision.`,
+    args: {
+      spaceId: t.arg.id({ required: true }),
+      id: t.arg.id({ required: true, description: 'ID or number of the change request.' }),
+      files: t.arg({ type: ['File'], required: true }),
+    },
+    resolve: async (_root, { spaceId, id, files }, ctx) => {
+      const read = await Promise.all(
+        files.map(async (file, i) => {
+          if (file.size > MAX_FILE_BYTES) throw badRequest(`Invalid value for "files.${i}": files are limited to ${MAX_FILE_BYTES} bytes`, `files.${i}`);
+          return { name: file.name || `file-${i + 1}`, contentType: file.type || null, bytes: new Uint8Array(await file.arrayBuffer()) };
+        }),
+      );
+      const result = await uploadFiles(ctx.db, ctx.access, blobStore(ctx.config.dataDir), String(spaceId), String(id), read);
+      return fromHead(ctx, result.changeRequestId, 'file', result.outcomes);
+    },
+  }),
+  createReusableContent: t.field({
+    type: ReusableContentRef,
+    args: {
+      spaceId: t.arg.id({ required: true }),
+      id: t.arg.id({ required: true, description: 'ID or number of the change request.' }),
+      title: t.arg.string({ required: true }),
+      document: t.arg({ type: 'JSON', required: false, description: '`{markdown}`, `{document}` or `{}`.' }),
+    },
+    resolve: async (_root, { spaceId, id, title, document }, ctx) => {
+      const result = await createReusableContent(ctx.db, ctx.access, String(spaceId), String(id), { title, ...(document != null ? { document } : {}) });
+      return (await fromHead(ctx, result.changeRequestId, 'reusable-content', [result.outcomes]))[0];
+    },
+  }),
+  updateReusableContent: t.field({
+    type: ReusableContentRef,
+    args: {
+      spaceId: t.arg.id({ required: true }),
+      id: t.arg.id({ required: true, description: 'ID or number of the change request.' }),
+      reusableContentId: t.arg.id({ required: true }),
+      title: t.arg.string({ required: false }),
+      document: t.arg({ type: 'JSON', required: false }),
+    },
+    resolve: async (_root, { spaceId, id, reusableContentId, title, document }, ctx) => {
+      const input = { ...(title != null ? { title } : {}), ...(document != null ? { document } : {}) };
+      const result = await updateReusableContent(ctx.db, ctx.access, String(spaceId), String(id), String(reusableContentId), input);
+      return (await fromHead(ctx, result.changeRequestId, 'reusable-content', [result.outcomes]))[0];
+    },
+  }),
+  deleteReusableContent: t.boolean({
+    args: { spaceId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), reusableContentId: t.arg.id({ required: true }) },
+    resolve: async (_root, { spaceId, id, reusableContentId }, ctx) => {
+      await deleteReusableContent(ctx.db, ctx.access, String(spaceId), String(id), String(reusableContentId));
+      return true;
+    },
+  }),
+}));
+

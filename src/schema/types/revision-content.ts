@@ -1,0 +1,88 @@
+/** A revision's files and reusable contents. */
+import { signingSecret } from '../../domain/identity/signing-secret.js';
+import { fileData, type Entry } from '../../domain/revisions/entries.js';
+import { countEntities, entitiesPage } from '../../domain/revisions/lists.js';
+import { entityIn, readEntries } from '../../domain/revisions/read.js';
+import type { RevisionScope } from '../../domain/revisions/scope.js';
+import { FILE_DOWNLOAD_PATH, signFileToken } from '../../domain/files/download-link.js';
+import { documentToMarkdown } from '../../domain/markdown/index.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { builder } from '../builder.js';
+import { pageConnection } from '../connection.js';
+import type { Context } from '../context.js';
+import { RevisionRef } from './revision.js';
+
+/** An entity as resolvers pass it: its entry and the revision it was read from. */
+export type EntityShape = { entry: Entry; scope: RevisionScope };
+
+/** A signed, expiring URL of the file's bytes (see files/download-link.ts). */
+export async function downloadUrl(ctx: Context, entry: Entry): Promise<string> {
+  const data = fileData(entry);
+  const claims = { key: data.storageKey, name: entry.title, type: data.contentType, userId: ctx.viewer.userId, spaceId: entry.spaceId };
+  return `${ctx.config.publicUrl}${FILE_DOWNLOAD_PATH}${await signFileToken(await signingSecret(ctx.db, ctx.config.secret), claims)}`;
+}
+
+const Dimensions = builder.simpleObject('FileDimensions', { fields: (t) => ({ width: t.int(), height: t.int() }) });
+
+export const RevisionFileRef = builder.objectRef<EntityShape>('RevisionFile').implement({
+  description: 'A file of a revision (an image or an attachment).',
+  fields: (t) => ({
+    id: t.id({ resolve: (f) => f.entry.entityId }),
+    name: t.string({ resolve: (f) => f.entry.title }),
+    contentType: t.string({ resolve: (f) => fileData(f.entry).contentType }),
+    size: t.int({ description: 'Bytes.', resolve: (f) => fileData(f.entry).size }),
+    dimensions: t.field({ type: Dimensions, nullable: true, description: 'Images: read from the file.', resolve: (f) => fileData(f.entry).dimensions ?? null }),
+    downloadURL: t.string({ description: 'Signed URL of the bytes, valid for an hour.', resolve: (f, _a, ctx) => downloadUrl(ctx, f.entry) }),
+  }),
+});
+
+export const ReusableContentRef = builder.objectRef<EntityShape>('ReusableContent').implement({
+  description: 'Content written once and included in pages.',
+  fields: (t) => ({
+    id: t.id({ resolve: (r) => r.entry.entityId }),
+    title: t.string({ resolve: (r) => r.entry.title }),
+    documentId: t.string({ nullable: true, resolve: (r) => r.entry.documentId }),
+    document: t.field({ type: 'JSON', nullable: true, resolve: (r, _a, ctx) => (r.entry.documentId ? ctx.loaders.document.load(r.entry.documentId) : null) }),
+    markdown: t.string({
+      nullable: true,
+      resolve: async (r, _a, ctx) => {
+        const document = r.entry.documentId ? await ctx.loaders.document.load(r.entry.documentId) : null;
+        return document && documentToMarkdown(document);
+      },
+    }),
+  }),
+});
+
+const all = async (ctx: Context, scope: RevisionScope, kind: Entry['kind']) =>
+  (await readEntries(ctx.db, scope, [Prisma.sql`e."kind" = ${kind}`])).sort((a, b) => (a.entityId < b.entityId ? -1 : 1)).map((entry) => ({ entry, scope }));
+
+builder.objectFields(RevisionRef, (t) => ({
+  files: t.connection({
+    type: RevisionFileRef,
+    description: 'Files of the revision, by ID.',
+    resolve: async (r, args, ctx) => {
+      const page = await entitiesPage(ctx.db, r, 'file', args);
+      return pageConnection({ ...page, rows: page.rows.map((entry) => ({ entry, scope: r as RevisionScope })), cursorOf: (f) => page.cursorOf(f.entry) }, () => countEntities(ctx.db, r, 'file'));
+    },
+  }),
+  allFiles: t.field({ type: [RevisionFileRef], description: 'Every file of the revision, by ID.', resolve: (r, _a, ctx) => all(ctx, r, 'file') }),
+  file: t.field({
+    type: RevisionFileRef,
+    nullable: true,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (r, { id }, ctx) => {
+      const entry = await entityIn(ctx.db, r, 'file', String(id));
+      return entry && { entry, scope: r };
+    },
+  }),
+  reusableContents: t.field({ type: [ReusableContentRef], description: 'Every reusable content of the revision, by ID.', resolve: (r, _a, ctx) => all(ctx, r, 'reusable-content') }),
+  reusableContent: t.field({
+    type: ReusableContentRef,
+    nullable: true,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (r, { id }, ctx) => {
+      const entry = await entityIn(ctx.db, r, 'reusable-content', String(id));
+      return entry && { entry, scope: r };
+    },
+  }),
+}));

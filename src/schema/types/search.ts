@@ -1,0 +1,86 @@
+/** Searching an organization's content: spaces whose pages match, best first (domain/search/query.ts). */
+import { searchOrganization, PAGES_PER_SPACE, SECTIONS_PER_PAGE, type PageHit, type SectionHit, type SpaceHit } from '../../domain/search/query.js';
+import { builder } from '../builder.js';
+import { pageConnection } from '../connection.js';
+import { appUrl } from '../urls.js';
+import { SpaceRef } from './space.js';
+
+/** A section as resolvers pass it: with the page it belongs to (its URL is the page's plus the anchor). */
+type SectionShape = SectionHit & { page: PageHit };
+
+const SearchUrls = builder.simpleObject('SearchResultUrls', {
+  fields: (t) => ({ app: t.string({ description: 'URL of the result in the application.' }) }),
+});
+
+const SearchAncestor = builder.simpleObject('SearchPageAncestor', {
+  fields: (t) => ({ id: t.id(), title: t.string() }),
+});
+
+const sectionPath = (s: SectionShape) => (s.anchor ? `${s.page.path}#${s.anchor}` : s.page.path);
+
+const SearchSectionResultRef = builder.objectRef<SectionShape>('SearchSectionResult').implement({
+  description: 'A section of a page that matches: the text under one heading, or before the first.',
+  fields: (t) => ({
+    id: t.id({
+      description: 'The page ID and the anchor (`page#anchor`); the page ID alone for the text before the first heading.',
+      resolve: (s) => (s.anchor ? `${s.page.id}#${s.anchor}` : s.page.id),
+    }),
+    anchor: t.string({ description: "The heading's anchor; empty for the text before the first heading.", resolve: (s) => s.anchor }),
+    title: t.string({ description: "The heading's text; empty for the text before the first heading.", resolve: (s) => s.title }),
+    path: t.string({ description: 'Path of the page, then `#` and the anchor.', resolve: sectionPath }),
+    body: t.string({ description: 'A plain-text excerpt of the section around its matches.', resolve: (s) => s.body }),
+    score: t.float({ description: 'Relevance, in [0, 1): higher is better.', resolve: (s) => s.score }),
+    urls: t.field({ type: SearchUrls, resolve: (s, _a, ctx) => ({ app: appUrl(ctx, `/s/${s.page.spaceId}/${sectionPath(s)}`) }) }),
+  }),
+});
+
+const SearchPageResultRef = builder.objectRef<PageHit>('SearchPageResult').implement({
+  description: 'A page that matches, with its best sections.',
+  fields: (t) => ({
+    id: t.id({ resolve: (p) => p.id }),
+    title: t.string({ resolve: (p) => p.title }),
+    description: t.string({ nullable: true, resolve: (p) => p.description }),
+    path: t.string({ description: 'Complete path of the page in the current revision.', resolve: (p) => p.path }),
+    ancestors: t.field({ type: [SearchAncestor], description: 'Ancestor pages, top level first.', resolve: (p) => p.ancestors }),
+    score: t.float({ description: "Relevance (its best section's), in [0, 1): higher is better.", resolve: (p) => p.score }),
+    rank: t.int({ description: 'One-based position of the page among all matching pages, best first (the same on every page of results).', resolve: (p) => p.rank }),
+    sections: t.field({
+      type: [SearchSectionResultRef],
+      description: `The best matching sections of the page, best first (at most ${SECTIONS_PER_PAGE}).`,
+      resolve: (p) => p.sections.map((s) => ({ ...s, page: p })),
+    }),
+    urls: t.field({ type: SearchUrls, resolve: (p, _a, ctx) => ({ app: appUrl(ctx, `/s/${p.spaceId}/${p.path}`) }) }),
+  }),
+});
+
+const SearchSpaceResultRef = builder.objectRef<SpaceHit>('SearchSpaceResult').implement({
+  description: 'A space whose content matches, with its best pages.',
+  fields: (t) => ({
+    id: t.id({ description: 'ID of the space.', resolve: (s) => s.id }),
+    title: t.string({ resolve: (s) => s.title }),
+    score: t.float({ description: "Relevance (its best section's), in [0, 1): higher is better.", resolve: (s) => s.score }),
+    space: t.field({ type: SpaceRef, nullable: true, resolve: async (s, _a, ctx) => ctx.loaders.space.load(s.id) }),
+    pages: t.field({
+      type: [SearchPageResultRef],
+      description: `The best matching pages of the space, best first (at most ${PAGES_PER_SPACE}).`,
+      resolve: (s) => s.pages,
+    }),
+  }),
+});
+
+builder.prismaObjectFields('Organization', (t) => ({
+  search: t.connection({
+    type: SearchSpaceResultRef,
+    description:
+      'Full-text search of the content of the live spaces the caller can read: spaces ordered by their best match, ' +
+      'each with its best pages and sections. The query reads like a web search: words (all must appear), "quoted phrases", ' +
+      '`or`, and `-word` to exclude; at most 512 characters.',
+    args: { query: t.arg.string({ required: true }) },
+    resolve: async (org, args, ctx) => {
+      await ctx.access.requireOrganization(org.id);
+      const reader = await ctx.access.reader(org.id);
+      const page = await searchOrganization(ctx.db, reader, org.id, args.query, args);
+      return pageConnection(page, page.totalCount);
+    },
+  }),
+}));
