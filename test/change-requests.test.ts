@@ -222,6 +222,80 @@ describe('merging', () => {
   });
 });
 
+describe('what a change request changes', () => {
+  it('lists created, edited, moved and deleted pages and created files, with a limit', async () => {
+    const { api, space, owner } = await setup();
+    const seed = await propose(api, space.id, [
+      { operation: 'insert_page', ref: 'a', title: 'A', document: doc(para('a', 'a')) },
+      { operation: 'insert_page', ref: 'b', title: 'B', document: doc(para('b', 'b')) },
+      { operation: 'insert_page', ref: 'c', title: 'C', document: {} },
+    ]);
+    await merge(api, space.id, seed.id);
+    const cr = await propose(api, space.id, [
+      { operation: 'update_page', page: seed.pages.a, title: 'A2', document: doc(para('a', 'a2')) },
+      { operation: 'update_page', page: seed.pages.b, into: seed.pages.a },
+      { operation: 'delete_page', page: seed.pages.c },
+      { operation: 'insert_page', ref: 'd', title: 'D', document: {} },
+      { operation: 'insert_files', files: [{ name: 'a.txt', contentType: 'text/plain', base64: Buffer.from('x').toString('base64') }] },
+    ]);
+    const { status, body } = await http(server.url, owner.token, 'GET', `/spaces/${space.id}/change-requests/${cr.id}/changes?limit=100`);
+    expect(status).toBe(200);
+    const byType = Object.fromEntries(body.changes.map((c: any) => [c.type, c]));
+    expect(Object.keys(byType).sort()).toEqual(['file_created', 'page_created', 'page_deleted', 'page_edited', 'page_moved']);
+    expect(byType.page_edited).toMatchObject({ page: { id: seed.pages.a, title: 'A2', path: 'a' }, attributes: { title: { before: 'A', after: 'A2' }, document: { before: expect.any(String), after: expect.any(String) } } });
+    expect(byType.page_moved).toMatchObject({ page: { id: seed.pages.b, path: 'a/b' }, parent: { after: { id: seed.pages.a } } });
+    expect(byType.page_moved.parent.before).toBeUndefined();
+    expect(byType.page_deleted.page).toMatchObject({ id: seed.pages.c, title: 'C', path: 'c' });
+    expect(byType.page_created.page).toMatchObject({ title: 'D', path: 'd' });
+    expect(byType.file_created.file).toMatchObject({ name: 'a.txt', contentType: 'text/plain', downloadURL: expect.any(String) });
+    const limited = await http(server.url, owner.token, 'GET', `/spaces/${space.id}/change-requests/${cr.id}/changes?limit=2`);
+    expect(limited.body).toMatchObject({ changes: [expect.any(Object), expect.any(Object)], more: 3 });
+    expect((await http(server.url, owner.token, 'GET', `/spaces/${space.id}/change-requests/${cr.id}/changes?limit=x`)).status).toBe(400);
+    const fresh = await propose(api, space.id, []);
+    expect((await http(server.url, owner.token, 'GET', `/spaces/${space.id}/change-requests/${fresh.id}/changes`)).body).toEqual({ changes: [] });
+  });
+});
+
+describe('the graph space → change requests → revision → pages', () => {
+  /** An organization of `n` spaces, each with `n` open change requests of `n` pages. */
+  async function seed(n: number) {
+    const { org, owner } = await createOrg(server.db, `Graph ${n}`);
+    const api = sdk(server.url, owner.token);
+    for (let s = 0; s < n; s++) {
+      const space = (await api.orgs.createSpace(org.id, { title: `S${s}` })).data;
+      for (let c = 0; c < n; c++) {
+        const cr = await propose(api, space.id, Array.from({ length: n }, (_, p) => ({ operation: 'insert_page', title: `P${p}`, document: doc(para(`k${p}`, `text ${p}`)) })));
+        await api.spaces.updateChangeRequestById(space.id, cr.id, { status: 'open' } as never);
+      }
+    }
+    return { org, owner };
+  }
+
+  const QUERY = `query($id: ID!) { organization(id: $id) { spaces(first: 50) { edges { node { id changeRequests(first: 50) { totalCount edges { node {
+    number subject createdBy { displayName } outdated comments revision { id allPages { id title path document markdown } pages { id pages { id } } }
+  } } } } } } } }`;
+
+  it('runs a number of SQL statements that does not grow with the number of spaces, requests and pages', async () => {
+    const counts: number[] = [];
+    for (const n of [2, 4]) {
+      const { org, owner } = await seed(n);
+      server.queries.length = 0;
+      const data = await gqlOk(server.url, owner.token, QUERY, { id: org.id });
+      counts.push(server.queries.length);
+      const spaces = data.organization.spaces.edges;
+      expect(spaces).toHaveLength(n);
+      for (const space of spaces) {
+        expect(space.node.changeRequests.totalCount).toBe(n);
+        for (const cr of space.node.changeRequests.edges) {
+          expect(cr.node.revision.allPages).toHaveLength(n);
+          expect(cr.node.revision.allPages[0].markdown).toContain('text 0');
+        }
+      }
+    }
+    expect(counts[1], `statements: ${counts.join(' vs ')}`).toBe(counts[0]);
+  }, 120_000);
+});
+
 async function pageIdByPath(api: ReturnType<typeof sdk>, spaceId: string, crId: string, path: string): Promise<string> {
   return ((await api.spaces.getPageInChangeRequestByPath(spaceId, crId, path)).data as { id: string }).id;
 }

@@ -283,6 +283,14 @@ describe('organization search', () => {
     const two = await gqlOk(server.url, owner.token, query, { id: org.id, q: 'heron', after: one.organization.search.pageInfo.endCursor });
     expect(two.organization.search.pageInfo.hasNextPage).toBe(false);
     expect([...one.organization.search.edges, ...two.organization.search.edges].map((e: any) => e.node.space.id)).toEqual(seen);
+    // Backwards too: the last two, then the one before them.
+    const backwards = `query($id: ID!, $before: String) { organization(id: $id) { search(query: "heron", last: 2, before: $before) {
+      pageInfo { hasPreviousPage startCursor } edges { node { id } } } } }`;
+    const last = (await gqlOk(server.url, owner.token, backwards, { id: org.id })).organization.search;
+    expect(last.edges.map((e: any) => e.node.id)).toEqual(seen.slice(3));
+    expect(last.pageInfo.hasPreviousPage).toBe(true);
+    const before = (await gqlOk(server.url, owner.token, backwards, { id: org.id, before: last.pageInfo.startCursor })).organization.search;
+    expect(before.edges.map((e: any) => e.node.id)).toEqual(seen.slice(1, 3));
     // A cursor belongs to its query.
     const other = await search(owner.token, org.id, 'bird', { page: response(one).pageInfo.endCursor });
     expect(other).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('"page"') } } });

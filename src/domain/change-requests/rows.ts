@@ -1,22 +1,11 @@
 /** Reading change requests: one by ID or number within its space, and a space's list in pages. */
 import { Prisma, type ChangeRequest, type ChangeRequestStatus } from '../../generated/prisma/client.js';
-import { readPage, type Page, type PageArgs, type Queryable, type SortKey } from '../pagination/keyset.js';
-import { countRows } from '../pagination/count.js';
+import { readPages, type Page, type PageArgs, type Queryable, type SortKey } from '../pagination/keyset.js';
+import { countPerKey } from '../pagination/count.js';
 
 const { sql, raw } = Prisma;
 
 export type ChangeRequestRow = ChangeRequest;
-
-/** `{changeRequestId}` of a path: the change request's ID, or its number within the space. */
-export async function findChangeRequest(db: Queryable, spaceId: string, idOrNumber: string): Promise<ChangeRequestRow | null> {
-  const number = /^[1-9]\d{0,8}$/.test(idOrNumber) ? Number(idOrNumber) : null;
-  const [row] = await db.$queryRaw<ChangeRequestRow[]>(
-    number !== null
-      ? sql`SELECT * FROM "ChangeRequest" WHERE "spaceId" = ${spaceId} AND "number" = ${number}`
-      : sql`SELECT * FROM "ChangeRequest" WHERE "spaceId" = ${spaceId} AND "id" = ${idOrNumber}`,
-  );
-  return row ?? null;
-}
 
 export type ChangeRequestFilter = { status: ChangeRequestStatus; contributor?: string | null };
 
@@ -28,7 +17,8 @@ const newestFirst = (spaceId: string, status: string): SortKey<ChangeRequestRow>
   keyOf: (r) => [r.number],
 });
 
-function conditions(spaceId: string, filter: ChangeRequestFilter): Prisma.Sql[] {
+/** `spaceId`: SQL naming the space (a parameter, or the current parent of a batched read). */
+function conditions(spaceId: Prisma.Sql, filter: ChangeRequestFilter): Prisma.Sql[] {
   return [
     sql`r."spaceId" = ${spaceId}`,
     sql`r."status" = ${filter.status}::"ChangeRequestStatus"`,
@@ -37,10 +27,11 @@ function conditions(spaceId: string, filter: ChangeRequestFilter): Prisma.Sql[] 
   ];
 }
 
-export function changeRequestsPage(db: Queryable, spaceId: string, filter: ChangeRequestFilter, args: PageArgs): Promise<Page<ChangeRequestRow>> {
-  return readPage(db, sql`SELECT r.* FROM "ChangeRequest" r`, conditions(spaceId, filter), newestFirst(spaceId, filter.status), args);
+/** The same page of the change requests of each space: one statement for all of them. */
+export function changeRequestsPages(db: Queryable, spaceIds: readonly string[], filter: ChangeRequestFilter, args: PageArgs): Promise<Page<ChangeRequestRow>[]> {
+  return readPages(db, spaceIds, (space) => ({ select: sql`SELECT r.* FROM "ChangeRequest" r`, conditions: conditions(space, filter) }), (id) => newestFirst(id, filter.status), args);
 }
 
-export function countChangeRequests(db: Queryable, spaceId: string, filter: ChangeRequestFilter): Promise<number> {
-  return countRows(db, sql`"ChangeRequest" r WHERE ${Prisma.join(conditions(spaceId, filter), ' AND ')}`);
+export function countChangeRequests(db: Queryable, spaceIds: readonly string[], filter: ChangeRequestFilter): Promise<number[]> {
+  return countPerKey(db, spaceIds, (space) => sql`"ChangeRequest" r WHERE ${Prisma.join(conditions(space, filter), ' AND ')}`);
 }

@@ -1,6 +1,10 @@
-/** The links of one revision page: inline links of a document page, the target of a link page. */
+/**
+ * The links of one revision page: inline links of a document page, the target of a link page.
+ * A document's links are also kept as rows of "DocumentLink" (`documentLinkRows`), written with
+ * the document (revisions/documents.ts), so that link reports and backlinks read rows, not bodies.
+ */
 import type { PageWithBody } from '../revisions/bodies.js';
-import { asContentRef, isObject, type ContentRef } from './content-ref.js';
+import { asContentRef, isObject, refField, type ContentRef } from './content-ref.js';
 
 export type LinkLocation = { page: string; path: string };
 export type PageLink = { target: ContentRef; location: LinkLocation };
@@ -12,7 +16,7 @@ type LinkSourcePage = Pick<PageWithBody, 'id' | 'path' | 'type' | 'document' | '
  * in `nodes` (blocks, inlines, texts) and in `fragments` (expandables, tables, captions); the walk
  * uses its own stack, so a deeply nested document cannot overflow the call stack.
  */
-function* inlineLinkRefs(document: unknown): Generator<unknown> {
+export function* inlineLinkRefs(document: unknown): Generator<unknown> {
   const stack: unknown[] = [document];
   while (stack.length) {
     const node = stack.pop();
@@ -31,4 +35,51 @@ export function* extractLinks(page: LinkSourcePage): Generator<PageLink> {
     const target = asContentRef(value);
     if (target) yield { target, location };
   }
+}
+
+export type DocumentLinkRow = { ordinal: number; kind: string; target: string | null; ref: ContentRef };
+
+/** The field of each kind of reference that holds the ID it names. */
+const TARGET_FIELDS: Record<string, string> = {
+  page: 'page',
+  anchor: 'page',
+  file: 'file',
+  space: 'space',
+  collection: 'collection',
+  user: 'user',
+  'reusable-content': 'reusableContent',
+};
+
+/** `kind` as stored: the reference's kind, or '' when it has none (or not a string). */
+export const refKind = (ref: ContentRef): string => (typeof ref.kind === 'string' ? ref.kind : '');
+
+/**
+ * The ID the reference names: the page of `page` and `anchor` references (an anchor without one
+ * is in the page it is on: null), the file, space, collection, user or reusable content; null for
+ * URLs, tags and anything else. The migration's backfill computes the same in SQL.
+ */
+export function refTarget(ref: ContentRef): string | null {
+  const kind = refKind(ref);
+  return Object.hasOwn(TARGET_FIELDS, kind) ? (refField(ref, TARGET_FIELDS[kind]) ?? null) : null;
+}
+
+/**
+ * Link pages: the page or file their target names (ContentEntry.linkTarget), null for any other
+ * target. Backlinks of pages and files read it.
+ */
+export function linkPageTarget(target: unknown): string | null {
+  const ref = asContentRef(target);
+  if (!ref) return null;
+  const kind = refKind(ref);
+  return kind === 'page' || kind === 'anchor' ? (refField(ref, 'page') ?? null) : kind === 'file' ? (refField(ref, 'file') ?? null) : null;
+}
+
+/** The rows of a document's links: references that are JSON objects, numbered from 0. */
+export function documentLinkRows(document: unknown): DocumentLinkRow[] {
+  const rows: DocumentLinkRow[] = [];
+  for (const value of inlineLinkRefs(document)) {
+    const ref = asContentRef(value);
+    if (ref) rows.push({ ordinal: rows.length, kind: refKind(ref), target: refTarget(ref), ref });
+  }
+  return rows;
 }

@@ -1,13 +1,15 @@
 /**
  * The status of a link: `in-app` for a URL into this server's app or API, `ok` for any other URL
- * and for a target that exists, `broken` when the target does not exist (in the revision, or in
- * the organization for spaces, collections and users).
+ * and for a target that exists, `broken` when the target does not exist (pages, files and
+ * reusable contents in the revision, or in another live space's current revision when the
+ * reference names one; spaces, collections and users in the organization).
  */
 import type { Loaders } from '../loaders/index.js';
 import { memberKey, revisionPageKey } from '../loaders/index.js';
 import { refField } from './content-ref.js';
 import type { PageLink } from './extract.js';
-import { pageTarget } from './page-target.js';
+import { pageTarget, reusableContentTarget } from './page-target.js';
+import type { Queryable } from '../pagination/keyset.js';
 import type { LinkSource } from './revision-links.js';
 import { liveSpace, loadLinkTargets, type LinkTargets } from './targets.js';
 
@@ -51,14 +53,28 @@ export function resolveStatus(link: PageLink, source: LinkSource, targets: LinkT
       const id = refField(target, 'user');
       return exists(id && targets.members.has(memberKey(organizationId, id)));
     }
+    case 'file': {
+      const id = refField(target, 'file');
+      return exists(id !== undefined && source.fileIds?.has(id));
+    }
+    case 'reusable-content': {
+      const ref = reusableContentTarget(link, source);
+      if (!ref) return 'broken';
+      if (!ref.space) return exists(source.reusableContentIds?.has(ref.reusableContent));
+      const space = liveSpace(targets, organizationId, ref.space);
+      return exists(space && targets.reusableContents?.has(revisionPageKey(space.revisionId, ref.reusableContent)));
+    }
     default:
-      // file, reusable-content, tag, openapi: no such targets exist in this model yet.
+      // tag, openapi: no such targets exist in this model yet.
       return 'broken';
   }
 }
 
-/** The links of each source with their status; one batched lookup per kind for all of them. */
-export async function withStatuses(loaders: Loaders, urls: BaseUrls, sources: LinkSource[]): Promise<ContentLink[][]> {
-  const targets = await loadLinkTargets(loaders, sources);
+/**
+ * The links of each source with their status; one batched lookup per kind for all of them. With
+ * `db`, reusable contents of other spaces are looked up too (otherwise they count as broken).
+ */
+export async function withStatuses(loaders: Loaders, urls: BaseUrls, sources: LinkSource[], db?: Queryable): Promise<ContentLink[][]> {
+  const targets = await loadLinkTargets(loaders, sources, db);
   return sources.map((source) => source.links.map((link) => ({ ...link, status: resolveStatus(link, source, targets, urls) })));
 }

@@ -1,7 +1,7 @@
 /** Loaders of change requests and revisions. */
 import type { Db } from '../../db/client.js';
 import { Prisma, type ChangeRequestStatus, type Revision } from '../../generated/prisma/client.js';
-import { changeRequestsPage, countChangeRequests, type ChangeRequestRow } from '../change-requests/rows.js';
+import { changeRequestsPages, countChangeRequests, type ChangeRequestRow } from '../change-requests/rows.js';
 import type { Page } from '../pagination/keyset.js';
 import { countPerKey } from '../pagination/count.js';
 import type { JSONDocument } from '../documents/types.js';
@@ -36,12 +36,12 @@ export function changeRequestLoaders(db: Db, registry: LoaderRegistry) {
     changeRequests: registry.variants<Page<ChangeRequestRow>>((variant, spaceIds) => {
       const { args, more } = fromPageVariant(variant);
       const filter = { status: more[0] as ChangeRequestStatus, contributor: more[1] as string | null };
-      return Promise.all(spaceIds.map((id) => changeRequestsPage(db, id, filter, args)));
+      return changeRequestsPages(db, spaceIds, filter, args);
     }),
     /** Variant: JSON [status, contributor]. */
     changeRequestCount: registry.variants<number>((variant, spaceIds) => {
       const [status, contributor] = JSON.parse(variant) as [ChangeRequestStatus, string | null];
-      return Promise.all(spaceIds.map((id) => countChangeRequests(db, id, { status, contributor })));
+      return countChangeRequests(db, spaceIds, { status, contributor });
     }),
     revision: registry.track<string, Revision | null>(async (ids) =>
       byId(await db.$queryRaw<Revision[]>(Prisma.sql`SELECT * FROM "Revision" WHERE "id" = ANY(${[...ids]}::text[])`), ids),

@@ -1,14 +1,30 @@
 /** Loaders of revision content: pages, and which pages exist. */
 import type { Db } from '../../db/client.js';
-import { Prisma } from '../../generated/prisma/client.js';
+import { Prisma, type ContentEntry } from '../../generated/prisma/client.js';
+import type { PageEntry } from '../revisions/entries.js';
+import type { RevisionScope } from '../revisions/scope.js';
+import { visibleEntries } from '../revisions/visible.js';
 import { pagesWithBodies, type PageWithBody } from '../revisions/bodies.js';
 import { revisionScope } from '../revisions/load.js';
 import { entitiesIn } from '../revisions/read.js';
 import { groupBy, revisionPageKey, splitKey } from './keys.js';
 import type { LoaderRegistry } from './registry.js';
 
+/** Every page (no bodies) of each revision: one statement for all the revisions asked for. */
+async function pagesOfRevisions(db: Db, ids: readonly string[]): Promise<PageEntry[][]> {
+  const scopes = await db.$queryRaw<RevisionScope[]>(Prisma.sql`SELECT "id", "spaceId", "lineId", "seq", "baseSeq" FROM "Revision" WHERE "id" = ANY(${[...ids]}::text[])`);
+  if (!scopes.length) return ids.map(() => []);
+  const parts = scopes.map((scope) => Prisma.sql`SELECT ${scope.id}::text AS "revisionId", v.* FROM (${visibleEntries(scope, [Prisma.sql`e."kind" = 'page'`])}) v`);
+  const rows = await db.$queryRaw<(ContentEntry & { revisionId: string })[]>(Prisma.join(parts, ' UNION ALL '));
+  const byRevision = new Map<string, PageEntry[]>(ids.map((id) => [id, []]));
+  for (const { revisionId, id: _id, ...entry } of rows) byRevision.get(revisionId)?.push(entry as PageEntry);
+  return ids.map((id) => byRevision.get(id)!);
+}
+
 export function revisionLoaders(db: Db, registry: LoaderRegistry) {
   return {
+    /** Every page of each revision (no bodies), batched across revisions (nested reads of many change requests). */
+    revisionPages: registry.track<string, PageEntry[]>((ids) => pagesOfRevisions(db, ids)),
     /** Every page of each revision with its body, in tree order (whole-revision link reports). */
     pagesInRevision: registry.track<string, PageWithBody[]>((ids) => Promise.all(ids.map(async (id) => pagesWithBodies(db, await revisionScope(db, id))))),
     /** Whether a page exists in a revision, by `revisionPageKey`; one statement per revision, IDs only. */

@@ -12,7 +12,7 @@ import { parseLength } from './inline-builder.js';
 import { block, fragment, paragraph, textNode, voidBlock, type InlineChild } from './nodes.js';
 import { isEmptyInlines, normalizeInlines } from './normalize.js';
 import { restorePlaceholders, type Prepass } from './prepass.js';
-import { parseBodyMdast, type MdNode } from './remark.js';
+import { parseBodyMdast, stringifyMdast, type MdNode } from './remark.js';
 import { tableFromMdast } from './tables.js';
 
 function collectDefinitions(root: MdNode): Map<string, string> {
@@ -157,16 +157,24 @@ function figureImage(html: string): BlockNode | null {
 }
 
 /** HTML that is nothing but wrappers the model has no use for (`<div align="center">`, `</p>`). */
-const onlyWrappers = (text: string) => /^(\s*<\/?(div|p|center|span|picture|br)\b[^>]*>\s*)*$/i.test(text);
+const onlyWrappers = (text: string) => /^\s*(<\/?(div|p|center|span|picture|br)\b[^>]*>\s*)*$/i.test(text);
 
-/** HTML the dialect does not know: images if it is only `<img>` tags, else its text, kept verbatim. */
-function unknownHtml(html: string): BlockNode[] {
+/**
+ * HTML the dialect does not know: images if it is only `<img>` tags, else its text, kept verbatim
+ * (line breaks included). That text is read the way it will be re-read once written (escaped, as
+ * a paragraph), so that a second import gives the same document: GFM turns `www.x.com` in text
+ * into a link, for instance, but not inside an HTML block.
+ */
+function unknownHtml(html: string, ctx: ParseContext): BlockNode[] {
   const images = html.match(IMG) ?? [];
   if (images.length && onlyWrappers(html.replace(IMG, ''))) {
     const data = images.map(imgData).filter((d): d is Record<string, unknown> => !!d);
     if (data.length) return [block('images', {}, data.map(imageBlock))];
   }
-  return html.trim() ? [paragraph([textNode(html.replace(/\n+$/, ''))])] : [];
+  const lines = html.replace(/\n+$/, '').split('\n');
+  if (!lines.join('').trim()) return [];
+  const children = lines.flatMap((line, i): MdNode[] => (i ? [{ type: 'break' }, { type: 'text', value: line }] : [{ type: 'text', value: line }]));
+  return markdownBodyToBlocks(stringifyMdast([{ type: 'paragraph', children }]), ctx.pre, ctx.depth + 1);
 }
 
 type DetailsFrame = { open: boolean; title: InlineChild[] | null; body: BlockNode[] };
@@ -190,7 +198,7 @@ export function flowToBlocks(nodes: MdNode[], ctx: ParseContext): BlockNode[] {
       'gi',
     );
     const matches = [...value.matchAll(tokens)];
-    if (!matches.length) return emit(...unknownHtml(value));
+    if (!matches.length) return emit(...unknownHtml(value, ctx));
     let images: BlockNode[] = [];
     const flushImages = () => {
       if (images.length) emit(block('images', {}, images));
@@ -231,12 +239,15 @@ export function flowToBlocks(nodes: MdNode[], ctx: ParseContext): BlockNode[] {
     else emit(...flowNode(node, ctx));
   }
   while (details.length) closeDetails();
-  return ctx.itemType ? out : wrapStrayItems(out);
+  return wrapStrayItems(out, ctx.itemType);
 }
 
-/** `{% tab %}` outside `{% tabs %}` (and steps, columns): consecutive items get their container. */
-function wrapStrayItems(blocks: BlockNode[]): BlockNode[] {
-  const containerOf = new Map(Object.values(CONTAINERS).map((c) => [c.item, c.block]));
+/**
+ * `{% tab %}` outside `{% tabs %}` (and steps, columns): consecutive items get their container.
+ * `keep`: the item type of the container whose body this is (its items are not stray).
+ */
+function wrapStrayItems(blocks: BlockNode[], keep: string | undefined): BlockNode[] {
+  const containerOf = new Map(Object.values(CONTAINERS).filter((c) => c.item !== keep).map((c) => [c.item, c.block]));
   const out: BlockNode[] = [];
   const made = new Set<BlockNode>();
   for (const b of blocks) {

@@ -14,8 +14,9 @@ function eachRef(document: unknown, visit: (holder: Record<string, unknown>, ref
     const node = stack.pop();
     if (!isRecord(node)) continue;
     if (isRecord(node.data) && isRecord(node.data.ref)) visit(node.data, node.data.ref, String(node.type));
-    if (Array.isArray(node.nodes)) stack.push(...node.nodes);
-    if (Array.isArray(node.fragments)) stack.push(...node.fragments);
+    // Children pushed last-first, so they are visited in document order.
+    const children = [...(Array.isArray(node.nodes) ? node.nodes : []), ...(Array.isArray(node.fragments) ? node.fragments : [])];
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
 }
 

@@ -68,10 +68,10 @@ function closedLater(lines: string[], from: number, name: string): boolean {
 /**
  * remark's parser takes super-linear time on very deep nesting (400 nested list levels: seconds;
  * thousands: minutes, or a stack overflow). No page nests that deep, so a line's indentation is
- * capped at 128 characters and the container markers opening it (`>`, `*`, `1.`) at 32: only
- * absurd input changes.
+ * capped at 64 characters and the container markers opening it (`>`, `*`, `1.`) at 32: only
+ * absurd input changes. (Fenced code is left alone: indentation there is content.)
  */
-const MAX_INDENT = 128;
+const MAX_INDENT = 64;
 const MAX_MARKERS = 32;
 const MARKERS = /^(?:[ \t]*(?:>|(?:[*+-]|\d{1,9}[.)])(?=[ \t])))+/;
 function capNesting(line: string): string {

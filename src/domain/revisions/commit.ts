@@ -6,6 +6,7 @@
  * Callers hold the line's lock (the space row, or the change request row, FOR UPDATE).
  */
 import { Prisma } from '../../generated/prisma/client.js';
+import { linkPageTarget } from '../content-links/extract.js';
 import { newId } from '../ids.js';
 import type { EntityKind } from './entries.js';
 import type { RevisionScope } from './scope.js';
@@ -73,7 +74,9 @@ export async function commitRevision(tx: Tx, revision: NewRevision): Promise<Rev
     const rows = writes.flatMap((w): Prisma.ContentEntryCreateManyInput[] => {
       if (w.inherit) return [];
       const where = { spaceId: revision.spaceId, lineId: revision.lineId, fromSeq: seq, kind: w.kind, entityId: w.entityId, updatedAt: now };
-      if (w.version) return [{ ...where, ...versionOf(w.version), data: w.version.data as Prisma.InputJsonObject }];
+      // Link pages keep the page or file their target names in a column: backlinks are a query.
+      const linkTarget = w.kind === 'page' && w.version?.type === 'link' ? linkPageTarget(w.version.data.target) : null;
+      if (w.version) return [{ ...where, ...versionOf(w.version), data: w.version.data as Prisma.InputJsonObject, linkTarget }];
       // In a change request's line a removal is a row of its own: it hides the base's version.
       return overlay ? [{ ...where, deleted: true, createdAt: now }] : [];
     });

@@ -12,8 +12,10 @@
  *   lie in [0, 1) and sort keys are bounded integers.
  * - Each space of the page comes with its best pages (at most PAGES_PER_SPACE), each page with its
  *   best sections (at most SECTIONS_PER_PAGE): enough to choose where to go, bounded whatever the
- *   content. The rank of every matching section is computed (the ranking needs it); everything
- *   else (headlines, paths) only for what the answer holds.
+ *   content. Every matching section is ranked once, folded into its page's score (the ranking of
+ *   spaces needs them all: its cost grows with the number of matches, about 1 µs a section, plus
+ *   reading them); everything else (the sections of a page, excerpts, paths) is read only for
+ *   what the answer holds.
  * - A section's `body` in the answer is a plain-text excerpt around its matches (`ts_headline`, no
  *   markup: the body is text, and clients render it as such), taken from a window of
  *   HEADLINE_WINDOW characters around the first occurrence of a query word, so that an excerpt
@@ -119,7 +121,9 @@ type HitRow = {
 type PageRow = { spaceId: string; pageId: string; path: string; title: string; description: string | null; ancestors: string };
 
 function searchSql(organizationId: string, reader: Reader, text: string, plan: ReturnType<typeof planPage>): Sql {
-  const tsquery = sql`websearch_to_tsquery(${SEARCH_CONFIG}, ${text}::text)`;
+  // A scalar subquery: evaluated once per statement. Written as a plain call, a prepared
+  // statement's generic plan would parse the query again for every matching row.
+  const tsquery = sql`(SELECT websearch_to_tsquery(${SEARCH_CONFIG}, ${text}::text))`;
   const visible = [sql`s."organizationId" = ${organizationId}`, liveSql('s'), ...(reader.guest ? [guestSeesSpace('s', reader.userId)] : [])];
   // The window of a long body that holds the first occurrence of a query word (lexemes of the
   // `simple` configuration are the lower-cased words, so `strpos` over the lower-cased body finds them).

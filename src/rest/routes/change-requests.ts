@@ -175,8 +175,25 @@ function notFoundPage(): never {
   throw notFound('Page');
 }
 
-/** Files and reusable contents of a change request (4.7). */
+/** Files and reusable contents of a change request (4.7), and what it changes. */
 export const changeRequestEntityRoutes = [
+  route({
+    method: 'GET',
+    path: `${CR}/changes`,
+    operation: `query RestListChangeRequestChanges($spaceId: ID!, $id: ID!, $limit: Int) {
+      space(id: $spaceId) { changeRequest(id: $id) { changes(limit: $limit) { changes more } } }
+    }`,
+    variables: (input) => {
+      const limit = input.query.get('limit');
+      const n = limit === null || limit === '' ? undefined : Number(limit);
+      if (n !== undefined && (!Number.isInteger(n) || n < 0 || n > 1000)) throw badRequest('Invalid value for "limit": must be an integer between 0 and 1000', 'limit');
+      return { ...ids(input), limit: n };
+    },
+    result: (data) => {
+      const { changes, more } = data.space.changeRequest.changes;
+      return { changes, ...(more != null ? { more } : {}) };
+    },
+  }),
   route({
     method: 'GET',
     path: `${CR}/content/files`,

@@ -1,9 +1,13 @@
 /** Change requests of a space: their fields, the space's list of them, and `changeRequest`. */
 import type { ChangeRequestStatus } from '../../generated/prisma/client.js';
 import type { ChangeRequestRow } from '../../domain/change-requests/rows.js';
-import { countChangeRequests } from '../../domain/change-requests/rows.js';
 import { pageVariant } from '../../domain/loaders/index.js';
 import { changeRequestConflicts } from '../../domain/change-requests/conflicts.js';
+import { changeRequestChanges } from '../../domain/change-requests/changes.js';
+import { baseOf } from '../../domain/change-requests/merge.js';
+import { badRequest } from '../../domain/errors.js';
+import { revisionScope } from '../../domain/revisions/load.js';
+import { downloadUrl } from './revision-content.js';
 import type { BlockConflict, EntityConflict } from '../../domain/merge/index.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
@@ -43,6 +47,13 @@ const ChangeRequestConflictRef = builder.objectRef<EntityConflict>('ChangeReques
   }),
 });
 
+const ChangeRequestChangesRef = builder.simpleObject('ChangeRequestChanges', {
+  fields: (t) => ({
+    changes: t.field({ type: ['JSON'], description: 'RevisionSemanticChange objects of the public API (page_created, page_edited, page_moved, file_deleted, …).' }),
+    more: t.int({ nullable: true, description: 'Changes left out past `limit`.' }),
+  }),
+});
+
 export const ChangeRequestRef = builder.prismaNode('ChangeRequest', {
   id: { field: 'id' },
   fields: (t) => ({
@@ -69,6 +80,17 @@ export const ChangeRequestRef = builder.prismaNode('ChangeRequest', {
         if (r.status === 'merged') return false;
         const [space, revision] = await Promise.all([ctx.loaders.space.load(r.spaceId), ctx.loaders.revision.load(r.revisionId)]);
         return !!space && !!revision && revision.baseRevisionId !== space.revisionId;
+      },
+    }),
+    changes: t.field({
+      type: ChangeRequestChangesRef,
+      description: 'What the request changes, against the space revision it is based on (pages, files, reusable contents).',
+      args: { limit: t.arg.int({ required: false, description: 'At most this many changes (default 10, at most 1000); `more` counts the rest.' }) },
+      resolve: async (r, { limit }, ctx) => {
+        const max = limit ?? 10;
+        if (!Number.isInteger(max) || max < 0 || max > 1000) throw badRequest('Invalid value for "limit": must be an integer between 0 and 1000', 'limit');
+        const head = await revisionScope(ctx.db, r.revisionId);
+        return changeRequestChanges(ctx.db, head, await baseOf(ctx.db, head), max, (file) => downloadUrl(ctx, file));
       },
     }),
     conflicts: t.field({
@@ -104,7 +126,7 @@ builder.prismaObjectFields('Space', (t) => ({
       const status: ChangeRequestStatus = args.status ?? 'open';
       const contributor = args.contributor == null ? null : String(args.contributor);
       const page = await ctx.loaders.changeRequests(pageVariant(args, status, contributor)).load(space.id);
-      return pageConnection<ChangeRequestRow>(page, () => countChangeRequests(ctx.db, space.id, { status, contributor }));
+      return pageConnection<ChangeRequestRow>(page, () => ctx.loaders.changeRequestCount(JSON.stringify([status, contributor])).load(space.id));
     },
   }),
   changeRequest: t.field({

@@ -46,7 +46,7 @@ builder.prismaObjectFields('Space', (t) => ({
       description: 'Links in the pages of the current revision, in page tree order, optionally only those of one status.',
       args: { status: t.arg({ type: ContentLinkStatusEnum, required: false }) },
       resolve: async (parent, args, ctx) => {
-        const { space, links } = await spaceLinks(ctx.access, ctx.loaders, ctx.config, parent.id);
+        const { space, links } = await spaceLinks(ctx.access, ctx.loaders, ctx.config, parent.id, ctx.db);
         const listed = args.status ? links.filter((l) => l.status === args.status) : links;
         // Stats cover every link; keep them at hand for the connection's `stats` field.
         return Object.assign(arrayConnection(args, listed), { space, links });
@@ -56,7 +56,7 @@ builder.prismaObjectFields('Space', (t) => ({
       fields: (c) => ({
         stats: c.field({
           type: ContentLinkStats,
-          resolve: (connection, _args, ctx) => linkStats(ctx.loaders, ctx.config, connection.space, connection.links),
+          resolve: (connection, _args, ctx) => linkStats(ctx.loaders, ctx.config, connection.space, connection.links, ctx.db),
         }),
       }),
     },

@@ -1,11 +1,11 @@
 /** Revisions: immutable states of a space's content (its own, or a change request's). */
 import type { Revision } from '../../generated/prisma/client.js';
-import { pageById, pageByPath, pageTree } from '../../domain/revisions/pages.js';
+import { pageById, pageByPath } from '../../domain/revisions/pages.js';
 import { badRequest } from '../../domain/errors.js';
 import { builder } from '../builder.js';
 import { apiUrl, appUrl } from '../urls.js';
 import { asPages, PageRef } from './page.js';
-import { walk } from '../../domain/revisions/tree.js';
+import { buildTree, walk } from '../../domain/revisions/tree.js';
 
 export const RevisionTypeEnum = builder.enumType('RevisionType', { values: ['edits', 'merge', 'update', 'rollback'] as const });
 
@@ -24,12 +24,12 @@ export const RevisionRef = builder.objectRef<Revision>('Revision').implement({
     pages: t.field({
       type: [PageRef],
       description: 'Every page of the revision, as a tree (top-level pages, each with its `pages`).',
-      resolve: async (r, _a, ctx) => asPages(r, await pageTree(ctx.db, r)),
+      resolve: async (r, _a, ctx) => asPages(r, buildTree(await ctx.loaders.revisionPages.load(r.id))),
     }),
     allPages: t.field({
       type: [PageRef],
       description: 'Every page of the revision in one flat list, in tree order (depth-first, siblings in order).',
-      resolve: async (r, _a, ctx) => [...walk(await pageTree(ctx.db, r))].map((node) => ({ node, scope: r })),
+      resolve: async (r, _a, ctx) => [...walk(buildTree(await ctx.loaders.revisionPages.load(r.id)))].map((node) => ({ node, scope: r })),
     }),
     page: t.field({
       type: PageRef,
