@@ -25,6 +25,10 @@ const documented = [
   'POST /spaces/{spaceId}/transfer',
   'GET /spaces/{spaceId}/links',
   'GET /orgs/{organizationId}/spaces',
+  // 4.7 change-request content: links and backlinks
+  'GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links',
+  'GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/backlinks',
+  'GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks',
   'POST /orgs/{organizationId}/spaces',
   // 4.2 collections
   'GET /collections/{collectionId}',

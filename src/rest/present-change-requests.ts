@@ -34,7 +34,7 @@ export const presentChangeRequest = (r: Obj) => ({
   urls: r.urls,
 });
 
-const PAGE_FIELDS = 'id type title slug path parentId description emoji icon hidden target createdAt updatedAt documentId urls { app location }';
+const PAGE_FIELDS = 'id type title slug path parentId description emoji icon hidden layout target createdAt updatedAt documentId urls { app location }';
 
 /** A page and, flat in tree order, its descendants: REST nests them again (see nestPages). */
 export const PAGE_FRAGMENT = `fragment RestPage on Page { ${PAGE_FIELDS} descendants { ${PAGE_FIELDS} } }`;
@@ -68,7 +68,7 @@ export function presentPage(p: Obj, body?: { document?: unknown; markdown?: stri
     path: p.path,
     ...optional({ description: p.description, hidden: p.hidden || null }),
     pages: children,
-    layout: {},
+    layout: p.layout,
     tags: [],
     ...optional({ documentId: p.documentId }),
     ...(body?.document !== undefined ? { document: body.document } : {}),

@@ -13,6 +13,7 @@ import './types/page.js';
 import './types/revision.js';
 import './types/revision-content.js';
 import './types/content-mutations.js';
+import './types/page-links.js';
 import './types/change-request.js';
 import './types/change-request-mutations.js';
 import './types/change-request-reviews.js';

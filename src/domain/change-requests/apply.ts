@@ -35,15 +35,14 @@ export function slugify(title: string): string {
   return slug || 'page';
 }
 
-/** The position that puts a page at index `at` among `siblings` (without it), or at the end. */
-function positionAt(siblings: WorkingPage[], at: number | undefined): string {
-  const index = at === undefined ? siblings.length : Math.min(at, siblings.length);
-  return generateKeyBetween(siblings[index - 1]?.position ?? null, siblings[index]?.position ?? null);
+/** The position that puts page `self` at index `at` under `parentId`, or at the end. */
+async function positionAt(ws: Workspace, parentId: string | null, at: number | undefined, self: string): Promise<string> {
+  const [before, after] = await ws.neighbours(parentId, at, self);
+  return generateKeyBetween(before?.position ?? null, after?.position ?? null);
 }
 
 async function requireUniqueSlug(ws: Workspace, parentId: string | null, slug: string, self: string, index: number): Promise<void> {
-  const taken = (await ws.children(parentId)).some((p) => p.entityId !== self && p.slug === slug);
-  if (taken) throw badRequest(`Invalid value for "${field(index, 'slug')}": another page in the same parent has the slug "${slug}"`, field(index, 'slug'));
+  if (await ws.slugTaken(parentId, slug, self)) throw badRequest(`Invalid value for "${field(index, 'slug')}": another page in the same parent has the slug "${slug}"`, field(index, 'slug'));
 }
 
 function pageMeta(change: InsertPage | UpdatePage, base: PageData): PageData {
@@ -83,7 +82,7 @@ async function insert(tx: Prisma.TransactionClient, ws: Workspace, change: Inser
   const id = newId('RevisionPage');
   const version: EntityVersion = {
     parentId,
-    position: positionAt(await ws.children(parentId), change.at),
+    position: await positionAt(ws, parentId, change.at, ''),
     type,
     title,
     slug,
@@ -114,13 +113,12 @@ async function update(tx: Prisma.TransactionClient, ws: Workspace, change: Updat
   const slug = change.slug ?? page.slug;
   if (moving || slug !== page.slug) await requireUniqueSlug(ws, parentId, slug, page.entityId, index);
   const repositions = moving || change.at !== undefined;
-  const siblings = repositions ? (await ws.children(parentId)).filter((p) => p.entityId !== page.entityId) : [];
   const data = pageMeta(change, page.data as PageData);
   if (body?.description !== undefined) data.description = body.description;
   ws.write('page', page.entityId, {
     ...page,
     parentId,
-    position: repositions ? positionAt(siblings, change.at) : page.position,
+    position: repositions ? await positionAt(ws, parentId, change.at, page.entityId) : page.position,
     title,
     slug,
     documentId: body?.documentId ?? page.documentId,

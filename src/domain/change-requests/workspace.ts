@@ -4,9 +4,11 @@
  * until the batch commits as one revision.
  */
 import { Prisma } from '../../generated/prisma/client.js';
+
+const { sql } = Prisma;
 import { versionOf, type EntityVersion, type EntityWrite } from '../revisions/commit.js';
 import type { EntityKind, PageEntry } from '../revisions/entries.js';
-import { childPages, entityIn } from '../revisions/read.js';
+import { childPages, entityIn, readEntries } from '../revisions/read.js';
 import type { RevisionScope } from '../revisions/scope.js';
 import { bySiblingOrder } from '../revisions/tree.js';
 
@@ -49,12 +51,39 @@ export class Workspace {
 
   /** The pages under `parentId` (null: the top level) in sibling order. */
   async children(parentId: string | null): Promise<WorkingPage[]> {
-    const stored = (await childPages(this.tx, this.head, [parentId])).map((e) => this.remember(e as PageEntry));
-    const byId = new Map(stored.filter((p) => !this.written.has(p.entityId)).map((p) => [p.entityId, p]));
+    return this.stillUnder((await childPages(this.tx, this.head, [parentId])) as PageEntry[], parentId);
+  }
+
+  /** Pages of the batch under `parentId`, as they stand now (stored rows the batch rewrote left out). */
+  private stillUnder(stored: PageEntry[], parentId: string | null): WorkingPage[] {
+    const pages = stored.filter((e) => !this.written.has(e.entityId)).map((e) => this.remember(e));
     for (const [id, write] of this.written) {
-      if (write.kind === 'page' && write.version && write.version.parentId === parentId) byId.set(id, { ...write.version, entityId: id });
+      if (write.kind === 'page' && write.version && write.version.parentId === parentId) pages.push({ ...write.version, entityId: id });
     }
-    return [...byId.values()].sort((a, b) => bySiblingOrder(a as never, b as never));
+    return pages.sort((a, b) => bySiblingOrder(a as never, b as never));
+  }
+
+  /** Whether a page under `parentId` other than `self` has `slug` (reads only pages with that slug). */
+  async slugTaken(parentId: string | null, slug: string, self: string): Promise<boolean> {
+    const under = parentId === null ? sql`e."parentId" IS NULL` : sql`e."parentId" = ${parentId}`;
+    const stored = await readEntries<PageEntry>(this.tx, this.head, [sql`e."kind" = 'page'`, under, sql`e."slug" = ${slug}`]);
+    return this.stillUnder(stored, parentId).some((p) => p.entityId !== self && p.slug === slug);
+  }
+
+  /**
+   * The pages at indexes `at - 1` and `at` under `parentId` (without `self`), or the last one when
+   * `at` is undefined: what a position between them needs. Reads at most `at + 1` stored pages
+   * (plus those the batch rewrote), never every sibling.
+   */
+  async neighbours(parentId: string | null, at: number | undefined, self: string): Promise<[WorkingPage | undefined, WorkingPage | undefined]> {
+    const under = parentId === null ? sql`e."parentId" IS NULL` : sql`e."parentId" = ${parentId}`;
+    const order = sql`e."position" COLLATE "C" ${Prisma.raw(at === undefined ? 'DESC' : 'ASC')}, e."entityId" ${Prisma.raw(at === undefined ? 'DESC' : 'ASC')}`;
+    const limit = (at === undefined ? 1 : at + 1) + this.written.size + 1;
+    const stored = await readEntries<PageEntry>(this.tx, this.head, [sql`e."kind" = 'page'`, under], { orderBy: order, limit });
+    const siblings = this.stillUnder(stored, parentId).filter((p) => p.entityId !== self);
+    if (at === undefined) return [siblings[siblings.length - 1], undefined];
+    const index = Math.min(at, siblings.length);
+    return [siblings[index - 1], siblings[index]];
   }
 
   /** Every page under `id`, deepest last. */

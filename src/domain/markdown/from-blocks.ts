@@ -43,6 +43,7 @@ export function markdownBodyToBlocks(text: string, pre: Prepass, depth: number, 
 
 const deeper = (ctx: ParseContext): ParseContext => ({ ...ctx, depth: ctx.depth + 1, itemType: undefined });
 
+/** By depth: `#` (past the title) and `##` → heading-1, `###` → heading-2, `####` and deeper → heading-3. */
 const HEADINGS = ['heading-1', 'heading-1', 'heading-2', 'heading-3'];
 
 function headingBlock(node: MdNode, ctx: ParseContext): BlockNode {
@@ -79,13 +80,8 @@ function listBlock(node: MdNode, ctx: ParseContext): BlockNode {
   );
 }
 
-export function codeBlock(value: string, data: Record<string, unknown>): BlockNode {
-  return block(
-    'code',
-    data,
-    value.split('\n').map((line) => block('code-line', {}, [textNode(line)])),
-  );
-}
+export const codeBlock = (value: string, data: Record<string, unknown>): BlockNode =>
+  block('code', data, value.split('\n').map((line) => block('code-line', {}, [textNode(line)])));
 
 const imageBlock = (data: Record<string, unknown>): BlockNode => voidBlock('image', data, []);
 

@@ -8,7 +8,7 @@ import type { ParseContext } from './from-inlines.js';
 import { block, paragraph, voidBlock } from './nodes.js';
 import { urlToRef } from './refs.js';
 
-export const HINT_STYLES = new Set(['info', 'warning', 'danger', 'success']);
+const HINT_STYLES = new Set(['info', 'warning', 'danger', 'success']);
 
 /** Container tags whose items are blocks of their own: `{% tabs %}` holds `{% tab %}`s… */
 export const CONTAINERS: Record<string, { block: string; item: string; itemTag: string }> = {
@@ -28,7 +28,7 @@ function defined(data: Record<string, unknown>): Record<string, unknown> {
 export const nonEmpty = (blocks: BlockNode[]): BlockNode[] => (blocks.length ? blocks : [paragraph()]);
 
 /** Data of a code block read from `{% code %}` attributes. */
-export function codeAttributes(attrs: Record<string, string>): Record<string, unknown> {
+function codeAttributes(attrs: Record<string, string>): Record<string, unknown> {
   const lines = Number(attrs.collapsedLineCount);
   return defined({
     title: attrs.title || undefined,

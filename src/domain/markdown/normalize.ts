@@ -5,7 +5,7 @@
  */
 import { stringify } from 'safe-stable-stringify';
 import type { Leaf, Mark, TextNode } from '../documents/types.js';
-import { childrenOf, leavesOf, marksOf, textNode, type InlineChild } from './nodes.js';
+import { childrenOf, leavesOf, marksOf, type InlineChild } from './nodes.js';
 
 const MARK_ORDER = ['bold', 'italic', 'strikethrough', 'code', 'superscript', 'subscript', 'keyboard', 'color'];
 
@@ -68,5 +68,3 @@ export function normalizeInlines(nodes: readonly InlineChild[]): InlineChild[] {
 /** True when inline content shows nothing at all (no text, no inline). */
 export const isEmptyInlines = (nodes: readonly InlineChild[]): boolean =>
   nodes.every((n) => n.object === 'text' && leavesOf(n).every((l) => l.text === ''));
-
-export const emptyInlines = (): InlineChild[] => [textNode()];

@@ -4,8 +4,8 @@
  * (an HTML comment, which CommonMark reads as an HTML block that may interrupt a paragraph). The
  * placeholder keeps the tag's indentation, so a tag inside a list item stays inside that item
  * once remark parses the parent. Each region's body, de-indented, is parsed later on its own, so
- * tags nest (a hint inside a tab, code inside a tab…). Fenced code and front matter are skipped:
- * tags in them are text.
+ * tags nest (a hint inside a tab, code inside a tab…). Fenced code, `$$` math and front matter
+ * are skipped: tags in them are text.
  */
 import { randomBytes } from 'node:crypto';
 import { ITEM_TAGS, OPTIONAL_BODY_TAGS, PAIRED_TAGS, splitTagLine, type Tag } from './tag-syntax.js';

@@ -3,7 +3,7 @@
  * and HTML parts (no front matter there), and the writer configured for the dialect (`*` bullets,
  * `_` italics, `***` rules, fenced code, `$$` math).
  */
-import type { Emphasis, Parents, Root } from 'mdast';
+import type { Emphasis, Parents, Root, Strong } from 'mdast';
 import { defaultHandlers, type Info, type State } from 'mdast-util-to-markdown';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
@@ -43,21 +43,29 @@ export const parseBodyMdast = (text: string): MdNode => bodyParser.parse(text) a
 
 const wordCharacter = /[\p{L}\p{N}]/u;
 
-/**
- * `_` cannot open or close emphasis inside a word (`foo_bar_`), nor right inside `**` that
- * touches a word (`foo**_bar_**baz`): use `*` there.
- */
-function emphasis(node: Emphasis, parent: Parents | undefined, state: State, info: Info): string {
-  const intraword = wordCharacter.test(info.before.slice(-1)) || wordCharacter.test(info.after.charAt(0));
-  const edgeOfStrong = parent?.type === 'strong' && (parent.children[0] === node || parent.children[parent.children.length - 1] === node);
-  if (!intraword && !edgeOfStrong) return defaultHandlers.emphasis(node, parent, state, info);
+const intraword = (info: Info) => wordCharacter.test(info.before.slice(-1)) || wordCharacter.test(info.after.charAt(0));
+
+/** Runs `write` with `*` as the emphasis marker. */
+function withStarEmphasis(state: State, write: () => string): string {
   const marker = state.options.emphasis;
   state.options.emphasis = '*';
   try {
-    return defaultHandlers.emphasis(node, parent, state, info);
+    return write();
   } finally {
     state.options.emphasis = marker;
   }
+}
+
+/** `_` cannot open or close emphasis inside a word (`foo_bar_`): use `*` there. */
+function emphasis(node: Emphasis, parent: Parents | undefined, state: State, info: Info): string {
+  const write = () => defaultHandlers.emphasis(node, parent, state, info);
+  return intraword(info) ? withStarEmphasis(state, write) : write();
+}
+
+/** Nor right inside `**` that touches a word (`foo**_bar_**baz`): emphasis in there uses `*`. */
+function strong(node: Strong, parent: Parents | undefined, state: State, info: Info): string {
+  const write = () => defaultHandlers.strong(node, parent, state, info);
+  return intraword(info) ? withStarEmphasis(state, write) : write();
 }
 
 const writer = unified()
@@ -74,7 +82,7 @@ const writer = unified()
     resourceLink: true,
     // `{%` at the start of a line would read as a tag: escape it everywhere.
     unsafe: [{ character: '{', after: '%' }],
-    handlers: { emphasis },
+    handlers: { emphasis, strong },
   })
   .use(remarkGfm)
   .use(remarkMath, math)

@@ -14,8 +14,10 @@ const { sql } = Prisma;
 /** Rows as the domain reads them (`id`, the row's surrogate key, is of no use above this module). */
 const asEntries = <T extends Entry>(rows: ContentEntry[]) => rows.map(({ id: _id, ...entry }) => entry as T);
 
-export async function readEntries<T extends Entry = Entry>(db: Queryable, scope: RevisionScope, where: Prisma.Sql[]): Promise<T[]> {
-  return asEntries<T>(await db.$queryRaw<ContentEntry[]>(visibleEntries(scope, where)));
+/** `first`: only the first rows by `orderBy` (SQL over `e`; see visibleEntries). */
+export async function readEntries<T extends Entry = Entry>(db: Queryable, scope: RevisionScope, where: Prisma.Sql[], first?: { orderBy: Prisma.Sql; limit: number }): Promise<T[]> {
+  if (!first) return asEntries<T>(await db.$queryRaw<ContentEntry[]>(visibleEntries(scope, where)));
+  return asEntries<T>(await db.$queryRaw<ContentEntry[]>(sql`SELECT e.* FROM (${visibleEntries(scope, where, first)}) e ORDER BY ${first.orderBy} LIMIT ${first.limit}`));
 }
 
 /** One entity of the revision, or null. */

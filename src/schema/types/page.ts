@@ -17,6 +17,23 @@ export const PageTypeEnum = builder.enumType('PageType', { values: ['document', 
 
 const data = (page: PageShape) => page.node.entry.data as PageData;
 
+/** Every part of a published page shown, at the default width (the platform's defaults). */
+const DEFAULT_LAYOUT = {
+  width: 'default',
+  cover: true,
+  coverSize: 'hero',
+  coverMask: 'none',
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+  tags: true,
+  actions: true,
+  anchors: true,
+};
+
 async function body(ctx: Context, page: PageShape): Promise<JSONDocument | null> {
   const id = page.node.entry.documentId;
   return id ? ctx.loaders.document.load(id) : null;
@@ -37,6 +54,11 @@ PageRef.implement({
     emoji: t.string({ nullable: true, resolve: (p) => data(p).emoji ?? null }),
     icon: t.string({ nullable: true, resolve: (p) => data(p).icon ?? null }),
     hidden: t.boolean({ resolve: (p) => data(p).hidden ?? false }),
+    layout: t.field({
+      type: 'JSON',
+      description: 'Documents: what the published page shows (RevisionPageLayoutOptions): the defaults, overridden by the page\'s own.',
+      resolve: (p) => ({ ...DEFAULT_LAYOUT, ...(data(p).layout ?? {}) }),
+    }),
     target: t.field({ type: 'JSON', nullable: true, description: 'Link pages: where they point (ContentRef).', resolve: (p) => data(p).target ?? null }),
     createdAt: t.field({ type: 'DateTime', resolve: (p) => p.node.entry.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (p) => p.node.entry.updatedAt }),
