@@ -100,7 +100,7 @@ async function main() {
     for (let run = 0; run < runs; run++) {
       const cr = await createChangeRequest(db, access(), spaceId, { subject: `Edit ${run}` });
       const page = pageIds[Math.floor(Math.random() * pageIds.length)];
-      edit.push(await measure(db, () => writeContent(db, access(), spaceId, cr, { changes: [{ operation: 'update_page', page, document: body(size, run + 1) }] }, store)));
+      edit.push(await measure(db, () => writeContent(db, access(), spaceId, cr, { changes: [{ operation: 'update_page', page, document: body(size, Date.now() + run) }] }, store)));
       merge.push(await measure(db, () => mergeChangeRequest(db, access(), spaceId, cr)));
     }
     const duplicate = await measure(db, () => duplicateSpace(db, access(), spaceId));

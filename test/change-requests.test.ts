@@ -4,7 +4,7 @@
  * conflicts, access and isolation between organizations.
  */
 import { describe, expect, it } from 'vitest';
-import { gqlOk, http, sdk, sdkError } from './helpers/clients.js';
+import { gql, gqlOk, http, sdk, sdkError } from './helpers/clients.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 
@@ -58,7 +58,7 @@ describe('change requests', () => {
   }, 60_000);
 
   it('finds a request by ID or by number, and 404s for another space or organization', async () => {
-    const { api, space, org } = await setup();
+    const { api, space, org, owner } = await setup();
     const cr = (await api.spaces.createChangeRequest(space.id, { subject: 'Hello' })).data;
     expect((await api.spaces.getChangeRequestById(space.id, String(cr.number))).data.id).toBe(cr.id);
     expect((await api.spaces.getChangeRequestById(space.id, cr.id)).data.number).toBe(cr.number);
@@ -70,6 +70,9 @@ describe('change requests', () => {
     expect((await sdkError(theirs.spaces.updateChangeRequestById(space.id, cr.id, { subject: 'Mine' }))).status).toBe(404);
     expect((await sdkError(theirs.spaces.mergeChangeRequest(space.id, cr.id))).status).toBe(404);
     expect((await api.spaces.getChangeRequestById(space.id, cr.id)).data.subject).toBe('Hello');
+    const query = `query($id: ID!) { node(id: $id) { ... on ChangeRequest { number subject } } }`;
+    expect((await gqlOk(server.url, owner.token, query, { id: cr.id })).node).toEqual({ number: cr.number, subject: 'Hello' });
+    expect((await gql(server.url, stranger.owner.token, query, { id: cr.id })).errors?.[0].extensions?.code).toBe('NOT_FOUND');
   });
 
   it('lists by status (open by default) and contributor, newest first, paged in SQL', async () => {

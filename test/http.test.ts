@@ -47,8 +47,8 @@ describe('HTTP surface', () => {
     const sites = await fetch(`${server.url}/v1/orgs/${org.id}/sites`, { headers: { authorization: `Bearer ${owner.token}` } });
     expect(sites.status).toBe(501);
     expect(await sites.json()).toEqual({ error: { code: 501, message: 'GET /v1/orgs/{organizationId}/sites is not implemented by this server yet' } });
-    const search = await fetch(`${server.url}/v1/orgs/${org.id}/search?query=x`, { headers: { authorization: `Bearer ${owner.token}` } });
-    expect(search.status).toBe(501);
+    const fonts = await fetch(`${server.url}/v1/orgs/${org.id}/fonts`, { headers: { authorization: `Bearer ${owner.token}` } });
+    expect(fonts.status).toBe(501);
     const user = await sdk(server.url, owner.token).user.getAuthenticatedUser();
     expect(user.data).toMatchObject({ object: 'user', id: owner.id, email: owner.email });
   });

@@ -14,6 +14,12 @@ export const nodeLoaders: Record<string, NodeLoader> = {
   Space: async (ctx, id) => (await ctx.access.requireSpace(id, 'view', { allowDeleted: true })).space,
   Collection: async (ctx, id) => (await ctx.access.requireCollection(id)).collection,
   Team: (ctx, id) => requireTeam(ctx.access, id, 'view'),
+  /** Visible with its space (a change request of a space the caller cannot read is not found). */
+  ChangeRequest: async (ctx, id) => {
+    const row = await ctx.loaders.changeRequest.load(id);
+    if (!row) throw notFound('Change request');
+    return (await ctx.access.requireChangeRequest(row.spaceId, id)).changeRequest;
+  },
   User: async (ctx, id) => {
     const user = (await canSeeUser(ctx.db, ctx.viewer.userId, id)) ? await ctx.loaders.user.load(id) : null;
     if (!user) throw notFound('User');

@@ -3,7 +3,7 @@
  * and HTML parts (no front matter there), and the writer configured for the dialect (`*` bullets,
  * `_` italics, `***` rules, fenced code, `$$` math).
  */
-import type { Emphasis, Parents, Root, Strong } from 'mdast';
+import type { Emphasis, Parents, Root } from 'mdast';
 import { defaultHandlers, type Info, type State } from 'mdast-util-to-markdown';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
@@ -30,6 +30,7 @@ export type MdNode = {
   identifier?: string;
   label?: string | null;
   align?: (string | null)[] | null;
+  data?: Record<string, unknown>;
 };
 
 // `$x$` stays text: the dialect writes math with `$$`, and prices are common in docs.
@@ -41,32 +42,22 @@ const bodyParser = unified().use(remarkParse).use(remarkGfm).use(remarkMath, mat
 export const parsePageMdast = (text: string): MdNode => pageParser.parse(text) as unknown as MdNode;
 export const parseBodyMdast = (text: string): MdNode => bodyParser.parse(text) as unknown as MdNode;
 
-const wordCharacter = /[\p{L}\p{N}]/u;
+type Attention = (node: Emphasis, state: State) => { construct: string; markers: string[]; sizes: number[] };
+const defaultEmphasis = defaultHandlers.emphasis as typeof defaultHandlers.emphasis & { attention: Attention; peek: (...args: unknown[]) => string };
 
-const intraword = (info: Info) => wordCharacter.test(info.before.slice(-1)) || wordCharacter.test(info.after.charAt(0));
-
-/** Runs `write` with `*` as the emphasis marker. */
-function withStarEmphasis(state: State, write: () => string): string {
-  const marker = state.options.emphasis;
-  state.options.emphasis = '*';
-  try {
-    return write();
-  } finally {
-    state.options.emphasis = marker;
-  }
-}
-
-/** `_` cannot open or close emphasis inside a word (`foo_bar_`): use `*` there. */
-function emphasis(node: Emphasis, parent: Parents | undefined, state: State, info: Info): string {
-  const write = () => defaultHandlers.emphasis(node, parent, state, info);
-  return intraword(info) ? withStarEmphasis(state, write) : write();
-}
-
-/** Nor right inside `**` that touches a word (`foo**_bar_**baz`): emphasis in there uses `*`. */
-function strong(node: Strong, parent: Parents | undefined, state: State, info: Info): string {
-  const write = () => defaultHandlers.strong(node, parent, state, info);
-  return intraword(info) ? withStarEmphasis(state, write) : write();
-}
+/**
+ * `_` cannot open or close emphasis inside a word (`foo_bar_`, `foo**_bar_**baz`): emphasis the
+ * inline writer flagged as touching a word prefers `*` there. The handler keeps remark's own
+ * attention algorithm (which checks every delimiter run and escapes what it must).
+ */
+const emphasis = Object.assign((...args: Parameters<typeof defaultHandlers.emphasis>) => defaultEmphasis(...args), {
+  attention: (node: Emphasis, state: State) => {
+    const attention = defaultEmphasis.attention(node, state);
+    return node.data && (node.data as Record<string, unknown>).intraword ? { ...attention, markers: ['*', '_'] } : attention;
+  },
+  peek: (node: Emphasis, parent: Parents | undefined, state: State, info: Info) =>
+    node.data && (node.data as Record<string, unknown>).intraword ? '*' : defaultEmphasis.peek(node, parent, state, info),
+});
 
 const writer = unified()
   .use(remarkStringify, {
@@ -82,7 +73,7 @@ const writer = unified()
     resourceLink: true,
     // `{%` at the start of a line would read as a tag: escape it everywhere.
     unsafe: [{ character: '{', after: '%' }],
-    handlers: { emphasis, strong },
+    handlers: { emphasis },
   })
   .use(remarkGfm)
   .use(remarkMath, math)

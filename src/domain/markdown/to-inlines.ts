@@ -211,7 +211,27 @@ export function inlinesToPhrasing(nodes: unknown[], options: WriteOptions, mode:
   const runs: Run[] = [];
   collect(nodes, runs, options, mode, depth);
   if (mode === 'flow' && depth === 0) trimBreaks(runs);
-  return build(runs, 0, runs.length, active, mode);
+  const phrasing = build(runs, 0, runs.length, active, mode);
+  if (depth === 0) flagIntraword(phrasing, '', '');
+  return phrasing;
+}
+
+const WORD = /[\p{L}\p{N}]/u;
+const edge = (node: MdNode | undefined, last: boolean): string => (node?.type === 'text' ? (last ? (node.value ?? '').slice(-1) : (node.value ?? '').charAt(0)) : '');
+
+/**
+ * Marks emphasis that touches a letter or digit, directly or through the strong around it
+ * (`foo**_bar_**baz`): `_` cannot delimit there, so the writer uses `*` (see remark.ts).
+ */
+function flagIntraword(nodes: MdNode[], before: string, after: string): void {
+  nodes.forEach((node, i) => {
+    const previous = i > 0 ? edge(nodes[i - 1], true) : before;
+    const next = i < nodes.length - 1 ? edge(nodes[i + 1], false) : after;
+    if (node.type === 'emphasis' && (WORD.test(previous) || WORD.test(next))) node.data = { ...node.data, intraword: true };
+    if (!node.children) return;
+    const attention = node.type === 'emphasis' || node.type === 'strong' || node.type === 'delete';
+    flagIntraword(node.children, attention ? previous : '', attention ? next : '');
+  });
 }
 
 /** A hard break cannot start or end a paragraph in markdown (`a\` at the end is a backslash): drop those. */
