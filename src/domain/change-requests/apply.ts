@@ -6,6 +6,7 @@
 import { generateKeyBetween } from 'fractional-indexing';
 import { Prisma } from '../../generated/prisma/client.js';
 import { badRequest, notFound } from '../errors.js';
+import { slugOf } from '../documents/slug.js';
 import { newId } from '../ids.js';
 import { loadDocuments, putDocuments } from '../revisions/documents.js';
 import type { EntityVersion } from '../revisions/commit.js';
@@ -23,17 +24,8 @@ export type ChangeOutcome =
 
 const field = (index: number, name: string) => `changes.${index}.${name}`;
 
-/** A slug from a title: lower case, words joined by `-`. */
-export function slugify(title: string): string {
-  const slug = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 100);
-  return slug || 'page';
-}
+/** A page's slug from its title (`page` when the title has no letter or digit). */
+const slugify = (title: string) => slugOf(title) || 'page';
 
 /** The position that puts page `self` at index `at` under `parentId`, or at the end. */
 async function positionAt(ws: Workspace, parentId: string | null, at: number | undefined, self: string): Promise<string> {

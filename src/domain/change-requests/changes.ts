@@ -12,6 +12,8 @@ import { pathsOf } from '../revisions/paths.js';
 import { readEntries } from '../revisions/read.js';
 import type { RevisionScope } from '../revisions/scope.js';
 import { atSeq } from '../revisions/visible.js';
+import type { EntityVersion } from '../revisions/commit.js';
+import { sameVersion } from '../revisions/same-version.js';
 
 type Side<T> = { before?: T; after?: T };
 export type SemanticChange = Record<string, unknown> & { type: string };
@@ -44,7 +46,7 @@ function pageAttributes(before: Entry, after: Entry): Record<string, Side<unknow
 }
 
 export async function changeRequestChanges(db: Queryable, head: RevisionScope, base: RevisionScope, limit: number, fileUrl: (file: Entry) => Promise<string>) {
-  const entities = (await touched(db, head, base)).filter((t) => !sameVersion(t.before, t.after));
+  const entities = (await touched(db, head, base)).filter((t) => !sameVersion(t.before as EntityVersion | null, t.after as EntityVersion | null));
   const pages = entities.flatMap((t) => [t.before, t.after]).filter((e): e is Entry => e?.kind === 'page');
   const [afterPaths, beforePaths] = await Promise.all([
     pathsOf(db, head, pages.filter((p) => entities.some((t) => t.after === p))),
@@ -100,15 +102,3 @@ async function parents(db: Queryable, head: RevisionScope, base: RevisionScope, 
   const [from, to] = await Promise.all([one(base, before.parentId), one(head, after.parentId)]);
   return { ...(from ? { before: from } : {}), ...(to ? { after: to } : {}) };
 }
-
-const sameVersion = (a: Entry | null, b: Entry | null) =>
-  a === b ||
-  (!!a &&
-    !!b &&
-    a.parentId === b.parentId &&
-    a.position === b.position &&
-    a.title === b.title &&
-    a.slug === b.slug &&
-    a.type === b.type &&
-    a.documentId === b.documentId &&
-    isDeepStrictEqual(a.data, b.data));

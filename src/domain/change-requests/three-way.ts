@@ -4,7 +4,6 @@
  * only what either side changed — the request's own rows, the space rows changed since the base —
  * plus the ancestors and same-slug siblings the tree checks need; never the whole revision.
  */
-import { isDeepStrictEqual } from 'node:util';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { JSONDocument } from '../documents/types.js';
 import { mergeEntities, type EntityConflict, type EntityVersion as MergeVersion } from '../merge/index.js';
@@ -15,6 +14,7 @@ import type { Entry } from '../revisions/entries.js';
 import { readEntries } from '../revisions/read.js';
 import type { RevisionScope } from '../revisions/scope.js';
 import { atSeq } from '../revisions/visible.js';
+import { sameVersion } from '../revisions/same-version.js';
 
 const { sql } = Prisma;
 
@@ -115,15 +115,4 @@ export async function threeWay(tx: Prisma.TransactionClient, sides: Sides, opts:
 }
 
 /** Whether a merged version is exactly the stored entry (null: both absent). */
-export function sameAs(version: EntityVersion | null, entry: Entry | null): boolean {
-  if (!version || !entry) return version === entry;
-  return (
-    version.parentId === entry.parentId &&
-    version.position === entry.position &&
-    version.type === entry.type &&
-    version.title === entry.title &&
-    version.slug === entry.slug &&
-    version.documentId === entry.documentId &&
-    isDeepStrictEqual(version.data, entry.data)
-  );
-}
+export const sameAs = (version: EntityVersion | null, entry: Entry | null): boolean => sameVersion(version, entry as EntityVersion | null);

@@ -11,6 +11,7 @@
  * link to the section lands the reader.
  */
 import type { BlockNode, DocumentNode, FragmentNode, InlineNode, JSONDocument, TextNode } from '../documents/types.js';
+import { slugOf } from '../documents/slug.js';
 
 /**
  * At most this many characters of body per section (100,000, about 100 KB of text). What lies
@@ -82,16 +83,8 @@ function cap(text: string, max: number): string {
   return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }
 
-/** An anchor from a heading's text: lower case, letters and digits, words joined by `-`. */
-export function anchorOf(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 100);
-}
+/** An anchor from a heading's text. */
+export const anchorOf = slugOf;
 
 /**
  * The sections of a page. The text before the first heading is a section when it holds text, or
