@@ -76,7 +76,10 @@ async function ancestry(db: Queryable, theirs: RevisionScope, touched: Map<strin
 async function sameSlugSiblings(db: Queryable, theirs: RevisionScope, touched: Map<string, Versions>, merged: Iterable<MergeVersion | null>) {
   const slots = [...merged].filter((v): v is MergeVersion => !!v && v.kind === 'page' && v.slug !== '');
   if (!slots.length) return new Map<string | null, { id: string; slug: string }[]>();
-  const rows = await readEntries(db, theirs, [sql`e."kind" = 'page'`, sql`e."slug" = ANY(${[...new Set(slots.map((s) => s.slug))]}::text[])`]);
+  // By parent and slug (an index of both): never the pages of a large parent that do not collide.
+  const parents = [...new Set(slots.map((s) => s.parentId).filter((id): id is string => id !== null))];
+  const under = [...(parents.length ? [sql`e."parentId" = ANY(${parents}::text[])`] : []), ...(slots.some((s) => s.parentId === null) ? [sql`e."parentId" IS NULL`] : [])];
+  const rows = await readEntries(db, theirs, [sql`e."kind" = 'page'`, sql`(${Prisma.join(under, ' OR ')})`, sql`e."slug" = ANY(${[...new Set(slots.map((s) => s.slug))]}::text[])`]);
   const out = new Map<string | null, { id: string; slug: string }[]>();
   for (const row of rows) if (!touched.has(row.entityId)) out.set(row.parentId, [...(out.get(row.parentId) ?? []), { id: row.entityId, slug: row.slug }]);
   return out;
