@@ -60,9 +60,10 @@ async function insertFile(owner: Actor, spaceId: string, crId: string, name: str
 }
 
 async function createReusableContent(owner: Actor, spaceId: string, crId: string): Promise<string> {
-  const data = await gqlOk(server.url, owner.token, `mutation($s: ID!, $c: ID!) { createReusableContent(spaceId: $s, id: $c, title: "Note", document: { markdown: "Careful." }) { id } }`, {
+  const data = await gqlOk(server.url, owner.token, `mutation($s: ID!, $c: ID!, $d: JSON) { createReusableContent(spaceId: $s, id: $c, title: "Note", document: $d) { id } }`, {
     s: spaceId,
     c: crId,
+    d: { markdown: 'Careful.' },
   });
   return data.createReusableContent.id;
 }
@@ -203,6 +204,31 @@ describe('GET …/content/page/{pageId}/links', () => {
     const group = await get(owner.token, `${cr(space.id, edits.id)}/page/${pages.guides}/links`);
     expect(group.body).toEqual({ items: [], count: 0, stats: { total: 0, broken: { total: 0, changeRequest: 0 } } });
     expect(await get(owner.token, `${cr(space.id, edits.id)}/page/page_missing/links`)).toEqual({ status: 404, body: { error: { code: 404, message: 'Page not found' } } });
+  });
+});
+
+describe('links to other spaces', () => {
+  it('are ok when the page or reusable content is in the current revision of a live space of the organization', async () => {
+    const { org, owner, other, api, space, edits, pages } = await seed();
+    const sibling = (await api.orgs.createSpace(org.id, { title: 'Sibling' })).data;
+    const request = await openRequest(api, sibling.id);
+    const shared = await createReusableContent(owner, sibling.id, request.id);
+    const siblingPages = await write(owner, sibling.id, request.id, {}, () => [insert('intro', 'Intro')]);
+    await merge(api, sibling.id, request.id);
+    const foreignSpace = (await sdk(server.url, other.owner.token).orgs.createSpace(other.org.id, { title: 'Foreign' })).data;
+    const refs: [Ref, string][] = [
+      [{ kind: 'reusable-content', reusableContent: shared, space: sibling.id }, 'ok'],
+      [{ kind: 'reusable-content', reusableContent: shared }, 'broken'],
+      [{ kind: 'reusable-content', reusableContent: 'rc_missing', space: sibling.id }, 'broken'],
+      [{ kind: 'reusable-content', reusableContent: shared, space: foreignSpace.id }, 'broken'],
+      [{ kind: 'page', page: siblingPages.intro, space: sibling.id }, 'ok'],
+      [{ kind: 'page', page: pages.target, space: sibling.id }, 'broken'],
+    ];
+    await write(owner, space.id, edits.id, { ...pages }, (p) => [{ operation: 'update_page', page: p.other, document: linking(...refs.map(([ref]) => ref)) }]);
+    const { body } = await get(owner.token, `${cr(space.id, edits.id)}/page/${pages.other}/links`);
+    expect(body.items.map((l: { target: Ref; status: string }) => [l.target, l.status])).toEqual(refs);
+    // The target page is no longer linked from `other` in the request (its links name another space).
+    expect(pageIdsOf((await get(owner.token, `${cr(space.id, edits.id)}/page/${pages.target}/backlinks`)).body)).toEqual([pages.shortcut, pages.source].sort());
   });
 });
 
@@ -378,7 +404,13 @@ describe('DocumentLink rows', () => {
         object: 'block',
         type: 'tabs',
         data: {},
-        nodes: [paragraph(link({ kind: 'file', file: 'file_a' }))],
+        nodes: [
+          paragraph(link({ kind: 'file', file: 'file_a' })),
+          { object: 'block', type: 'images', data: {}, nodes: [{ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'file', file: 'file_img' } } }] },
+          { object: 'block', type: 'file', isVoid: true, data: { ref: { kind: 'file', file: 'file_att' } } },
+          { object: 'block', type: 'content-ref', data: { ref: { kind: 'page', page: 'page_ref' } }, nodes: [] },
+          { object: 'block', type: 'paragraph', data: { ref: { kind: 'page', page: 'page_not_a_ref_block' } }, nodes: [] },
+        ],
         fragments: [{ object: 'fragment', fragment: 'f', nodes: [paragraph(link({ kind: 'reusable-content', reusableContent: 'rc_a' }), link({ kind: 'user', user: 7 }), link({ kind: 'tag', tag: 't' }))] }],
       },
       paragraph({ object: 'inline', type: 'link', data: {}, nodes: [] }, link({ kind: 'collection', collection: 'col_a' }), link({ page: 'page_x' })),
@@ -401,7 +433,7 @@ describe('DocumentLink rows', () => {
       await client.query(backfill);
       const { rows } = await client.query(`SELECT "ordinal", "kind", "target", "ref" FROM "DocumentLink" WHERE "documentId" = 'doc_a' ORDER BY "ordinal"`);
       expect(rows).toEqual(documentLinkRows(document));
-      expect(rows.map((r) => r.kind)).toEqual(['page', 'url', 'anchor', 'file', 'reusable-content', 'user', 'tag', 'collection', '']);
+      expect(rows.map((r) => r.kind)).toEqual(['page', 'url', 'anchor', 'file', 'file', 'file', 'page', 'reusable-content', 'user', 'tag', 'collection', '']);
       const entries = await client.query(`SELECT "entityId", "linkTarget" FROM "ContentEntry" ORDER BY "entityId"`);
       expect(entries.rows.map((r) => r.linkTarget)).toEqual(targets.map((t) => linkPageTarget(t)));
       expect(entries.rows.map((r) => r.linkTarget)).toEqual(['page_t', 'page_u', 'file_t', null, null]);

@@ -43,8 +43,9 @@ WITH RECURSIVE walk ("documentId", "node", "path") AS (
 ),
 refs AS (
   SELECT "documentId", "path", "node"->'data'->'ref' AS "ref" FROM walk
-  WHERE jsonb_typeof("node") = 'object' AND "node"->'object' = '"inline"'::jsonb AND "node"->'type' = '"link"'::jsonb
-    AND jsonb_typeof("node"->'data') = 'object' AND jsonb_typeof("node"->'data'->'ref') = 'object'
+  WHERE jsonb_typeof("node") = 'object' AND jsonb_typeof("node"->'data') = 'object' AND jsonb_typeof("node"->'data'->'ref') = 'object'
+    AND (("node"->'object' = '"inline"'::jsonb AND "node"->'type' = '"link"'::jsonb)
+      OR ("node"->'object' = '"block"'::jsonb AND "node"->'type' IN ('"image"'::jsonb, '"file"'::jsonb, '"content-ref"'::jsonb, '"reusable-content"'::jsonb)))
 ),
 typed AS (
   SELECT "documentId", "path", "ref", CASE WHEN jsonb_typeof("ref"->'kind') = 'string' THEN "ref"->>'kind' ELSE '' END AS "kind" FROM refs

@@ -11,10 +11,14 @@ export type PageLink = { target: ContentRef; location: LinkLocation };
 
 type LinkSourcePage = Pick<PageWithBody, 'id' | 'path' | 'type' | 'document' | 'target'>;
 
+/** Blocks that point at something with `data.ref`: an image or a file (a file), a content ref (a page), an included reusable content. */
+export const REF_BLOCKS: ReadonlySet<string> = new Set(['image', 'file', 'content-ref', 'reusable-content']);
+
 /**
- * The `data.ref` of every inline `link` node of a JSON document, in document order. Children are
- * in `nodes` (blocks, inlines, texts) and in `fragments` (expandables, tables, captions); the walk
- * uses its own stack, so a deeply nested document cannot overflow the call stack.
+ * The `data.ref` of every inline `link` node and of every block of REF_BLOCKS of a JSON document,
+ * in document order. Children are in `nodes` (blocks, inlines, texts) and in `fragments`
+ * (expandables, tables, captions); the walk uses its own stack, so a deeply nested document cannot
+ * overflow the call stack. The migration `document_links` computes the same in SQL.
  */
 export function* inlineLinkRefs(document: unknown): Generator<unknown> {
   const stack: unknown[] = [document];
@@ -22,6 +26,7 @@ export function* inlineLinkRefs(document: unknown): Generator<unknown> {
     const node = stack.pop();
     if (!isObject(node)) continue;
     if (node.object === 'inline' && node.type === 'link') yield isObject(node.data) ? node.data.ref : undefined;
+    else if (node.object === 'block' && REF_BLOCKS.has(String(node.type)) && isObject(node.data) && isObject(node.data.ref)) yield node.data.ref;
     const children = [...(Array.isArray(node.nodes) ? node.nodes : []), ...(Array.isArray(node.fragments) ? node.fragments : [])];
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }

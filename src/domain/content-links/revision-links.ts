@@ -29,7 +29,7 @@ export type LinkSource = {
   links: PageLink[];
 };
 
-/** `pages` in tree order (as pagesWithBodies reads them). */
+/** `pages` in tree order. */
 export function revisionLinks(space: LinkSource['space'], pages: PageWithBody[]): LinkSource {
   return { space, pageIds: new Set(pages.map((p) => p.id)), links: pages.flatMap((p) => [...extractLinks(p)]) };
 }

@@ -69,9 +69,12 @@ export async function loadLinkTargets(loaders: Loaders, sources: LinkSource[], d
       if (space) pageKeys.add(revisionPageKey(space.revisionId, ref!.page));
     }
   }
-  const found = await Promise.all([...pageKeys].map(async (key) => [key, await loaders.revisionPageExists.load(key)] as const));
+  const [found, reusableContents] = await Promise.all([
+    Promise.all([...pageKeys].map(async (key) => [key, await loaders.revisionPageExists.load(key)] as const)),
+    db ? otherReusableContents(db, targets, sources) : undefined,
+  ]);
   for (const [key, exists] of found) if (exists) targets.pages.add(key);
-  if (db) targets.reusableContents = await otherReusableContents(db, targets, sources);
+  if (reusableContents) targets.reusableContents = reusableContents;
   return targets;
 }
 

@@ -4,7 +4,6 @@ import { Prisma, type ContentEntry } from '../../generated/prisma/client.js';
 import type { PageEntry } from '../revisions/entries.js';
 import type { RevisionScope } from '../revisions/scope.js';
 import { visibleEntries } from '../revisions/visible.js';
-import { pagesWithBodies, type PageWithBody } from '../revisions/bodies.js';
 import { revisionScope } from '../revisions/load.js';
 import { entitiesIn } from '../revisions/read.js';
 import { groupBy, revisionPageKey, splitKey } from './keys.js';
@@ -25,8 +24,6 @@ export function revisionLoaders(db: Db, registry: LoaderRegistry) {
   return {
     /** Every page of each revision (no bodies), batched across revisions (nested reads of many change requests). */
     revisionPages: registry.track<string, PageEntry[]>((ids) => pagesOfRevisions(db, ids)),
-    /** Every page of each revision with its body, in tree order (whole-revision link reports). */
-    pagesInRevision: registry.track<string, PageWithBody[]>((ids) => Promise.all(ids.map(async (id) => pagesWithBodies(db, await revisionScope(db, id))))),
     /** Whether a page exists in a revision, by `revisionPageKey`; one statement per revision, IDs only. */
     revisionPageExists: registry.track<string, boolean>(async (keys) => {
       const byRevision = new Map<string, string[]>();

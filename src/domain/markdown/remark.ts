@@ -48,7 +48,9 @@ const defaultEmphasis = defaultHandlers.emphasis as typeof defaultHandlers.empha
 /**
  * `_` cannot open or close emphasis inside a word (`foo_bar_`, `foo**_bar_**baz`): emphasis the
  * inline writer flagged as touching a word prefers `*` there. The handler keeps remark's own
- * attention algorithm (which checks every delimiter run and escapes what it must).
+ * attention algorithm (which checks every delimiter run and escapes what it must). `attention`
+ * and `peek` are properties of the built-in handler (mdast-util-to-markdown 2.2), not documented
+ * API: without them the built-in handler is used, which writes `_` with character references.
  */
 const emphasis = Object.assign((...args: Parameters<typeof defaultHandlers.emphasis>) => defaultEmphasis(...args), {
   attention: (node: Emphasis, state: State) => {
@@ -73,7 +75,7 @@ const writer = unified()
     resourceLink: true,
     // `{%` at the start of a line would read as a tag: escape it everywhere.
     unsafe: [{ character: '{', after: '%' }],
-    handlers: { emphasis },
+    handlers: typeof defaultEmphasis.attention === 'function' ? { emphasis } : {},
   })
   .use(remarkGfm)
   .use(remarkMath, math)

@@ -8,7 +8,7 @@ import { visibleEntries } from './visible.js';
  */
 export async function copyContent(tx: Prisma.TransactionClient, from: RevisionScope, spaceId: string): Promise<number> {
   return tx.$executeRaw`INSERT INTO "ContentEntry"
-      ("spaceId", "lineId", "fromSeq", "kind", "entityId", "parentId", "position", "type", "title", "slug", "documentId", "data", "createdAt")
-    SELECT ${spaceId}, ${spaceId}, 1, v."kind", v."entityId", v."parentId", v."position", v."type", v."title", v."slug", v."documentId", v."data", v."createdAt"
+      ("spaceId", "lineId", "fromSeq", "kind", "entityId", "parentId", "position", "type", "title", "slug", "documentId", "data", "linkTarget", "createdAt")
+    SELECT ${spaceId}, ${spaceId}, 1, v."kind", v."entityId", v."parentId", v."position", v."type", v."title", v."slug", v."documentId", v."data", v."linkTarget", v."createdAt"
     FROM (${visibleEntries(from)}) v`;
 }

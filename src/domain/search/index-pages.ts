@@ -79,7 +79,16 @@ export async function reindexPages(tx: Tx, spaceId: string, scope: RevisionScope
   }
 }
 
-/** Re-indexes a whole space from `scope` (its current revision): e.g. a space just duplicated. */
+/**
+ * The sections of `fromSpaceId` copied to `toSpaceId`, whose current content is the same (a space
+ * just duplicated): one statement, nothing re-parsed.
+ */
+export async function copySections(tx: Tx, fromSpaceId: string, toSpaceId: string): Promise<void> {
+  await tx.$executeRaw(sql`INSERT INTO "SearchSection" ("spaceId", "pageId", "anchor", "title", "body", "position", "tsv")
+    SELECT ${toSpaceId}, "pageId", "anchor", "title", "body", "position", "tsv" FROM "SearchSection" WHERE "spaceId" = ${fromSpaceId}`);
+}
+
+/** Re-indexes a whole space from `scope` (its current revision). */
 export async function reindexSpace(tx: Tx, spaceId: string, scope: RevisionScope): Promise<void> {
   await tx.$executeRaw(sql`DELETE FROM "SearchSection" WHERE "spaceId" = ${spaceId}`);
   const pages = (await allPages(tx, scope)).filter((p) => p.type === 'document');

@@ -6,7 +6,7 @@ import { newId } from '../ids.js';
 import type { Access } from '../access/access.js';
 import { copyContent } from '../revisions/copy.js';
 import { revisionScope } from '../revisions/load.js';
-import { reindexSpace } from '../search/index-pages.js';
+import { copySections } from '../search/index-pages.js';
 
 const TITLE_MAX = 50;
 const SUFFIX = ' (copy)';
@@ -39,7 +39,7 @@ export async function duplicateSpace(db: Db, access: Access, id: string): Promis
     });
     await tx.revision.create({ data: { id: revisionId, spaceId: copyId, lineId: copyId, seq: 1, parents: [space.revisionId], createdById: access.userId } });
     await copyContent(tx, await revisionScope(tx, space.revisionId), copyId);
-    await reindexSpace(tx, copyId, await revisionScope(tx, revisionId));
+    await copySections(tx, id, copyId);
     const grants = await tx.contentPermission.findMany({ where: { spaceId: id } });
     await tx.contentPermission.createMany({
       data: grants.map((g) => ({ ...g, id: newId('ContentPermission'), spaceId: copyId, createdAt: undefined })),
