@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { BlockNode, InlineNode, JSONDocument, Mark, TextNode } from '../src/domain/documents/types.js';
 import {
   documentToMarkdown,
+  markdownToBody,
   markdownToDocument,
   relativeTargets,
   rewriteRelativeTargets,
@@ -479,5 +480,15 @@ describe('markdown → document: fuzz', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('markdown that is not a page', () => {
+  it('keeps a leading # heading in the document (review comments, descriptions)', () => {
+    const body = markdownToBody('# Looks good\n\nBut see **this**.');
+    expect(body.nodes.map((n) => n.type)).toEqual(['heading-1', 'paragraph']);
+    expect(JSON.stringify(body.nodes[0])).toContain('Looks good');
+    expect(body.nodes.every((n) => typeof n.key === 'string')).toBe(true);
+    expect(markdownToBody('Just text.').nodes.map((n) => n.type)).toEqual(['paragraph']);
   });
 });

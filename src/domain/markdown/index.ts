@@ -7,7 +7,7 @@ import type { JSONDocument } from '../documents/types.js';
 import { contextFor, flowToBlocks } from './from-blocks.js';
 import { phrasingToInlines } from './from-inlines.js';
 import { readFrontMatter, writeFrontMatter } from './front-matter.js';
-import { paragraph, plainText, textNode } from './nodes.js';
+import { block, paragraph, plainText, textNode } from './nodes.js';
 import { prepass } from './prepass.js';
 import { ensureKeys, preserveKeys } from './rekey.js';
 import type { WriteOptions } from './refs.js';
@@ -78,6 +78,18 @@ export function markdownToDocument(markdown: string, options: ReadOptions = {}):
   }
   ensureKeys(page.document);
   return page;
+}
+
+/**
+ * Markdown that is not a page (a review comment, a description): a leading `#` heading stays in
+ * the document, as a `heading-1`, instead of becoming the page title.
+ */
+export function markdownToBody(markdown: string): JSONDocument {
+  const { title, document: body } = markdownToDocument(markdown);
+  if (!title) return body;
+  const heading = block('heading-1', {}, [textNode(title)]);
+  ensureKeys(document([heading]));
+  return { ...body, nodes: [heading, ...body.nodes] };
 }
 
 /** Writes a document (and optional title, description, front matter) as markdown in the dialect. */

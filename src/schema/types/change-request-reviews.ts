@@ -18,7 +18,7 @@ import {
 } from '../../domain/change-requests/requested-reviewers.js';
 import { countReviews, findReview, reviewsPage, submitReview, type ReviewRow } from '../../domain/change-requests/reviews.js';
 import { notFound } from '../../domain/errors.js';
-import { markdownToDocument } from '../../domain/markdown/index.js';
+import { markdownToBody } from '../../domain/markdown/index.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import { forgetLoaded, type Context } from '../context.js';
@@ -54,7 +54,7 @@ export const ChangeRequestReviewRef = builder.objectRef<ReviewRow>('ChangeReques
       type: 'JSON',
       nullable: true,
       description: 'The comment as a JSON document.',
-      resolve: (r) => (r.comment ? markdownToDocument(r.comment).document : null),
+      resolve: (r) => (r.comment ? markdownToBody(r.comment) : null),
     }),
     reviewer: t.field({ type: UserRef, resolve: (r, _a, ctx) => user(ctx, r.reviewerId) }),
     requestedBy: t.field({
