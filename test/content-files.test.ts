@@ -57,6 +57,8 @@ describe('files of a change request', () => {
 
     const first = await http(server.url, owner.token, 'GET', `/spaces/${space.id}/change-requests/${cr.id}/content/files?limit=1`);
     expect(first.body).toMatchObject({ count: 2, items: [expect.any(Object)], next: { page: expect.any(String) } });
+    // An edit between two pages of the list makes a new revision: the cursor stays good.
+    await http(server.url, owner.token, 'POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, { changes: [{ operation: 'insert_page', title: 'Between', document: {} }] });
     const second = await http(server.url, owner.token, 'GET', `/spaces/${space.id}/change-requests/${cr.id}/content/files?limit=1&page=${encodeURIComponent(first.body.next.page)}`);
     expect([...first.body.items, ...second.body.items].map((f: { name: string }) => f.name).sort()).toEqual(['logo.png', 'notes.txt']);
 

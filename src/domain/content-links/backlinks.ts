@@ -42,7 +42,7 @@ function linking(scope: RevisionScope, target: BacklinkTarget): [Sql[], Sql[]] {
 }
 
 const byPageId = (scope: RevisionScope, target: BacklinkTarget): SortKey<PageEntry> => ({
-  tag: `backlinks:${scope.id}:${target.kind}:${target.id}`,
+  tag: `backlinks:${scope.lineId}:${target.kind}:${target.id}`,
   columns: [{ sql: raw('e."entityId"'), type: 'text' }],
   keyOf: (e) => [e.entityId],
 });

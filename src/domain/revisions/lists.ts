@@ -10,8 +10,9 @@ import { visibleEntries } from './visible.js';
 
 const { sql, raw } = Prisma;
 
+/** By ID; the cursor names the line, not the revision: it stays good while the content changes. */
 const byEntityId = (scope: RevisionScope, kind: EntityKind): SortKey<Entry> => ({
-  tag: `${kind}:${scope.id}`,
+  tag: `${kind}:${scope.lineId}`,
   columns: [{ sql: raw('e."entityId"'), type: 'text' }],
   keyOf: (e) => [e.entityId],
 });
