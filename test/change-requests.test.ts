@@ -302,3 +302,26 @@ describe('the graph space → change requests → revision → pages', () => {
 async function pageIdByPath(api: ReturnType<typeof sdk>, spaceId: string, crId: string, path: string): Promise<string> {
   return ((await api.spaces.getPageInChangeRequestByPath(spaceId, crId, path)).data as { id: string }).id;
 }
+
+describe('page mutations over GraphQL', () => {
+  it('creates, updates, moves and deletes pages one at a time, answering the page as the request now has it', async () => {
+    const { owner, space } = await setup();
+    const cr = (await sdk(server.url, owner.token).spaces.createChangeRequest(space.id, {})).data;
+    const run = (query: string, variables: Record<string, unknown>) => gqlOk(server.url, owner.token, query, { s: space.id, c: cr.id, ...variables });
+    const guide = (await run(`mutation($s: ID!, $c: ID!) { createPage(spaceId: $s, id: $c, input: { markdown: "# Guide\\n\\nRead **me**." }) { id title path markdown } }`, {})).createPage;
+    expect(guide).toMatchObject({ title: 'Guide', path: 'guide' });
+    expect(guide.markdown).toContain('**me**');
+    const group = (await run(`mutation($s: ID!, $c: ID!) { createPage(spaceId: $s, id: $c, type: group, input: { title: "Reference" }) { id path } }`, {})).createPage;
+    const install = (await run(`mutation($s: ID!, $c: ID!, $p: ID) { createPage(spaceId: $s, id: $c, parent: $p, input: { title: "Install", document: { object: "document", data: {}, nodes: [] } }) { id path } }`, { p: guide.id })).createPage;
+    expect(install.path).toBe('guide/install');
+    const renamed = (await run(`mutation($s: ID!, $c: ID!, $p: ID!) { updatePage(spaceId: $s, id: $c, page: $p, input: { title: "Setup", slug: "setup", emoji: "🛠" }) { title path emoji } }`, { p: install.id })).updatePage;
+    expect(renamed).toEqual({ title: 'Setup', path: 'guide/setup', emoji: '🛠' });
+    const moved = (await run(`mutation($s: ID!, $c: ID!, $p: ID!, $to: ID) { movePage(spaceId: $s, id: $c, page: $p, parent: $to) { path parentId } }`, { p: install.id, to: group.id })).movePage;
+    expect(moved).toEqual({ path: 'reference/setup', parentId: group.id });
+    const cycle = await gql(server.url, owner.token, `mutation($s: ID!, $c: ID!, $p: ID!, $to: ID) { movePage(spaceId: $s, id: $c, page: $p, parent: $to) { path } }`, { s: space.id, c: cr.id, p: group.id, to: install.id });
+    expect(cycle.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_REQUEST' } });
+    expect((await run(`mutation($s: ID!, $c: ID!, $p: ID!) { deletePage(spaceId: $s, id: $c, page: $p) }`, { p: group.id })).deletePage).toBe(true);
+    const left = await run(`query($s: ID!, $c: ID!) { space(id: $s) { changeRequest(id: $c) { revision { allPages { title path } } } } }`, {});
+    expect(left.space.changeRequest.revision.allPages).toEqual([{ title: 'Guide', path: 'guide' }]);
+  });
+});
