@@ -8,39 +8,19 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { BlockNode, FragmentNode, InlineNode, JSONDocument, Mark, TextNode } from '../src/domain/documents/types.js';
+import type { BlockNode } from '../src/domain/documents/types.js';
 import { documentToMarkdown, markdownToDocument, sameContent, withoutKeys } from '../src/domain/markdown/index.js';
+import { block, codeBlock, doc, fragment, inlines, leaves, link, mark, p, text, url, voidBlock, type Inline } from './helpers/document-builders.js';
 
 // ---- expected documents (keys left out) ----
-type Inline = InlineNode | TextNode;
-const mark = (type: string, data?: Record<string, unknown>): Mark => (data ? { object: 'mark', type, data } : { object: 'mark', type });
 const bold = mark('bold');
 const color = (text: string, background: string) => mark('color', { text, background });
-const text = (value: string, ...marks: Mark[]): TextNode => ({ object: 'text', leaves: [{ object: 'leaf', text: value, marks }] });
-const leaves = (...parts: [string, ...Mark[]][]): TextNode => ({ object: 'text', leaves: parts.map(([value, ...marks]) => ({ object: 'leaf', text: value, marks })) });
-function inlines(...nodes: Inline[]): Inline[] {
-  const out: Inline[] = [];
-  for (const n of nodes) {
-    if (n.object === 'inline' && out[out.length - 1]?.object !== 'text') out.push(text(''));
-    out.push(n);
-  }
-  if (out[out.length - 1]?.object !== 'text') out.push(text(''));
-  return out;
-}
-const block = (type: string, data: Record<string, unknown>, nodes: (BlockNode | Inline)[]): BlockNode => ({ object: 'block', type, isVoid: false, data, nodes });
-const voidBlock = (type: string, data: Record<string, unknown>, fragments?: FragmentNode[]): BlockNode => ({ object: 'block', type, isVoid: true, data, ...(fragments ? { fragments } : {}) });
-const fragment = (name: string, nodes: BlockNode[], type?: string): FragmentNode => ({ object: 'fragment', fragment: name, ...(type ? { type } : {}), nodes });
-const p = (...nodes: Inline[]) => block('paragraph', {}, inlines(...nodes));
-const url = (u: string) => ({ kind: 'url', url: u });
-const link = (ref: Record<string, unknown>, ...nodes: Inline[]): InlineNode => ({ object: 'inline', type: 'link', isVoid: false, data: { ref }, nodes: inlines(...nodes) });
-const codeBlock = (data: Record<string, unknown>, ...lines: string[]) => block('code', data, lines.map((l) => block('code-line', {}, [text(l)])));
 const hint = (style: string, ...nodes: BlockNode[]) => block('hint', { style }, nodes);
 const tabs = (...items: [string, ...BlockNode[]][]) => block('tabs', {}, items.map(([title, ...nodes]) => block('tabs-item', { title }, nodes)));
 const image = (data: Record<string, unknown>, caption?: BlockNode[]) => voidBlock('image', data, caption ? [fragment('caption', caption)] : []);
 const expandable = (data: Record<string, unknown>, title: Inline[], body: BlockNode[]) =>
   voidBlock('expandable', data, [fragment('expandable-title', [p(...title)], 'expandable-title'), fragment('expandable-body', body, 'expandable-body')]);
 const item = (...nodes: BlockNode[]) => block('list-item', {}, nodes);
-const doc = (...nodes: BlockNode[]): JSONDocument => ({ object: 'document', data: {}, nodes });
 
 const read = (markdown: string) => withoutKeys(markdownToDocument(markdown).document.nodes);
 

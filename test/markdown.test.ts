@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { BlockNode, InlineNode, JSONDocument, Mark, TextNode } from '../src/domain/documents/types.js';
+import type { BlockNode, InlineNode, JSONDocument } from '../src/domain/documents/types.js';
 import {
   documentToMarkdown,
   markdownToBody,
@@ -15,43 +15,17 @@ import {
   sameContent,
   withoutKeys,
 } from '../src/domain/markdown/index.js';
+import { block, codeBlock, doc, inlines, leaves, link, mark, p, text, url, voidBlock, type Inline } from './helpers/document-builders.js';
 
 // ---- expected documents (keys left out; inline content as the editor keeps it) ----
-type Inline = InlineNode | TextNode;
-const mark = (type: string, data?: Record<string, unknown>): Mark => (data ? { object: 'mark', type, data } : { object: 'mark', type });
 const bold = mark('bold');
 const italic = mark('italic');
 const code = mark('code');
 const strike = mark('strikethrough');
-const text = (value: string, ...marks: Mark[]): TextNode => ({ object: 'text', leaves: [{ object: 'leaf', text: value, marks }] });
-const leaves = (...parts: [string, ...Mark[]][]): TextNode => ({ object: 'text', leaves: parts.map(([value, ...marks]) => ({ object: 'leaf', text: value, marks })) });
-/** A text before, between and after inlines. */
-function inlines(...nodes: Inline[]): Inline[] {
-  const out: Inline[] = [];
-  for (const n of nodes) {
-    if (n.object === 'inline' && out[out.length - 1]?.object !== 'text') out.push(text(''));
-    out.push(n);
-  }
-  if (out[out.length - 1]?.object !== 'text') out.push(text(''));
-  return out;
-}
-const block = (type: string, data: Record<string, unknown>, nodes: (BlockNode | Inline)[]): BlockNode => ({ object: 'block', type, isVoid: false, data, nodes });
-const voidBlock = (type: string, data: Record<string, unknown>, fragments?: BlockNode['fragments']): BlockNode => ({
-  object: 'block',
-  type,
-  isVoid: true,
-  data,
-  ...(fragments ? { fragments } : {}),
-});
-const p = (...nodes: Inline[]) => block('paragraph', {}, inlines(...nodes));
 const heading = (level: 1 | 2 | 3, data: Record<string, unknown>, ...nodes: Inline[]) => block(`heading-${level}`, data, inlines(...nodes));
 const item = (...nodes: BlockNode[]) => block('list-item', {}, nodes);
 const task = (checked: boolean, ...nodes: BlockNode[]) => block('list-item', { checked }, nodes);
-const link = (ref: Record<string, unknown>, ...nodes: Inline[]): InlineNode => ({ object: 'inline', type: 'link', isVoid: false, data: { ref }, nodes: inlines(...nodes) });
-const url = (u: string) => ({ kind: 'url', url: u });
 const voidInline = (type: string, data: Record<string, unknown>): InlineNode => ({ object: 'inline', type, isVoid: true, data });
-const codeBlock = (data: Record<string, unknown>, ...lines: string[]) => block('code', data, lines.map((l) => block('code-line', {}, [text(l)])));
-const doc = (...nodes: BlockNode[]): JSONDocument => ({ object: 'document', data: {}, nodes });
 
 const read = (markdown: string) => withoutKeys(markdownToDocument(markdown).document.nodes);
 
