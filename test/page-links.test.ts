@@ -72,6 +72,24 @@ const cr = (spaceId: string, crId: string) => `/spaces/${spaceId}/change-request
 const get = (token: string | undefined, path: string) => http(server.url, token, 'GET', path);
 const pageIdsOf = (body: { items: { page: { id: string } }[] }) => body.items.map((l) => l.page.id);
 
+/** The links of `source`: one of every kind of target, ok, in-app and broken. */
+function sourceRefs(p: Refs, at: { logo: string; reusable: string; spaceId: string; appUrl: string }): Ref[] {
+  return [
+    { kind: 'page', page: p.target },
+    { kind: 'anchor', anchor: 'install', page: p.target },
+    { kind: 'anchor', anchor: 'top' },
+    { kind: 'file', file: at.logo },
+    { kind: 'url', url: 'https://example.com/docs' },
+    { kind: 'url', url: `${at.appUrl}/elsewhere` },
+    { kind: 'page', page: 'page_missing' },
+    { kind: 'file', file: 'file_missing' },
+    { kind: 'reusable-content', reusableContent: at.reusable },
+    { kind: 'reusable-content', reusableContent: 'rc_missing' },
+    { kind: 'space', space: at.spaceId },
+    { kind: 'page', page: p.doomed },
+  ];
+}
+
 /**
  * A published space: `target` (with a child), `doomed`, `other` (links to `target` and the
  * logo), `shortcut` (a link page to `target`), `logoPage` (a link page to the logo) and `source`,
@@ -102,20 +120,7 @@ async function seed() {
     ],
     (p) => [
       insert('source', 'Source', {
-        document: linking(
-          { kind: 'page', page: p.target },
-          { kind: 'anchor', anchor: 'install', page: p.target },
-          { kind: 'anchor', anchor: 'top' },
-          { kind: 'file', file: logo },
-          { kind: 'url', url: 'https://example.com/docs' },
-          { kind: 'url', url: `${space.urls.app}/elsewhere` },
-          { kind: 'page', page: 'page_missing' },
-          { kind: 'file', file: 'file_missing' },
-          { kind: 'reusable-content', reusableContent: reusable },
-          { kind: 'reusable-content', reusableContent: 'rc_missing' },
-          { kind: 'space', space: space.id },
-          { kind: 'page', page: p.doomed },
-        ),
+        document: linking(...sourceRefs(p, { logo, reusable, spaceId: space.id, appUrl: space.urls.app })),
       }),
     ],
   );
@@ -133,21 +138,7 @@ describe('GET …/content/page/{pageId}/links', () => {
       {
         operation: 'update_page',
         page: p.source,
-        document: linking(
-          { kind: 'page', page: p.target },
-          { kind: 'anchor', anchor: 'install', page: p.target },
-          { kind: 'anchor', anchor: 'top' },
-          { kind: 'file', file: logo },
-          { kind: 'url', url: 'https://example.com/docs' },
-          { kind: 'url', url: `${space.urls.app}/elsewhere` },
-          { kind: 'page', page: 'page_missing' },
-          { kind: 'file', file: 'file_missing' },
-          { kind: 'reusable-content', reusableContent: reusable },
-          { kind: 'reusable-content', reusableContent: 'rc_missing' },
-          { kind: 'space', space: space.id },
-          { kind: 'page', page: p.doomed },
-          { kind: 'page', page: 'page_new_missing' },
-        ),
+        document: linking(...sourceRefs(p, { logo, reusable, spaceId: space.id, appUrl: space.urls.app }), { kind: 'page', page: 'page_new_missing' }),
       },
     ];
     await write(owner, space.id, edits.id, { ...pages }, source);
