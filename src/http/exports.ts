@@ -10,6 +10,7 @@
  * `{"error": {"code", "message"}}`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendError } from './error-reply.js';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
@@ -32,28 +33,23 @@ export type ExportDependencies = {
   logger: Logger;
 };
 
-function fail(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  const json = JSON.stringify({ error: { code: status, message } });
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(json)), 'cache-control': 'no-store', ...headers });
-  res.end(json);
-}
 
 /** Serves a request whose path starts with PDF_DOWNLOAD_PATH. */
 export async function serveExport(req: IncomingMessage, res: ServerResponse, deps: ExportDependencies): Promise<void> {
   const info = requestInfo(req);
   info.route = `${req.method} ${PDF_DOWNLOAD_PATH}{token}`;
-  if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, 405, `Method ${req.method} is not allowed`, { allow: 'GET, HEAD' });
+  if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 405, `Method ${req.method} is not allowed`, { allow: 'GET, HEAD' });
   const token = (req.url ?? '/').split('?', 1)[0].slice(PDF_DOWNLOAD_PATH.length);
   const link = await verifyPdfLink(token, { secret: await signingSecret(deps.db, deps.config.secret), issuer: deps.config.publicUrl });
   if (!link.ok) {
-    return fail(res, 403, link.reason === 'expired' ? 'This PDF link has expired: ask the API for a new one' : 'This PDF link is not valid');
+    return sendError(res, 403, link.reason === 'expired' ? 'This PDF link has expired: ask the API for a new one' : 'This PDF link is not valid');
   }
   info.userId = link.claims.userId;
   let prepared;
   try {
     prepared = await prepareChangeRequestPdf({ db: deps.db, access: deps.accessOf(link.claims.userId) }, link.claims);
   } catch (error) {
-    if (error instanceof AppError) return fail(res, error.status, error.message);
+    if (error instanceof AppError) return sendError(res, error.status, error.message);
     throw error;
   }
   const maxAge = Math.max(0, Math.floor((link.expiresAt.getTime() - Date.now()) / 1000));

@@ -5,6 +5,7 @@
  * 404 when access or the bytes are gone; errors as `{"error": {"code", "message"}}`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendError } from './error-reply.js';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
@@ -16,29 +17,24 @@ import type { Logger } from '../observability/logger.js';
 
 export { FILE_DOWNLOAD_PATH };
 
-export type FileDownloadDependencies = { db: Db; config: Pick<Config, 'secret' | 'dataDir'>; accessOf: (userId: string) => Access; logger: Logger };
+export type FileDownloadDependencies = { db: Db; config: Pick<Config, 'secret' | 'dataDir' | 'publicUrl'>; accessOf: (userId: string) => Access; logger: Logger };
 
-function fail(res: ServerResponse, status: number, message: string): void {
-  const json = JSON.stringify({ error: { code: status, message } });
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(json)), 'cache-control': 'no-store' });
-  res.end(json);
-}
 
 /** Shown in the browser when it can display it safely; everything else downloads. */
 const INLINE = /^(image\/(png|jpeg|gif|webp)|application\/pdf|text\/plain)$/;
 
 export async function serveFile(req: IncomingMessage, res: ServerResponse, deps: FileDownloadDependencies): Promise<void> {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, 405, 'Only GET and HEAD are allowed');
+  if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 405, 'Only GET and HEAD are allowed');
   const token = (req.url ?? '').split('?', 1)[0].slice(FILE_DOWNLOAD_PATH.length);
-  const claims = await verifyFileToken(await signingSecret(deps.db, deps.config.secret), token);
-  if (!claims) return fail(res, 403, 'This download link is not valid or has expired: ask the API for the file again');
+  const claims = await verifyFileToken({ secret: await signingSecret(deps.db, deps.config.secret), issuer: deps.config.publicUrl }, token);
+  if (!claims) return sendError(res, 403, 'This download link is not valid or has expired: ask the API for the file again');
   try {
     await deps.accessOf(claims.userId).requireSpace(claims.spaceId, 'view');
   } catch {
-    return fail(res, 404, 'File not found');
+    return sendError(res, 404, 'File not found');
   }
   const stream = await blobStore(deps.config.dataDir).open(claims.key);
-  if (!stream) return fail(res, 404, 'File not found');
+  if (!stream) return sendError(res, 404, 'File not found');
   const disposition = INLINE.test(claims.type) ? 'inline' : 'attachment';
   res.writeHead(200, {
     'content-type': claims.type,

@@ -19,7 +19,8 @@ export type EntityShape = { entry: Entry; scope: RevisionScope };
 export async function downloadUrl(ctx: Context, entry: Entry): Promise<string> {
   const data = fileData(entry);
   const claims = { key: data.storageKey, name: entry.title, type: data.contentType, userId: ctx.viewer.userId, spaceId: entry.spaceId };
-  return `${ctx.config.publicUrl}${FILE_DOWNLOAD_PATH}${await signFileToken(await signingSecret(ctx.db, ctx.config.secret), claims)}`;
+  const signer = { secret: await signingSecret(ctx.db, ctx.config.secret), issuer: ctx.config.publicUrl };
+  return `${ctx.config.publicUrl}${FILE_DOWNLOAD_PATH}${await signFileToken(signer, claims)}`;
 }
 
 const Dimensions = builder.simpleObject('FileDimensions', { fields: (t) => ({ width: t.int(), height: t.int() }) });
