@@ -4,9 +4,7 @@ import { updateChangeRequest } from '../../domain/change-requests/update.js';
 import { writeContent } from '../../domain/change-requests/write-content.js';
 import type { ChangeOutcome } from '../../domain/change-requests/apply.js';
 import { blobStore } from '../../domain/files/blob-store.js';
-import { revisionScope } from '../../domain/revisions/load.js';
-import { entitiesIn } from '../../domain/revisions/read.js';
-import { RevisionFileRef } from './revision-content.js';
+import { entitiesOfRevision, RevisionFileRef } from './revision-content.js';
 import { mergeChangeRequest } from '../../domain/change-requests/merge.js';
 import { updateFromSpace } from '../../domain/change-requests/update-from-space.js';
 import type { ChangeRequestRow } from '../../domain/change-requests/rows.js';
@@ -79,10 +77,7 @@ const ChangeRequestContentUpdate = builder.objectRef<{ changeRequest: ChangeRequ
       description: 'The files the batch added, in order.',
       resolve: async (r, _a, ctx) => {
         const ids = r.changes.flatMap((c) => (c.object === 'created_file' ? [c.file] : []));
-        if (!ids.length) return [];
-        const scope = await revisionScope(ctx.db, r.changeRequest.revisionId);
-        const found = new Map((await entitiesIn(ctx.db, scope, 'file', ids)).map((e) => [e.entityId, e]));
-        return ids.flatMap((id) => (found.has(id) ? [{ entry: found.get(id)!, scope }] : []));
+        return entitiesOfRevision(ctx, r.changeRequest.revisionId, 'file', ids);
       },
     }),
     changes: t.field({

@@ -4,19 +4,15 @@ import { uploadFiles } from '../../domain/change-requests/upload-files.js';
 import { blobStore } from '../../domain/files/blob-store.js';
 import { MAX_FILE_BYTES } from '../../domain/files/file-input.js';
 import { badRequest } from '../../domain/errors.js';
-import { revisionScope } from '../../domain/revisions/load.js';
-import { entitiesIn } from '../../domain/revisions/read.js';
 import { builder } from '../builder.js';
 import { forgetLoaded, type Context } from '../context.js';
-import { ReusableContentRef, RevisionFileRef } from './revision-content.js';
+import { entitiesOfRevision, ReusableContentRef, RevisionFileRef } from './revision-content.js';
 
 /** The entities of the change request's new head revision, in the order of `ids`. */
 async function fromHead(ctx: Context, changeRequestId: string, kind: 'file' | 'reusable-content', ids: string[]) {
   forgetLoaded(ctx);
   const changeRequest = (await ctx.loaders.changeRequest.load(changeRequestId))!;
-  const scope = await revisionScope(ctx.db, changeRequest.revisionId);
-  const found = new Map((await entitiesIn(ctx.db, scope, kind, ids)).map((e) => [e.entityId, e]));
-  return ids.flatMap((id) => (found.has(id) ? [{ entry: found.get(id)!, scope }] : []));
+  return entitiesOfRevision(ctx, changeRequest.revisionId, kind, ids);
 }
 
 builder.mutationFields((t) => ({

@@ -2,7 +2,8 @@
 import { signingSecret } from '../../domain/identity/signing-secret.js';
 import { fileData, type Entry } from '../../domain/revisions/entries.js';
 import { countEntities, entitiesPage } from '../../domain/revisions/lists.js';
-import { entityIn, readEntries } from '../../domain/revisions/read.js';
+import { entitiesIn, entityIn, readEntries } from '../../domain/revisions/read.js';
+import { revisionScope } from '../../domain/revisions/load.js';
 import type { RevisionScope } from '../../domain/revisions/scope.js';
 import { FILE_DOWNLOAD_PATH, signFileToken } from '../../domain/files/download-link.js';
 import { documentToMarkdown } from '../../domain/markdown/index.js';
@@ -21,6 +22,14 @@ export async function downloadUrl(ctx: Context, entry: Entry): Promise<string> {
   const claims = { key: data.storageKey, name: entry.title, type: data.contentType, userId: ctx.viewer.userId, spaceId: entry.spaceId };
   const signer = { secret: await signingSecret(ctx.db, ctx.config.secret), issuer: ctx.config.publicUrl };
   return `${ctx.config.publicUrl}${FILE_DOWNLOAD_PATH}${await signFileToken(signer, claims)}`;
+}
+
+/** Some files or reusable contents of a revision, in the order of `ids` (absent ones left out). */
+export async function entitiesOfRevision(ctx: Context, revisionId: string, kind: 'file' | 'reusable-content', ids: readonly string[]): Promise<EntityShape[]> {
+  if (!ids.length) return [];
+  const scope = await revisionScope(ctx.db, revisionId);
+  const found = new Map((await entitiesIn(ctx.db, scope, kind, ids)).map((e) => [e.entityId, e]));
+  return ids.flatMap((id) => (found.has(id) ? [{ entry: found.get(id)!, scope }] : []));
 }
 
 const Dimensions = builder.simpleObject('FileDimensions', { fields: (t) => ({ width: t.int(), height: t.int() }) });
