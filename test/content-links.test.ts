@@ -4,7 +4,7 @@
  * Pages are written as users write them: in change requests, merged into the space.
  */
 import { describe, expect, it } from 'vitest';
-import { revisionLinks } from '../src/domain/content-links/revision-links.js';
+import { pageLinksOf } from '../src/domain/content-links/revision-links.js';
 import { resolveStatus } from '../src/domain/content-links/status.js';
 import { gql, gqlOk, http, sdk } from './helpers/clients.js';
 import { createOrg, type Actor } from './helpers/factories.js';
@@ -297,8 +297,8 @@ describe('resolveStatus', () => {
     const space = { id: 'spc_a', organizationId: 'org_a' };
     const targets = { spaces: new Map(), collections: new Map(), members: new Set<string>(), pages: new Set<string>() };
     const statusOf = (url: string) => {
-      const document = doc(paragraph(link({ kind: 'url', url })));
-      const source = revisionLinks(space, [{ id: 'page_a', parentId: null, type: 'document', title: 'A', path: 'a', document: document as never, target: null }]);
+      const links = pageLinksOf({ type: 'document', data: {} }, { page: 'page_a', path: 'a' }, [{ kind: 'url', url }]);
+      const source = { space, pageIds: new Set(['page_a']), links };
       return resolveStatus(source.links[0], source, targets, urls);
     };
     expect(statusOf('https://app.example')).toBe('in-app');

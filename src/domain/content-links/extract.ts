@@ -1,15 +1,13 @@
 /**
- * The links of one revision page: inline links of a document page, the target of a link page.
- * A document's links are also kept as rows of "DocumentLink" (`documentLinkRows`), written with
- * the document (revisions/documents.ts), so that link reports and backlinks read rows, not bodies.
+ * The links of a document: inline links and the blocks that point at something, kept as rows of
+ * "DocumentLink" (`documentLinkRows`), written with the document (revisions/documents.ts), so that
+ * link reports and backlinks read rows, not bodies.
  */
-import type { PageWithBody } from '../revisions/bodies.js';
 import { asContentRef, isObject, refField, type ContentRef } from './content-ref.js';
 
 export type LinkLocation = { page: string; path: string };
 export type PageLink = { target: ContentRef; location: LinkLocation };
 
-type LinkSourcePage = Pick<PageWithBody, 'id' | 'path' | 'type' | 'document' | 'target'>;
 
 /** Blocks that point at something with `data.ref`: an image or a file (a file), a content ref (a page), an included reusable content. */
 export const REF_BLOCKS: ReadonlySet<string> = new Set(['image', 'file', 'content-ref', 'reusable-content']);
@@ -29,16 +27,6 @@ export function* inlineLinkRefs(document: unknown): Generator<unknown> {
     else if (node.object === 'block' && REF_BLOCKS.has(String(node.type)) && isObject(node.data) && isObject(node.data.ref)) yield node.data.ref;
     const children = [...(Array.isArray(node.nodes) ? node.nodes : []), ...(Array.isArray(node.fragments) ? node.fragments : [])];
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
-  }
-}
-
-/** Links whose reference is not a JSON object are skipped: there is no target to report. */
-export function* extractLinks(page: LinkSourcePage): Generator<PageLink> {
-  const location = { page: page.id, path: page.path };
-  const refs = page.type === 'document' ? inlineLinkRefs(page.document) : page.type === 'link' ? [page.target] : [];
-  for (const value of refs) {
-    const target = asContentRef(value);
-    if (target) yield { target, location };
   }
 }
 

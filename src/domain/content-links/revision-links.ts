@@ -5,14 +5,13 @@
  */
 import type { Space } from '../../generated/prisma/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import type { PageWithBody } from '../revisions/bodies.js';
 import type { PageData, PageEntry } from '../revisions/entries.js';
 import type { Queryable } from '../pagination/keyset.js';
 import type { RevisionScope } from '../revisions/scope.js';
 import { buildTree, walk } from '../revisions/tree.js';
 import { visibleEntries } from '../revisions/visible.js';
 import { asContentRef, refField, type ContentRef } from './content-ref.js';
-import { extractLinks, type LinkLocation, type PageLink } from './extract.js';
+import type { LinkLocation, PageLink } from './extract.js';
 import { pageTarget, reusableContentTarget } from './page-target.js';
 
 const { sql } = Prisma;
@@ -28,11 +27,6 @@ export type LinkSource = {
   /** In page tree order, then document order. */
   links: PageLink[];
 };
-
-/** `pages` in tree order. */
-export function revisionLinks(space: LinkSource['space'], pages: PageWithBody[]): LinkSource {
-  return { space, pageIds: new Set(pages.map((p) => p.id)), links: pages.flatMap((p) => [...extractLinks(p)]) };
-}
 
 /** The links of one page given its document's references: a link page's target, a document's links. */
 export function pageLinksOf(page: Pick<PageEntry, 'type' | 'data'>, location: LinkLocation, documentRefs: readonly ContentRef[]): PageLink[] {
