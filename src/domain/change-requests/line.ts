@@ -12,10 +12,10 @@ type Tx = Prisma.TransactionClient;
 export type LockedChangeRequest = { changeRequest: ChangeRequest; head: RevisionScope };
 
 /** Locks the request and reads its head revision; a merged request is final (409). */
-export async function lockChangeRequest(tx: Tx, id: string, opts: { allowMerged?: boolean } = {}): Promise<LockedChangeRequest> {
+export async function lockChangeRequest(tx: Tx, id: string): Promise<LockedChangeRequest> {
   const [changeRequest] = await tx.$queryRaw<ChangeRequest[]>`SELECT * FROM "ChangeRequest" WHERE "id" = ${id} FOR UPDATE`;
   if (!changeRequest) throw notFound('Change request');
-  if (changeRequest.status === 'merged' && !opts.allowMerged) throw conflict('The change request is merged: it cannot change any more');
+  if (changeRequest.status === 'merged') throw conflict('The change request is merged: it cannot change any more');
   return { changeRequest, head: await revisionScope(tx, changeRequest.revisionId) };
 }
 
