@@ -19,7 +19,8 @@ const tokenLookups = () => queries.filter((q) => q.includes('"ApiToken"') && q.t
 describe('token authentication', () => {
   it('looks a known token up once per TTL, and stops accepting it once revoked and expired', async () => {
     const { owner } = await createOrg(db);
-    const authenticate = createAuthenticator(db, { ttlMs: 200 });
+    // Long enough that a loaded CI machine cannot pass it between remembering and the delete below.
+    const authenticate = createAuthenticator(db, { ttlMs: 3000 });
     const before = tokenLookups();
     expect(await authenticate(`Bearer ${owner.token}`)).toBe(owner.id);
     expect(await authenticate(`bearer  ${owner.token} `)).toBe(owner.id);
@@ -27,7 +28,7 @@ describe('token authentication', () => {
 
     await db.apiToken.delete({ where: { digest: digestToken(owner.token) } });
     expect(await authenticate(`Bearer ${owner.token}`)).toBe(owner.id); // still remembered
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, 3100));
     expect(await authenticate(`Bearer ${owner.token}`)).toBeNull();
   });
 
