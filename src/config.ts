@@ -30,6 +30,10 @@ const schema = z.object({
   QUIRE_DB_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(0).default(30),
   QUIRE_GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
   REDIS_URL: z.string().url().optional(),
+  QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  QUIRE_JOB_STALE_SECONDS: z.coerce.number().min(1).default(30),
+  QUIRE_IMPORT_WAIT_SECONDS: z.coerce.number().min(0).default(30),
+  QUIRE_JOB_POLL_SECONDS: z.coerce.number().min(0.1).default(2),
 });
 
 export type Config = {
@@ -68,6 +72,14 @@ export type Config = {
   graphqlMaxCost: number;
   /** Redis for events that cross instances (subscriptions); without it, events stay in this process. */
   redisUrl?: string;
+  /** Whether imports may fetch from loopback, private and link-local addresses (off: refused, against SSRF). */
+  fetchAllowPrivateNetworks: boolean;
+  /** A running job whose worker has not said it is alive for this long is taken back and retried. */
+  jobStaleMs: number;
+  /** How long a REST import waits for its job before answering 202 with the job's location. */
+  importWaitMs: number;
+  /** How often a job subscription re-reads its job, besides being woken by its events (which may not reach this process). */
+  jobPollMs: number;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -102,5 +114,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitWindowSeconds: e.QUIRE_RATE_LIMIT_WINDOW_SECONDS,
     rateLimitSyncMs: e.QUIRE_RATE_LIMIT_SYNC_MS,
     redisUrl: e.REDIS_URL,
+    fetchAllowPrivateNetworks: e.QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS,
+    jobStaleMs: e.QUIRE_JOB_STALE_SECONDS * 1000,
+    importWaitMs: e.QUIRE_IMPORT_WAIT_SECONDS * 1000,
+    jobPollMs: e.QUIRE_JOB_POLL_SECONDS * 1000,
   };
 }

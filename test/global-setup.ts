@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { ensureDatabase, startEmbeddedPostgres } from '../src/db/embedded.js';
 import { applyMigrations } from '../src/db/schema-engine.js';
+import { migrateQueue } from '../src/db/queue-schema.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -29,6 +30,7 @@ export default async function setup(project: TestProject) {
     stop = embedded.stop;
   }
   await applyMigrations(url);
+  await migrateQueue(url);
   project.provide('databaseUrl', url);
   return stop;
 }

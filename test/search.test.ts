@@ -15,7 +15,7 @@ import { gql, gqlOk, http, sdk } from './helpers/clients.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 
-const server = useServer();
+const server = useServer({ worker: true });
 type Api = ReturnType<typeof sdk>;
 type Change = Record<string, unknown>;
 type Hit = { id: string; title: string; score: number; pages: { id: string; title: string; path: string; rank: number; score: number; sections: { id: string; title: string; path: string; body: string; urls: { app: string } }[]; urls: { app: string } }[] };

@@ -3,7 +3,7 @@ import { sdk, sdkError, http } from './helpers/clients.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 
-const server = useServer();
+const server = useServer({ worker: true });
 
 describe('spaces over REST (SDK)', () => {
   it('creates, reads, lists and updates a space', async () => {
@@ -97,8 +97,9 @@ describe('spaces over REST (SDK)', () => {
     expect((await sdkError(api.spaces.getSpaceById(space.id))).status).toBe(404);
   });
 
-  it('purges spaces deleted more than 7 days ago, and only those', async () => {
-    const { purgeDeletedSpaces } = await import('../src/domain/spaces/trash.js');
+  it('purges spaces deleted more than 7 days ago, and only those, each through a job', async () => {
+    const { schedulePurges } = await import('../src/domain/spaces/trash.js');
+    const { waitForJob } = await import('../src/jobs/wait.js');
     const { org, owner } = await createOrg(server.db);
     const api = sdk(server.url, owner.token);
     const old = (await api.orgs.createSpace(org.id, { title: 'old' })).data;
@@ -106,7 +107,11 @@ describe('spaces over REST (SDK)', () => {
     await api.spaces.deleteSpaceById(old.id);
     await api.spaces.deleteSpaceById(recent.id);
     await server.db.space.update({ where: { id: old.id }, data: { deletedAt: new Date(Date.now() - 7 * 24 * 3600 * 1000 - 60_000) } });
-    expect(await purgeDeletedSpaces(server.db)).toBeGreaterThanOrEqual(1);
+    expect(await schedulePurges(server.db)).toBeGreaterThanOrEqual(1);
+    const job = await server.db.job.findFirstOrThrow({ where: { spaceId: old.id, kind: 'space_purge' } });
+    expect(await server.db.job.count({ where: { spaceId: recent.id } })).toBe(0);
+    expect(await schedulePurges(server.db)).toBe(0); // one purge job per space at a time
+    expect(await waitForJob(server.db, server.events, job.id, 20_000)).toMatchObject({ state: 'succeeded', result: { purged: true }, organizationId: org.id, createdById: null });
     expect(await server.db.space.findUnique({ where: { id: old.id } })).toBeNull();
     expect(await server.db.space.findUnique({ where: { id: recent.id } })).not.toBeNull();
   });

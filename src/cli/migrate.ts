@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { resolveDatabaseUrl } from '../db/database.js';
+import { migrateQueue } from '../db/queue-schema.js';
 import { applyMigrations, diffMigrationsToSchema, MIGRATIONS_DIR } from '../db/schema-engine.js';
 import { UsageError } from './usage-error.js';
 
@@ -14,6 +15,7 @@ export async function migrate(config: Config, sub: string | undefined, rest: str
   try {
     if (!sub) {
       const applied = await applyMigrations(server.url);
+      await migrateQueue(server.url);
       console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date');
     } else if (sub === 'create') {
       const name = (rest[0] ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');

@@ -7,6 +7,7 @@
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
+import { createEventBus } from '../events/bus.js';
 import { startWorker } from '../jobs/worker.js';
 import { createLogger } from '../observability/logger.js';
 
@@ -14,9 +15,12 @@ export async function serve(config: Config): Promise<void> {
   const logger = createLogger({ level: config.logLevel });
   const say = (line: string) => logger.info(line);
   const database = await openDatabase(config, { progress: say, logger });
-  const worker = config.runWorker ? await startWorker(database.url, database.db, logger) : undefined;
+  // One event bus for the server and its job runner: job progress reaches this process's
+  // subscribers directly, and other instances' through Redis when REDIS_URL is set.
+  const events = createEventBus({ redisUrl: config.redisUrl, logger });
+  const worker = config.runWorker ? await startWorker(database.url, { db: database.db, events, logger, config }) : undefined;
   if (worker) say('job runner started');
-  const app = buildApp({ db: database.db, config, logger });
+  const app = buildApp({ db: database.db, config, logger, events });
   let url: string;
   try {
     ({ url } = await app.start());
@@ -24,6 +28,7 @@ export async function serve(config: Config): Promise<void> {
     // Nothing may keep running: the worker, the pool and an embedded PostgreSQL stop before exiting.
     await app.stop({ graceMs: 0 });
     await worker?.stop();
+    await events.close();
     await database.close();
     throw error;
   }
@@ -38,6 +43,7 @@ export async function serve(config: Config): Promise<void> {
       await app.stop({ graceMs: config.shutdownGraceMs });
       say('HTTP server closed');
       await worker?.stop();
+      await events.close();
       await database.close();
       say('stopped');
       process.exit(0);

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
+import { createEventBus } from '../events/bus.js';
 import { startWorker } from '../jobs/worker.js';
 import { createLogger } from '../observability/logger.js';
 
@@ -7,10 +8,14 @@ import { createLogger } from '../observability/logger.js';
 export async function worker(config: Config): Promise<void> {
   const logger = createLogger({ level: config.logLevel });
   const database = await openDatabase(config, { progress: (line) => logger.info(line), logger });
-  const runner = await startWorker(database.url, database.db, logger);
+  // Job progress goes out through Redis (REDIS_URL) to the subscribers of every server instance.
+  const events = createEventBus({ redisUrl: config.redisUrl, logger });
+  if (!config.redisUrl) logger.warn('REDIS_URL is not set: subscribers on other processes will not see job progress as it happens');
+  const runner = await startWorker(database.url, { db: database.db, events, logger, config });
   logger.info('worker running');
   const shutdown = async () => {
     await runner.stop();
+    await events.close();
     await database.close();
     process.exit(0);
   };

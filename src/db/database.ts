@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import { createPrismaClient, type Db, type QueryListener } from './client.js';
 import { startEmbeddedPostgres } from './embedded.js';
 import type { Logger } from '../observability/logger.js';
+import { migrateQueue } from './queue-schema.js';
 import { applyMigrations, readMigrations } from './schema-engine.js';
 
 export type Database = { url: string; db: Db; close(): Promise<void> };
@@ -37,6 +38,7 @@ export async function openDatabase(
       const current = await isMigrated(db).catch(() => false);
       const applied = current ? [] : await applyMigrations(server.url, { onWait: () => progress('waiting for another instance to finish migrating') });
       progress(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database schema is up to date');
+      await migrateQueue(server.url);
     }
     return {
       url: server.url,

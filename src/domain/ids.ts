@@ -19,6 +19,7 @@ export const ID_PREFIX = {
   File: 'file',
   ReusableContent: 'rc',
   ChangeRequestReview: 'crr',
+  Job: 'job',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

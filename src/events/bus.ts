@@ -36,12 +36,29 @@ export type OrganizationEventKind = (typeof ORGANIZATION_EVENT_KINDS)[number];
 /** What changed, in which organization, by whom; `at` is an ISO timestamp (events cross processes as JSON). */
 export type OrganizationEvent = { kind: OrganizationEventKind; organizationId: string; subjectId: string; actorId: string; at: string };
 
-type Topics = { organization: [organizationId: string, event: OrganizationEvent] };
+/**
+ * A job's state as it changed (jobs/runner.ts publishes one after each committed update). Job
+ * progress is not content: the event carries it, and `version` orders events (a subscriber drops
+ * one older than what it has sent).
+ */
+export type JobEvent = {
+  id: string;
+  state: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+  done: number;
+  total: number | null;
+  message: string | null;
+  version: number;
+};
+
+type Topics = { organization: [organizationId: string, event: OrganizationEvent]; job: [jobId: string, event: JobEvent] };
 
 export type EventBus = {
   publish(event: Omit<OrganizationEvent, 'at'>): void;
   /** The organization's events from now on, until the iterator is returned. */
   subscribe(organizationId: string): AsyncIterable<OrganizationEvent>;
+  publishJob(event: JobEvent): void;
+  /** The job's events from now on, until the iterator is returned. */
+  subscribeJob(jobId: string): AsyncIterable<JobEvent>;
   close(): Promise<void>;
 };
 
@@ -49,7 +66,23 @@ export function createEventBus(opts: { redisUrl?: string; logger?: Logger } = {}
   const logger = opts.logger ?? silentLogger();
   let clients: Redis[] = [];
   let pubsub: PubSub<Topics>;
-  const open = new Set<AsyncIterableIterator<OrganizationEvent> & { return?(): Promise<unknown> }>();
+  const open = new Set<{ return?(): Promise<unknown> }>();
+  /** A subscription that close() ends (and that forgets itself when its reader returns it). */
+  function tracked<T>(source: AsyncIterableIterator<T> & { return?(): Promise<unknown> }): AsyncIterable<T> {
+    open.add(source);
+    return {
+      [Symbol.asyncIterator]: () => {
+        const iterator = source[Symbol.asyncIterator]();
+        return {
+          next: () => iterator.next(),
+          return: async (value?: unknown) => {
+            open.delete(source);
+            return ((await iterator.return?.(value)) ?? { done: true as const, value: undefined }) as IteratorResult<T>;
+          },
+        };
+      },
+    };
+  }
   if (opts.redisUrl) {
     // Two connections: one in subscriber mode cannot publish. Errors are logged, not thrown:
     // ioredis reconnects by itself, and a lost event must not fail the write that published it.
@@ -75,20 +108,13 @@ export function createEventBus(opts: { redisUrl?: string; logger?: Logger } = {}
       pubsub.publish('organization', event.organizationId, { ...event, at: new Date().toISOString() });
     },
     subscribe(organizationId) {
-      const source = pubsub.subscribe('organization', organizationId);
-      open.add(source);
-      return {
-        [Symbol.asyncIterator]: () => {
-          const iterator = source[Symbol.asyncIterator]();
-          return {
-            next: () => iterator.next(),
-            return: async (value?: unknown) => {
-              open.delete(source);
-              return (await iterator.return?.(value)) ?? { done: true as const, value: undefined };
-            },
-          };
-        },
-      };
+      return tracked(pubsub.subscribe('organization', organizationId));
+    },
+    publishJob(event) {
+      pubsub.publish('job', event.id, event);
+    },
+    subscribeJob(jobId) {
+      return tracked(pubsub.subscribe('job', jobId));
     },
     async close() {
       // Subscriptions end first: each one unsubscribes from Redis, which needs the connection.

@@ -1,36 +1,69 @@
 /**
  * Background jobs on graphile-worker (a Postgres-backed queue in the same database): an explicit
- * task registry and cron schedule. Handlers are idempotent; payloads carry IDs only.
+ * task registry and cron schedule. Every job of the API (imports, space copies and purges) runs
+ * through one task, `run_job` (runner.ts); the sweeper takes back jobs of workers that died.
  */
-import { Logger, parseCronItems, run, type Runner, type TaskList } from 'graphile-worker';
-import type { Db } from '../db/client.js';
-import { silentLogger, type Logger as PinoLogger } from '../observability/logger.js';
-import { purgeDeletedSpaces } from '../domain/spaces/trash.js';
+import { Logger, parseCronItems, run, type TaskList } from 'graphile-worker';
+import type { JobKind } from '../generated/prisma/client.js';
+import { RUN_JOB_TASK } from '../domain/jobs/enqueue.js';
+import { schedulePurges } from '../domain/spaces/trash.js';
+import { runImport } from './handlers/import.js';
+import { runSpaceDuplicate, runSpacePurge } from './handlers/space-jobs.js';
+import { runJob, type JobHandler, type JobServices } from './runner.js';
+import { recoverLostJobs } from './sweeper.js';
 
-export function taskList(db: Db, logger: PinoLogger): TaskList {
+export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
+  import: runImport,
+  space_duplicate: runSpaceDuplicate,
+  space_purge: runSpacePurge,
+};
+
+export function taskList(services: JobServices): TaskList {
   return {
-    /** Permanently removes spaces whose 7-day trash period has passed. */
+    [RUN_JOB_TASK]: async (payload, helpers) => {
+      const jobId = (payload as { jobId?: unknown } | null)?.jobId;
+      if (typeof jobId !== 'string') return helpers.logger.error(`run_job without a job ID: ${JSON.stringify(payload)}`);
+      await runJob(services, JOB_HANDLERS, jobId, helpers);
+    },
+    /** Queues a purge job for each space whose 7-day trash period has passed. */
     purge_deleted_spaces: async () => {
-      const count = await purgeDeletedSpaces(db);
-      if (count) logger.info({ count }, 'purged deleted spaces');
+      const count = await schedulePurges(services.db);
+      if (count) services.logger.info({ count }, 'queued purges of deleted spaces');
     },
   };
 }
 
 const CRON = [{ task: 'purge_deleted_spaces', match: '7 * * * *', options: { backfillPeriod: 0 } }];
 
-export async function startWorker(url: string, db: Db, logger: PinoLogger = silentLogger()): Promise<Runner> {
+export type Worker = { stop(): Promise<void>; promise: Promise<void> };
+
+export async function startWorker(url: string, services: JobServices): Promise<Worker> {
+  const { logger } = services;
   const workerLogger = new Logger(() => (level, message) => {
     if (level === 'error') logger.error({ component: 'graphile-worker' }, message);
     else if (level === 'warning') logger.warn({ component: 'graphile-worker' }, message);
   });
-  return run({
+  const runner = await run({
     connectionString: url,
     concurrency: 2,
     noHandleSignals: true,
     pollInterval: 2000,
     logger: workerLogger,
-    taskList: taskList(db, logger),
+    taskList: taskList(services),
     parsedCronItems: parseCronItems(CRON),
   });
+  const staleMs = services.config.jobStaleMs;
+  const sweep = () =>
+    recoverLostJobs(services.db, services.events, staleMs)
+      .then((lost) => lost.length && logger.warn({ jobs: lost.map((j) => j.id) }, 'took back jobs whose worker stopped'))
+      .catch((error: Error) => logger.warn({ err: { message: error.message } }, 'looking for lost jobs failed'));
+  void sweep();
+  const sweeper = setInterval(sweep, Math.max(500, staleMs / 2));
+  return {
+    promise: runner.promise,
+    async stop() {
+      clearInterval(sweeper);
+      await runner.stop();
+    },
+  };
 }

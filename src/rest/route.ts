@@ -25,6 +25,8 @@ export type Route = {
   result?: (data: any, input: RestInput) => unknown;
   /** Success status; 200 with a body, 204 without. A function picks it from `data` (e.g. 205 vs 204 on deletes). */
   status?: number | ((data: any) => number);
+  /** Response headers from `data` (e.g. the `Location` of a job still running). */
+  headers?: (data: any) => Record<string, string>;
 };
 
 export const route = (r: Route): Route => r;

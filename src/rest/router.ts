@@ -164,8 +164,9 @@ export function createRestHandler(routes: Route[], { yoga, authenticate, createC
     if (result.errors?.length) return errorReply(result.errors);
     const { route } = match;
     const status = typeof route.status === 'function' ? route.status(result.data) : route.status;
-    if (!route.result) return { status: status ?? 204 };
-    return { status: status ?? 200, body: route.result(result.data, input) };
+    const headers = route.headers?.(result.data);
+    if (!route.result) return { status: status ?? 204, headers };
+    return { status: status ?? 200, body: route.result(result.data, input), headers };
   }
 
   /** Answers a /v1 request whose body (bounded by the HTTP layer) has been read. */

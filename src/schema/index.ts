@@ -25,6 +25,7 @@ import './types/member-mutations.js';
 import './types/team.js';
 import './types/team-mutations.js';
 import './types/organization-events.js';
+import './types/job.js';
 import './types/api-token.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -2,24 +2,40 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config.js';
 import { createPrismaClient, type Db } from '../../src/db/client.js';
+import { createEventBus, type EventBus } from '../../src/events/bus.js';
+import { startWorker } from '../../src/jobs/worker.js';
 
-export type TestServer = { url: string; db: Db; databaseUrl: string; queries: string[] };
+export type TestServer = { url: string; db: Db; databaseUrl: string; queries: string[]; config: Config; events: EventBus };
 
-/** Starts one server for the test file; `queries` records every SQL statement it runs. */
-export function useServer(): TestServer {
+/**
+ * Starts one server for the test file; `queries` records every SQL statement it runs. With
+ * `worker`, a job runner too (its own pool, so its statements are not in `queries`), sharing the
+ * server's event bus. Test files share the database, so any file's runner may run any file's
+ * jobs: every runner has the same settings (imports may fetch from 127.0.0.1).
+ */
+export function useServer(options: { worker?: boolean } = {}): TestServer {
   const server = { url: '', databaseUrl: inject('databaseUrl'), queries: [] as string[] } as TestServer;
   let stop = async () => {};
   beforeAll(async () => {
     // The rate limit has a suite of its own (rate-limit-and-cors.test.ts): elsewhere tests send as fast as they like.
-    const config = { ...loadConfig({ PORT: '0', HOST: '127.0.0.1', QUIRE_RATE_LIMIT: '0' }), databaseUrl: server.databaseUrl };
+    const env = { PORT: '0', HOST: '127.0.0.1', QUIRE_RATE_LIMIT: '0', QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS: 'true', QUIRE_JOB_STALE_SECONDS: '5' };
+    const config = { ...loadConfig(env), databaseUrl: server.databaseUrl };
+    const logger = createLogger({ level: process.env.QUIRE_TEST_LOG ? 'debug' : 'silent' });
+    server.config = config;
     server.db = createPrismaClient(server.databaseUrl, { poolMax: 5, onQuery: (sql) => server.queries.push(sql) });
-    const app = buildApp({ db: server.db, config, logger: createLogger({ level: process.env.QUIRE_TEST_LOG ? 'debug' : 'silent' }) });
+    server.events = createEventBus({ logger });
+    const workerDb = options.worker ? createPrismaClient(server.databaseUrl, { poolMax: 3 }) : undefined;
+    const worker = workerDb ? await startWorker(server.databaseUrl, { db: workerDb, events: server.events, logger, config }) : undefined;
+    const app = buildApp({ db: server.db, config, logger, events: server.events });
     const { port } = await app.start(0, '127.0.0.1');
     server.url = `http://127.0.0.1:${port}`;
     stop = async () => {
       await app.stop();
+      await worker?.stop();
+      await server.events.close();
+      await workerDb?.$disconnect();
       await server.db.$disconnect();
     };
   });

@@ -12,7 +12,8 @@ import type { ChangeRequestRow } from '../change-requests/rows.js';
 import type { OrganizationRow } from '../organizations/rows.js';
 import { isLive } from '../spaces/lifecycle.js';
 import type { Reader, SpaceRow } from '../spaces/rows.js';
-import { mayCollection, mayOrganization, maySpace, type CollectionAction, type OrganizationAction, type SpaceAction } from './capabilities.js';
+import type { JobRow } from '../jobs/rows.js';
+import { JOB_RULES, mayCollection, mayOrganization, maySpace, type CollectionAction, type JobAction, type OrganizationAction, type SpaceAction } from './capabilities.js';
 import type { Role } from './roles.js';
 
 export class Access {
@@ -73,5 +74,17 @@ export class Access {
     if (!collection || !role) throw notFound('Collection');
     if (!mayCollection(action, role)) throw forbidden();
     return { collection, role };
+  }
+
+  /** A job (read by the caller) they may `action` (capabilities.ts, JOB_RULES); not found when they may not see it. */
+  async requireJob(job: JobRow | null, action: JobAction = 'view'): Promise<JobRow> {
+    const org = job && (await this.loaders.organization.load(job.organizationId));
+    if (!job || !org?.viewerIsMember) throw notFound('Job');
+    if (mayOrganization('manageJobs', { member: true, role: org.viewerRole })) return job;
+    const space = job.spaceId ? await this.loaders.space.load(job.spaceId) : null;
+    const role = space && isLive(space) ? space.viewerRole : null;
+    if (!space || !role || !maySpace('view', role, space)) throw notFound('Job');
+    if (!maySpace(JOB_RULES[action], role, space)) throw forbidden();
+    return job;
   }
 }

@@ -65,7 +65,15 @@ export const ORGANIZATION_RULES = {
   update: 'admin',
   /** Create spaces and collections at the root (and move or transfer content there). */
   createContent: 'create',
+  /** See and cancel every job of the organization (also those of no space, or of a purged one). */
+  manageJobs: 'admin',
 } as const satisfies Record<string, OrgRequirement>;
+
+/**
+ * Jobs work on a space: who may view the space sees its jobs (imports, copies), who may edit it
+ * cancels them. Organization admins see and cancel every job (`manageJobs`).
+ */
+export const JOB_RULES = { view: 'view', cancel: 'edit' } as const satisfies Record<string, keyof typeof SPACE_RULES>;
 
 /** A caller's standing towards a team: their organization role (null: guest) and team role. */
 export type TeamStanding = { orgRole: Role | null; teamRole: 'owner' | 'member' | null };
@@ -81,6 +89,7 @@ export type SpaceAction = keyof typeof SPACE_RULES;
 export type CollectionAction = keyof typeof COLLECTION_RULES;
 export type OrganizationAction = keyof typeof ORGANIZATION_RULES;
 export type TeamAction = keyof typeof TEAM_RULES;
+export type JobAction = keyof typeof JOB_RULES;
 
 function allows<Row>(rule: Rule<Row>, role: Role | null, row: Row): boolean {
   return atLeast(role, rule.role) && (rule.when?.(row) ?? true);

@@ -44,7 +44,8 @@ export async function writeContent(
 /**
  * One edit of a change request's content: `work` changes the workspace, and what it changed is
  * committed as one new revision of the request's line, in the same transaction (needs `edit` on
- * the space; the request locked, a merged one refused). Nothing changed: no revision.
+ * the space; the request locked, a merged one refused). Nothing changed: no revision. `after`
+ * runs last in the transaction, with the request's revision once edited (a job marks itself done).
  */
 export async function editContent<T>(
   db: Db,
@@ -52,6 +53,7 @@ export async function editContent<T>(
   spaceId: string,
   idOrNumber: string,
   work: (tx: Prisma.TransactionClient, ws: Workspace) => Promise<T>,
+  after?: (tx: Prisma.TransactionClient, revisionId: string, outcomes: T) => Promise<void>,
 ): Promise<{ changeRequestId: string; outcomes: T }> {
   const check = (a: Access) => a.requireChangeRequest(spaceId, idOrNumber, 'edit');
   return guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check }, async (tx, { changeRequest: found }) => {
@@ -59,6 +61,7 @@ export async function editContent<T>(
     const ws = new Workspace(tx, head);
     const outcomes = await work(tx, ws);
     const writes = ws.writes();
+    let revisionId = head.id;
     if (writes.length) {
       const revision = await commitRevision(tx, {
         spaceId,
@@ -70,7 +73,9 @@ export async function editContent<T>(
         writes,
       });
       await tx.changeRequest.update({ where: { id: changeRequest.id }, data: { revisionId: revision.id } });
+      revisionId = revision.id;
     }
+    await after?.(tx, revisionId, outcomes);
     return { changeRequestId: changeRequest.id, outcomes };
   });
 }

@@ -15,7 +15,7 @@ import { parseBodyMdast, parsePageMdast, stringifyMdast } from './remark.js';
 import { blocksToMdast } from './to-blocks.js';
 
 export { sameContent, withoutKeys } from './compare.js';
-export { relativeTargets, rewriteRelativeTargets, type RelativeTarget } from './links.js';
+export { relativeTargets, rewriteRelativeTargets, rewriteUrlTargets, type RelativeTarget } from './links.js';
 export { ensureKeys, preserveKeys } from './rekey.js';
 export type { ContentRef, WriteOptions } from './refs.js';
 

@@ -39,6 +39,21 @@ export function relativeTargets(document: JSONDocument): RelativeTarget[] {
 }
 
 /**
+ * A copy of the document with `{kind: 'url'}` targets replaced by what `resolve` answers for them
+ * (undefined: kept as they are). Used by imports, whose targets may be absolute URLs of other
+ * imported pages.
+ */
+export function rewriteUrlTargets(document: JSONDocument, resolve: (url: string) => ContentRef | undefined): JSONDocument {
+  const copy = structuredClone(document);
+  eachRef(copy, (data, ref) => {
+    if (ref.kind !== 'url' || typeof ref.url !== 'string') return;
+    const target = resolve(ref.url);
+    if (target) data.ref = { ...target };
+  });
+  return copy;
+}
+
+/**
  * A copy of the document with relative targets replaced. `targets` maps a URL as written (or its
  * part before `#`) to a reference, typically `{kind: 'page', page}` or `{kind: 'file', file}`;
  * `page.md#section` with `page.md` mapped to a page becomes `{kind: 'anchor', page, anchor}`.
@@ -46,20 +61,15 @@ export function relativeTargets(document: JSONDocument): RelativeTarget[] {
  */
 export function rewriteRelativeTargets(document: JSONDocument, targets: Map<string, ContentRef> | Record<string, ContentRef>): JSONDocument {
   const lookup = (url: string) => (targets instanceof Map ? targets.get(url) : Object.hasOwn(targets, url) ? targets[url] : undefined);
-  const copy = structuredClone(document);
-  eachRef(copy, (data, ref) => {
-    if (ref.kind !== 'url' || typeof ref.url !== 'string' || !isRelativeUrl(ref.url)) return;
-    const whole = lookup(ref.url);
-    if (whole) {
-      data.ref = { ...whole };
-      return;
-    }
-    const hash = ref.url.indexOf('#');
-    if (hash < 0) return;
-    const page = lookup(ref.url.slice(0, hash));
+  return rewriteUrlTargets(document, (url) => {
+    if (!isRelativeUrl(url)) return undefined;
+    const whole = lookup(url);
+    if (whole) return whole;
+    const hash = url.indexOf('#');
+    const page = hash < 0 ? undefined : lookup(url.slice(0, hash));
     if (page?.kind === 'page' && typeof page.page === 'string') {
-      data.ref = { kind: 'anchor', anchor: ref.url.slice(hash + 1), page: page.page, ...(typeof page.space === 'string' ? { space: page.space } : {}) };
+      return { kind: 'anchor', anchor: url.slice(hash + 1), page: page.page, ...(typeof page.space === 'string' ? { space: page.space } : {}) };
     }
+    return undefined;
   });
-  return copy;
 }

@@ -1,4 +1,7 @@
+import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db } from '../../db/client.js';
+import { enqueueJob } from '../jobs/enqueue.js';
+import type { JobRow } from '../jobs/rows.js';
 import { guardedWrite } from '../access/guarded-write.js';
 import { parentOf, requireCreatableParent } from '../content-tree/parent.js';
 import { placeItem } from '../content-tree/position.js';
@@ -11,17 +14,32 @@ import { copySections } from '../search/index-pages.js';
 const TITLE_MAX = 50;
 const SUFFIX = ' (copy)';
 
+/** Who may copy a space: who can see it and create content where the copy goes (beside it). */
+async function mayDuplicate(access: Access, id: string) {
+  const { space } = await access.requireSpace(id, 'view');
+  await requireCreatableParent(access, space.organizationId, space.parentId);
+  return space;
+}
+
+/**
+ * Starts copying a space: the copy is made by a job (kind `space_duplicate`, handled by
+ * duplicateSpace), whose input names the copy's ID in advance. Checks the caller's right first.
+ */
+export async function startSpaceDuplicate(db: Db, access: Access, id: string): Promise<JobRow> {
+  const space = await mayDuplicate(access, id);
+  return db.$transaction((tx) =>
+    enqueueJob(tx, { kind: 'space_duplicate', organizationId: space.organizationId, spaceId: id, input: { copyId: newId('Space') }, createdById: access.userId, message: 'Copying the space' }),
+  );
+}
+
 /**
  * Copies a space (settings, grants, a new revision descending from its current one, whose content
- * it shares: the copy's rows point at the same documents) right after it.
+ * it shares: the copy's rows point at the same documents) right after it, as `copyId`. `inside`
+ * runs last in the same transaction (a job marks itself done there).
  */
-export async function duplicateSpace(db: Db, access: Access, id: string): Promise<string> {
-  const check = async (a: Access) => {
-    const { space } = await a.requireSpace(id, 'view');
-    await requireCreatableParent(a, space.organizationId, space.parentId);
-    return space;
-  };
-  const copyId = newId('Space');
+export async function duplicateSpace(db: Db, access: Access, id: string, opts: { copyId?: string; inside?: (tx: Prisma.TransactionClient) => Promise<void> } = {}): Promise<string> {
+  const check = (a: Access) => mayDuplicate(a, id);
+  const copyId = opts.copyId ?? newId('Space');
   const revisionId = newId('Revision');
   await guardedWrite(db, { access, organizations: (s) => [s.organizationId], mode: 'use', check, parents: (s) => [parentOf(s)] }, async (tx, space) => {
     await tx.space.create({
@@ -46,6 +64,7 @@ export async function duplicateSpace(db: Db, access: Access, id: string): Promis
     });
     // Right after the original.
     await placeItem(tx, space.organizationId, space.parentId, { kind: 'space', id: copyId }, { after: id });
+    await opts.inside?.(tx);
   });
   return copyId;
 }

@@ -1,5 +1,7 @@
 /** Deleting a space moves it to the trash for seven days; it can be restored until purged. */
+import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db } from '../../db/client.js';
+import { enqueueJob } from '../jobs/enqueue.js';
 import { closeGap, nextPosition } from '../content-tree/position.js';
 import { guardedWrite } from '../access/guarded-write.js';
 import { parentOf } from '../content-tree/parent.js';
@@ -32,9 +34,29 @@ export async function restoreSpace(db: Db, access: Access, id: string): Promise<
   return id;
 }
 
-/** Permanently removes spaces deleted more than seven days ago; returns how many. */
-export async function purgeDeletedSpaces(db: Db, now = new Date()): Promise<number> {
+/**
+ * Queues a purge job for each space past its trash period that has none yet (at most `limit` per
+ * call; the hourly schedule catches up). Answers how many were queued.
+ */
+export async function schedulePurges(db: Db, now = new Date(), limit = 1000): Promise<number> {
   const cutoff = new Date(now.getTime() - TRASH_RETENTION_MS);
-  const { count } = await db.space.deleteMany({ where: { deletedAt: { lt: cutoff } } });
-  return count;
+  return db.$transaction(async (tx) => {
+    const expired = await tx.$queryRaw<{ id: string; organizationId: string }[]>`
+      SELECT s."id", s."organizationId" FROM "Space" s
+      WHERE s."deletedAt" < ${cutoff}
+        AND NOT EXISTS (SELECT 1 FROM "Job" j WHERE j."spaceId" = s."id" AND j."kind" = 'space_purge' AND j."state" IN ('queued', 'running'))
+      ORDER BY s."deletedAt" LIMIT ${limit}`;
+    for (const space of expired) await enqueueJob(tx, { kind: 'space_purge', organizationId: space.organizationId, spaceId: space.id, createdById: null });
+    return expired.length;
+  });
+}
+
+/**
+ * Permanently removes a space past its trash period, with everything in it (a space restored
+ * meanwhile stays). Answers whether it removed it.
+ */
+export async function purgeSpace(tx: Prisma.TransactionClient, id: string, now = new Date()): Promise<boolean> {
+  const cutoff = new Date(now.getTime() - TRASH_RETENTION_MS);
+  const { count } = await tx.space.deleteMany({ where: { id, deletedAt: { lt: cutoff } } });
+  return count === 1;
 }

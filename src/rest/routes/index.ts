@@ -3,6 +3,7 @@ import type { Route } from '../route.js';
 import { changeRequestEntityRoutes, changeRequestRoutes } from './change-requests.js';
 import { collectionRoutes } from './collections.js';
 import { exportRoutes } from './exports.js';
+import { importRoutes } from './imports.js';
 import { linkRoutes } from './links.js';
 import { memberRoutes } from './members.js';
 import { organizationRoutes } from './organizations.js';
@@ -13,4 +14,4 @@ import { spaceRoutes } from './spaces.js';
 import { teamRoutes } from './teams.js';
 import { userRoutes } from './users.js';
 
-export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...linkRoutes, ...reviewRoutes, ...exportRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...searchRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes];
+export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...linkRoutes, ...reviewRoutes, ...exportRoutes, ...importRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...searchRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes];

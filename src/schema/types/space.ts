@@ -1,7 +1,9 @@
 import { spacePermissions } from '../../domain/access/capabilities.js';
 import type { Space } from '../../generated/prisma/client.js';
 import { createSpace } from '../../domain/spaces/create.js';
-import { duplicateSpace } from '../../domain/spaces/duplicate.js';
+import { startSpaceDuplicate } from '../../domain/spaces/duplicate.js';
+import { jobResult } from '../../jobs/outcome.js';
+import { waitForJob } from '../../jobs/wait.js';
 import { moveSpace, transferSpace } from '../../domain/spaces/relocate.js';
 import { deleteSpace, restoreSpace } from '../../domain/spaces/trash.js';
 import { updateSpace } from '../../domain/spaces/update.js';
@@ -212,8 +214,13 @@ builder.mutationFields((t) => ({
   }),
   duplicateSpace: t.field({
     type: SpaceRef,
+    description: 'Copies the space (right after it) through a job (`Space.jobs`, kind `space_duplicate`), and answers the copy once it is made.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, { id }, ctx) => reload(ctx, await duplicateSpace(ctx.db, ctx.access, String(id)), 'spaceCreated'),
+    resolve: async (_root, { id }, ctx) => {
+      const started = await startSpaceDuplicate(ctx.db, ctx.access, String(id));
+      const job = await waitForJob(ctx.db, ctx.events, started.id, ctx.config.importWaitMs);
+      return reload(ctx, jobResult<{ spaceId: string }>(job).spaceId, 'spaceCreated');
+    },
   }),
   moveSpace: t.field({
     type: SpaceRef,

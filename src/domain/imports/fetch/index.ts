@@ -1,0 +1,3 @@
+export { isPublicAddress } from './addresses.js';
+export { TotalBytesExceededError } from './byte-budget.js';
+export { createSafeFetch, DEFAULT_USER_AGENT, MAX_REDIRECTS, type SafeFetchOptions } from './safe-fetch.js';

@@ -1,0 +1,160 @@
+/**
+ * Writes what a source read (an ImportTree) into a change request's workspace: pages with their
+ * bodies, files, and links between them. Page and file IDs are chosen first, so a link from one
+ * imported page to another (or to an imported image) becomes a page (or file) reference, whatever
+ * order they were read in. Everything goes through the workspace, so it lands in the one revision
+ * the import commits.
+ *
+ * Into the change request: the imported pages are added after its last top-level page. Into a
+ * page (`pageId`): that page takes the first imported page's body (and title); for a tree source
+ * its children are replaced by the rest of the tree.
+ */
+import { generateNKeysBetween } from 'fractional-indexing';
+import type { Prisma } from '../../generated/prisma/client.js';
+import type { JSONDocument } from '../documents/types.js';
+import { slugOf } from '../documents/slug.js';
+import { newId } from '../ids.js';
+import { markdownToDocument, rewriteUrlTargets, type ContentRef } from '../markdown/index.js';
+import { loadDocuments, putDocuments } from '../revisions/documents.js';
+import type { EntityVersion } from '../revisions/commit.js';
+import type { Workspace, WorkingPage } from '../change-requests/workspace.js';
+import { fileVersion, type StoredFile } from '../files/store-files.js';
+import type { ImportedPage, ImportTree } from './tree.js';
+
+export type ImportedFileStored = { source: string; file: StoredFile };
+
+export type ImportTarget = {
+  /** The page the import replaces; absent: the pages are added to the change request. */
+  page?: WorkingPage & { entityId: string };
+  /** Zip and website imports are trees: into a page, they replace its children too. */
+  tree: boolean;
+};
+
+/** A source's location as a URL (zip paths under `file:///`), without its fragment. */
+function locate(target: string, base?: string): string | undefined {
+  try {
+    const url = new URL(target, base ?? 'file:///');
+    url.hash = '';
+    return url.href;
+  } catch {
+    return undefined;
+  }
+}
+
+const fragmentOf = (target: string) => (target.includes('#') ? target.slice(target.indexOf('#') + 1) : '');
+
+type Planned = { page: ImportedPage; id: string; parentId: string | null; document: JSONDocument | null; title: string };
+
+/** Sibling slugs, unique among themselves and the pages already there (`taken`). */
+async function uniqueSlug(title: string, used: Set<string>, taken: (slug: string) => Promise<boolean>): Promise<string> {
+  const base = (slugOf(title) || 'page').slice(0, 90);
+  for (let n = 1; ; n++) {
+    const slug = n === 1 ? base : `${base}-${n}`;
+    if (!used.has(slug) && !(await taken(slug))) {
+      used.add(slug);
+      return slug;
+    }
+  }
+}
+
+export async function writeImportTree(
+  tx: Prisma.TransactionClient,
+  ws: Workspace,
+  tree: ImportTree,
+  files: ImportedFileStored[],
+  target: ImportTarget,
+): Promise<{ pages: number; files: number }> {
+  const pageIds = new Map<string, string>();
+  const fileIds = new Map<string, string>();
+  const [first, ...rest] = tree.pages;
+  const walk = (pages: ImportedPage[], fn: (page: ImportedPage) => void) => pages.forEach((p) => (fn(p), walk(p.children, fn)));
+  walk(tree.pages, (page) => {
+    const key = locate(page.source);
+    if (key && !pageIds.has(key)) pageIds.set(key, page === first && target.page ? target.page.entityId : newId('RevisionPage'));
+  });
+  for (const { source } of files) {
+    const key = locate(source);
+    if (key && !fileIds.has(key)) fileIds.set(key, newId('File'));
+  }
+
+  /** A page's link or image target as a reference to what this import writes (undefined: left as is). */
+  const resolver = (base: string) => (url: string): ContentRef | undefined => {
+    const key = locate(url, locate(base));
+    if (!key) return undefined;
+    const file = fileIds.get(key);
+    if (file) return { kind: 'file', file };
+    const page = pageIds.get(key);
+    if (!page) return undefined;
+    const anchor = fragmentOf(url);
+    return anchor ? { kind: 'anchor', page, anchor } : { kind: 'page', page };
+  };
+
+  const previous = target.page?.documentId ? (await loadDocuments(tx, [target.page.documentId])).get(target.page.documentId) : undefined;
+  const plan = (page: ImportedPage, parentId: string | null, id: string, groupAllowed: boolean): Planned => {
+    if (page.type === 'group' && groupAllowed) return { page, id, parentId, document: null, title: page.title || 'Group' };
+    const read = markdownToDocument(page.markdown, id === target.page?.entityId && previous ? { previous } : {});
+    return { page, id, parentId, document: rewriteUrlTargets(read.document, resolver(page.source)), title: (read.title || page.title || 'Untitled').slice(0, 255) };
+  };
+  const idOf = (page: ImportedPage) => pageIds.get(locate(page.source) ?? '') ?? newId('RevisionPage');
+
+  // Where each imported page goes, parents before children.
+  const planned: Planned[] = [];
+  const place = (pages: ImportedPage[], parentId: string | null) => {
+    for (const page of pages) {
+      const item = plan(page, parentId, idOf(page), parentId === null);
+      planned.push(item);
+      place(page.children, item.id);
+    }
+  };
+  let replaced: Planned | undefined;
+  if (target.page && first) {
+    replaced = plan(first, target.page.parentId, target.page.entityId, false);
+    if (target.tree) {
+      for (const child of await ws.descendants(target.page.entityId)) ws.write('page', child.entityId, null);
+      place([...first.children, ...rest], target.page.entityId);
+    }
+  } else {
+    place(tree.pages, null);
+  }
+
+  const withBody = [replaced, ...planned].filter((p): p is Planned => !!p?.document);
+  const documentIds = await putDocuments(tx, withBody.map((p) => p.document!));
+  const stored = new Map(withBody.map((p, i) => [p, documentIds[i]]));
+  const documentOf = (p: Planned) => stored.get(p) ?? null;
+
+  if (replaced && target.page) {
+    const documentId = documentOf(replaced);
+    ws.write('page', target.page.entityId, { ...target.page, title: replaced.title, documentId });
+  }
+
+  // Positions and slugs per parent: new parents hold only imported pages; the top level (or the
+  // replaced page, whose children were removed) is appended to.
+  const byParent = new Map<string | null, Planned[]>();
+  for (const p of planned) byParent.set(p.parentId, [...(byParent.get(p.parentId) ?? []), p]);
+  for (const [parentId, siblings] of byParent) {
+    const isNew = parentId !== null && parentId !== target.page?.entityId;
+    const [last] = isNew ? [undefined] : await ws.neighbours(parentId, undefined, '');
+    const positions = generateNKeysBetween(last?.position ?? null, null, siblings.length);
+    const used = new Set<string>();
+    const taken = isNew ? async () => false : (slug: string) => ws.slugTaken(parentId, slug, '');
+    for (const [i, p] of siblings.entries()) {
+      const version: EntityVersion = {
+        parentId,
+        position: positions[i],
+        type: p.document ? 'document' : 'group',
+        title: p.title,
+        slug: await uniqueSlug(p.title, used, taken),
+        documentId: documentOf(p),
+        data: {},
+        createdAt: new Date(),
+      };
+      ws.write('page', p.id, version);
+    }
+  }
+
+  for (const { source, file } of files) {
+    const id = fileIds.get(locate(source) ?? '');
+    if (id) ws.write('file', id, fileVersion(file));
+  }
+  return { pages: planned.length + (replaced ? 1 : 0), files: fileIds.size };
+}

@@ -1,0 +1,34 @@
+/**
+ * Where the content sits in the archive: a single wrapping folder (GitHub's `repo-main/`) is
+ * stripped, then `.gitbook.yaml`'s `root` is applied. Paths come out relative to that root.
+ */
+import { GITBOOK_YAML, readGitbookYaml, type GitbookConfig } from './gitbook-yaml.js';
+import { decodeText } from './pages.js';
+import type { ZipEntry } from './read-entries.js';
+
+export type ArchiveContent = {
+  /** The entries read (root-relative path → bytes), in archive order. */
+  files: Map<string, Uint8Array>;
+  config: GitbookConfig;
+};
+
+export function layOut(entries: ZipEntry[]): ArchiveContent {
+  const wrapper = wrappingFolder(entries);
+  const paths = entries.map((entry) => ({ path: entry.path.slice(wrapper.length), bytes: entry.bytes }));
+  const yaml = paths.find((entry) => entry.path === GITBOOK_YAML)?.bytes;
+  const config = readGitbookYaml(yaml && decodeText(yaml));
+  const files = new Map<string, Uint8Array>();
+  for (const { path, bytes } of paths) {
+    if (bytes && path.startsWith(config.root) && path !== GITBOOK_YAML) files.set(path.slice(config.root.length), bytes);
+  }
+  return { files, config };
+}
+
+/** `top/` when every entry sits under that one folder, else ''. */
+function wrappingFolder(entries: ZipEntry[]): string {
+  const first = entries[0]?.path;
+  const slash = first?.indexOf('/') ?? -1;
+  if (slash < 0) return '';
+  const folder = first!.slice(0, slash + 1);
+  return entries.every((entry) => entry.path.startsWith(folder)) ? folder : '';
+}

@@ -1,0 +1,18 @@
+/** Counting a page tree, and cutting it to the first pages in tree order (a page before its children). */
+import type { ImportedPage } from '../tree.js';
+
+export const countPages = (pages: ImportedPage[]): number => pages.reduce((n, page) => n + 1 + countPages(page.children), 0);
+
+export function firstPages(pages: ImportedPage[], max: number): ImportedPage[] {
+  let left = max;
+  const cut = (list: ImportedPage[]): ImportedPage[] => {
+    const kept: ImportedPage[] = [];
+    for (const page of list) {
+      if (left <= 0) break;
+      left--;
+      kept.push({ ...page, children: cut(page.children) });
+    }
+    return kept;
+  };
+  return cut(pages);
+}

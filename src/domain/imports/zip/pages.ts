@@ -1,0 +1,57 @@
+/** A page file of the archive: which files are pages, their markdown, and their titles. */
+import { readFrontMatter } from '../../markdown/front-matter.js';
+import { htmlToMarkdown } from '../html/to-markdown.js';
+import { baseName, extensionOf } from './archive-path.js';
+
+const MARKDOWN_EXTENSIONS = new Set(['md', 'markdown']);
+const HTML_EXTENSIONS = new Set(['html', 'htm']);
+
+export const hasPageExtension = (path: string) => MARKDOWN_EXTENSIONS.has(extensionOf(path)) || HTML_EXTENSIONS.has(extensionOf(path));
+
+/** A page file of the content; `.gitbook/` holds assets and includes, not pages. */
+export const isPagePath = (path: string) => hasPageExtension(path) && !/(^|\/)\.gitbook\//.test(path);
+
+/** `README` or `index` (any case, any page extension): the page of its folder. */
+export const isFolderPage = (path: string) => /^(readme|index)$/i.test(stem(baseName(path))) && hasPageExtension(path);
+
+export type PageContent = { markdown: string; title?: string };
+
+/** Text files are read as UTF-8, without a byte order mark. */
+export const decodeText = (bytes: Uint8Array) => new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '');
+
+/** The page's markdown (UTF-8, BOM removed; HTML converted) and its title when the markdown has none. */
+export function readPageContent(path: string, bytes: Uint8Array, fallbackTitle: string): PageContent {
+  const text = decodeText(bytes);
+  if (!HTML_EXTENSIONS.has(extensionOf(path))) return withTitle(text, fallbackTitle);
+  const html = htmlToMarkdown(text);
+  return withTitle(html.markdown, html.title?.trim() || fallbackTitle);
+}
+
+// The reader takes a leading `#` heading as the title; a title given beside it would be ignored.
+const withTitle = (markdown: string, title: string): PageContent => (startsWithHeading(markdown) ? { markdown } : { markdown, title });
+
+/** `setup-guide.md` → `Setup guide`, `getting_started` → `Getting started`. */
+export function titleFromName(name: string): string {
+  const words = stem(name).replace(/[-_\s]+/g, ' ').trim();
+  return words ? words[0].toUpperCase() + words.slice(1) : name;
+}
+
+const stem = (name: string) => (hasPageExtension(name) ? name.slice(0, name.lastIndexOf('.')) : name);
+
+/**
+ * Whether the markdown starts (after front matter and blank lines) with a level-1 heading, ATX
+ * (`# Title`) or setext (`Title` over `===`): what markdownToDocument takes as the title.
+ */
+export function startsWithHeading(markdown: string): boolean {
+  let text = markdown.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const frontMatter = /^---\n([\s\S]*?\n)?---[ \t]*(?:\n|$)/.exec(text);
+  // As in the reader: YAML that is not a mapping is not front matter.
+  if (frontMatter && readFrontMatter(frontMatter[1] ?? '') !== null) text = text.slice(frontMatter[0].length);
+  const lines = text.split('\n');
+  let i = 0;
+  while (i < lines.length && lines[i].trim() === '') i++;
+  const first = lines[i] ?? '';
+  if (/^ {0,3}#(?:[ \t]|$)/.test(first)) return true;
+  // A setext heading's text is a paragraph line: not indented code, a list, a quote or a block tag.
+  return /^ {0,3}[^\s>*+\-#|`~{<]/.test(first) && !/^ {0,3}\d+[.)](?:\s|$)/.test(first) && /^ {0,3}=+[ \t]*$/.test(lines[i + 1] ?? '');
+}

@@ -1,0 +1,127 @@
+/**
+ * Reads a zip archive held in memory, defensively: entry names are checked before anything is
+ * inflated, symlinks are refused, and the bytes actually inflated are counted while streaming
+ * (an entry's header may lie about its size), so a zip bomb stops at the first byte over a limit.
+ */
+import type { Readable } from 'node:stream';
+import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import { ImportError } from '../import-error.js';
+import type { ImportLimits } from '../tree.js';
+import { isSkipped, isSymlink, refuseSymlink, safeEntryPath } from './entry-path.js';
+
+/** A file of the archive; `bytes` only for the entries the caller wanted read. */
+export type ZipEntry = { path: string; bytes?: Uint8Array };
+
+export type ReadEntriesOptions = {
+  limits: Pick<ImportLimits, 'maxZipEntries' | 'maxResponseBytes' | 'maxTotalBytes'>;
+  signal?: AbortSignal;
+  progress?: (done: number, total?: number) => void;
+  /** Whether to inflate this (safe, not skipped) path; the others are listed without being read. */
+  wanted: (path: string) => boolean;
+};
+
+const notAZip = () => new ImportError('PARSE_ERROR', 'The file is not a zip archive, or the archive is corrupt.');
+
+/**
+ * The archive's files in archive order, directories and clutter left out (entry-path.ts). Throws
+ * PARSE_ERROR (not a zip, corrupt, unsafe path, symlink, encrypted), TOO_LARGE, or the signal's
+ * reason once aborted.
+ */
+export async function readZipEntries(bytes: Uint8Array, options: ReadEntriesOptions): Promise<ZipEntry[]> {
+  const { limits } = options;
+  let zip: ZipFile;
+  try {
+    // decodeStrings off: yauzl would turn `\` into `/` and reject bad names with its own message.
+    zip = await yauzl.fromBufferPromise(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+      lazyEntries: true,
+      decodeStrings: false,
+      validateEntrySizes: true,
+    });
+  } catch {
+    throw notAZip();
+  }
+  // yauzl reads exactly the count of the end record, so checking it bounds the loop below.
+  if (zip.entryCount > limits.maxZipEntries) {
+    zip.close();
+    throw new ImportError('TOO_LARGE', `The zip archive has ${zip.entryCount} entries; imports read at most ${limits.maxZipEntries}.`);
+  }
+  const budget = { total: 0 };
+  const entries: ZipEntry[] = [];
+  const seen = new Set<string>();
+  try {
+    let done = 0;
+    for await (const entry of zip.eachEntry()) {
+      throwIfAborted(options.signal);
+      const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, true);
+      const path = safeEntryPath(name);
+      if (isSymlink(entry.externalFileAttributes)) refuseSymlink(name);
+      if (!isSkipped(path) && !seen.has(path)) {
+        seen.add(path);
+        entries.push(options.wanted(path) ? { path, bytes: await inflate(zip, entry, path, limits, budget, options.signal) } : { path });
+      }
+      options.progress?.(++done, zip.entryCount);
+    }
+  } catch (error) {
+    if (error instanceof ImportError) throw error;
+    throw notAZip();
+  } finally {
+    zip.close();
+  }
+  return entries;
+}
+
+async function inflate(
+  zip: ZipFile,
+  entry: Entry,
+  path: string,
+  limits: ReadEntriesOptions['limits'],
+  budget: { total: number },
+  signal: AbortSignal | undefined,
+): Promise<Uint8Array> {
+  const name = JSON.stringify(path);
+  if (entry.isEncrypted()) throw new ImportError('PARSE_ERROR', `The zip entry ${name} is encrypted.`);
+  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
+    throw new ImportError('PARSE_ERROR', `The zip entry ${name} uses a compression method imports do not read (only stored and deflated entries).`);
+  }
+  const entryTooLarge = () => new ImportError('TOO_LARGE', `The zip entry ${name} is larger than ${formatBytes(limits.maxResponseBytes)} uncompressed.`);
+  const totalTooLarge = () => new ImportError('TOO_LARGE', `The zip archive's files add up to more than ${formatBytes(limits.maxTotalBytes)} uncompressed.`);
+  // The header's claim refuses an honest bomb without inflating it; the count below catches a lying one.
+  if (entry.uncompressedSize > limits.maxResponseBytes) throw entryTooLarge();
+  if (budget.total + entry.uncompressedSize > limits.maxTotalBytes) throw totalTooLarge();
+
+  let stream: Readable;
+  try {
+    stream = await zip.openReadStreamPromise(entry);
+  } catch {
+    throw new ImportError('PARSE_ERROR', `The zip entry ${name} could not be read: the archive is corrupt.`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    // Leaving this loop early (throw) destroys the stream, which stops the inflation.
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      budget.total += chunk.length;
+      if (size > limits.maxResponseBytes) throw entryTooLarge();
+      if (budget.total > limits.maxTotalBytes) throw totalTooLarge();
+      throwIfAborted(signal);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof ImportError) throw error;
+    throw new ImportError('PARSE_ERROR', `The zip entry ${name} could not be read: the archive is corrupt.`);
+  }
+  const joined = Buffer.concat(chunks, size);
+  return new Uint8Array(joined.buffer, joined.byteOffset, joined.byteLength);
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (!signal?.aborted) return;
+  throw signal.reason instanceof ImportError ? signal.reason : new ImportError('CANCELLED', 'The import was cancelled.');
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${+(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KB`;
+  return `${bytes} bytes`;
+}

@@ -1,0 +1,81 @@
+/**
+ * The import job: reads the source (fetching through the safe fetcher, bounded in time and bytes),
+ * stores its files, then writes every page in one transaction at the end — the change request's
+ * new revision and the job's success commit together, so a worker killed at any point before
+ * leaves no half-written revision (the job is run again, see sweeper.ts).
+ */
+import { forbidden, notFound } from '../../domain/errors.js';
+import { editContent } from '../../domain/change-requests/write-content.js';
+import { blobStore } from '../../domain/files/blob-store.js';
+import { acceptFile } from '../../domain/files/file-input.js';
+import { storeFiles } from '../../domain/files/store-files.js';
+import { createSafeFetch } from '../../domain/imports/fetch/safe-fetch.js';
+import { ImportError } from '../../domain/imports/import-error.js';
+import { IMPORT_SOURCES, TREE_SOURCES } from '../../domain/imports/sources/index.js';
+import type { ImportInput } from '../../domain/imports/start.js';
+import { DEFAULT_IMPORT_LIMITS, type ImportedFile, type ImportLimits } from '../../domain/imports/tree.js';
+import { writeImportTree, type ImportedFileStored } from '../../domain/imports/write-tree.js';
+import type { JobContext, JobHandler } from '../runner.js';
+
+/** Files the source gave that the store accepts (name, size); the others are left out, not fatal. */
+async function storeImportedFiles(context: JobContext, files: ImportedFile[]): Promise<ImportedFileStored[]> {
+  const accepted = files.flatMap((file) => {
+    try {
+      return [{ source: file.source, file: acceptFile({ name: file.name, contentType: file.contentType, bytes: file.bytes }, 'file') }];
+    } catch {
+      return [];
+    }
+  });
+  const stored = await storeFiles(blobStore(context.services.config.dataDir), accepted.map((a) => a.file));
+  return stored.map((file, i) => ({ source: accepted[i].source, file }));
+}
+
+/** The import's own signal: the job's, or its time running out (a timeout, not a cancellation). */
+function importSignal(jobSignal: AbortSignal, limits: ImportLimits): { signal: AbortSignal; done(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new ImportError('FETCH_TIMEOUT', `The import took longer than ${limits.totalTimeMs / 1000} s`)), limits.totalTimeMs);
+  const follow = () => controller.abort(jobSignal.reason);
+  jobSignal.addEventListener('abort', follow, { once: true });
+  return {
+    signal: controller.signal,
+    done: () => {
+      clearTimeout(timer);
+      jobSignal.removeEventListener('abort', follow);
+    },
+  };
+}
+
+export const runImport: JobHandler = async (context) => {
+  const { job, services, access } = context;
+  if (!access || !job.spaceId || !job.changeRequestId) throw forbidden();
+  const input = job.input as ImportInput;
+  const limits = DEFAULT_IMPORT_LIMITS;
+  const { signal, done } = importSignal(context.signal, limits);
+  try {
+    context.progress(0, null, 'Reading the source');
+    const fetch = createSafeFetch({ limits, signal, allowPrivateNetworks: services.config.fetchAllowPrivateNetworks });
+    const tree = await IMPORT_SOURCES[input.source](input.url, {
+      fetch,
+      limits,
+      signal,
+      progress: (read, total, message) => context.progress(read, total ?? null, message ?? 'Reading the source'),
+    });
+    signal.throwIfAborted();
+    context.progress(0, tree.pages.length + tree.files.length, 'Writing the pages');
+    const files = await storeImportedFiles(context, tree.files);
+    await editContent(
+      services.db,
+      access,
+      job.spaceId,
+      job.changeRequestId,
+      async (tx, ws) => {
+        const page = input.pageId ? await ws.page(input.pageId) : undefined;
+        if (input.pageId && !page) throw notFound('Page');
+        return writeImportTree(tx, ws, tree, files, { page: page ?? undefined, tree: TREE_SOURCES.includes(input.source) });
+      },
+      (tx, revision, written) => context.complete(tx, { revision, importedResources: written.pages + written.files, totalResources: tree.totalResources }),
+    );
+  } finally {
+    done();
+  }
+};

@@ -1,0 +1,177 @@
+/**
+ * Runs one job (graphile-worker task `run_job`, payload `{jobId}`): claims its row, runs its
+ * kind's handler with a heartbeat, progress and cancellation, and records how it ended. Every
+ * change of the row is published to the job's subscribers once committed.
+ *
+ * Idempotent: a job already finished is not run again. A handler writes what it produces in one
+ * final transaction that also marks the job succeeded (`complete`), and that transaction refuses
+ * to commit when the job was cancelled or taken over by another worker meanwhile — so a job's
+ * work lands at most once, and a crash before it leaves nothing behind. Expected failures (an
+ * import's reason code, a refused access) end the job `failed` at once; an internal error is
+ * retried until MAX_ATTEMPTS runs have failed.
+ */
+import type { JobHelpers } from 'graphile-worker';
+import { Prisma } from '../generated/prisma/client.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import { Access } from '../domain/access/access.js';
+import { AppError } from '../domain/errors.js';
+import { ImportError } from '../domain/imports/import-error.js';
+import { MAX_ATTEMPTS } from '../domain/jobs/enqueue.js';
+import { jobEvent, type JobRow } from '../domain/jobs/rows.js';
+import { createLoaders } from '../domain/loaders/index.js';
+import type { EventBus } from '../events/bus.js';
+import type { Logger } from '../observability/logger.js';
+
+export type JobServices = {
+  db: Db;
+  events: EventBus;
+  logger: Logger;
+  config: Pick<Config, 'dataDir' | 'fetchAllowPrivateNetworks' | 'jobStaleMs'>;
+};
+
+export type JobContext = {
+  job: JobRow;
+  services: JobServices;
+  /** Aborted when the job is cancelled, taken over, or the worker stops: stop and throw. */
+  signal: AbortSignal;
+  /** The user who started the job, with their access as of now (null for the server's own jobs). */
+  access: Access | null;
+  /** Progress for subscribers; cheap (written at most every PROGRESS_EVERY_MS). */
+  progress(done: number, total?: number | null, message?: string): void;
+  /**
+   * Inside the handler's final transaction: marks the job succeeded with `result`. Throws — rolling
+   * the transaction back — when the job was cancelled or taken over meanwhile.
+   */
+  complete(tx: Prisma.TransactionClient, result: Prisma.InputJsonObject): Promise<void>;
+};
+
+export type JobHandler = (context: JobContext) => Promise<void>;
+
+const { sql } = Prisma;
+
+const PROGRESS_EVERY_MS = 200;
+
+/** Why the handler's signal was aborted. */
+class Stop extends Error {
+  constructor(readonly why: 'cancelled' | 'lost' | 'shutdown') {
+    super(why === 'cancelled' ? 'The job was cancelled' : why === 'lost' ? 'The job was taken over by another worker' : 'The worker is stopping');
+  }
+}
+
+/** The job's end: what it failed with, as a reason code and a message fit for its user. */
+function failureOf(error: unknown): { code: string; message: string } | null {
+  if (error instanceof ImportError) return { code: error.code, message: error.message };
+  if (error instanceof AppError && error.status < 500) return { code: error.code, message: error.message };
+  return null;
+}
+
+export async function runJob(services: JobServices, handlers: Record<string, JobHandler>, jobId: string, helpers: Pick<JobHelpers, 'job' | 'abortSignal'>): Promise<void> {
+  const { db, events, logger } = services;
+  const workerId = helpers.job.locked_by ?? 'unknown';
+  const publish = (job: JobRow | undefined) => job && events.publishJob(jobEvent(job));
+
+  /** Updates the row while this worker holds it (running, ours); answers it, or undefined when it no longer is. */
+  const update = async (set: Prisma.Sql): Promise<JobRow | undefined> => {
+    const [row] = await db.$queryRaw<JobRow[]>`UPDATE "Job" SET ${set}, "version" = "version" + 1, "updatedAt" = now() WHERE "id" = ${jobId} AND "workerId" = ${workerId} AND "state" = 'running' RETURNING *`;
+    publish(row);
+    return row;
+  };
+  const end = (state: 'succeeded' | 'failed' | 'cancelled' | 'queued', fields: { errorCode?: string | null; message: string; errorMessage?: string | null }) =>
+    update(sql`"state" = ${state}::"JobState", "errorCode" = ${fields.errorCode ?? null}, "errorMessage" = ${fields.errorMessage ?? null}, "message" = ${fields.message}, "finishedAt" = ${state === 'queued' ? null : new Date()}`);
+
+  const [claimed] = await db.$queryRaw<JobRow[]>`
+    UPDATE "Job" SET "state" = 'running', "attempts" = "attempts" + 1, "startedAt" = COALESCE("startedAt", now()), "workerId" = ${workerId},
+      "heartbeatAt" = now(), "message" = 'Running', "errorCode" = NULL, "errorMessage" = NULL, "version" = "version" + 1, "updatedAt" = now()
+    WHERE "id" = ${jobId} AND "state" IN ('queued', 'running') AND NOT "cancelRequested" RETURNING *`;
+  if (!claimed) {
+    // Finished already (a repeated run), gone with its organization, or cancelled before it ran.
+    const [cancelled] = await db.$queryRaw<JobRow[]>`
+      UPDATE "Job" SET "state" = 'cancelled', "errorCode" = 'CANCELLED', "message" = 'Cancelled', "finishedAt" = now(), "version" = "version" + 1, "updatedAt" = now()
+      WHERE "id" = ${jobId} AND "state" IN ('queued', 'running') AND "cancelRequested" RETURNING *`;
+    publish(cancelled);
+    return;
+  }
+  publish(claimed);
+  const handler = handlers[claimed.kind];
+
+  const controller = new AbortController();
+  const stop = (why: Stop['why']) => !controller.signal.aborted && controller.abort(new Stop(why));
+  const onShutdown = () => stop('shutdown');
+  helpers.abortSignal?.addEventListener('abort', onShutdown);
+
+  // The heartbeat says this worker is alive (jobs/sweeper.ts takes back jobs whose heartbeat
+  // stops) and is where a cancellation asked through the database is noticed.
+  const beatEvery = Math.max(200, Math.min(1000, services.config.jobStaleMs / 3));
+  const heartbeat = setInterval(() => {
+    db.$queryRaw<{ cancelRequested: boolean }[]>`UPDATE "Job" SET "heartbeatAt" = now() WHERE "id" = ${jobId} AND "workerId" = ${workerId} AND "state" = 'running' RETURNING "cancelRequested"`
+      .then(([row]) => (!row ? stop('lost') : row.cancelRequested ? stop('cancelled') : undefined))
+      .catch((error: Error) => logger.warn({ err: { message: error.message }, jobId }, 'job heartbeat failed'));
+  }, beatEvery);
+
+  let pending: { done: number; total: number | null; message: string } | null = null;
+  let lastWrite = 0;
+  let flushing: Promise<unknown> = Promise.resolve();
+  const flush = () => {
+    const next = pending;
+    pending = null;
+    lastWrite = Date.now();
+    if (next) flushing = flushing.then(() => update(sql`"progressDone" = ${next.done}, "progressTotal" = ${next.total}, "message" = ${next.message}`)).catch(() => {});
+  };
+  let timer: NodeJS.Timeout | undefined;
+  let completed = false;
+
+  const context: JobContext = {
+    job: claimed,
+    services,
+    signal: controller.signal,
+    access: claimed.createdById ? new Access(createLoaders(db, claimed.createdById), claimed.createdById) : null,
+    progress(done, total = null, message) {
+      pending = { done, total, message: message ?? pending?.message ?? 'Running' };
+      const wait = PROGRESS_EVERY_MS - (Date.now() - lastWrite);
+      if (wait <= 0) flush();
+      else timer ??= setTimeout(() => ((timer = undefined), flush()), wait);
+    },
+    async complete(tx, result) {
+      const rows = await tx.$executeRaw`
+        UPDATE "Job" SET "state" = 'succeeded', "result" = ${JSON.stringify(result)}::jsonb, "message" = 'Done', "finishedAt" = now(), "version" = "version" + 1, "updatedAt" = now()
+        WHERE "id" = ${jobId} AND "workerId" = ${workerId} AND "state" = 'running' AND NOT "cancelRequested"`;
+      if (rows !== 1) throw new Stop('lost');
+      completed = true;
+    },
+  };
+
+  try {
+    if (!handler) throw new AppError('BAD_REQUEST', `No handler for jobs of kind ${claimed.kind}`);
+    await handler(context);
+    clearTimeout(timer);
+    await flushing;
+    if (completed) publish((await db.job.findUnique({ where: { id: jobId } })) ?? undefined);
+    else await update(sql`"state" = 'succeeded', "message" = 'Done', "finishedAt" = now()`);
+  } catch (error) {
+    clearTimeout(timer);
+    await flushing;
+    const why = controller.signal.aborted ? (controller.signal.reason as Stop).why : error instanceof Stop ? error.why : null;
+    const cancelAsked = why === 'cancelled' || (await db.job.findUnique({ where: { id: jobId }, select: { cancelRequested: true } }))?.cancelRequested;
+    if (cancelAsked) {
+      await end('cancelled', { errorCode: 'CANCELLED', message: 'Cancelled' });
+      return;
+    }
+    if (why === 'lost') return; // another worker runs it now
+    const failure = why ? null : failureOf(error);
+    if (failure) {
+      await end('failed', { errorCode: failure.code, errorMessage: failure.message, message: 'Failed' });
+      return;
+    }
+    if (!why) logger.error({ err: error, jobId, kind: claimed.kind }, 'job failed with an internal error');
+    if (claimed.attempts < MAX_ATTEMPTS) {
+      await end('queued', { message: why === 'shutdown' ? 'The worker stopped; the job will be retried' : 'Retrying after an internal error' });
+      throw error instanceof Error ? error : new Error(String(error)); // graphile-worker retries it, with backoff
+    }
+    await end('failed', { errorCode: 'INTERNAL_ERROR', errorMessage: 'An internal error stopped the job', message: 'Failed' });
+  } finally {
+    clearInterval(heartbeat);
+    helpers.abortSignal?.removeEventListener('abort', onShutdown);
+  }
+}
+

@@ -1,0 +1,226 @@
+/**
+ * Jobs: long work (imports, space copies and purges) run by the queue, observable while it runs.
+ * `job(id)`, `Space.jobs`, `Organization.jobs`, `cancelJob`, `importContent`, and the
+ * subscription `job(id)` that streams every change of a job until it finishes.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { changeRequestKey } from '../../domain/loaders/index.js';
+import { notFound } from '../../domain/errors.js';
+import { startImport } from '../../domain/imports/start.js';
+import { cancelJob } from '../../domain/jobs/cancel.js';
+import { findJob, organizationJobs, spaceJobs } from '../../domain/jobs/read.js';
+import { isFinished, type JobRow } from '../../domain/jobs/rows.js';
+import { waitForJob } from '../../jobs/wait.js';
+import { builder } from '../builder.js';
+import { pageConnection } from '../connection.js';
+import { forgetLoaded, type Context } from '../context.js';
+import { apiUrl } from '../urls.js';
+import { ChangeRequestRef } from './change-request.js';
+import { OrganizationRef } from './organization.js';
+import { SpaceRef } from './space.js';
+import { UserRef } from './user.js';
+
+const JobKindEnum = builder.enumType('JobKind', {
+  values: {
+    import: { description: 'Content imported into a change request (`importContent`).' },
+    space_duplicate: { description: 'A copy of a space (`duplicateSpace`).' },
+    space_purge: { description: 'A space removed for good once its 7 days in the trash have passed.' },
+  } as const,
+});
+
+const JobStateEnum = builder.enumType('JobState', { values: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const });
+
+export const ImportSourceEnum = builder.enumType('ImportSource', {
+  description: 'Where imported content comes from. The third-party products are named by the API, and refused: this server does not import from them.',
+  values: {
+    website: { value: 'website', description: 'A web page and the same-origin pages it links to.' },
+    docx: { value: 'docx', description: 'A Word document (.docx); its images become files.' },
+    markdown: { value: 'markdown', description: 'One markdown file.' },
+    html: { value: 'html', description: 'One HTML page (its main content).' },
+    zip: { value: 'zip', description: 'A zip of markdown/HTML files and images: folders (or SUMMARY.md) give the page tree.' },
+    confluence: { value: 'confluence' },
+    github_wiki: { value: 'github-wiki' },
+    dropbox_paper: { value: 'dropbox-paper' },
+    notion: { value: 'notion' },
+    quip: { value: 'quip' },
+    google_docs: { value: 'google-docs' },
+  } as const,
+});
+
+const JobProgressRef = builder.simpleObject('JobProgress', {
+  fields: (t) => ({
+    done: t.int({ description: 'Steps done (pages read, then pages and files written).' }),
+    total: t.int({ nullable: true, description: 'Steps in all, once known.' }),
+  }),
+});
+
+const JobErrorRef = builder.simpleObject('JobError', {
+  description: 'Why a job failed or was cancelled.',
+  fields: (t) => ({
+    code: t.string({
+      description:
+        'A stable reason: an import\'s `FETCH_TIMEOUT`, `FETCH_ERROR`, `BLOCKED_ADDRESS`, `HTTP_ERROR`, `TOO_LARGE`, `UNSUPPORTED_CONTENT_TYPE`, `PARSE_ERROR`, `ROBOTS_DISALLOWED`; `CANCELLED`; `WORKER_LOST` (its worker stopped too many times); `INTERNAL_ERROR`; or the code of a refused operation (`FORBIDDEN`, `NOT_FOUND`, `CONFLICT`, `BAD_REQUEST`).',
+    }),
+    message: t.string(),
+  }),
+});
+
+const ImportResultRef = builder.simpleObject('ImportResult', {
+  fields: (t) => ({
+    revision: t.string({ description: "The change request's revision with the imported content." }),
+    importedResources: t.int({ description: 'Pages and files written.' }),
+    totalResources: t.int({ description: 'Pages and files the source offered (some may be left out by the limits).' }),
+  }),
+});
+
+type ImportResult = { revision: string; importedResources: number; totalResources: number };
+
+export const JobRef = builder.objectRef<JobRow>('Job').implement({
+  description: 'Long work run in the background. Watch it with `subscription { job(id) }`; its state and progress change as it runs.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    kind: t.field({ type: JobKindEnum, resolve: (j) => j.kind }),
+    state: t.field({ type: JobStateEnum, resolve: (j) => j.state }),
+    progress: t.field({ type: JobProgressRef, resolve: (j) => ({ done: j.progressDone, total: j.progressTotal }) }),
+    message: t.exposeString('message', { nullable: true, description: 'What it is doing, for people.' }),
+    error: t.field({ type: JobErrorRef, nullable: true, resolve: (j) => (j.errorCode ? { code: j.errorCode, message: j.errorMessage ?? j.message ?? j.errorCode } : null) }),
+    result: t.field({ type: 'JSON', nullable: true, description: 'What it produced, once succeeded (an import: `ImportResult`; a space copy: `{spaceId}`).', resolve: (j) => j.result }),
+    importResult: t.field({
+      type: ImportResultRef,
+      nullable: true,
+      resolve: (j) => (j.kind === 'import' && j.state === 'succeeded' && j.result ? (j.result as ImportResult) : null),
+    }),
+    attempts: t.exposeInt('attempts', { description: 'Times it was started (a job is run again after an internal error or a lost worker).' }),
+    cancelRequested: t.exposeBoolean('cancelRequested'),
+    spaceId: t.exposeID('spaceId', { nullable: true }),
+    space: t.field({
+      type: SpaceRef,
+      nullable: true,
+      resolve: async (j, _a, ctx) => (j.spaceId ? ((await ctx.access.requireSpace(j.spaceId, 'view').catch(() => null))?.space ?? null) : null),
+    }),
+    changeRequest: t.field({
+      type: ChangeRequestRef,
+      nullable: true,
+      resolve: (j, _a, ctx) => (j.spaceId && j.changeRequestId ? ctx.loaders.changeRequestInSpace.load(changeRequestKey(j.spaceId, j.changeRequestId)) : null),
+    }),
+    createdBy: t.field({ type: UserRef, nullable: true, resolve: (j, _a, ctx) => (j.createdById ? ctx.loaders.user.load(j.createdById) : null) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
+    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    urls: t.field({
+      type: builder.simpleObject('JobUrls', { fields: (u) => ({ location: u.string() }) }),
+      resolve: (j, _a, ctx) => ({ location: apiUrl(ctx, `/jobs/${j.id}`) }),
+    }),
+  }),
+});
+
+builder.queryField('job', (t) =>
+  t.field({
+    type: JobRef,
+    description: 'A job, to whoever may see it: who may view its space, or an organization admin.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => findJob(ctx.db, ctx.access, String(id)),
+  }),
+);
+
+builder.objectFields(SpaceRef, (t) => ({
+  jobs: t.connection({
+    type: JobRef,
+    description: 'The jobs that work on this space, newest first.',
+    resolve: async (space, args, ctx) => pageConnection(await spaceJobs(ctx.db, ctx.access, space.id, args), () => ctx.db.job.count({ where: { spaceId: space.id } })),
+  }),
+}));
+
+builder.objectFields(OrganizationRef, (t) => ({
+  jobs: t.connection({
+    type: JobRef,
+    description: "The organization's jobs, newest first (organization admins).",
+    resolve: async (org, args, ctx) => pageConnection(await organizationJobs(ctx.db, ctx.access, org.id, args), () => ctx.db.job.count({ where: { organizationId: org.id } })),
+  }),
+}));
+
+/** Waits (bounded by QUIRE_IMPORT_WAIT_SECONDS) when asked to, then reads the job afresh. */
+async function answerJob(ctx: Context, job: JobRow, wait: boolean | null | undefined): Promise<JobRow> {
+  forgetLoaded(ctx);
+  return wait ? waitForJob(ctx.db, ctx.events, job.id, ctx.config.importWaitMs) : job;
+}
+
+builder.mutationFields((t) => ({
+  importContent: t.field({
+    type: JobRef,
+    description:
+      'Imports content into a change request (or, with `page`, into one of its pages: its body, and its children for zip and website imports). Answers the job at once; watch it with `subscription { job(id) }`. The revision is written in one transaction at the end: a failed or cancelled import writes nothing.',
+    args: {
+      changeRequest: t.arg.id({ required: true, description: "The change request's ID (or its number, with `spaceId`)." }),
+      spaceId: t.arg.id({ required: false }),
+      url: t.arg.string({ required: true }),
+      source: t.arg({ type: ImportSourceEnum, required: true }),
+      page: t.arg.id({ required: false }),
+      wait: t.arg.boolean({ required: false, description: 'Answer once the job has finished, or after QUIRE_IMPORT_WAIT_SECONDS (the job keeps running).' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const spaceId = args.spaceId ? String(args.spaceId) : (await ctx.db.changeRequest.findUnique({ where: { id: String(args.changeRequest) }, select: { spaceId: true } }))?.spaceId;
+      if (!spaceId) throw notFound('Change request');
+      const job = await startImport(ctx.db, ctx.access, spaceId, String(args.changeRequest), { url: args.url, source: args.source }, args.page ? String(args.page) : undefined);
+      ctx.events.publishJob({ id: job.id, state: job.state, done: 0, total: null, message: job.message, version: job.version });
+      return answerJob(ctx, job, args.wait);
+    },
+  }),
+  cancelJob: t.field({
+    type: JobRef,
+    description: 'Cancels a job: a queued one at once, a running one within a second or so (it writes nothing). Needs `edit` on its space, or an organization admin.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, { id }, ctx) => {
+      const job = await cancelJob(ctx.db, ctx.access, String(id));
+      ctx.events.publishJob({ id: job.id, state: job.state, done: job.progressDone, total: job.progressTotal, message: job.message, version: job.version });
+      return job;
+    },
+  }),
+}));
+
+/**
+ * The job as it is now, then after every change until it finishes. Woken by the job's events
+ * (from any instance or worker, through Redis when configured), and reading the row every
+ * QUIRE_JOB_POLL_SECONDS as well, so a worker whose events cannot reach this process still shows progress.
+ */
+async function* jobChanges(ctx: Context, id: string): AsyncGenerator<JobRow> {
+  const iterator = ctx.events.subscribeJob(id)[Symbol.asyncIterator]();
+  try {
+    let job = await findJob(ctx.db, ctx.access, id); // subscribed first: no change is missed
+    yield job;
+    let next = iterator.next();
+    while (!isFinished(job.state)) {
+      const woke = await Promise.race([next.then(() => true), sleep(ctx.config.jobPollMs).then(() => false)]);
+      if (woke) next = iterator.next();
+      const now = await ctx.db.job.findUnique({ where: { id } });
+      if (!now) return;
+      if (now.version !== job.version) yield now;
+      job = now;
+    }
+  } finally {
+    await iterator.return?.();
+  }
+}
+
+builder.subscriptionField('job', (t) =>
+  t.field({
+    type: JobRef,
+    description: "A job's state, progress and message: as it is now, then every change until it finishes (the stream then ends). Another organization's job: not found.",
+    args: { id: t.arg.id({ required: true }) },
+    subscribe: (_root, { id }, ctx) => {
+      const changes = jobChanges(ctx, String(id));
+      // Authorized on subscribe: the first step (the access check and the current state) runs
+      // now, so a job the caller may not see fails the subscription itself, not a later event.
+      return (async () => {
+        const first = await changes.next();
+        return (async function* () {
+          if (!first.done) yield first.value;
+          yield* changes;
+        })();
+      })() as unknown as AsyncIterable<JobRow>;
+    },
+    resolve: (job) => job,
+  }),
+);
+
