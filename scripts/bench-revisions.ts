@@ -24,6 +24,9 @@ import { createSpace } from '../src/domain/spaces/create.js';
 import { duplicateSpace } from '../src/domain/spaces/duplicate.js';
 import { blobStore } from '../src/domain/files/blob-store.js';
 
+/** The benchmark's changes carry no files by URL. */
+const noFetch = () => Promise.reject(new Error('no fetching in this benchmark'));
+
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '100,1000,10000' }, runs: { type: 'string', default: '5' } } });
 const sizes = values.sizes!.split(',').map(Number);
 const runs = Number(values.runs);
@@ -91,7 +94,7 @@ async function main() {
     const pageIds: string[] = [];
     for (let i = 0; i < size; i += 50) {
       const changes = Array.from({ length: Math.min(50, size - i) }, (_, k) => ({ operation: 'insert_page' as const, title: `Page ${i + k}`, document: body(i + k) }));
-      const { outcomes } = await writeContent(db, access(), spaceId, seed, { changes }, store);
+      const { outcomes } = await writeContent(db, access(), spaceId, seed, { changes }, store, noFetch);
       pageIds.push(...outcomes.flatMap((o) => (o.object === 'created_page' ? [o.page] : [])));
     }
     await mergeChangeRequest(db, access(), spaceId, seed);
@@ -100,7 +103,7 @@ async function main() {
     for (let run = 0; run < runs; run++) {
       const cr = await createChangeRequest(db, access(), spaceId, { subject: `Edit ${run}` });
       const page = pageIds[Math.floor(Math.random() * pageIds.length)];
-      edit.push(await measure(db, () => writeContent(db, access(), spaceId, cr, { changes: [{ operation: 'update_page', page, document: body(size, Date.now() + run) }] }, store)));
+      edit.push(await measure(db, () => writeContent(db, access(), spaceId, cr, { changes: [{ operation: 'update_page', page, document: body(size, Date.now() + run) }] }, store, noFetch)));
       merge.push(await measure(db, () => mergeChangeRequest(db, access(), spaceId, cr)));
     }
     const duplicate = await measure(db, () => duplicateSpace(db, access(), spaceId));

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { gql, gqlOk, http, sdk, sdkError } from './helpers/clients.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
+import { serveSite } from './helpers/site.js';
 
 const server = useServer();
 
@@ -41,6 +42,20 @@ async function storedFileCount(): Promise<number> {
 }
 
 describe('files of a change request', () => {
+  it('fetches a file given by URL (through the safe fetcher), its type from the response', async () => {
+    const { owner, space, cr } = await setup();
+    const site = await serveSite({ '/logo.png': { type: 'image/png', body: Buffer.from(PNG, 'base64') } });
+    try {
+      const added = await http(server.url, owner.token, 'POST', `/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`, insertFiles([{ name: 'logo.png', url: `${site.url}/logo.png` }]));
+      expect(added.body.insertedFiles).toEqual([expect.objectContaining({ name: 'logo.png', contentType: 'image/png', size: Buffer.from(PNG, 'base64').length, dimensions: { width: 1, height: 1 } })]);
+      const missing = await http(server.url, owner.token, 'POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, insertFiles([{ name: 'gone.png', url: `${site.url}/gone.png` }]));
+      expect(missing.status).toBe(400);
+      expect(missing.body.error.message).toMatch(/"changes\.0\.files\.0\.url".*HTTP_ERROR/);
+    } finally {
+      await site.close();
+    }
+  });
+
   it('takes inline files in a content batch, lists them in pages, and serves their bytes from a signed URL', async () => {
     const { owner, space, cr } = await setup();
     const text = Buffer.from(`notes ${Date.now()}`).toString('base64');
@@ -101,7 +116,9 @@ describe('files of a change request', () => {
     expect((await post(owner.token, insertFiles([{ name: 'a.png', contentType: 'image/png', base64: '***' }]))).body.error.message).toContain('changes.0.files.0.base64');
     expect((await post(owner.token, insertFiles([{ name: 'a/b.png', contentType: 'image/png', base64: PNG }]))).body.error.message).toContain('changes.0.files.0.name');
     expect((await post(owner.token, insertFiles([{ name: 'big.bin', contentType: 'application/octet-stream', base64: Buffer.alloc(1024 * 1024 + 1).toString('base64') }]))).status).toBe(400);
-    expect((await post(owner.token, insertFiles([{ name: 'remote.png', url: 'https://example.com/x.png' }]))).body.error.message).toContain('changes.0.files.0.url');
+    // Nothing listens on port 1: the fetch fails, and the answer names the field.
+    expect((await post(owner.token, insertFiles([{ name: 'remote.png', url: 'http://127.0.0.1:1/x.png' }]))).body.error.message).toContain('changes.0.files.0.url');
+    expect((await post(owner.token, insertFiles([{ name: 'both.png', url: 'http://127.0.0.1:1/x.png', base64: PNG, contentType: 'image/png' }]))).body.error.message).toContain('changes.0.files.0');
 
     const reader = await createActor(server.db, { org: org.id, role: 'read' });
     const stranger = await createOrg(server.db, 'Elsewhere');

@@ -141,6 +141,8 @@ describe('isPublicAddress', () => {
     ['::ffff:8.8.8.8', true],
     ['::127.0.0.1', false], // deprecated IPv4-compatible form
     ['64:ff9b::a00:1', false], // NAT64 of 10.0.0.1
+    ['64:ff9b::808:808', true], // NAT64 of 8.8.8.8
+    ['64:ff9b:1::808:808', false], // local-use NAT64
     ['2002:c0a8:0101::1', false], // 6to4 of 192.168.1.1
     ['2002:0808:0808::1', true], // 6to4 of 8.8.8.8
     ['2001:0:4136:e378:8000:63bf:80ff:fffe', false], // Teredo, client 127.0.0.1

@@ -9,18 +9,20 @@ import { lockChangeRequest } from './line.js';
 import { changesSchema, type PageChange } from './page-input.js';
 import { Workspace } from './workspace.js';
 import type { BlobStore } from '../files/blob-store.js';
-import { inlineFiles, storeFiles, type StoredFile } from '../files/store-files.js';
+import { checkBatchFiles, readBatchFiles, storeFiles, type StoredFile } from '../files/store-files.js';
+import type { SafeFetch } from '../imports/tree.js';
 
 /**
  * The files of the batch's `insert_files` changes, decoded, checked and stored — after the
  * caller's right to write is checked, so nobody else can fill the store.
  */
-async function storeBatchFiles(changes: PageChange[], store: BlobStore, mayWrite: () => Promise<unknown>): Promise<Map<number, StoredFile[]>> {
+async function storeBatchFiles(changes: PageChange[], store: BlobStore, fetch: SafeFetch, mayWrite: () => Promise<unknown>): Promise<Map<number, StoredFile[]>> {
   const stored = new Map<number, StoredFile[]>();
-  const wanted = changes.flatMap((change, index) => (change.operation === 'insert_files' ? [{ index, files: inlineFiles(change.files, `changes.${index}`) }] : []));
+  const wanted = changes.flatMap((change, index) => (change.operation === 'insert_files' ? [{ index, files: change.files, field: `changes.${index}` }] : []));
   if (!wanted.length) return stored;
-  await mayWrite();
-  for (const { index, files } of wanted) stored.set(index, await storeFiles(store, files));
+  for (const { files, field } of wanted) checkBatchFiles(files, field);
+  await mayWrite(); // before anything is fetched or stored
+  for (const { index, files, field } of wanted) stored.set(index, await storeFiles(store, await readBatchFiles(files, field, fetch)));
   return stored;
 }
 
@@ -35,9 +37,10 @@ export async function writeContent(
   idOrNumber: string,
   raw: { changes: PageChange[] } | unknown,
   store: BlobStore,
+  fetch: SafeFetch,
 ): Promise<{ changeRequestId: string; outcomes: ChangeOutcome[] }> {
   const { changes } = parseInput(changesSchema, raw);
-  const files = await storeBatchFiles(changes, store, () => access.requireChangeRequest(spaceId, idOrNumber, 'edit'));
+  const files = await storeBatchFiles(changes, store, fetch, () => access.requireChangeRequest(spaceId, idOrNumber, 'edit'));
   return editContent(db, access, spaceId, idOrNumber, (tx, ws) => applyChanges(tx, ws, changes, files));
 }
 

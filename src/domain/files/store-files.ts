@@ -1,5 +1,7 @@
 /** Files of a batch read and stored before its transaction (their bytes are stored by content, so a rolled-back batch leaves only unreferenced bytes). */
 import { badRequest } from '../errors.js';
+import { ImportError } from '../imports/import-error.js';
+import type { SafeFetch } from '../imports/tree.js';
 import type { EntityVersion } from '../revisions/commit.js';
 import type { FileData } from '../revisions/entries.js';
 import type { BlobStore } from './blob-store.js';
@@ -17,15 +19,37 @@ export async function storeFiles(store: BlobStore, files: IncomingFile[]): Promi
   );
 }
 
-/** The files of an `insert_files` change, decoded and checked (`field`: the change's path). */
-export function inlineFiles(files: { name: string; contentType?: string; base64?: string; url?: string }[], field: string): IncomingFile[] {
-  return files.map((file, i) => {
+/** Checks an `insert_files` change's files before anything is fetched (`field`: the change's path). */
+export function checkBatchFiles(files: { name: string; contentType?: string; base64?: string; url?: string }[], field: string): void {
+  files.forEach((file, i) => {
     const at = `${field}.files.${i}`;
-    if (file.url !== undefined) throw badRequest(`Invalid value for "${at}.url": this server does not fetch files by URL yet; send the bytes as base64`, `${at}.url`);
-    if (file.base64 === undefined) throw badRequest(`Invalid value for "${at}": give the bytes as base64`, at);
-    if (!file.contentType) throw badRequest(`Invalid value for "${at}.contentType": required with base64`, `${at}.contentType`);
-    return acceptFile({ name: file.name, contentType: file.contentType, bytes: decodeBase64(file.base64, `${at}.base64`) }, at);
+    if ((file.url === undefined) === (file.base64 === undefined)) throw badRequest(`Invalid value for "${at}": give the bytes as base64, or a url to fetch them from`, at);
+    if (file.base64 !== undefined && !file.contentType) throw badRequest(`Invalid value for "${at}.contentType": required with base64`, `${at}.contentType`);
   });
+}
+
+/**
+ * The files of an `insert_files` change, decoded or fetched (through the safe fetcher: public
+ * addresses only unless the operator allows private ones, bounded in time and size), and checked.
+ */
+export async function readBatchFiles(files: { name: string; contentType?: string; base64?: string; url?: string }[], field: string, fetch: SafeFetch): Promise<IncomingFile[]> {
+  checkBatchFiles(files, field);
+  const read: IncomingFile[] = [];
+  for (const [i, file] of files.entries()) {
+    const at = `${field}.files.${i}`;
+    if (file.base64 !== undefined) {
+      read.push(acceptFile({ name: file.name, contentType: file.contentType, bytes: decodeBase64(file.base64, `${at}.base64`) }, at));
+      continue;
+    }
+    try {
+      const fetched = await fetch(file.url!);
+      read.push(acceptFile({ name: file.name, contentType: file.contentType ?? fetched.contentType, bytes: fetched.bytes }, at));
+    } catch (error) {
+      if (error instanceof ImportError) throw badRequest(`Invalid value for "${at}.url": could not fetch it (${error.code}): ${error.message}`, `${at}.url`);
+      throw error;
+    }
+  }
+  return read;
 }
 
 /** A file entry's version: files have no place in the page tree. */

@@ -3,6 +3,7 @@ import { createChangeRequest } from '../../domain/change-requests/create.js';
 import { updateChangeRequest } from '../../domain/change-requests/update.js';
 import { writeContent } from '../../domain/change-requests/write-content.js';
 import type { ChangeOutcome } from '../../domain/change-requests/apply.js';
+import { fileFetch } from '../../domain/imports/fetch/file-fetch.js';
 import { blobStore } from '../../domain/files/blob-store.js';
 import { entitiesOfRevision, RevisionFileRef } from './revision-content.js';
 import { mergeChangeRequest } from '../../domain/change-requests/merge.js';
@@ -29,13 +30,13 @@ const UpdateChangeRequestInput = builder.inputType('UpdateChangeRequestInput', {
 export const PageChangeOperationEnum = builder.enumType('PageChangeOperation', { values: ['insert_page', 'update_page', 'delete_page', 'insert_files'] as const });
 
 const FileSourceInput = builder.inputType('FileSourceInput', {
-  description: 'A file of an insert_files change: its bytes inline (base64, at most 1 MB; use uploadChangeRequestFiles for larger ones).',
+  description: 'A file of an insert_files change: its bytes inline (base64, at most 1 MB; use uploadChangeRequestFiles for larger ones), or a URL to fetch them from.',
   fields: (t) => ({
     ref: t.string({ description: 'A name for the file within the batch, echoed in the outcome.' }),
     name: t.string({ required: true }),
     contentType: t.string(),
     base64: t.string(),
-    url: t.string({ description: 'Not fetched by this server yet: send base64.' }),
+    url: t.string({ description: 'Where to fetch the bytes from instead (http or https; public addresses unless the operator allows private ones; at most 20 MiB).' }),
   }),
 });
 
@@ -150,7 +151,7 @@ builder.mutationFields((t) => ({
       changes: t.arg({ type: [PageChangeInput], required: true }),
     },
     resolve: async (_root, { spaceId, id, changes }, ctx) => {
-      const result = await writeContent(ctx.db, ctx.access, String(spaceId), String(id), { changes: changes.map((c) => withoutNulls(c as Record<string, unknown>)) }, blobStore(ctx.config.dataDir));
+      const result = await writeContent(ctx.db, ctx.access, String(spaceId), String(id), { changes: changes.map((c) => withoutNulls(c as Record<string, unknown>)) }, blobStore(ctx.config.dataDir), fileFetch(ctx.config));
       return { changeRequest: await reload(ctx, result.changeRequestId), changes: result.outcomes };
     },
   }),

@@ -3,6 +3,7 @@
  * the page as the change request's new revision has it.
  */
 import { writeContent } from '../../domain/change-requests/write-content.js';
+import { fileFetch } from '../../domain/imports/fetch/file-fetch.js';
 import { blobStore } from '../../domain/files/blob-store.js';
 import { revisionScope } from '../../domain/revisions/load.js';
 import { pageById } from '../../domain/revisions/pages.js';
@@ -37,7 +38,7 @@ function fields(input: Input | null | undefined): Record<string, unknown> {
 
 /** Applies one change and answers the page it touched in the request's new head. */
 async function change(ctx: Context, spaceId: string, id: string, pageChange: Record<string, unknown>): Promise<PageShape | null> {
-  const result = await writeContent(ctx.db, ctx.access, spaceId, id, { changes: [pageChange] }, blobStore(ctx.config.dataDir));
+  const result = await writeContent(ctx.db, ctx.access, spaceId, id, { changes: [pageChange] }, blobStore(ctx.config.dataDir), fileFetch(ctx.config));
   forgetLoaded(ctx);
   const outcome = result.outcomes[0];
   if (!outcome || !('page' in outcome) || outcome.object === 'deleted_page') return null;

@@ -28,8 +28,9 @@ function isPublicV6(address: IPv6): boolean {
     // Forms that carry an IPv4 address (and reach it when used): judged by that address.
     case 'ipv4Mapped':
     case 'rfc6145':
-    case 'rfc6052': // NAT64 prefixes
       return isPublicV4(v4(p[6], p[7]));
+    case 'rfc6052': // NAT64: the well-known 64:ff9b::/96 only; 64:ff9b:1::/48 is for local use
+      return p[2] === 0 && isPublicV4(v4(p[6], p[7]));
     case '6to4': // 2002:VVVV:VVVV::/48
       return isPublicV4(v4(p[1], p[2]));
     case 'teredo': // 2001:0:SSSS:SSSS:flags:port:~CCCC:~CCCC (server, then the obfuscated client)

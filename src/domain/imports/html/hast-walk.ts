@@ -9,6 +9,8 @@ import type { Element, Nodes, Parents, Text } from 'hast';
 export const MAX_DEPTH = 128;
 /** Nodes kept in the content (a long docs page has a few thousand); the rest is cut off. */
 export const MAX_NODES = 50_000;
+/** Characters of text kept (a long book chapter); the rest is cut off. */
+export const MAX_TEXT_CHARS = 1_000_000;
 
 const hasChildren = (node: Nodes): node is Parents => 'children' in node && Array.isArray(node.children);
 
@@ -58,12 +60,18 @@ export function eachElement(root: Parents, visit: (element: Element, ancestors: 
 
 /**
  * Caps the tree's depth (an element at MAX_DEPTH keeps only its text) and size (nodes past
- * MAX_NODES, in document order, are dropped).
+ * MAX_NODES or text past MAX_TEXT_CHARS, in document order, are dropped).
  */
 export function bound(root: Parents): void {
   type Frame = { node: Parents; index: number; depth: number };
   const frames: Frame[] = [{ node: root, index: 0, depth: 0 }];
   let count = 0;
+  let chars = 0;
+  /** Keeps `text` within the text budget. */
+  const budget = (text: Text) => {
+    if (chars + text.value.length > MAX_TEXT_CHARS) text.value = text.value.slice(0, MAX_TEXT_CHARS - chars);
+    chars += text.value.length;
+  };
   while (frames.length) {
     const frame = frames[frames.length - 1];
     if (frame.index >= frame.node.children.length) {
@@ -71,14 +79,16 @@ export function bound(root: Parents): void {
       continue;
     }
     const child = frame.node.children[frame.index++] as Nodes;
-    if (++count > MAX_NODES) {
+    if (++count > MAX_NODES || chars >= MAX_TEXT_CHARS) {
       // Keep what came before this node: each open ancestor ends at the child being visited.
       frames.forEach((f, i) => (f.node.children.length = i === frames.length - 1 ? f.index - 1 : f.index));
       return;
     }
+    if (child.type === 'text') budget(child);
     if (child.type !== 'element' || !child.children.length) continue;
     if (frame.depth + 1 >= MAX_DEPTH) {
       const text: Text = { type: 'text', value: textOf(child) };
+      budget(text);
       child.children = text.value ? [text] : [];
       count++;
       continue;

@@ -5,8 +5,9 @@
  * so page text never reads as a dialect tag). Links and image addresses stay as written: the
  * import resolves them against the page's source.
  *
- * Never throws. Work is bounded: the input is cut at MAX_HTML_CHARS, the tree's depth and size
- * are capped (hast-walk.ts) and a page the parser cannot take comes back as its text (fallback.ts).
+ * Never throws. Work is bounded: the input is cut at MAX_HTML_CHARS, the tree's depth, nodes and
+ * text are capped (hast-walk.ts), and so are tables (tables.ts); a page the parser cannot take
+ * comes back as its text (fallback.ts).
  */
 import type { Root } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
@@ -16,7 +17,7 @@ import { stringifyMdast, type MdNode } from '../../markdown/remark.js';
 import { mainContent, removeNonContent, removePermalinks, takeTitle } from './content.js';
 import { textOfHtml } from './fallback.js';
 import { TO_MDAST_OPTIONS, markCodeLanguages } from './handlers.js';
-import { bound } from './hast-walk.js';
+import { bound, MAX_TEXT_CHARS } from './hast-walk.js';
 import { contentLinks } from './links.js';
 import { cleanMdast } from './mdast-cleanup.js';
 import { boundTables } from './tables.js';
@@ -50,6 +51,7 @@ function convert(html: string, baseUrl: string | undefined): HtmlMarkdown {
 function textOnly(html: string): HtmlMarkdown {
   const { title, text } = textOfHtml(html);
   const paragraphs: Paragraph[] = text
+    .slice(0, MAX_TEXT_CHARS)
     .split(/\n\s*\n/)
     .map((part) => part.replace(/\s+/g, ' ').trim())
     .filter(Boolean)
