@@ -145,8 +145,8 @@ describe('docxToTree', () => {
     await expect(docxToTree(bytes, { name: 'x.docx', limits: { ...limits, maxZipEntries: 3 } })).rejects.toMatchObject({ code: 'TOO_LARGE' });
   });
 
-  it('refuses an archive whose entry inflates past its declared size', async () => {
-    const lying = withDeclaredSize(await report(), 'word/document.xml', 10);
+  it('refuses an archive whose entry inflates past its declared size (even a part mammoth would not read)', async () => {
+    const lying = withDeclaredSize(await report(), 'word/theme/theme1.xml', 10);
     await expect(docxToTree(lying, { name: 'x.docx', limits })).rejects.toMatchObject({ code: 'PARSE_ERROR' });
   });
 

@@ -4,6 +4,7 @@
  */
 import { once } from 'node:events';
 import http from 'node:http';
+import { createSafeFetch } from '../src/domain/imports/fetch/index.js';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import yazl from 'yazl';
@@ -11,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { markdownToDocument } from '../src/domain/markdown/index.js';
 import { ImportError } from '../src/domain/imports/import-error.js';
 import { readZipTree, zipSource } from '../src/domain/imports/sources/zip.js';
-import { DEFAULT_IMPORT_LIMITS, type FetchedResource, type ImportedPage, type ImportLimits, type SafeFetch } from '../src/domain/imports/tree.js';
+import { DEFAULT_IMPORT_LIMITS, type ImportedPage, type ImportLimits } from '../src/domain/imports/tree.js';
 import { startsWithHeading } from '../src/domain/imports/zip/pages.js';
 
 type Content = string | Buffer | { data: Buffer | string; mode?: number } | { directory: true };
@@ -380,16 +381,6 @@ describe('zip import: refusals', () => {
 });
 
 describe('zipSource', () => {
-  /** Stands in for the safe fetcher (being written elsewhere): global fetch, the accept list checked. */
-  const plainFetch: SafeFetch = async (url, options) => {
-    const response = await fetch(url);
-    const [type = '', ...params] = (response.headers.get('content-type') ?? '').split(';').map((s) => s.trim().toLowerCase());
-    if (options?.accept && !options.accept.includes(type)) throw new ImportError('UNSUPPORTED_CONTENT_TYPE', `Unsupported content type ${type}`);
-    const charset = params.find((p) => p.startsWith('charset='))?.slice(8);
-    const fetched: FetchedResource = { url: response.url, status: response.status, contentType: type, bytes: new Uint8Array(await response.arrayBuffer()) };
-    return charset ? { ...fetched, charset } : fetched;
-  };
-
   it('fetches the archive and reads its tree', async () => {
     const archive = await zip({ 'docs-main/README.md': '# Docs\n', 'docs-main/guide.md': '# Guide\n', 'docs-main/a.png': Buffer.from('png') });
     const server = http.createServer((req, res) => {
@@ -401,7 +392,7 @@ describe('zipSource', () => {
     try {
       const progress: Array<[number, number | undefined]> = [];
       const tree = await zipSource(`http://127.0.0.1:${(server.address() as AddressInfo).port}/docs.zip`, {
-        fetch: plainFetch,
+        fetch: createSafeFetch({ limits: limits(), allowPrivateNetworks: true }),
         limits: limits(),
         signal: new AbortController().signal,
         progress: (done, total) => progress.push([done, total]),

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { BlockNode } from '../src/domain/documents/types.js';
 import { documentToMarkdown, markdownToDocument, sameContent, withoutKeys } from '../src/domain/markdown/index.js';
-import { block, codeBlock, doc, fragment, inlines, leaves, link, mark, p, text, url, voidBlock, type Inline } from './helpers/document-builders.js';
+import { block, codeBlock, doc, fragment, leaves, link, mark, p, text, url, voidBlock, type Inline } from './helpers/document-builders.js';
 
 // ---- expected documents (keys left out) ----
 const bold = mark('bold');

@@ -1,29 +1,16 @@
 /**
- * A stand-in for the import's safe fetcher in source tests: Node's global fetch, answering a
- * FetchedResource and checking status and accepted types as the safe fetcher does. It does not
- * refuse private addresses (tests serve from 127.0.0.1).
+ * The import's own safe fetcher for source tests, allowed to reach 127.0.0.1 (where the tests
+ * serve their sources); test/safe-fetch.test.ts checks what it refuses by default.
  */
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ImportError } from '../../src/domain/imports/import-error.js';
+import { createSafeFetch } from '../../src/domain/imports/fetch/index.js';
 import { DEFAULT_IMPORT_LIMITS, type SafeFetch, type SourceContext } from '../../src/domain/imports/tree.js';
 
-export const plainFetch: SafeFetch = async (url, options) => {
-  const response = await fetch(url);
-  if (!response.ok) throw new ImportError('HTTP_ERROR', `The server answered ${response.status}.`);
-  const [type = '', ...params] = (response.headers.get('content-type') ?? '').split(';');
-  const contentType = type.trim().toLowerCase();
-  if (options?.accept && !options.accept.includes(contentType)) throw new ImportError('UNSUPPORTED_CONTENT_TYPE', `Unsupported content type ${contentType}.`);
-  const charset = params
-    .map((p) => p.trim())
-    .find((p) => p.toLowerCase().startsWith('charset='))
-    ?.slice('charset='.length)
-    .replace(/"/g, '');
-  return { url: response.url, status: response.status, contentType, ...(charset ? { charset } : {}), bytes: new Uint8Array(await response.arrayBuffer()) };
-};
+export const plainFetch: SafeFetch = (url, options) => createSafeFetch({ limits: DEFAULT_IMPORT_LIMITS, allowPrivateNetworks: true })(url, options);
 
 export const plainContext = (signal: AbortSignal = new AbortController().signal): SourceContext => ({
-  fetch: plainFetch,
+  fetch: createSafeFetch({ limits: DEFAULT_IMPORT_LIMITS, allowPrivateNetworks: true, signal }),
   limits: DEFAULT_IMPORT_LIMITS,
   signal,
   progress: () => {},

@@ -13,7 +13,7 @@ import type { EntityVersion } from '../revisions/commit.js';
 import type { PageData } from '../revisions/entries.js';
 import type { InsertPage, PageChange, UpdatePage } from './page-input.js';
 import { resolveBody } from './page-body.js';
-import type { WorkingPage, Workspace } from './workspace.js';
+import type { Workspace } from './workspace.js';
 import { fileVersion, type StoredFile } from '../files/store-files.js';
 
 export type ChangeOutcome =

@@ -87,8 +87,9 @@ export function ensureKeys(document: JSONDocument): JSONDocument {
       if (typeof node.key !== 'string' || !node.key || seen.has(node.key)) node.key = newKey();
       seen.add(node.key as string);
     }
-    if (Array.isArray(node.nodes)) stack.push(...node.nodes);
-    if (Array.isArray(node.fragments)) stack.push(...node.fragments);
+    // One at a time: spreading a huge array (a table of 200,000 cells) overflows the call stack.
+    if (Array.isArray(node.nodes)) for (const child of node.nodes) stack.push(child);
+    if (Array.isArray(node.fragments)) for (const fragment of node.fragments) stack.push(fragment);
   }
   return document;
 }

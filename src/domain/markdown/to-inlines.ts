@@ -63,7 +63,7 @@ function commonMarks(node: unknown): Mark[] {
     const n = stack.pop();
     if (!isRecord(n)) continue;
     if (n.object === 'text') for (const l of leavesOf(n)) if (l.text) leaves.push(marksOf(l));
-    stack.push(...childrenOf(n));
+    for (const child of childrenOf(n)) stack.push(child);
   }
   if (!leaves.length) return [];
   return canonicalMarks(leaves[0]).filter((m) => isWrapper(m) && leaves.every((marks) => marks.some((x) => markId(x) === markId(m))));

@@ -13,7 +13,9 @@ const CHROME = new Set(['nav', 'header', 'footer', 'aside', 'form', 'iframe']);
 const isHidden = (element: Element): boolean => {
   const { hidden, ariaHidden, style } = element.properties;
   return (
-    (hidden !== undefined && hidden !== false && hidden !== null) ||
+    // `hidden="until-found"` is collapsed content, found by search: still content.
+    hidden === true ||
+    hidden === '' ||
     String(ariaHidden) === 'true' ||
     (typeof style === 'string' && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style))
   );
