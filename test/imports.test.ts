@@ -271,7 +271,7 @@ describe('GraphQL imports and the job subscription', () => {
   const WATCH = `subscription($id: ID!) { job(id: $id) { id state progress { done total } message importResult { importedResources totalResources } } }`;
 
   async function slowSite() {
-    const page = (title: string, links: string) => ({ type: 'text/html', delayMs: 150, body: `<html><body><main><h1>${title}</h1><p>${links}</p></main></body></html>` });
+    const page = (title: string, links: string) => ({ type: 'text/html', delayMs: 300, body: `<html><body><main><h1>${title}</h1><p>${links}</p></main></body></html>` });
     return site({
       '/': page('Start', ['/1', '/2', '/3', '/4'].map((p) => `<a href="${p}">${p}</a>`).join(' ')),
       '/1': page('One', ''),

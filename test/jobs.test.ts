@@ -127,8 +127,8 @@ describe('the job runner', () => {
     const s = services();
     // A worker that claimed the job, then went silent (its heartbeat a minute old).
     await server.db.job.update({ where: { id: job.id }, data: { state: 'running', workerId: 'dead-worker', attempts: 1, heartbeatAt: new Date(Date.now() - 60_000) } });
-    const lost = await recoverLostJobs(server.db, s.events, 1000);
-    expect(lost.map((j) => j.id)).toContain(job.id);
+    // Any worker's sweeper may be the one that takes it back (test files share the database).
+    await recoverLostJobs(server.db, s.events, 1000);
     expect(await server.db.job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ state: 'queued', message: 'The worker running it stopped; it will be run again' });
     // Another worker runs it; the dead one, waking up, can no longer complete it.
     await runJob(s, { import: async ({ complete }) => s.db.$transaction((tx) => complete(tx, { by: 'second' })) }, job.id, helpers('second-worker'));

@@ -28,6 +28,7 @@ const SUBSELECTION: Record<string, string> = {
   aggregatedUsers: '{ totalCount }',
   links: '{ totalCount }',
   changeRequests: '{ totalCount }',
+  jobs: '{ totalCount }',
   revision: '{ id }',
 };
 /** Lookups by argument rather than fields of the row: nothing to compare alone. */

@@ -13,14 +13,15 @@ export type TestServer = { url: string; db: Db; databaseUrl: string; queries: st
  * Starts one server for the test file; `queries` records every SQL statement it runs. With
  * `worker`, a job runner too (its own pool, so its statements are not in `queries`), sharing the
  * server's event bus. Test files share the database, so any file's runner may run any file's
- * jobs: every runner has the same settings (imports may fetch from 127.0.0.1).
+ * jobs: every runner has the same settings (imports may fetch from 127.0.0.1), and job
+ * subscriptions re-read their job often, since the runner of another file publishes elsewhere.
  */
 export function useServer(options: { worker?: boolean } = {}): TestServer {
   const server = { url: '', databaseUrl: inject('databaseUrl'), queries: [] as string[] } as TestServer;
   let stop = async () => {};
   beforeAll(async () => {
     // The rate limit has a suite of its own (rate-limit-and-cors.test.ts): elsewhere tests send as fast as they like.
-    const env = { PORT: '0', HOST: '127.0.0.1', QUIRE_RATE_LIMIT: '0', QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS: 'true', QUIRE_JOB_STALE_SECONDS: '5' };
+    const env = { PORT: '0', HOST: '127.0.0.1', QUIRE_RATE_LIMIT: '0', QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS: 'true', QUIRE_JOB_STALE_SECONDS: '5', QUIRE_JOB_POLL_SECONDS: '0.2' };
     const config = { ...loadConfig(env), databaseUrl: server.databaseUrl };
     const logger = createLogger({ level: process.env.QUIRE_TEST_LOG ? 'debug' : 'silent' });
     server.config = config;

@@ -113,6 +113,7 @@ export const SPACE_FIELD_COLUMNS: Record<string, readonly SpaceColumn[]> = {
   aggregatedUsers: [],
   links: ['revisionId'],
   mergeRules: ['mergeRules'],
+  jobs: [],
 };
 
 const columnsByField = new WeakMap<GraphQLResolveInfo['fieldNodes'], SpaceColumn[]>();
