@@ -20,6 +20,11 @@ export const ID_PREFIX = {
   ReusableContent: 'rc',
   ChangeRequestReview: 'crr',
   Job: 'job',
+  Site: 'site',
+  SiteSection: 'sitesc',
+  SiteSectionGroup: 'sitesg',
+  SiteSpace: 'sitesp',
+  SiteShareLink: 'sharelink',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

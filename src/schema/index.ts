@@ -26,6 +26,8 @@ import './types/team.js';
 import './types/team-mutations.js';
 import './types/organization-events.js';
 import './types/job.js';
+import './types/site.js';
+import './types/site-mutations.js';
 import './types/api-token.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

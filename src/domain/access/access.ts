@@ -4,7 +4,7 @@
  * see the resource but may not do the operation (capabilities.ts says who may). Roles come with
  * the rows (computed in SQL, see role-sql.ts); the caller's membership with the organization row.
  */
-import type { Collection, Space } from '../../generated/prisma/client.js';
+import type { Collection, Site, Space } from '../../generated/prisma/client.js';
 import type { CollectionRow } from '../collections/rows.js';
 import { forbidden, notFound } from '../errors.js';
 import { changeRequestKey, type Loaders } from '../loaders/index.js';
@@ -86,5 +86,15 @@ export class Access {
     if (!space || !role || !maySpace('view', role, space)) throw notFound('Job');
     if (!maySpace(JOB_RULES[action], role, space)) throw forbidden();
     return job;
+  }
+
+  /** A site of an organization the caller may `view` (members with a role) or `manage` (admins) the sites of. */
+  async requireSite(id: string, action: 'view' | 'manage' = 'view'): Promise<Site> {
+    const site = await this.loaders.site.load(id);
+    const org = site && (await this.loaders.organization.load(site.organizationId));
+    const membership = { member: !!org?.viewerIsMember, role: org?.viewerIsMember ? org.viewerRole : null };
+    if (!site || !mayOrganization('viewSites', membership)) throw notFound('Site');
+    if (action === 'manage' && !mayOrganization('manageSites', membership)) throw forbidden();
+    return site;
   }
 }

@@ -67,6 +67,10 @@ export const ORGANIZATION_RULES = {
   createContent: 'create',
   /** See and cancel every job of the organization (also those of no space, or of a purged one). */
   manageJobs: 'admin',
+  /** See the organization's sites, their structure, customization and share links. */
+  viewSites: 'nonGuest',
+  /** Create, change, publish and delete sites: their structure, customization and share links. */
+  manageSites: 'admin',
 } as const satisfies Record<string, OrgRequirement>;
 
 /**

@@ -9,6 +9,7 @@ import { contentLoaders } from './content.js';
 import { peopleLoaders } from './people.js';
 import { LoaderRegistry } from './registry.js';
 import { revisionLoaders } from './revisions.js';
+import { siteLoaders } from './sites.js';
 
 export { memberKey, revisionPageKey, teamMemberKey } from './keys.js';
 export { changeRequestKey } from './change-requests.js';
@@ -21,6 +22,7 @@ export function createLoaders(db: Db, viewerId: string) {
     ...contentLoaders(db, viewerId, registry),
     ...revisionLoaders(db, registry),
     ...changeRequestLoaders(db, registry),
+    ...siteLoaders(db, registry),
     /** Pages read ahead by a parent's statement: `set` by the parent, taken by the list's resolver. */
     readAhead: registry.readAhead,
     /** Clears every cache of the request (after a write). */

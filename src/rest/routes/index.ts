@@ -10,8 +10,9 @@ import { organizationRoutes } from './organizations.js';
 import { permissionRoutes } from './permissions.js';
 import { reviewRoutes } from './reviews.js';
 import { searchRoutes } from './search.js';
+import { siteRoutes } from './sites.js';
 import { spaceRoutes } from './spaces.js';
 import { teamRoutes } from './teams.js';
 import { userRoutes } from './users.js';
 
-export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...linkRoutes, ...reviewRoutes, ...exportRoutes, ...importRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...searchRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes];
+export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...linkRoutes, ...reviewRoutes, ...exportRoutes, ...importRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...searchRoutes, ...siteRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes];

@@ -1,0 +1,27 @@
+/** Loaders of published sites: sites, sections and site spaces by ID, a section's site spaces, a site's sections. */
+import type { Db } from '../../db/client.js';
+import type { Site, SiteSection, SiteSpace } from '../../generated/prisma/client.js';
+import type { LoaderRegistry } from './registry.js';
+
+const byId = <T extends { id: string }>(ids: readonly string[], rows: T[]) => {
+  const found = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => found.get(id) ?? null);
+};
+
+/** Rows of `parents`, grouped by `key`, each group in sibling order. */
+const grouped = <T extends { position: string; id: string }>(parents: readonly string[], rows: T[], key: (row: T) => string | null) =>
+  parents.map((p) => rows.filter((r) => key(r) === p).sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : 1)));
+
+export function siteLoaders(db: Db, registry: LoaderRegistry) {
+  return {
+    site: registry.track<string, Site | null>(async (ids) => byId(ids, await db.site.findMany({ where: { id: { in: [...ids] } } }))),
+    siteSection: registry.track<string, SiteSection | null>(async (ids) => byId(ids, await db.siteSection.findMany({ where: { id: { in: [...ids] } } }))),
+    siteSpace: registry.track<string, SiteSpace | null>(async (ids) => byId(ids, await db.siteSpace.findMany({ where: { id: { in: [...ids] } } }))),
+    /** A site's sections, in order (a site holds tens of them, not thousands). */
+    sectionsOfSite: registry.track<string, SiteSection[]>(async (ids) => grouped(ids, await db.siteSection.findMany({ where: { siteId: { in: [...ids] } } }), (s) => s.siteId)),
+    /** A section's site spaces, in order. */
+    siteSpacesOfSection: registry.track<string, SiteSpace[]>(async (ids) => grouped(ids, await db.siteSpace.findMany({ where: { sectionId: { in: [...ids] } } }), (s) => s.sectionId)),
+    /** A site's site spaces at the root (a site without sections), in order. */
+    rootSiteSpacesOfSite: registry.track<string, SiteSpace[]>(async (ids) => grouped(ids, await db.siteSpace.findMany({ where: { siteId: { in: [...ids] }, sectionId: null } }), (s) => s.siteId)),
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * A site's customization (2.11, 4.9): the record `PUT …/sites/{siteId}/customization` takes in full
+ * and GET answers. Validated against the public SiteCustomizationSettingsInput schema.
+ */
+import { DEFAULT_CUSTOMIZATION, type SiteCustomization } from './customization-defaults.js';
+import { schemaError } from './customization-errors.js';
+import { checkHeaderConditions } from './customization-conditions.js';
+import { definitions, prune, shapeOf, validatorFor } from './customization-schema.js';
+
+export { DEFAULT_CUSTOMIZATION, type SiteCustomization } from './customization-defaults.js';
+export { applyOverridePatch, effectiveCustomization, validateOverridePatch, type Override, type OverridePatch } from './customization-override.js';
+export { themeColors } from './customization-theme.js';
+
+const inputShape = shapeOf(definitions.SiteCustomizationSettingsInput);
+
+/**
+ * The record to store for a PUT body, or a 400 naming the first offending field. Properties the
+ * schema does not know are dropped (the public schema leaves its objects open); the optional groups
+ * the input lacks (`pdf`, `aiSearch`, `git`) come from the defaults. `updatedAt` is the store's.
+ */
+export function validateCustomization(input: unknown): SiteCustomization {
+  const validate = validatorFor('SiteCustomizationSettingsInput');
+  if (!validate(input)) throw schemaError(validate.errors);
+  const body = input as Record<string, unknown>;
+  checkHeaderConditions(body.header);
+  return structuredClone({ ...DEFAULT_CUSTOMIZATION, ...prune(body, inputShape) }) as SiteCustomization;
+}

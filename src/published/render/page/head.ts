@@ -1,0 +1,45 @@
+/** The `<head>`: title, description, robots, canonical URL, favicons, stylesheet and theme. */
+import { attrs, escapeHtml, safeUrl } from '../html.js';
+import { colorVariables, themeRules } from './colors.js';
+import { SITE_CSS } from './css.js';
+import { THEME_SCRIPT } from './script.js';
+import type { SiteView, ThemedUrl } from './view.js';
+
+export type HeadOptions = { title: string; description?: string; noindex: boolean; canonicalUrl?: string; stylesheetUrl?: string; site: SiteView };
+
+/** One icon, or one per colour scheme. */
+function faviconLinks(favicon: ThemedUrl | undefined): string {
+  const light = safeUrl(favicon?.light);
+  const dark = safeUrl(favicon?.dark);
+  if (!light && !dark) return '';
+  if (!light || !dark || light === dark) return `<link${attrs({ rel: 'icon', href: light ?? dark })}>`;
+  return `<link${attrs({ rel: 'icon', href: light, media: '(prefers-color-scheme: light)' })}><link${attrs({ rel: 'icon', href: dark, media: '(prefers-color-scheme: dark)' })}>`;
+}
+
+/** The site's colours as custom properties, light and dark. */
+export function siteColorStyle(site: SiteView): string {
+  const colors = site.colors ?? {};
+  return themeRules(colorVariables(colors, 'light'), colorVariables(colors, 'dark'));
+}
+
+export function headHtml(options: HeadOptions): string {
+  const { site } = options;
+  const canonical = safeUrl(options.canonicalUrl);
+  const stylesheet = safeUrl(options.stylesheetUrl);
+  const toggleable = site.theme?.toggleable === true;
+  return [
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(options.title)}</title>`,
+    options.description ? `<meta${attrs({ name: 'description', content: options.description })}>` : '',
+    options.noindex ? '<meta name="robots" content="noindex">' : '',
+    canonical ? `<link${attrs({ rel: 'canonical', href: canonical })}>` : '',
+    `<meta name="color-scheme" content="${toggleable ? 'light dark' : site.theme?.default === 'dark' ? 'dark' : 'light'}">`,
+    faviconLinks(site.favicon),
+    stylesheet ? `<link${attrs({ rel: 'stylesheet', href: stylesheet })}>` : `<style>${SITE_CSS}</style>`,
+    ((css) => (css ? `<style>${css}</style>` : ''))(siteColorStyle(site)),
+    toggleable ? `<script>${THEME_SCRIPT}</script>` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}

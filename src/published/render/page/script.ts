@@ -1,0 +1,40 @@
+/**
+ * The two inline scripts of published pages; pages work without them. THEME_SCRIPT (in the head,
+ * only when the theme is toggleable) applies the visitor's stored theme before the first paint.
+ * SITE_SCRIPT (end of body) shows the theme toggle and wires it, and turns tab groups rendered
+ * as stacked panels into working ARIA tabs (click, arrow keys, Home/End). SCRIPT_HASHES are
+ * their CSP `script-src` sources, for a Content-Security-Policy without 'unsafe-inline'.
+ */
+import { createHash } from 'node:crypto';
+
+export const THEME_STORAGE_KEY = 'quire-theme';
+
+export const THEME_SCRIPT = `try{var t=localStorage.getItem("${THEME_STORAGE_KEY}");if(t==="light"||t==="dark")document.documentElement.setAttribute("data-theme",t)}catch(e){}`;
+
+export const SITE_SCRIPT = `(function(){
+var d=document,root=d.documentElement;
+var toggle=d.querySelector(".theme-toggle");
+if(toggle&&window.matchMedia){
+var mq=window.matchMedia("(prefers-color-scheme: dark)");
+var current=function(){return root.getAttribute("data-theme")||(mq.matches?"dark":"light")};
+var sync=function(){toggle.setAttribute("aria-pressed",String(current()==="dark"))};
+toggle.hidden=false;sync();
+toggle.addEventListener("click",function(){var next=current()==="dark"?"light":"dark";root.setAttribute("data-theme",next);try{localStorage.setItem("${THEME_STORAGE_KEY}",next)}catch(e){}sync()});
+if(mq.addEventListener)mq.addEventListener("change",sync);
+}
+Array.prototype.forEach.call(d.querySelectorAll("[data-tabs]"),function(group){
+var list=group.querySelector("[role=tablist]");if(!list)return;
+var tabs=Array.prototype.slice.call(list.querySelectorAll("[role=tab]"));if(!tabs.length)return;
+var select=function(tab,focus){tabs.forEach(function(t){var on=t===tab;t.setAttribute("aria-selected",String(on));t.tabIndex=on?0:-1;var panel=d.getElementById(t.getAttribute("aria-controls"));if(panel)panel.hidden=!on});if(focus)tab.focus()};
+list.hidden=false;group.classList.add("tabs-enhanced");
+select(tabs.filter(function(t){return t.getAttribute("aria-selected")==="true"})[0]||tabs[0],false);
+tabs.forEach(function(tab,i){
+tab.addEventListener("click",function(){select(tab,false)});
+tab.addEventListener("keydown",function(e){var k=e.key,n=k==="ArrowRight"?i+1:k==="ArrowLeft"?i-1:k==="Home"?0:k==="End"?tabs.length-1:null;if(n===null)return;e.preventDefault();select(tabs[(n+tabs.length)%tabs.length],true)});
+});
+});
+})();`;
+
+const hash = (source: string) => `'sha256-${createHash('sha256').update(source).digest('base64')}'`;
+
+export const SCRIPT_HASHES: readonly string[] = [hash(THEME_SCRIPT), hash(SITE_SCRIPT)];

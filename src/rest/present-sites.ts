@@ -1,0 +1,94 @@
+/** Sites over REST: the public document's Site, SiteSection, SiteSpace, ShareLink and SiteStructure. */
+import { presentSpace, SPACE_FRAGMENT } from './present.js';
+
+type Obj = Record<string, any>;
+
+export const SITE_FRAGMENT = `fragment RestSite on Site {
+  id title type visibility defaultLevel basename hostname published createdAt
+  siteSpaces { id } sections { id siteSpaces { id } }
+  permissions { view admin } urls { location app preview published }
+}`;
+
+export const SITE_SPACE_FRAGMENT = `fragment RestSiteSpace on SiteSpace {
+  id path title condition sectionId default space { ...RestSpace } urls { published }
+} ${SPACE_FRAGMENT}`;
+
+export const SITE_SECTION_FRAGMENT = `fragment RestSiteSection on SiteSection {
+  id title description icon path condition sectionGroupId default siteSpaces { ...RestSiteSpace } urls { published }
+}`;
+
+export const SHARE_LINK_FRAGMENT = `fragment RestShareLink on SiteShareLink { id name active createdAt urls { published } }`;
+
+const when = <T>(value: T | null | undefined, key: string) => (value === null || value === undefined ? {} : { [key]: value });
+const urls = (u: { published?: string | null }) => (u.published ? { published: u.published } : {});
+
+export const presentSite = (s: Obj) => ({
+  object: 'site',
+  id: s.id,
+  type: s.type,
+  appliedType: s.type,
+  title: s.title,
+  ...when(s.hostname, 'hostname'),
+  basename: s.basename,
+  visibility: String(s.visibility).replace('_', '-'),
+  defaultLevel: s.defaultLevel,
+  permissions: {
+    view: s.permissions.view,
+    access: s.permissions.view,
+    edit: s.permissions.admin,
+    create: s.permissions.admin,
+    admin: s.permissions.admin,
+    installIntegration: false,
+    viewAdaptiveSchema: s.permissions.view,
+    editAdaptiveSchema: false,
+  },
+  published: s.published,
+  // The number of site spaces, at the root and in every section.
+  siteSpaces: s.siteSpaces.length + s.sections.reduce((n: number, section: Obj) => n + section.siteSpaces.length, 0),
+  createdAt: s.createdAt,
+  features: [],
+  urls: { location: s.urls.location, app: s.urls.app, preview: s.urls.preview, ...urls(s.urls) },
+});
+
+/** A site space; `space` is null when the caller cannot see the space (it is then left out, with its ID). */
+export const presentSiteSpace = (ss: Obj) => ({
+  object: 'site-space',
+  id: ss.id,
+  path: ss.path,
+  ...when(ss.sectionId, 'section'),
+  space: ss.space ? presentSpace(ss.space) : undefined,
+  title: ss.title,
+  default: ss.default,
+  ...when(ss.condition, 'condition'),
+  draft: false,
+  hidden: false,
+  urls: urls(ss.urls),
+});
+
+export const presentSiteSection = (s: Obj) => ({
+  object: 'site-section',
+  id: s.id,
+  title: s.title,
+  ...when(s.description, 'description'),
+  default: s.default,
+  draft: false,
+  path: s.path,
+  ...when(s.condition, 'condition'),
+  ...when(s.sectionGroupId, 'sectionGroup'),
+  siteSpaces: s.siteSpaces.map(presentSiteSpace),
+  urls: urls(s.urls),
+  ...when(s.icon, 'icon'),
+});
+
+export const presentShareLink = (l: Obj) => ({
+  object: 'share-link',
+  id: l.id,
+  createdAt: l.createdAt,
+  ...when(l.name, 'name'),
+  active: l.active,
+  urls: urls(l.urls),
+});
+
+/** `{type: "sections", structure}` when the site has sections, else `{type: "siteSpaces", structure}`. */
+export const presentStructure = (site: Obj) =>
+  site.sections.length ? { type: 'sections', structure: site.sections.map(presentSiteSection) } : { type: 'siteSpaces', structure: site.siteSpaces.map(presentSiteSpace) };

@@ -1,0 +1,292 @@
+/**
+ * Sites (the public document's `/orgs/{organizationId}/sites…`) and sections 4.4 (share links),
+ * 4.9 (customization), 4.10 (sections) and 4.11 (site spaces) of the API description. Reads go
+ * through `organization(id) { site(id) }`, writes name the organization, so another
+ * organization's site is 404 on every path.
+ */
+import { badRequest } from '../../domain/errors.js';
+import { SITE_SPACE_FRAGMENT, SITE_FRAGMENT, SITE_SECTION_FRAGMENT, SHARE_LINK_FRAGMENT, presentShareLink, presentSite, presentSiteSection, presentSiteSpace, presentStructure } from '../present-sites.js';
+import { booleanParam, CONNECTION_FIELDS, listOf, pageArgs, pick, route, stringParam, type RestInput } from '../route.js';
+import { arrayPage } from '../list-page.js';
+
+const SITES = '/orgs/{organizationId}/sites';
+const SITE = `${SITES}/{siteId}`;
+const ids = ({ params }: RestInput) => ({ org: params.organizationId, site: params.siteId });
+// The public document: deletes answer 205 when something was removed.
+const gone = () => 205;
+
+/** `share-link` → the GraphQL enum's `share_link`. */
+const visibility = (value: unknown) => (typeof value === 'string' ? value.replace(/-/g, '_') : value);
+
+/** A read of one site through its organization. */
+const readSite = (name: string, selection: string, fragments: string) =>
+  `query ${name}($org: ID!, $site: ID!) { organization(id: $org) { site(id: $site) { ${selection} } } } ${fragments}`;
+
+/** A mutation on a site (`$org` checked by the mutation). */
+const writeSite = (name: string, vars: string, call: string, fragments = '') => `mutation ${name}($org: ID!, $site: ID!${vars}) { result: ${call} } ${fragments}`;
+
+const site = (data: any) => data.organization.site;
+
+/**
+ * A move's `position`: the public document's pointers (`{before: {type: "site-space", siteSpace}}`)
+ * or plain IDs, as GraphQL's `{before, after}` IDs.
+ */
+function movePosition(position: unknown, pointer: 'siteSpace' | 'siteSection') {
+  if (position === undefined || position === null) return null;
+  if (typeof position !== 'object' || Array.isArray(position)) throw badRequest('Invalid value for "position": an object with "before" or "after"', 'position');
+  const id = (value: unknown, side: string) => {
+    if (value === undefined || value === null) return undefined;
+    if (typeof value === 'string') return value;
+    const named = (value as Record<string, unknown>)[pointer];
+    if (typeof named !== 'string') throw badRequest(`Invalid value for "position.${side}": a ${pointer === 'siteSpace' ? 'site space' : 'site section'} pointer`, `position.${side}`);
+    return named;
+  };
+  const { before, after, ...rest } = position as Record<string, unknown>;
+  const extra = Object.keys(rest)[0];
+  if (extra) throw badRequest(`Invalid value for "position.${extra}": unknown field`, `position.${extra}`);
+  return { before: id(before, 'before') ?? null, after: id(after, 'after') ?? null };
+}
+
+export const siteRoutes = [
+  route({
+    method: 'GET',
+    path: SITES,
+    operation: `query RestListSites($org: ID!, $first: Int, $after: String) {
+      organization(id: $org) { sites(first: $first, after: $after) { ${CONNECTION_FIELDS} edges { node { ...RestSite } } } }
+    } ${SITE_FRAGMENT}`,
+    variables: ({ params, query }) => ({ org: params.organizationId, ...pageArgs(query) }),
+    result: (data) => listOf(data.organization.sites, presentSite),
+  }),
+  route({
+    method: 'POST',
+    path: SITES,
+    operation: `mutation RestCreateSite($org: ID!, $input: CreateSiteInput) { result: createSite(organizationId: $org, input: $input) { ...RestSite } } ${SITE_FRAGMENT}`,
+    variables: ({ params, body }) => {
+      const input = pick(body, ['title', 'visibility', 'type', 'spaces'], ['spaces']);
+      return { org: params.organizationId, input: { ...input, ...('visibility' in input ? { visibility: visibility(input.visibility) } : {}) } };
+    },
+    status: 201,
+    result: (data) => presentSite(data.result),
+  }),
+  route({
+    method: 'GET',
+    path: SITE,
+    operation: readSite('RestGetSite', '...RestSite', SITE_FRAGMENT),
+    variables: ids,
+    result: (data) => presentSite(site(data)),
+  }),
+  route({
+    method: 'PATCH',
+    path: SITE,
+    operation: writeSite('RestUpdateSite', ', $input: UpdateSiteInput!', 'updateSite(organizationId: $org, siteId: $site, input: $input) { ...RestSite }', SITE_FRAGMENT),
+    variables: (input) => {
+      const fields = pick(input.body, ['title', 'visibility', 'basename', 'hostname', 'defaultLevel', 'defaultSiteSpace', 'defaultSiteSection']);
+      return { ...ids(input), input: { ...fields, ...('visibility' in fields ? { visibility: visibility(fields.visibility) } : {}) } };
+    },
+    result: (data) => presentSite(data.result),
+  }),
+  route({
+    method: 'DELETE',
+    path: SITE,
+    operation: writeSite('RestDeleteSite', '', 'deleteSite(organizationId: $org, siteId: $site)'),
+    variables: ids,
+    status: gone,
+  }),
+  ...(['publish', 'unpublish'] as const).map((verb) =>
+    route({
+      method: 'POST',
+      path: `${SITE}/${verb}`,
+      operation: writeSite(`Rest${verb[0].toUpperCase()}${verb.slice(1)}Site`, '', `${verb}Site(organizationId: $org, siteId: $site) { ...RestSite }`, SITE_FRAGMENT),
+      variables: ids,
+      result: (data) => presentSite(data.result),
+    }),
+  ),
+  route({
+    method: 'GET',
+    path: `${SITE}/structure`,
+    operation: readSite('RestGetSiteStructure', 'sections { ...RestSiteSection } siteSpaces { ...RestSiteSpace }', `${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`),
+    variables: ids,
+    result: (data) => presentStructure(site(data)),
+  }),
+  route({
+    method: 'GET',
+    path: `${SITE}/published`,
+    operation: readSite(
+      'RestGetPublishedSite',
+      '...RestSite customization sections { ...RestSiteSection } siteSpaces { ...RestSiteSpace } allSiteSpaces: sections { siteSpaces { id customization } } rootSpaces: siteSpaces { id customization }',
+      `${SITE_FRAGMENT} ${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`,
+    ),
+    variables: ids,
+    result: (data) => {
+      const s = site(data);
+      const spaces = [...s.rootSpaces, ...s.allSiteSpaces.flatMap((section: { siteSpaces: unknown[] }) => section.siteSpaces)] as { id: string; customization: unknown }[];
+      return {
+        object: 'published-content-site',
+        site: presentSite(s),
+        structure: presentStructure(s),
+        customizations: { site: s.customization, siteSpaces: Object.fromEntries(spaces.map((ss) => [ss.id, ss.customization])) },
+        scripts: [],
+      };
+    },
+  }),
+
+  // 4.9 customization
+  route({
+    method: 'GET',
+    path: `${SITE}/customization`,
+    operation: readSite('RestGetSiteCustomization', 'customization', ''),
+    variables: (input) => (booleanParam(input.query, 'unmasked'), ids(input)),
+    result: (data) => site(data).customization,
+  }),
+  route({
+    method: 'PUT',
+    path: `${SITE}/customization`,
+    operation: writeSite('RestPutSiteCustomization', ', $customization: JSON!', 'updateSiteCustomization(organizationId: $org, siteId: $site, customization: $customization)'),
+    variables: (input) => ({ ...ids(input), customization: input.body }),
+    result: (data) => data.result,
+  }),
+  route({
+    method: 'GET',
+    path: `${SITE}/site-spaces/{siteSpaceId}/customization`,
+    operation: `query RestGetSiteSpaceCustomization($org: ID!, $site: ID!, $siteSpace: ID!) { organization(id: $org) { site(id: $site) { siteSpace(id: $siteSpace) { customization } } } }`,
+    variables: (input) => (booleanParam(input.query, 'unmasked'), { ...ids(input), siteSpace: input.params.siteSpaceId }),
+    result: (data) => site(data).siteSpace.customization,
+  }),
+  route({
+    method: 'PATCH',
+    path: `${SITE}/site-spaces/{siteSpaceId}/customization`,
+    operation: writeSite('RestPatchSiteSpaceCustomization', ', $siteSpace: ID!, $override: JSON!', 'updateSiteSpaceCustomization(organizationId: $org, siteId: $site, siteSpaceId: $siteSpace, override: $override)'),
+    variables: (input) => ({ ...ids(input), siteSpace: input.params.siteSpaceId, override: input.body }),
+    result: (data) => data.result,
+  }),
+  route({
+    method: 'DELETE',
+    path: `${SITE}/site-spaces/{siteSpaceId}/customization`,
+    operation: writeSite('RestDeleteSiteSpaceCustomization', ', $siteSpace: ID!', 'deleteSiteSpaceCustomization(organizationId: $org, siteId: $site, siteSpaceId: $siteSpace)'),
+    variables: (input) => ({ ...ids(input), siteSpace: input.params.siteSpaceId }),
+    status: gone,
+  }),
+
+  // 4.4 share links
+  route({
+    method: 'GET',
+    path: `${SITE}/share-links`,
+    operation: readSite('RestListShareLinks', `shareLinks(first: $first, after: $after) { ${CONNECTION_FIELDS} edges { node { ...RestShareLink } } }`, SHARE_LINK_FRAGMENT).replace('$site: ID!)', '$site: ID!, $first: Int, $after: String)'),
+    variables: (input) => ({ ...ids(input), ...pageArgs(input.query) }),
+    result: (data) => listOf(site(data).shareLinks, presentShareLink),
+  }),
+  route({
+    method: 'POST',
+    path: `${SITE}/share-links`,
+    operation: writeSite('RestCreateShareLink', ', $name: String!', 'createSiteShareLink(organizationId: $org, siteId: $site, name: $name) { ...RestShareLink }', SHARE_LINK_FRAGMENT),
+    variables: (input) => {
+      if (typeof input.body.name !== 'string') throw badRequest('Invalid value for "name": a string of 1 to 50 characters is required', 'name');
+      return { ...ids(input), name: input.body.name };
+    },
+    status: 201,
+    result: (data) => presentShareLink(data.result),
+  }),
+  route({
+    method: 'PATCH',
+    path: `${SITE}/share-links/{shareLinkId}`,
+    operation: writeSite('RestUpdateShareLink', ', $link: ID!, $name: String, $active: Boolean', 'updateSiteShareLink(organizationId: $org, siteId: $site, shareLinkId: $link, name: $name, active: $active) { ...RestShareLink }', SHARE_LINK_FRAGMENT),
+    variables: (input) => ({ ...ids(input), link: input.params.shareLinkId, ...pick(input.body, ['name', 'active']) }),
+    result: (data) => presentShareLink(data.result),
+  }),
+  route({
+    method: 'DELETE',
+    path: `${SITE}/share-links/{shareLinkId}`,
+    operation: writeSite('RestDeleteShareLink', ', $link: ID!', 'deleteSiteShareLink(organizationId: $org, siteId: $site, shareLinkId: $link)'),
+    variables: (input) => ({ ...ids(input), link: input.params.shareLinkId }),
+    status: gone,
+  }),
+
+  // 4.10 sections
+  route({
+    method: 'GET',
+    path: `${SITE}/sections`,
+    operation: readSite('RestListSiteSections', 'sections { ...RestSiteSection }', `${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`),
+    variables: (input) => (stringParam(input.query, 'shareKey'), ids(input)),
+    result: (data, input) => arrayPage(site(data).sections, input.query, presentSiteSection),
+  }),
+  route({
+    method: 'POST',
+    path: `${SITE}/sections`,
+    operation: writeSite('RestAddSiteSection', ', $spaceId: ID!, $title: String', 'addSiteSection(organizationId: $org, siteId: $site, spaceId: $spaceId, title: $title) { ...RestSiteSection }', `${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`),
+    variables: (input) => {
+      if (input.body.draft === true) throw badRequest('Invalid value for "draft": this server publishes sections live only', 'draft');
+      if (typeof input.body.spaceId !== 'string') throw badRequest('Invalid value for "spaceId": the ID of an existing space is required (this server does not create one)', 'spaceId');
+      return { ...ids(input), spaceId: input.body.spaceId, title: input.body.title ?? null };
+    },
+    status: 201,
+    result: (data) => presentSiteSection(data.result),
+  }),
+  route({
+    method: 'PATCH',
+    path: `${SITE}/sections/{siteSectionId}`,
+    operation: writeSite('RestUpdateSiteSection', ', $section: ID!, $input: UpdateSiteSectionInput!', 'updateSiteSection(organizationId: $org, siteId: $site, sectionId: $section, input: $input) { ...RestSiteSection }', `${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`),
+    variables: (input) => ({ ...ids(input), section: input.params.siteSectionId, input: pick(input.body, ['title', 'path', 'defaultSiteSpace', 'condition', 'icon', 'description']) }),
+    result: (data) => presentSiteSection(data.result),
+  }),
+  route({
+    method: 'DELETE',
+    path: `${SITE}/sections/{siteSectionId}`,
+    operation: writeSite('RestDeleteSiteSection', ', $section: ID!', 'deleteSiteSection(organizationId: $org, siteId: $site, sectionId: $section)'),
+    variables: (input) => ({ ...ids(input), section: input.params.siteSectionId }),
+    status: gone,
+  }),
+  route({
+    method: 'POST',
+    path: `${SITE}/sections/{siteSectionId}/move`,
+    operation: writeSite('RestMoveSiteSection', ', $section: ID!, $position: PositionInput', 'moveSiteSection(organizationId: $org, siteId: $site, sectionId: $section, position: $position) { ...RestSiteSection }', `${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`),
+    variables: (input) => ({ ...ids(input), section: input.params.siteSectionId, position: movePosition(input.body.position, 'siteSection') }),
+    result: (data) => presentSiteSection(data.result),
+  }),
+
+  // 4.11 site spaces
+  route({
+    method: 'GET',
+    path: `${SITE}/site-spaces`,
+    operation: readSite('RestListSiteSpaces', 'siteSpaces { ...RestSiteSpace } sections { siteSpaces { ...RestSiteSpace } }', SITE_SPACE_FRAGMENT),
+    variables: (input) => (stringParam(input.query, 'shareKey'), booleanParam(input.query, 'default'), ids(input)),
+    result: (data, input) => {
+      const s = site(data);
+      const all = [...s.siteSpaces, ...s.sections.flatMap((section: { siteSpaces: unknown[] }) => section.siteSpaces)] as { default: boolean }[];
+      const only = booleanParam(input.query, 'default');
+      return arrayPage(only === undefined ? all : all.filter((ss) => ss.default === only), input.query, presentSiteSpace);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: `${SITE}/site-spaces`,
+    operation: writeSite('RestAddSiteSpace', ', $spaceId: ID!, $sectionId: ID', 'addSiteSpace(organizationId: $org, siteId: $site, spaceId: $spaceId, sectionId: $sectionId) { ...RestSiteSpace }', SITE_SPACE_FRAGMENT),
+    variables: (input) => {
+      if (input.body.draft === true) throw badRequest('Invalid value for "draft": this server publishes site spaces live only', 'draft');
+      if (typeof input.body.spaceId !== 'string') throw badRequest('Invalid value for "spaceId": the ID of an existing space is required (this server does not create one)', 'spaceId');
+      return { ...ids(input), spaceId: input.body.spaceId, sectionId: input.body.sectionId ?? null };
+    },
+    status: 201,
+    result: (data) => presentSiteSpace(data.result),
+  }),
+  route({
+    method: 'PATCH',
+    path: `${SITE}/site-spaces/{siteSpaceId}`,
+    operation: writeSite('RestUpdateSiteSpace', ', $siteSpace: ID!, $input: UpdateSiteSpaceInput!', 'updateSiteSpace(organizationId: $org, siteId: $site, siteSpaceId: $siteSpace, input: $input) { ...RestSiteSpace }', SITE_SPACE_FRAGMENT),
+    variables: (input) => ({ ...ids(input), siteSpace: input.params.siteSpaceId, input: pick(input.body, ['path', 'condition']) }),
+    result: (data) => presentSiteSpace(data.result),
+  }),
+  route({
+    method: 'DELETE',
+    path: `${SITE}/site-spaces/{siteSpaceId}`,
+    operation: writeSite('RestDeleteSiteSpace', ', $siteSpace: ID!', 'deleteSiteSpace(organizationId: $org, siteId: $site, siteSpaceId: $siteSpace)'),
+    variables: (input) => ({ ...ids(input), siteSpace: input.params.siteSpaceId }),
+    status: gone,
+  }),
+  route({
+    method: 'POST',
+    path: `${SITE}/site-spaces/{siteSpaceId}/move`,
+    operation: writeSite('RestMoveSiteSpace', ', $siteSpace: ID!, $position: PositionInput', 'moveSiteSpace(organizationId: $org, siteId: $site, siteSpaceId: $siteSpace, position: $position) { ...RestSiteSpace }', SITE_SPACE_FRAGMENT),
+    variables: (input) => ({ ...ids(input), siteSpace: input.params.siteSpaceId, position: movePosition(input.body.position, 'siteSpace') }),
+    result: (data) => presentSiteSpace(data.result),
+  }),
+];

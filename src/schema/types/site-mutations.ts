@@ -1,0 +1,166 @@
+/**
+ * Every write to sites: the sites themselves (create, update, publish, unpublish, delete), their
+ * sections and site spaces (add, update, move, delete), share links and customization. Each runs
+ * one domain command (src/domain/sites/), which checks the caller's role and validates its input.
+ */
+import { deleteSiteSpaceCustomization, patchSiteSpaceCustomization, putSiteCustomization } from '../../domain/sites/customization-store.js';
+import { addSection, deleteSection, moveSection, updateSection } from '../../domain/sites/sections.js';
+import { createShareLink, deleteShareLink, updateShareLink } from '../../domain/sites/share-links.js';
+import { addSiteSpace, deleteSiteSpace, moveSiteSpace, updateSiteSpace } from '../../domain/sites/site-spaces.js';
+import { createSite, deleteSite, setPublished, updateSite } from '../../domain/sites/sites.js';
+import { notFound } from '../../domain/errors.js';
+import { builder } from '../builder.js';
+import { forgetLoaded, type Context } from '../context.js';
+import { PositionInput } from './position.js';
+import { SiteRef, SiteSectionRef, SiteShareLinkRef, SiteSpaceRef, SiteVisibilityEnum } from './site.js';
+
+/** The input as the domain reads it: GraphQL's nulls for omitted arguments dropped, explicit nulls kept where `keepNull` says. */
+function body(args: Record<string, unknown>, keepNull: readonly string[] = []): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).filter(([key, value]) => value !== undefined && (value !== null || keepNull.includes(key))));
+}
+
+const fresh = <T>(ctx: Context, value: T) => (forgetLoaded(ctx), value);
+
+/** REST paths name the organization too: a site of another organization is not found there. */
+const siteArgs = (t: { arg: { id: (options: { required?: boolean; description?: string }) => any } }) => ({
+  siteId: t.arg.id({ required: true }),
+  organizationId: t.arg.id({ required: false, description: 'When given, the site must belong to it (not found otherwise).' }),
+});
+
+/** Answers undefined (so `||` goes on to the write) once the site is known to be in `organizationId`. */
+async function inOrganization(ctx: Context, organizationId: unknown, siteId: unknown): Promise<undefined> {
+  if (organizationId === null || organizationId === undefined) return undefined;
+  const site = await ctx.access.requireSite(String(siteId), 'view');
+  if (site.organizationId !== String(organizationId)) throw notFound('Site');
+  return undefined;
+}
+
+const CreateSiteInput = builder.inputType('CreateSiteInput', {
+  fields: (t) => ({
+    title: t.string(),
+    visibility: t.field({ type: SiteVisibilityEnum }),
+    type: t.string({ description: '`basic`, `premium`, `ultimate` (default), `sponsored`, `legacy-basic` or `legacy-premium`.' }),
+    spaces: t.idList({ description: 'Spaces to publish in it, in order, at its root.' }),
+  }),
+});
+
+const UpdateSiteInput = builder.inputType('UpdateSiteInput', {
+  fields: (t) => ({
+    title: t.string(),
+    visibility: t.field({ type: SiteVisibilityEnum }),
+    basename: t.string(),
+    hostname: t.string({ description: 'A custom hostname the site is served on; null removes it.' }),
+    defaultLevel: t.string(),
+    defaultSiteSpace: t.id(),
+    defaultSiteSection: t.id(),
+  }),
+});
+
+const UpdateSiteSectionInput = builder.inputType('UpdateSiteSectionInput', {
+  fields: (t) => ({
+    title: t.string(),
+    path: t.string(),
+    defaultSiteSpace: t.id(),
+    condition: t.string({ description: 'An expression over `visitor.claims`; null removes it.' }),
+    icon: t.string(),
+    description: t.string(),
+  }),
+});
+
+const UpdateSiteSpaceInput = builder.inputType('UpdateSiteSpaceInput', {
+  fields: (t) => ({ path: t.string(), condition: t.string({ description: 'An expression over `visitor.claims`; null removes it.' }) }),
+});
+
+builder.mutationFields((t) => ({
+  createSite: t.field({
+    type: SiteRef,
+    args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: CreateSiteInput, required: false }) },
+    resolve: async (_r, { organizationId, input }, ctx) => fresh(ctx, await createSite(ctx.db, ctx.access, String(organizationId), body({ ...input }))),
+  }),
+  updateSite: t.field({
+    type: SiteRef,
+    args: { ...siteArgs(t), input: t.arg({ type: UpdateSiteInput, required: true }) },
+    resolve: async (_r, { siteId, organizationId, input }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await updateSite(ctx.db, ctx.access, String(siteId), body({ ...input }, ['hostname']))),
+  }),
+  publishSite: t.field({ type: SiteRef, args: { ...siteArgs(t) }, resolve: async (_r, { siteId, organizationId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await setPublished(ctx.db, ctx.access, String(siteId), true)) }),
+  unpublishSite: t.field({ type: SiteRef, args: { ...siteArgs(t) }, resolve: async (_r, { siteId, organizationId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await setPublished(ctx.db, ctx.access, String(siteId), false)) }),
+  deleteSite: t.boolean({ args: { ...siteArgs(t) }, resolve: async (_r, { siteId, organizationId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || (await deleteSite(ctx.db, ctx.access, String(siteId)), true) }),
+
+  addSiteSection: t.field({
+    type: SiteSectionRef,
+    description: 'Adds a section holding the space. The first section takes the site spaces at the root.',
+    args: { ...siteArgs(t), spaceId: t.arg.id({ required: true }), title: t.arg.string() },
+    resolve: async (_r, { siteId, organizationId, ...input }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await addSection(ctx.db, ctx.access, String(siteId), body(input))),
+  }),
+  updateSiteSection: t.field({
+    type: SiteSectionRef,
+    args: { ...siteArgs(t), sectionId: t.arg.id({ required: true }), input: t.arg({ type: UpdateSiteSectionInput, required: true }) },
+    resolve: async (_r, { siteId, organizationId, sectionId, input }, ctx) => (await inOrganization(ctx, organizationId, siteId)) ||
+      fresh(ctx, await updateSection(ctx.db, ctx.access, String(siteId), String(sectionId), body({ ...input }, ['condition', 'icon', 'description']))),
+  }),
+  moveSiteSection: t.field({
+    type: SiteSectionRef,
+    args: { ...siteArgs(t), sectionId: t.arg.id({ required: true }), position: t.arg({ type: PositionInput }) },
+    resolve: async (_r, { siteId, organizationId, sectionId, position }, ctx) => (await inOrganization(ctx, organizationId, siteId)) ||
+      fresh(ctx, await moveSection(ctx.db, ctx.access, String(siteId), String(sectionId), position ? { position: body({ ...position }) } : {})),
+  }),
+  deleteSiteSection: t.boolean({
+    args: { ...siteArgs(t), sectionId: t.arg.id({ required: true }) },
+    resolve: async (_r, { siteId, organizationId, sectionId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || (await deleteSection(ctx.db, ctx.access, String(siteId), String(sectionId)), true),
+  }),
+
+  addSiteSpace: t.field({
+    type: SiteSpaceRef,
+    description: 'Publishes a space in the site: in the section given, else the default section, else at the root.',
+    args: { ...siteArgs(t), spaceId: t.arg.id({ required: true }), sectionId: t.arg.id() },
+    resolve: async (_r, { siteId, organizationId, ...input }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await addSiteSpace(ctx.db, ctx.access, String(siteId), body(input))),
+  }),
+  updateSiteSpace: t.field({
+    type: SiteSpaceRef,
+    args: { ...siteArgs(t), siteSpaceId: t.arg.id({ required: true }), input: t.arg({ type: UpdateSiteSpaceInput, required: true }) },
+    resolve: async (_r, { siteId, organizationId, siteSpaceId, input }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await updateSiteSpace(ctx.db, ctx.access, String(siteId), String(siteSpaceId), body({ ...input }, ['condition']))),
+  }),
+  moveSiteSpace: t.field({
+    type: SiteSpaceRef,
+    args: { ...siteArgs(t), siteSpaceId: t.arg.id({ required: true }), position: t.arg({ type: PositionInput }) },
+    resolve: async (_r, { siteId, organizationId, siteSpaceId, position }, ctx) => (await inOrganization(ctx, organizationId, siteId)) ||
+      fresh(ctx, await moveSiteSpace(ctx.db, ctx.access, String(siteId), String(siteSpaceId), position ? { position: body({ ...position }) } : {})),
+  }),
+  deleteSiteSpace: t.boolean({
+    args: { ...siteArgs(t), siteSpaceId: t.arg.id({ required: true }) },
+    resolve: async (_r, { siteId, organizationId, siteSpaceId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || (await deleteSiteSpace(ctx.db, ctx.access, String(siteId), String(siteSpaceId)), true),
+  }),
+
+  createSiteShareLink: t.field({
+    type: SiteShareLinkRef,
+    args: { ...siteArgs(t), name: t.arg.string({ required: true }) },
+    resolve: async (_r, { siteId, organizationId, name }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await createShareLink(ctx.db, ctx.access, String(siteId), { name })),
+  }),
+  updateSiteShareLink: t.field({
+    type: SiteShareLinkRef,
+    args: { ...siteArgs(t), shareLinkId: t.arg.id({ required: true }), name: t.arg.string(), active: t.arg.boolean() },
+    resolve: async (_r, { siteId, organizationId, shareLinkId, ...input }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await updateShareLink(ctx.db, ctx.access, String(siteId), String(shareLinkId), body(input))),
+  }),
+  deleteSiteShareLink: t.boolean({
+    args: { ...siteArgs(t), shareLinkId: t.arg.id({ required: true }) },
+    resolve: async (_r, { siteId, organizationId, shareLinkId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || (await deleteShareLink(ctx.db, ctx.access, String(siteId), String(shareLinkId)), true),
+  }),
+
+  updateSiteCustomization: t.field({
+    type: 'JSON',
+    description: "Replaces the site's customization with the full record given (validated against the public document's schema).",
+    args: { ...siteArgs(t), customization: t.arg({ type: 'JSON', required: true }) },
+    resolve: async (_r, { siteId, organizationId, customization }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || putSiteCustomization(ctx.db, ctx.access, String(siteId), customization),
+  }),
+  updateSiteSpaceCustomization: t.field({
+    type: 'JSON',
+    description: "Changes a site space's override: a field set to null is removed (falling back to the site's), an omitted field is kept. Answers the effective customization.",
+    args: { ...siteArgs(t), siteSpaceId: t.arg.id({ required: true }), override: t.arg({ type: 'JSON', required: true }) },
+    resolve: async (_r, { siteId, organizationId, siteSpaceId, override }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || patchSiteSpaceCustomization(ctx.db, ctx.access, String(siteId), String(siteSpaceId), override),
+  }),
+  deleteSiteSpaceCustomization: t.boolean({
+    args: { ...siteArgs(t), siteSpaceId: t.arg.id({ required: true }) },
+    resolve: async (_r, { siteId, organizationId, siteSpaceId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || (await deleteSiteSpaceCustomization(ctx.db, ctx.access, String(siteId), String(siteSpaceId)), true),
+  }),
+}));
+

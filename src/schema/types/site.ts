@@ -1,0 +1,207 @@
+/**
+ * Published sites in the graph: `site(id)`, `Organization.sites`, and a site's sections, site
+ * spaces (each with its space and effective customization), share links and customization.
+ * Mutations live in site-mutations.ts.
+ */
+import type { Site, SiteSection, SiteShareLink, SiteSpace } from '../../generated/prisma/client.js';
+import { mayOrganization } from '../../domain/access/capabilities.js';
+import { notFound } from '../../domain/errors.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { byTimeThenId, readPage } from '../../domain/pagination/keyset.js';
+import { sectionBaseUrl, shareLinkUrl, siteBaseUrl, siteSpaceBaseUrl } from '../../domain/sites/published-urls.js';
+import { countShareLinks, shareLinksPage } from '../../domain/sites/share-links.js';
+import { siteCustomization, siteSpaceCustomization } from '../../domain/sites/customization-store.js';
+import { apiVisibility } from '../../domain/sites/sites.js';
+import { builder } from '../builder.js';
+import { pageConnection } from '../connection.js';
+import type { Context } from '../context.js';
+import { apiUrl, appUrl } from '../urls.js';
+import { OrganizationRef } from './organization.js';
+import { SpaceRef } from './space.js';
+
+export const SiteVisibilityEnum = builder.enumType('SiteVisibility', {
+  values: {
+    public: { value: 'public', description: 'Anyone; indexed by search engines.' },
+    unlisted: { value: 'unlisted', description: 'Anyone; pages carry `noindex`.' },
+    share_link: { value: 'share-link', description: "Whoever holds an active share link's key (`?shareKey=`)." },
+    visitor_auth: { value: 'visitor-auth', description: "Visitors with a JWT signed by the site's visitor-auth key." },
+  } as const,
+});
+
+const published = (ctx: Context, site: Site, url: () => string) => (site.published ? url() : null);
+
+const PublishedUrls = builder.simpleObject('SitePublishedUrls', { fields: (t) => ({ published: t.string({ nullable: true, description: 'Only once the site is published.' }) }) });
+
+export const SiteRef = builder.objectRef<Site>('Site');
+export const SiteSectionRef = builder.objectRef<SiteSection>('SiteSection');
+export const SiteSpaceRef = builder.objectRef<SiteSpace>('SiteSpace');
+export const SiteShareLinkRef = builder.objectRef<SiteShareLink>('SiteShareLink');
+
+const siteOf = async (ctx: Context, siteId: string) => (await ctx.loaders.site.load(siteId))!;
+
+SiteRef.implement({
+  description: 'A published site: spaces published as site spaces, optionally in sections, with its customization and share links.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    organization: t.field({ type: OrganizationRef, resolve: async (s, _a, ctx) => (await ctx.loaders.organization.load(s.organizationId))! }),
+    title: t.exposeString('title'),
+    type: t.exposeString('type'),
+    visibility: t.field({ type: SiteVisibilityEnum, resolve: (s) => apiVisibility(s.visibility) }),
+    defaultLevel: t.exposeString('defaultLevel'),
+    basename: t.exposeString('basename'),
+    hostname: t.exposeString('hostname', { nullable: true }),
+    published: t.exposeBoolean('published'),
+    publishedAt: t.expose('publishedAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    customization: t.field({ type: 'JSON', description: 'The full customization record (REST 2.11).', resolve: (s) => siteCustomization(s) }),
+    sections: t.field({ type: [SiteSectionRef], description: 'In order; empty for a site without sections.', resolve: (s, _a, ctx) => ctx.loaders.sectionsOfSite.load(s.id) }),
+    defaultSection: t.field({ type: SiteSectionRef, nullable: true, resolve: (s, _a, ctx) => (s.defaultSectionId ? ctx.loaders.siteSection.load(s.defaultSectionId) : null) }),
+    siteSpaces: t.field({
+      type: [SiteSpaceRef],
+      description: "The site spaces at the site's root (a site without sections), in order.",
+      resolve: (s, _a, ctx) => ctx.loaders.rootSiteSpacesOfSite.load(s.id),
+    }),
+    siteSpace: t.field({
+      type: SiteSpaceRef,
+      description: 'One of its site spaces, at the root or in a section.',
+      args: { id: t.arg.id({ required: true }) },
+      resolve: async (s, { id }, ctx) => {
+        const siteSpace = await ctx.loaders.siteSpace.load(String(id));
+        if (!siteSpace || siteSpace.siteId !== s.id) throw notFound('Site space');
+        return siteSpace;
+      },
+    }),
+    shareLinks: t.connection({
+      type: SiteShareLinkRef,
+      resolve: async (s, args, ctx) => pageConnection(await shareLinksPage(ctx.db, ctx.access, s.id, args), () => countShareLinks(ctx.db, s.id)),
+    }),
+    permissions: t.field({
+      type: builder.simpleObject('SitePermissions', { fields: (p) => ({ view: p.boolean(), admin: p.boolean() }) }),
+      resolve: async (s, _a, ctx) => {
+        const membership = await ctx.access.orgRole(s.organizationId);
+        return { view: mayOrganization('viewSites', membership), admin: mayOrganization('manageSites', membership) };
+      },
+    }),
+    urls: t.field({
+      type: builder.simpleObject('SiteUrls', { fields: (u) => ({ location: u.string(), app: u.string(), preview: u.string(), published: u.string({ nullable: true }) }) }),
+      resolve: (s, _a, ctx) => ({
+        location: apiUrl(ctx, `/orgs/${s.organizationId}/sites/${s.id}`),
+        app: appUrl(ctx, `/o/${s.organizationId}/sites/${s.id}`),
+        preview: `${siteBaseUrl(ctx.config.publicUrl, s)}/`,
+        published: published(ctx, s, () => `${siteBaseUrl(ctx.config.publicUrl, s)}/`),
+      }),
+    }),
+  }),
+});
+
+SiteSectionRef.implement({
+  description: 'A section of a site (a tab), holding site spaces (its variants).',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    title: t.exposeString('title'),
+    description: t.exposeString('description', { nullable: true }),
+    icon: t.exposeString('icon', { nullable: true }),
+    path: t.exposeString('path'),
+    condition: t.exposeString('condition', { nullable: true }),
+    sectionGroupId: t.exposeID('sectionGroupId', { nullable: true }),
+    default: t.field({ type: 'Boolean', resolve: async (s, _a, ctx) => (await siteOf(ctx, s.siteId)).defaultSectionId === s.id }),
+    defaultSiteSpace: t.field({ type: SiteSpaceRef, nullable: true, resolve: (s, _a, ctx) => (s.defaultSiteSpaceId ? ctx.loaders.siteSpace.load(s.defaultSiteSpaceId) : null) }),
+    siteSpaces: t.field({ type: [SiteSpaceRef], resolve: (s, _a, ctx) => ctx.loaders.siteSpacesOfSection.load(s.id) }),
+    urls: t.field({
+      type: PublishedUrls,
+      resolve: async (s, _a, ctx) => {
+        const site = await siteOf(ctx, s.siteId);
+        return { published: published(ctx, site, () => `${sectionBaseUrl(ctx.config.publicUrl, site, s)}/`) };
+      },
+    }),
+  }),
+});
+
+SiteSpaceRef.implement({
+  description: 'A space published in a site, at its root or in a section.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    path: t.exposeString('path'),
+    condition: t.exposeString('condition', { nullable: true }),
+    sectionId: t.exposeID('sectionId', { nullable: true }),
+    spaceId: t.exposeID('spaceId'),
+    space: t.field({
+      type: SpaceRef,
+      nullable: true,
+      description: 'The space, when the caller can see it.',
+      resolve: async (ss, _a, ctx) => (await ctx.access.requireSpace(ss.spaceId, 'view', { allowDeleted: true }).catch(() => null))?.space ?? null,
+    }),
+    title: t.string({ resolve: async (ss, _a, ctx) => ss.title ?? (await ctx.loaders.space.load(ss.spaceId))?.title ?? '' }),
+    default: t.field({
+      type: 'Boolean',
+      resolve: async (ss, _a, ctx) => {
+        if (ss.sectionId) return (await ctx.loaders.siteSection.load(ss.sectionId))?.defaultSiteSpaceId === ss.id;
+        return (await siteOf(ctx, ss.siteId)).defaultSiteSpaceId === ss.id;
+      },
+    }),
+    customization: t.field({
+      type: 'JSON',
+      description: "The effective customization: the site's, with this site space's override laid over it.",
+      resolve: async (ss, _a, ctx) => siteSpaceCustomization(ctx.db, await siteOf(ctx, ss.siteId), ss),
+    }),
+    customizationOverride: t.field({ type: 'JSON', nullable: true, description: 'Only what this site space overrides.', resolve: (ss) => ss.customization }),
+    urls: t.field({
+      type: PublishedUrls,
+      resolve: async (ss, _a, ctx) => {
+        const site = await siteOf(ctx, ss.siteId);
+        const section = ss.sectionId ? await ctx.loaders.siteSection.load(ss.sectionId) : null;
+        return { published: published(ctx, site, () => `${siteSpaceBaseUrl(ctx.config.publicUrl, site, section, ss)}/`) };
+      },
+    }),
+  }),
+});
+
+SiteShareLinkRef.implement({
+  description: "A secret key that opens a share-link site to whoever holds it, while active. `urls.published` carries the key.",
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name', { nullable: true }),
+    active: t.exposeBoolean('active'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    urls: t.field({
+      type: PublishedUrls,
+      resolve: async (l, _a, ctx) => {
+        const site = await siteOf(ctx, l.siteId);
+        return { published: published(ctx, site, () => shareLinkUrl(ctx.config.publicUrl, site, l)) };
+      },
+    }),
+  }),
+});
+
+builder.queryField('site', (t) =>
+  t.field({
+    type: SiteRef,
+    description: "A site of an organization where the caller has a role (admins manage it).",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => ctx.access.requireSite(String(id), 'view'),
+  }),
+);
+
+builder.objectFields(OrganizationRef, (t) => ({
+  site: t.field({
+    type: SiteRef,
+    description: 'One of its sites (another organization\'s site is not found here).',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (org, { id }, ctx) => {
+      const site = await ctx.access.requireSite(String(id), 'view');
+      if (site.organizationId !== org.id) throw notFound('Site');
+      return site;
+    },
+  }),
+  sites: t.connection({
+    type: SiteRef,
+    description: "The organization's sites, oldest first (members with an organization role).",
+    resolve: async (org, args, ctx) => {
+      await ctx.access.requireOrganization(org.id, 'viewSites');
+      const key = byTimeThenId<Site>(`sites:${org.id}`, 's."createdAt"', 's."id"', (s) => [s.createdAt, s.id]);
+      const page = await readPage<Site>(ctx.db, Prisma.sql`SELECT s.* FROM "Site" s`, [Prisma.sql`s."organizationId" = ${org.id}`], key, args);
+      return pageConnection(page, () => ctx.db.site.count({ where: { organizationId: org.id } }));
+    },
+  }),
+}));
