@@ -13,6 +13,7 @@ import { isMigrated } from './db/database.js';
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from './db/unavailable.js';
 import { createAuthenticator } from './domain/identity/tokens.js';
 import { createEventBus, type EventBus } from './events/bus.js';
+import { servePublished } from './published/serve.js';
 import { createGraphQLFastPath, mayTakeFastPath } from './http/graphql-fast-path.js';
 import { ANSWERED_METHODS, isWellFormedHost } from './http/request-hygiene.js';
 import { serveGraphQLOverWebSocket } from './http/graphql-ws.js';
@@ -167,6 +168,7 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
         return sendJson(res, 429, { error: { code: 429, message: `Rate limit of ${config.rateLimit} requests per ${config.rateLimitWindowSeconds} s exceeded; retry after ${verdict.headers['retry-after']} s` } });
       }
     }
+    if (await servePublished(req, res, { db, config, logger })) return;
     if (pathname.startsWith(PDF_DOWNLOAD_PATH)) return serveExport(req, res, { db, config, accessOf: (userId) => contextOf(userId).access, logger });
     if (pathname.startsWith(FILE_DOWNLOAD_PATH)) return serveFile(req, res, { db, config, accessOf: (userId) => contextOf(userId).access, logger });
     const limit = bodyLimit(req, pathname);

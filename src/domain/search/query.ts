@@ -120,11 +120,15 @@ type HitRow = {
 
 type PageRow = { spaceId: string; pageId: string; path: string; title: string; description: string | null; ancestors: string };
 
-function searchSql(organizationId: string, reader: Reader, text: string, plan: ReturnType<typeof planPage>): Sql {
+/** Whose search: a reader of the organization (a guest sees only the spaces their grants reach), or a published site's spaces. */
+export type SearchScope = Reader | { spaceIds: readonly string[] };
+
+function searchSql(organizationId: string, reader: SearchScope, text: string, plan: ReturnType<typeof planPage>): Sql {
   // A scalar subquery: evaluated once per statement. Written as a plain call, a prepared
   // statement's generic plan would parse the query again for every matching row.
   const tsquery = sql`(SELECT websearch_to_tsquery(${SEARCH_CONFIG}, ${text}::text))`;
-  const visible = [sql`s."organizationId" = ${organizationId}`, liveSql('s'), ...(reader.guest ? [guestSeesSpace('s', reader.userId)] : [])];
+  const scoped = 'spaceIds' in reader ? [sql`s."id" = ANY(${[...reader.spaceIds]}::text[])`] : reader.guest ? [guestSeesSpace('s', reader.userId)] : [];
+  const visible = [sql`s."organizationId" = ${organizationId}`, liveSql('s'), ...scoped];
   // The window of a long body that holds the first occurrence of a query word (lexemes of the
   // `simple` configuration are the lower-cased words, so `strpos` over the lower-cased body finds them).
   const window = sql`CASE WHEN length(ss."body") <= ${HEADLINE_WINDOW} THEN ss."body"
@@ -219,7 +223,7 @@ async function pagesInfo(db: Queryable, pages: readonly { spaceId: string; pageI
  * A page of the spaces of the organization whose content matches `query`, for `reader` (a guest
  * sees only the spaces their grants reach). The caller checks the reader belongs to the organization.
  */
-export async function searchOrganization(db: Queryable, reader: Reader, organizationId: string, query: unknown, args: PageArgs): Promise<SearchPage> {
+export async function searchOrganization(db: Queryable, reader: SearchScope, organizationId: string, query: unknown, args: PageArgs): Promise<SearchPage> {
   const text = searchText(query);
   const key = spaceOrder(organizationId, text);
   const plan = planPage(key, args);

@@ -16,12 +16,16 @@ export const PAGE_IDS = {
 
 export class IdRegistry {
   private readonly used = new Set<string>(Object.values(PAGE_IDS));
+  /** The next suffix to try per base, so that many equal headings stay linear. */
+  private readonly next = new Map<string, number>();
 
   /** A unique id from a wanted one (`fallback` when it is empty). */
   claim(wanted: string, fallback = 'section'): string {
     const base = wanted || fallback;
     let id = base;
-    for (let n = 1; this.used.has(id); n++) id = `${base}-${n}`;
+    let n = this.next.get(base) ?? 1;
+    if (this.used.has(id)) for (id = `${base}-${n}`; this.used.has(id); id = `${base}-${++n}`);
+    this.next.set(base, n);
     this.used.add(id);
     return id;
   }

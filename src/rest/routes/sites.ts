@@ -130,6 +130,14 @@ export const siteRoutes = [
     },
   }),
 
+  route({
+    method: 'GET',
+    path: `${SITE}/publishing/auth`,
+    operation: readSite('RestGetSitePublishingAuth', 'visitorAuthKey', ''),
+    variables: ids,
+    result: (data) => ({ object: 'publishing-auth', backend: 'custom', privateKey: site(data).visitorAuthKey }),
+  }),
+
   // 4.9 customization
   route({
     method: 'GET',

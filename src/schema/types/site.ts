@@ -76,6 +76,10 @@ SiteRef.implement({
       type: SiteShareLinkRef,
       resolve: async (s, args, ctx) => pageConnection(await shareLinksPage(ctx.db, ctx.access, s.id, args), () => countShareLinks(ctx.db, s.id)),
     }),
+    visitorAuthKey: t.string({
+      description: 'The secret that signs (HS256) the JWTs opening a visitor-auth site to its visitors (`?jwt_token=`). Site managers only.',
+      resolve: async (s, _a, ctx) => (await ctx.access.requireSite(s.id, 'manage')).visitorAuthKey,
+    }),
     permissions: t.field({
       type: builder.simpleObject('SitePermissions', { fields: (p) => ({ view: p.boolean(), admin: p.boolean() }) }),
       resolve: async (s, _a, ctx) => {

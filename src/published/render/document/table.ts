@@ -10,7 +10,7 @@ import type { BlockNode, FragmentNode } from '../../../domain/documents/types.js
 import { attrs, classes, element, escapeHtml } from '../html.js';
 import { imgTags } from './image-tags.js';
 import { renderInlines } from './inlines.js';
-import { fileOf, refLabel, refUrl } from './refs.js';
+import { refLabel, refUrl } from './refs.js';
 import type { RenderBlocks, RenderState } from './state.js';
 
 type Column = { id: string; title: string; type: string; align?: string; definition: Record<string, unknown> };

@@ -85,8 +85,9 @@ const hints = ['info', 'warning', 'danger', 'success']
 
 export const SITE_CSS = `${themeRules(LIGHT_PALETTE, DARK_PALETTE)}
 *,*::before,*::after{box-sizing:border-box}
+[hidden]{display:none!important}
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
-body{margin:0;background:var(--bg);color:var(--text);font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,"Noto Sans",sans-serif}
+body{display:flex;flex-direction:column;min-height:100vh;margin:0;background:var(--bg);color:var(--text);font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,"Noto Sans",sans-serif}
 a{color:var(--primary-text);text-underline-offset:.15em}
 a:hover{text-decoration-thickness:2px}
 :focus-visible{outline:3px solid var(--primary);outline-offset:2px}
@@ -106,6 +107,9 @@ img{max-width:100%;height:auto}
 .header-links ul,.section-tabs ul,.nav-tree,.nav-tree ul,.outline ul,.footer-group ul,.variants ul,.header-menu ul{list-style:none;margin:0;padding:0}
 .header-links>ul{display:flex;flex-wrap:wrap;gap:1rem;align-items:center}
 .header-links a,.header-links summary{color:var(--text);text-decoration:none;cursor:pointer}
+.header-menu>summary{list-style:none}
+.header-menu>summary::-webkit-details-marker{display:none}
+.header-menu>summary::after{content:" ▾";color:var(--muted)}
 .header-links a:hover{color:var(--primary-text);text-decoration:underline}
 .header-menu{position:relative}
 .header-menu ul{position:absolute;z-index:5;min-width:12rem;margin-top:.25rem;padding:.5rem;background:var(--bg);border:1px solid var(--border);border-radius:.5rem;box-shadow:0 4px 16px rgb(0 0 0/.12)}
@@ -115,13 +119,13 @@ img{max-width:100%;height:auto}
 button,.button{font:inherit;cursor:pointer;padding:.4rem .75rem;border-radius:.375rem;border:1px solid var(--border);background:var(--bg-soft);color:var(--text)}
 .search-form button,.button-primary{background:var(--primary);border-color:var(--primary);color:var(--on-primary)}
 .button{display:inline-block;text-decoration:none}
-.theme-toggle[aria-pressed="true"]{background:var(--text);color:var(--bg)}
+.theme-toggle{line-height:1;padding:.45rem .6rem}
 .menu-link{display:none}
 .section-tabs{max-width:90rem;margin:0 auto;padding:0 1rem}
 .section-tabs ul{display:flex;gap:1.5rem;overflow-x:auto}
 .section-tabs a{display:block;padding:.5rem 0;color:var(--muted);text-decoration:none;border-bottom:2px solid transparent}
 .section-tabs a[aria-current]{color:var(--text);border-bottom-color:var(--primary);font-weight:600}
-.layout{display:grid;grid-template-columns:17rem minmax(0,1fr) 14rem;gap:2rem;max-width:90rem;margin:0 auto;padding:1.5rem 1rem}
+.layout{flex:1 0 auto;width:100%;display:grid;grid-template-columns:17rem minmax(0,1fr) 14rem;gap:2rem;max-width:90rem;margin:0 auto;padding:1.5rem 1rem}
 .layout.no-outline{grid-template-columns:17rem minmax(0,1fr)}
 .layout.no-sidebar{grid-template-columns:minmax(0,1fr) 14rem}
 .layout.no-sidebar.no-outline{grid-template-columns:minmax(0,1fr);max-width:56rem}
@@ -138,7 +142,12 @@ button,.button{font:inherit;cursor:pointer;padding:.4rem .75rem;border-radius:.3
 .nav-group{margin-top:1rem!important}
 .nav-group-title{display:block;padding:.2rem .5rem;font-size:.75rem;font-weight:700;letter-spacing:.04em;text-transform:uppercase;color:var(--muted)}
 .nav-tree .nav-group>ul{margin-left:0;padding-left:0;border:0}
-.nav-children summary{display:inline-block;cursor:pointer;color:var(--muted);padding:0 .25rem;font-size:.8rem}
+.nav-tree li.has-children{position:relative}
+.nav-tree li.has-children>a,.nav-tree li.has-children>.nav-text{padding-right:2rem}
+.nav-children>summary{position:absolute;top:0;right:0;width:1.75rem;padding:.2rem 0;text-align:center;list-style:none;cursor:pointer;color:var(--muted);border-radius:.375rem}
+.nav-children>summary::-webkit-details-marker{display:none}
+.nav-children>summary:hover{background:var(--bg-soft)}
+.nav-children:not([open])>summary>[aria-hidden]{display:inline-block;transform:rotate(-90deg)}
 .nav-external::after{content:" ↗";color:var(--muted)}
 .emoji{margin-right:.25em}
 main{min-width:0}

@@ -81,7 +81,11 @@ export function headerHtml(options: HeaderOptions): string {
   const { site, strings } = options;
   const links = site.headerLinks?.length ? element('nav', { class: 'header-links', 'aria-label': strings.siteLinks }, element('ul', {}, site.headerLinks.map(headerLinkHtml).join(''))) : '';
   const toggle = site.theme?.toggleable
-    ? element('button', { type: 'button', class: 'theme-toggle', 'aria-pressed': 'false', hidden: true }, escapeHtml(strings.toggleTheme))
+    ? element(
+        'button',
+        { type: 'button', class: 'theme-toggle', 'aria-pressed': 'false', hidden: true },
+        '<span aria-hidden="true">◐</span>' + element('span', { class: 'visually-hidden' }, escapeHtml(strings.toggleTheme)),
+      )
     : '';
   const menu = options.hasNav ? element('a', { class: 'menu-link', href: `#${PAGE_IDS.nav}` }, escapeHtml(strings.menu)) : '';
   const inner = brandHtml(site) + links + searchFormHtml(options.searchAction, strings, options.query, options.searchFields) + toggle + menu;

@@ -44,7 +44,7 @@ function itemHtml(item: NavItem, open: Set<NavItem>, strings: UiStrings, depth: 
       : linkHtml(item.href, item.title, { class: item.kind === 'link' ? 'nav-external' : undefined, 'aria-current': item.current ? 'page' : undefined }, label);
   if (!children.length) return element('li', {}, link);
   const toggle = element('summary', {}, element('span', { class: 'visually-hidden' }, escapeHtml(`${strings.showSubpages}: ${item.title}`)) + '<span aria-hidden="true">▾</span>');
-  return element('li', {}, link + element('details', { class: 'nav-children', open: open.has(item) }, toggle + list()));
+  return element('li', { class: 'has-children' }, link + element('details', { class: 'nav-children', open: open.has(item) }, toggle + list()));
 }
 
 function variantsHtml(variants: SwitchItem[] | undefined, strings: UiStrings): string {

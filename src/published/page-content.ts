@@ -1,0 +1,108 @@
+/**
+ * One page of a published space's current revision, ready to render: the page (by path, or the
+ * space's first page), its body, the navigation, and what its links and files point at. Reads
+ * only what the page shows — the top level, the branch down to the page, the pages and files
+ * its body names — never the whole revision, whatever the size of the space.
+ */
+import type { Db } from '../db/client.js';
+import type { JSONDocument } from '../domain/documents/types.js';
+import { documentLinkRows } from '../domain/content-links/extract.js';
+import type { FileData, PageEntry } from '../domain/revisions/entries.js';
+import { pageData } from '../domain/revisions/entries.js';
+import { loadDocuments } from '../domain/revisions/documents.js';
+import { revisionScope } from '../domain/revisions/load.js';
+import { pathsOf } from '../domain/revisions/paths.js';
+import { ancestors, childPages, entitiesIn, pageAtPath } from '../domain/revisions/read.js';
+import type { RevisionScope } from '../domain/revisions/scope.js';
+import { bySiblingOrder, joinPath } from '../domain/revisions/tree.js';
+import type { NavItem } from './render/index.js';
+
+export type PageContent = {
+  page: PageEntry;
+  path: string;
+  document: JSONDocument;
+  nav: NavItem[];
+  /** Paths of the pages the body links to, by ID. */
+  pagePaths: Map<string, string>;
+  files: Map<string, { name: string; data: FileData }>;
+  previous?: { title: string; href: string };
+  next?: { title: string; href: string };
+};
+
+const visible = (page: PageEntry) => !pageData(page).hidden;
+
+/** The first page a reader lands on: the first document page, looking into groups. */
+async function firstPage(db: Db, scope: RevisionScope): Promise<{ page: PageEntry; path: string } | null> {
+  let parents: (string | null)[] = [null];
+  let base = new Map<string | null, string>([[null, '']]);
+  for (let depth = 0; depth < 3 && parents.length; depth++) {
+    const level = (await childPages(db, scope, parents)).filter(visible).sort(bySiblingOrder);
+    const document = level.find((p) => p.type === 'document');
+    if (document) return { page: document, path: joinPath(base.get(document.parentId) ?? '', document.slug) };
+    const groups = level.filter((p) => p.type === 'group');
+    base = new Map(groups.map((g) => [g.entityId, joinPath(base.get(g.parentId) ?? '', g.slug)]));
+    parents = groups.map((g) => g.entityId);
+  }
+  return null;
+}
+
+/** The top level, and the children of each page on the way down to `page` (and of `page` itself). */
+async function navigation(db: Db, scope: RevisionScope, chain: PageEntry[], hrefOf: (path: string) => string): Promise<NavItem[]> {
+  const open = [null, ...chain.map((p) => p.entityId)];
+  const pages = (await childPages(db, scope, open)).filter(visible);
+  const children = new Map<string | null, PageEntry[]>();
+  for (const page of pages) children.set(page.parentId, [...(children.get(page.parentId) ?? []), page]);
+  const current = chain[chain.length - 1]?.entityId;
+  const build = (parentId: string | null, basePath: string): NavItem[] =>
+    (children.get(parentId) ?? []).sort(bySiblingOrder).map((page) => {
+      const path = joinPath(basePath, page.slug);
+      const emoji = pageData(page).emoji;
+      return {
+        title: page.title,
+        kind: page.type === 'group' ? 'group' : page.type === 'link' ? 'link' : 'page',
+        ...(page.type === 'document' ? { href: hrefOf(path) } : {}),
+        ...(emoji ? { emoji } : {}),
+        ...(page.entityId === current ? { current: true } : {}),
+        children: build(page.entityId, path),
+      };
+    });
+  return build(null, '');
+}
+
+/** Previous and next document pages in reading order, among what the navigation holds. */
+function neighbours(nav: NavItem[]): { previous?: NavItem; next?: NavItem } {
+  const flat: NavItem[] = [];
+  const walk = (items: NavItem[]) => items.forEach((item) => (item.kind === 'page' && flat.push(item), walk(item.children)));
+  walk(nav);
+  const at = flat.findIndex((item) => item.current);
+  return at < 0 ? {} : { previous: flat[at - 1], next: flat[at + 1] };
+}
+
+/** The page at `pagePath` (empty: the first page) of the revision, or null when there is none. */
+export async function pageContent(db: Db, revisionId: string, pagePath: string, hrefOf: (path: string) => string): Promise<PageContent | null> {
+  const scope = await revisionScope(db, revisionId);
+  const found = pagePath ? await pageAtPath(db, scope, pagePath).then((page) => page && { page, path: pagePath }) : await firstPage(db, scope);
+  if (!found || found.page.type !== 'document' || !found.page.documentId) return null;
+  const { page, path } = found;
+  const above = (await ancestors(db, scope, page)).reverse();
+  const [documents, nav] = await Promise.all([loadDocuments(db, [page.documentId!]), navigation(db, scope, [...above, page], hrefOf)]);
+  const document = documents.get(page.documentId!) ?? { object: 'document', data: {}, nodes: [] };
+
+  const links = documentLinkRows(document);
+  const pageIds = [...new Set(links.filter((l) => l.kind === 'page' || l.kind === 'anchor').flatMap((l) => (l.target ? [l.target] : [])))];
+  const fileIds = [...new Set(links.filter((l) => l.kind === 'file').flatMap((l) => (l.target ? [l.target] : [])))];
+  const [linked, files] = await Promise.all([entitiesIn(db, scope, 'page', pageIds), entitiesIn(db, scope, 'file', fileIds)]);
+  const pagePaths = await pathsOf(db, scope, linked);
+  const { previous, next } = neighbours(nav);
+  const linkOf = (item?: NavItem) => (item?.href ? { title: item.title, href: item.href } : undefined);
+  return {
+    page: page as PageEntry,
+    path,
+    document: document as JSONDocument,
+    nav,
+    pagePaths,
+    files: new Map(files.map((f) => [f.entityId, { name: f.title, data: f.data as unknown as FileData }])),
+    previous: linkOf(previous),
+    next: linkOf(next),
+  };
+}
