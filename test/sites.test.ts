@@ -96,6 +96,27 @@ describe('sites', () => {
     expect(sections.map((s) => [s.id, s.default])).toEqual([[second.id, true]]);
   });
 
+  it('groups sections: create with sections, rename, move, delete (the sections stay); no nesting', async () => {
+    const { org, api, spaces } = await setup();
+    const site = (await api.orgs.createSite(org.id, { title: 'Docs' })).data;
+    const a = (await api.orgs.addSectionToSite(org.id, site.id, { spaceId: spaces[0].id } as never)).data;
+    const b = (await api.orgs.addSectionToSite(org.id, site.id, { spaceId: spaces[1].id } as never)).data;
+    const products = (await api.orgs.addSectionGroupToSite(org.id, site.id, { title: 'Products', sections: [a.id, b.id] } as never)).data;
+    expect(products).toMatchObject({ object: 'site-section-group', title: 'Products' });
+    expect(products.sections.map((s) => s.id)).toEqual([a.id, b.id]);
+    const tools = (await api.orgs.addSectionGroupToSite(org.id, site.id, { title: 'Tools' } as never)).data;
+    await api.orgs.moveSiteSectionGroup(org.id, site.id, tools.id, { position: { before: { type: 'site-section-group', siteSectionGroup: products.id } } } as never);
+    expect((await api.orgs.listSiteSectionGroups(org.id, site.id)).data.items.map((g) => g.id)).toEqual([tools.id, products.id]);
+    expect((await api.orgs.updateSiteSectionGroupById(org.id, site.id, products.id, { title: 'Our products' } as never)).data.title).toBe('Our products');
+    expect((await sdkError(api.orgs.addSectionGroupToSite(org.id, site.id, { title: 'Nested', parent: products.id } as never))).message).toContain('"parent"');
+    expect((await sdkError(api.orgs.addSectionGroupToSite(org.id, site.id, { title: 'Bad', sections: ['sitesc_nope'] } as never))).message).toContain('"sections"');
+    expect((await api.orgs.deleteSiteSectionGroupById(org.id, site.id, products.id)).status).toBe(205);
+    expect((await api.orgs.listSiteSections(org.id, site.id)).data.items.map((s) => [s.id, s.sectionGroup])).toEqual([
+      [a.id, undefined],
+      [b.id, undefined],
+    ]);
+  });
+
   it('validates paths, conditions and titles with a 400 naming the field', async () => {
     const { org, api, spaces } = await setup();
     const site = (await api.orgs.createSite(org.id, { title: 'Docs' })).data;

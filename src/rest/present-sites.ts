@@ -92,3 +92,10 @@ export const presentShareLink = (l: Obj) => ({
 /** `{type: "sections", structure}` when the site has sections, else `{type: "siteSpaces", structure}`. */
 export const presentStructure = (site: Obj) =>
   site.sections.length ? { type: 'sections', structure: site.sections.map(presentSiteSection) } : { type: 'siteSpaces', structure: site.siteSpaces.map(presentSiteSpace) };
+
+export const SECTION_GROUP_FRAGMENT = `fragment RestSectionGroup on SiteSectionGroup { id title icon sections { ...RestSiteSection } }`;
+
+export const presentSectionGroup = (g: Obj) => {
+  const sections = g.sections.map(presentSiteSection);
+  return { object: 'site-section-group', id: g.id, title: g.title, ...when(g.icon, 'icon'), draft: false, sections, children: sections };
+};

@@ -5,7 +5,7 @@
  * organization's site is 404 on every path.
  */
 import { badRequest } from '../../domain/errors.js';
-import { SITE_SPACE_FRAGMENT, SITE_FRAGMENT, SITE_SECTION_FRAGMENT, SHARE_LINK_FRAGMENT, presentShareLink, presentSite, presentSiteSection, presentSiteSpace, presentStructure } from '../present-sites.js';
+import { SECTION_GROUP_FRAGMENT, SITE_SPACE_FRAGMENT, SITE_FRAGMENT, SITE_SECTION_FRAGMENT, SHARE_LINK_FRAGMENT, presentSectionGroup, presentShareLink, presentSite, presentSiteSection, presentSiteSpace, presentStructure } from '../present-sites.js';
 import { booleanParam, CONNECTION_FIELDS, listOf, pageArgs, pick, route, stringParam, type RestInput } from '../route.js';
 import { arrayPage } from '../list-page.js';
 
@@ -31,14 +31,14 @@ const site = (data: any) => data.organization.site;
  * A move's `position`: the public document's pointers (`{before: {type: "site-space", siteSpace}}`)
  * or plain IDs, as GraphQL's `{before, after}` IDs.
  */
-function movePosition(position: unknown, pointer: 'siteSpace' | 'siteSection') {
+function movePosition(position: unknown, pointer: 'siteSpace' | 'siteSection' | 'siteSectionGroup') {
   if (position === undefined || position === null) return null;
   if (typeof position !== 'object' || Array.isArray(position)) throw badRequest('Invalid value for "position": an object with "before" or "after"', 'position');
   const id = (value: unknown, side: string) => {
     if (value === undefined || value === null) return undefined;
     if (typeof value === 'string') return value;
     const named = (value as Record<string, unknown>)[pointer];
-    if (typeof named !== 'string') throw badRequest(`Invalid value for "position.${side}": a ${pointer === 'siteSpace' ? 'site space' : 'site section'} pointer`, `position.${side}`);
+    if (typeof named !== 'string') throw badRequest(`Invalid value for "position.${side}": a ${pointer} pointer`, `position.${side}`);
     return named;
   };
   const { before, after, ...rest } = position as Record<string, unknown>;
@@ -249,6 +249,51 @@ export const siteRoutes = [
     operation: writeSite('RestMoveSiteSection', ', $section: ID!, $position: PositionInput', 'moveSiteSection(organizationId: $org, siteId: $site, sectionId: $section, position: $position) { ...RestSiteSection }', `${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`),
     variables: (input) => ({ ...ids(input), section: input.params.siteSectionId, position: movePosition(input.body.position, 'siteSection') }),
     result: (data) => presentSiteSection(data.result),
+  }),
+
+  // Section groups (the public document)
+  route({
+    method: 'GET',
+    path: `${SITE}/section-groups`,
+    operation: readSite('RestListSectionGroups', 'sectionGroups { ...RestSectionGroup }', `${SECTION_GROUP_FRAGMENT} ${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`),
+    variables: ids,
+    result: (data, input) => arrayPage(site(data).sectionGroups, input.query, presentSectionGroup),
+  }),
+  route({
+    method: 'POST',
+    path: `${SITE}/section-groups`,
+    operation: writeSite('RestCreateSectionGroup', ', $title: String!, $icon: String, $sections: [ID!]', 'createSiteSectionGroup(organizationId: $org, siteId: $site, title: $title, icon: $icon, sections: $sections) { ...RestSectionGroup }', `${SECTION_GROUP_FRAGMENT} ${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`),
+    variables: (input) => {
+      if (input.body.parent != null) throw badRequest('Invalid value for "parent": section groups do not nest on this server', 'parent');
+      if (typeof input.body.title !== 'string') throw badRequest('Invalid value for "title": a string of 1 to 100 characters is required', 'title');
+      return { ...ids(input), title: input.body.title, icon: input.body.icon ?? null, ...pick(input.body, ['sections'], ['sections']) };
+    },
+    status: 201,
+    result: (data) => presentSectionGroup(data.result),
+  }),
+  route({
+    method: 'PATCH',
+    path: `${SITE}/section-groups/{siteSectionGroupId}`,
+    operation: writeSite('RestUpdateSectionGroup', ', $group: ID!, $title: String, $icon: String', 'updateSiteSectionGroup(organizationId: $org, siteId: $site, groupId: $group, title: $title, icon: $icon) { ...RestSectionGroup }', `${SECTION_GROUP_FRAGMENT} ${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`),
+    variables: (input) => {
+      if (input.body.parentSectionGroupId != null) throw badRequest('Invalid value for "parentSectionGroupId": section groups do not nest on this server', 'parentSectionGroupId');
+      return { ...ids(input), group: input.params.siteSectionGroupId, ...pick(input.body, ['title', 'icon']) };
+    },
+    result: (data) => presentSectionGroup(data.result),
+  }),
+  route({
+    method: 'DELETE',
+    path: `${SITE}/section-groups/{siteSectionGroupId}`,
+    operation: writeSite('RestDeleteSectionGroup', ', $group: ID!', 'deleteSiteSectionGroup(organizationId: $org, siteId: $site, groupId: $group)'),
+    variables: (input) => ({ ...ids(input), group: input.params.siteSectionGroupId }),
+    status: gone,
+  }),
+  route({
+    method: 'POST',
+    path: `${SITE}/section-groups/{siteSectionGroupId}/move`,
+    operation: writeSite('RestMoveSectionGroup', ', $group: ID!, $position: PositionInput', 'moveSiteSectionGroup(organizationId: $org, siteId: $site, groupId: $group, position: $position) { ...RestSectionGroup }', `${SECTION_GROUP_FRAGMENT} ${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`),
+    variables: (input) => ({ ...ids(input), group: input.params.siteSectionGroupId, position: movePosition(input.body.position, 'siteSectionGroup') }),
+    result: (data) => presentSectionGroup(data.result),
   }),
 
   // 4.11 site spaces

@@ -5,6 +5,7 @@
  */
 import { deleteSiteSpaceCustomization, patchSiteSpaceCustomization, putSiteCustomization } from '../../domain/sites/customization-store.js';
 import { addSection, deleteSection, moveSection, updateSection } from '../../domain/sites/sections.js';
+import { createSectionGroup, deleteSectionGroup, moveSectionGroup, updateSectionGroup } from '../../domain/sites/section-groups.js';
 import { createShareLink, deleteShareLink, updateShareLink } from '../../domain/sites/share-links.js';
 import { addSiteSpace, deleteSiteSpace, moveSiteSpace, updateSiteSpace } from '../../domain/sites/site-spaces.js';
 import { createSite, deleteSite, setPublished, updateSite } from '../../domain/sites/sites.js';
@@ -12,7 +13,7 @@ import { notFound } from '../../domain/errors.js';
 import { builder } from '../builder.js';
 import { forgetLoaded, type Context } from '../context.js';
 import { PositionInput } from './position.js';
-import { SiteRef, SiteSectionRef, SiteShareLinkRef, SiteSpaceRef, SiteVisibilityEnum } from './site.js';
+import { SiteRef, SiteSectionGroupRef, SiteSectionRef, SiteShareLinkRef, SiteSpaceRef, SiteVisibilityEnum } from './site.js';
 
 /** The input as the domain reads it: GraphQL's nulls for omitted arguments dropped, explicit nulls kept where `keepNull` says. */
 function body(args: Record<string, unknown>, keepNull: readonly string[] = []): Record<string, unknown> {
@@ -129,6 +130,28 @@ builder.mutationFields((t) => ({
   deleteSiteSpace: t.boolean({
     args: { ...siteArgs(t), siteSpaceId: t.arg.id({ required: true }) },
     resolve: async (_r, { siteId, organizationId, siteSpaceId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || (await deleteSiteSpace(ctx.db, ctx.access, String(siteId), String(siteSpaceId)), true),
+  }),
+
+  createSiteSectionGroup: t.field({
+    type: SiteSectionGroupRef,
+    args: { ...siteArgs(t), title: t.arg.string({ required: true }), icon: t.arg.string(), sections: t.arg.idList() },
+    resolve: async (_r, { siteId, organizationId, ...input }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await createSectionGroup(ctx.db, ctx.access, String(siteId), body(input))),
+  }),
+  updateSiteSectionGroup: t.field({
+    type: SiteSectionGroupRef,
+    args: { ...siteArgs(t), groupId: t.arg.id({ required: true }), title: t.arg.string(), icon: t.arg.string() },
+    resolve: async (_r, { siteId, organizationId, groupId, ...input }, ctx) =>
+      (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await updateSectionGroup(ctx.db, ctx.access, String(siteId), String(groupId), body(input, ['icon']))),
+  }),
+  moveSiteSectionGroup: t.field({
+    type: SiteSectionGroupRef,
+    args: { ...siteArgs(t), groupId: t.arg.id({ required: true }), position: t.arg({ type: PositionInput }) },
+    resolve: async (_r, { siteId, organizationId, groupId, position }, ctx) =>
+      (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await moveSectionGroup(ctx.db, ctx.access, String(siteId), String(groupId), position ? { position: body({ ...position }) } : {})),
+  }),
+  deleteSiteSectionGroup: t.boolean({
+    args: { ...siteArgs(t), groupId: t.arg.id({ required: true }) },
+    resolve: async (_r, { siteId, organizationId, groupId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || (await deleteSectionGroup(ctx.db, ctx.access, String(siteId), String(groupId)), true),
   }),
 
   createSiteShareLink: t.field({

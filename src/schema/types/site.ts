@@ -3,7 +3,7 @@
  * spaces (each with its space and effective customization), share links and customization.
  * Mutations live in site-mutations.ts.
  */
-import type { Site, SiteSection, SiteShareLink, SiteSpace } from '../../generated/prisma/client.js';
+import type { Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace } from '../../generated/prisma/client.js';
 import { mayOrganization } from '../../domain/access/capabilities.js';
 import { notFound } from '../../domain/errors.js';
 import { Prisma } from '../../generated/prisma/client.js';
@@ -12,6 +12,7 @@ import { sectionBaseUrl, shareLinkUrl, siteBaseUrl, siteSpaceBaseUrl } from '../
 import { countShareLinks, shareLinksPage } from '../../domain/sites/share-links.js';
 import { siteCustomization, siteSpaceCustomization } from '../../domain/sites/customization-store.js';
 import { apiVisibility } from '../../domain/sites/sites.js';
+import { groupsOfSite } from '../../domain/sites/section-groups.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import type { Context } from '../context.js';
@@ -36,6 +37,17 @@ export const SiteRef = builder.objectRef<Site>('Site');
 export const SiteSectionRef = builder.objectRef<SiteSection>('SiteSection');
 export const SiteSpaceRef = builder.objectRef<SiteSpace>('SiteSpace');
 export const SiteShareLinkRef = builder.objectRef<SiteShareLink>('SiteShareLink');
+export const SiteSectionGroupRef = builder.objectRef<SiteSectionGroup>('SiteSectionGroup');
+
+SiteSectionGroupRef.implement({
+  description: "A named group of a site's sections.",
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    title: t.exposeString('title'),
+    icon: t.exposeString('icon', { nullable: true }),
+    sections: t.field({ type: [SiteSectionRef], resolve: async (g, _a, ctx) => (await ctx.loaders.sectionsOfSite.load(g.siteId)).filter((s) => s.sectionGroupId === g.id) }),
+  }),
+});
 
 const siteOf = async (ctx: Context, siteId: string) => (await ctx.loaders.site.load(siteId))!;
 
@@ -56,6 +68,7 @@ SiteRef.implement({
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     customization: t.field({ type: 'JSON', description: 'The full customization record (REST 2.11).', resolve: (s) => siteCustomization(s) }),
     sections: t.field({ type: [SiteSectionRef], description: 'In order; empty for a site without sections.', resolve: (s, _a, ctx) => ctx.loaders.sectionsOfSite.load(s.id) }),
+    sectionGroups: t.field({ type: [SiteSectionGroupRef], description: 'In order.', resolve: (s, _a, ctx) => groupsOfSite(ctx.db, s.id) }),
     defaultSection: t.field({ type: SiteSectionRef, nullable: true, resolve: (s, _a, ctx) => (s.defaultSectionId ? ctx.loaders.siteSection.load(s.defaultSectionId) : null) }),
     siteSpaces: t.field({
       type: [SiteSpaceRef],
