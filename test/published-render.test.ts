@@ -823,7 +823,7 @@ describe('renderMessagePage', () => {
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
 
-describe.skipIf(!CHROMIUM)('in Chromium', () => {
+describe.skipIf(!CHROMIUM && !process.env.CI)('in Chromium', () => {
   const tabbed = () => {
     const body = renderDocument(doc(block('tabs', {}, [tabsItem('Alpha', p(text('alpha body'))), tabsItem('Beta', p(text('beta body')))])), context);
     return renderPage(pageView({ page: { title: 'Tabs', bodyHtml: body } }));
