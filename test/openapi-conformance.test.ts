@@ -48,7 +48,16 @@ beforeAll(async () => {
   });
   const guide = written.changes.find((c: { ref?: string }) => c.ref === 'guide').page.id;
   await post(`/spaces/${space.id}/change-requests/${cr.id}/content`, { changes: [{ operation: 'insert_page', title: 'Install', into: guide, document: {} }] });
+  const other = await post(`/orgs/${org.id}/spaces`, { title: 'Reference' });
+  const site = await post(`/orgs/${org.id}/sites`, { title: 'Docs site', spaces: [space.id] });
+  const section = await post(`/orgs/${org.id}/sites/${site.id}/sections`, { spaceId: other.id, title: 'Reference' });
+  await post(`/orgs/${org.id}/sites/${site.id}/section-groups`, { title: 'Products', sections: [section.id] });
+  await post(`/orgs/${org.id}/sites/${site.id}/share-links`, { name: 'Partners' });
+  await post(`/orgs/${org.id}/sites/${site.id}/publish`, {});
+  const siteSpaces = (await http(server.url, token, 'GET', `/orgs/${org.id}/sites/${site.id}/site-spaces`)).body.items;
   ids = {
+    siteId: site.id,
+    siteSpaceId: siteSpaces[0].id,
     organizationId: org.id,
     spaceId: space.id,
     collectionId: collection.id,
@@ -87,6 +96,17 @@ const READS = [
   '/spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath}',
   '/spaces/{spaceId}/change-requests/{changeRequestId}/content/files',
   '/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}',
+  '/orgs/{organizationId}/sites',
+  '/orgs/{organizationId}/sites/{siteId}',
+  '/orgs/{organizationId}/sites/{siteId}/structure',
+  '/orgs/{organizationId}/sites/{siteId}/published',
+  '/orgs/{organizationId}/sites/{siteId}/customization',
+  '/orgs/{organizationId}/sites/{siteId}/share-links',
+  '/orgs/{organizationId}/sites/{siteId}/sections',
+  '/orgs/{organizationId}/sites/{siteId}/section-groups',
+  '/orgs/{organizationId}/sites/{siteId}/site-spaces',
+  '/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization',
+  '/orgs/{organizationId}/sites/{siteId}/publishing/auth',
 ];
 
 describe('REST answers and the public OpenAPI document', () => {
