@@ -144,6 +144,13 @@ describe('sites', () => {
     const off = (await api.orgs.updateSiteShareLinkById(org.id, site.id, link.id, { active: false, name: 'Old partners' })).data;
     expect(off).toMatchObject({ active: false, name: 'Old partners' });
     expect((await api.orgs.listSiteShareLinks(org.id, site.id)).data.items.map((l) => l.id)).toEqual([link.id]);
+    // Lists resolve published URLs for a share-link visitor when given the key.
+    const key = new URL(link.urls.published!).searchParams.get('shareKey')!;
+    const spaceOfOrg = (await api.orgs.createSpace(org.id, { title: 'Shared' })).data;
+    await api.orgs.addSpaceToSite(org.id, site.id, { spaceId: spaceOfOrg.id });
+    const listed = (await api.orgs.listSiteSpaces(org.id, site.id, { shareKey: key } as never)).data.items;
+    expect(listed[0].urls.published).toContain(`?shareKey=${key}`);
+    expect((await api.orgs.listSiteSpaces(org.id, site.id)).data.items[0].urls.published).not.toContain('shareKey');
     expect((await api.orgs.deleteSiteShareLinkById(org.id, site.id, link.id)).status).toBe(205);
     expect((await api.orgs.listSiteShareLinks(org.id, site.id)).data.items).toEqual([]);
   });

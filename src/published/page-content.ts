@@ -22,8 +22,9 @@ export type PageContent = {
   path: string;
   document: JSONDocument;
   nav: NavItem[];
-  /** Paths of the pages the body links to, by ID. */
+  /** Paths and titles of the pages the body links to, by ID. */
   pagePaths: Map<string, string>;
+  pageTitles: Map<string, string>;
   files: Map<string, { name: string; data: FileData }>;
   previous?: { title: string; href: string };
   next?: { title: string; href: string };
@@ -101,6 +102,7 @@ export async function pageContent(db: Db, revisionId: string, pagePath: string, 
     document: document as JSONDocument,
     nav,
     pagePaths,
+    pageTitles: new Map(linked.map((p) => [p.entityId, p.title])),
     files: new Map(files.map((f) => [f.entityId, { name: f.title, data: f.data as unknown as FileData }])),
     previous: linkOf(previous),
     next: linkOf(next),

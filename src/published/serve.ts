@@ -163,6 +163,7 @@ async function pageReply(deps: PublishedDeps, site: Site, sitePath: string, loca
       const path = pageId === content.page.entityId ? content.path : content.pagePaths.get(pageId);
       return path === undefined ? undefined : `${hrefOf(path)}${anchor ? `#${encodeURIComponent(anchor)}` : ''}`;
     },
+    refTitle: (ref) => (typeof ref.page === 'string' ? (ref.page === content.page.entityId ? content.page.title : content.pageTitles.get(ref.page)) : undefined),
     fileUrl: (fileId) => {
       const file = content.files.get(fileId);
       return file && { url: `${fileBase}/${encodeURIComponent(fileId)}`, name: file.name, contentType: file.data.contentType, size: file.data.size };

@@ -28,6 +28,17 @@ const writeSite = (name: string, vars: string, call: string, fragments = '') => 
 const site = (data: any) => data.organization.site;
 
 /**
+ * `shareKey` (4.10, 4.11): published URLs resolved for a share-link visitor, the key carried in
+ * them. Only site viewers list sections and site spaces, so the key is theirs to pass on.
+ */
+function withShareKey<T extends { urls: { published?: string } }>(list: { items: T[] }, query: URLSearchParams) {
+  const key = stringParam(query, 'shareKey', 200);
+  if (!key) return list;
+  const carry = (url?: string) => (url ? `${url}${url.includes('?') ? '&' : '?'}shareKey=${encodeURIComponent(key)}` : url);
+  return { ...list, items: list.items.map((item) => ({ ...item, urls: { ...item.urls, published: carry(item.urls.published) } })) };
+}
+
+/**
  * A move's `position`: the public document's pointers (`{before: {type: "site-space", siteSpace}}`)
  * or plain IDs, as GraphQL's `{before, after}` IDs.
  */
@@ -215,7 +226,7 @@ export const siteRoutes = [
     path: `${SITE}/sections`,
     operation: readSite('RestListSiteSections', 'sections { ...RestSiteSection }', `${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`),
     variables: (input) => (stringParam(input.query, 'shareKey'), ids(input)),
-    result: (data, input) => arrayPage(site(data).sections, input.query, presentSiteSection),
+    result: (data, input) => withShareKey(arrayPage(site(data).sections, input.query, presentSiteSection), input.query),
   }),
   route({
     method: 'POST',
@@ -306,7 +317,7 @@ export const siteRoutes = [
       const s = site(data);
       const all = [...s.siteSpaces, ...s.sections.flatMap((section: { siteSpaces: unknown[] }) => section.siteSpaces)] as { default: boolean }[];
       const only = booleanParam(input.query, 'default');
-      return arrayPage(only === undefined ? all : all.filter((ss) => ss.default === only), input.query, presentSiteSpace);
+      return withShareKey(arrayPage(only === undefined ? all : all.filter((ss) => ss.default === only), input.query, presentSiteSpace), input.query);
     },
   }),
   route({
