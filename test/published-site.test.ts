@@ -26,6 +26,20 @@ async function publishedSpace(title: string, token: string, orgId: string, pages
     const markdown = page.markdown.replace('{file}', fileId);
     await http(server.url, token, 'POST', content, { changes: [{ operation: 'insert_page', title: page.title, document: { markdown } }] });
   }
+  // The first page links to the second by reference and shows the file as an image.
+  const written = (await http(server.url, token, 'GET', `${content}/pages`)).body.pages as { id: string }[];
+  if (written.length > 1) {
+    const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t, marks: [] }] });
+    const document = {
+      object: 'document',
+      data: {},
+      nodes: [
+        { object: 'block', type: 'paragraph', data: {}, nodes: [text('Go to '), { object: 'inline', type: 'link', data: { ref: { kind: 'page', page: written[1].id } }, nodes: [text('the next page')] }, text('.')] },
+        { object: 'block', type: 'images', data: {}, nodes: [{ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'file', file: fileId }, alt: 'Our logo' } }] },
+      ],
+    };
+    await http(server.url, token, 'POST', content, { changes: [{ operation: 'update_page', page: written[0].id, document: { document } }] });
+  }
   await api.spaces.mergeChangeRequest(space.id, cr.id);
   return { space, fileId };
 }
@@ -54,9 +68,17 @@ describe('the published site', () => {
     const html = await home.text();
     expect(html).toContain('<title>Welcome · Acme docs</title>');
     expect(html).toMatch(/<h1[^>]*>Welcome<\/h1>/);
-    expect(html).toContain('Getting help');
     expect(html).toMatch(/href="\/sites\/site_\w+\/setup"/);
     expect(html).toContain('aria-current="page"');
+    const link = /<a [^>]*href="(\/sites\/site_\w+\/setup)"[^>]*>the next page<\/a>/.exec(html);
+    expect(link, 'a link between pages, resolved').not.toBeNull();
+    const image = /<img [^>]*src="([^"]+)"[^>]*alt="Our logo"|<img [^>]*alt="Our logo"[^>]*src="([^"]+)"/.exec(html);
+    expect(image, 'the image').not.toBeNull();
+    const file = await get(`${server.url}${image![1] ?? image![2]}`);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await file.arrayBuffer()).equals(Buffer.from(PNG, 'base64'))).toBe(true);
+    expect((await get(`${base}/~files/${'sitesp_nope'}/file_nope`)).status).toBe(404);
     const setup = await get(`${base}/setup`);
     expect(setup.status).toBe(200);
     expect(await setup.text()).toContain('Install the zebra package.');

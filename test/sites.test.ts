@@ -189,23 +189,47 @@ describe('sites', () => {
     expect((await sdkError(asReader.orgs.createSite(org.id, { title: 'Mine' }))).status).toBe(403);
 
     const base = `/orgs/${org.id}/sites/${site.id}`;
+    const section = (await api.orgs.addSectionToSite(org.id, site.id, { spaceId: spaces[0].id } as never)).data;
+    const group = (await api.orgs.addSectionGroupToSite(org.id, site.id, { title: 'Group' } as never)).data;
+    const link = (await api.orgs.createSiteShareLink(org.id, site.id, { name: 'Link' })).data;
+    const customization = (await api.orgs.getSiteCustomizationById(org.id, site.id)).data;
+    // Every site path of the route table, with a body that would succeed for an admin.
     const paths: [string, string, unknown?][] = [
       ['GET', base],
       ['PATCH', base, { title: 'Stolen' }],
       ['DELETE', base],
       ['POST', `${base}/publish`],
+      ['POST', `${base}/unpublish`],
       ['GET', `${base}/structure`],
       ['GET', `${base}/published`],
+      ['GET', `${base}/publishing/auth`],
       ['GET', `${base}/customization`],
+      ['PUT', `${base}/customization`, customization],
       ['GET', `${base}/share-links`],
       ['POST', `${base}/share-links`, { name: 'x' }],
+      ['PATCH', `${base}/share-links/${link.id}`, { active: false }],
+      ['DELETE', `${base}/share-links/${link.id}`],
       ['GET', `${base}/sections`],
       ['POST', `${base}/sections`, { spaceId: spaces[0].id }],
+      ['PATCH', `${base}/sections/${section.id}`, { title: 'Stolen' }],
+      ['POST', `${base}/sections/${section.id}/move`, {}],
+      ['DELETE', `${base}/sections/${section.id}`],
+      ['GET', `${base}/section-groups`],
+      ['POST', `${base}/section-groups`, { title: 'x' }],
+      ['PATCH', `${base}/section-groups/${group.id}`, { title: 'Stolen' }],
+      ['POST', `${base}/section-groups/${group.id}/move`, {}],
+      ['DELETE', `${base}/section-groups/${group.id}`],
       ['GET', `${base}/site-spaces`],
+      ['POST', `${base}/site-spaces`, { spaceId: spaces[0].id }],
       ['PATCH', `${base}/site-spaces/${ss.id}`, { path: 'stolen' }],
+      ['POST', `${base}/site-spaces/${ss.id}/move`, {}],
       ['DELETE', `${base}/site-spaces/${ss.id}`],
       ['GET', `${base}/site-spaces/${ss.id}/customization`],
+      ['PATCH', `${base}/site-spaces/${ss.id}/customization`, { title: 'Stolen' }],
+      ['DELETE', `${base}/site-spaces/${ss.id}/customization`],
     ];
+    const routes = (await import('../src/rest/routes/index.js')).routes.filter((r) => r.path.startsWith('/orgs/{organizationId}/sites/{siteId}'));
+    expect(paths.length).toBe(routes.length);
     for (const token of [guest.token, stranger.owner.token]) {
       for (const [method, path, body] of paths) expect((await http(server.url, token, method, path, body)).status, `${method} ${path}`).toBe(404);
     }
@@ -213,5 +237,7 @@ describe('sites', () => {
     expect((await http(server.url, stranger.owner.token, 'GET', `/orgs/${stranger.org.id}/sites/${site.id}`)).status).toBe(404);
     expect((await http(server.url, stranger.owner.token, 'PATCH', `/orgs/${stranger.org.id}/sites/${site.id}`, { title: 'Mine' })).status).toBe(404);
     expect((await api.orgs.getSiteById(org.id, site.id)).data.title).toBe('Docs');
+    expect((await api.orgs.listSiteShareLinks(org.id, site.id)).data.items.map((l) => [l.id, l.active])).toEqual([[link.id, true]]);
+    expect((await api.orgs.listSiteSpaces(org.id, site.id)).data.items.map((s) => s.path)).not.toContain('stolen');
   });
 });
