@@ -6,7 +6,7 @@
  */
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { http, sdk } from './helpers/clients.js';
+import { gqlOk, http, sdk } from './helpers/clients.js';
 import { createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 
@@ -83,6 +83,15 @@ describe('the published site', () => {
     expect(setup.status).toBe(200);
     expect(await setup.text()).toContain('Install the zebra package.');
     expect((await get(`${base}/no-such-page`)).status).toBe(404);
+  });
+
+  it('gives a published space its published URL (GraphQL Space.urls.published)', async () => {
+    const { owner, space, site: s } = await site();
+    const { org: other, owner: otherOwner } = await createOrg(server.db);
+    const unpublished = (await sdk(server.url, otherOwner.token).orgs.createSpace(other.id, { title: 'Alone' })).data;
+    const query = 'query($id: ID!) { space(id: $id) { urls { location published } } }';
+    expect((await gqlOk(server.url, owner.token, query, { id: space.id })).space.urls.published).toBe(`http://localhost:0/sites/${s.id}/`);
+    expect((await gqlOk(server.url, otherOwner.token, query, { id: unpublished.id })).space.urls.published).toBeNull();
   });
 
   it('answers with an ETag and Cache-Control, and 304 when nothing changed; a change of content changes the ETag', async () => {

@@ -21,6 +21,11 @@ export function siteLoaders(db: Db, registry: LoaderRegistry) {
     sectionsOfSite: registry.track<string, SiteSection[]>(async (ids) => grouped(ids, await db.siteSection.findMany({ where: { siteId: { in: [...ids] } } }), (s) => s.siteId)),
     /** A section's site spaces, in order. */
     siteSpacesOfSection: registry.track<string, SiteSpace[]>(async (ids) => grouped(ids, await db.siteSpace.findMany({ where: { sectionId: { in: [...ids] } } }), (s) => s.sectionId)),
+    /** Where each space is published: its first site space in a published site (oldest first), with the site and section. */
+    publishedSiteSpace: registry.track<string, (SiteSpace & { site: Site; section: SiteSection | null }) | null>(async (spaceIds) => {
+      const rows = await db.siteSpace.findMany({ where: { spaceId: { in: [...spaceIds] }, site: { published: true } }, include: { site: true, section: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+      return spaceIds.map((id) => rows.find((r) => r.spaceId === id) ?? null);
+    }),
     /** A site's site spaces at the root (a site without sections), in order. */
     rootSiteSpacesOfSite: registry.track<string, SiteSpace[]>(async (ids) => grouped(ids, await db.siteSpace.findMany({ where: { siteId: { in: [...ids] }, sectionId: null } }), (s) => s.siteId)),
   };

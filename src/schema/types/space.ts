@@ -3,6 +3,7 @@ import type { Space } from '../../generated/prisma/client.js';
 import { createSpace } from '../../domain/spaces/create.js';
 import { startSpaceDuplicate } from '../../domain/spaces/duplicate.js';
 import { jobResult } from '../../jobs/outcome.js';
+import { siteSpaceBaseUrl } from '../../domain/sites/published-urls.js';
 import { waitForJob } from '../../jobs/wait.js';
 import { moveSpace, transferSpace } from '../../domain/spaces/relocate.js';
 import { deleteSpace, restoreSpace } from '../../domain/spaces/trash.js';
@@ -35,8 +36,19 @@ const SpacePermissions = builder.simpleObject('SpacePermissions', {
   }),
 });
 
-const SpaceUrls = builder.simpleObject('SpaceUrls', {
-  fields: (t) => ({ location: t.string(), app: t.string() }),
+const SpaceUrls = builder.objectRef<{ location: string; app: string; spaceId: string }>('SpaceUrls').implement({
+  fields: (t) => ({
+    location: t.exposeString('location'),
+    app: t.exposeString('app'),
+    published: t.string({
+      nullable: true,
+      description: 'Where the space is published: its first site space in a published site.',
+      resolve: async (urls, _args, ctx) => {
+        const published = await ctx.loaders.publishedSiteSpace.load(urls.spaceId);
+        return published ? `${siteSpaceBaseUrl(ctx.config.publicUrl, published.site, published.section, published)}/` : null;
+      },
+    }),
+  }),
 });
 
 export const SpaceRef = builder.prismaNode('Space', {
@@ -63,7 +75,7 @@ export const SpaceRef = builder.prismaNode('Space', {
     changeRequestsDraft: t.exposeInt('draftChangeRequestCount'),
     urls: t.field({
       type: SpaceUrls,
-      resolve: (space, _args, ctx) => ({ location: apiUrl(ctx, `/spaces/${space.id}`), app: appUrl(ctx, `/s/${space.id}`) }),
+      resolve: (space, _args, ctx) => ({ location: apiUrl(ctx, `/spaces/${space.id}`), app: appUrl(ctx, `/s/${space.id}`), spaceId: space.id }),
     }),
     viewerRole: t.field({
       type: RoleEnum,
