@@ -110,6 +110,18 @@ describe('the published site', () => {
     expect(after.headers.get('etag')).not.toBe(etag);
   });
 
+  it('lists a public site’s pages in sitemap.xml and robots.txt; an unlisted one asks not to be indexed', async () => {
+    const { base, site: s, api, org } = await site();
+    const robots = await (await get(`${base}/robots.txt`)).text();
+    expect(robots).toContain(`Sitemap: http://localhost:0/sites/${s.id}/sitemap.xml`);
+    const sitemap = await (await get(`${base}/sitemap.xml`)).text();
+    expect(sitemap).toContain(`<loc>http://localhost:0/sites/${s.id}/welcome</loc>`);
+    expect(sitemap).toContain(`<loc>http://localhost:0/sites/${s.id}/setup</loc>`);
+    await api.orgs.updateSiteById(org.id, s.id, { visibility: 'unlisted' as never });
+    expect(await (await get(`${base}/robots.txt`)).text()).toContain('Disallow: /');
+    expect((await get(`${base}/sitemap.xml`)).status).toBe(404);
+  });
+
   it('searches the site’s content', async () => {
     const { base } = await site();
     const page = await (await get(`${base}/~search?q=zebra`)).text();

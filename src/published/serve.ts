@@ -2,7 +2,8 @@
  * The published sites, served by quire itself: `GET /sites/{siteId}/…` (or `/…` on a site's own
  * hostname). Server-rendered HTML of the site spaces' current revisions, with the site's
  * customization, navigation, section tabs and variants, a search page (`~search?q=`), files
- * (`~files/{siteSpaceId}/{fileId}`) and the stylesheet (`~assets/site.css`).
+ * (`~files/{siteSpaceId}/{fileId}`), the stylesheet (`~assets/site.css`), `robots.txt` and
+ * `sitemap.xml` (public sites).
  *
  * Visibility is enforced on every request (visitor.ts). Answers carry an `ETag` made of what they
  * depend on (site, structure, revisions, customization, the visitor's claims), and
@@ -27,6 +28,7 @@ import { locate, type Located } from './locate.js';
 import { pageContent } from './page-content.js';
 import { renderDocumentWithOutline, renderMessagePage, renderPage, renderSearchPage, SITE_CSS, type MessagePageView, type PageView } from './render/index.js';
 import { siteView } from './site-view.js';
+import { robotsTxt, sitemapXml } from './sitemap.js';
 import { admitVisitor, type Visitor } from './visitor.js';
 
 export type PublishedDeps = { db: Db; config: Config; logger: Logger };
@@ -107,6 +109,16 @@ export async function servePublished(req: IncomingMessage, res: ServerResponse, 
   if (!site || !site.published) return (send(req, res, message(null, 404, 'This site does not exist, or is not published.')), true);
   if (segments[0] === '~assets' && segments[1] === 'site.css') {
     send(req, res, { status: 200, body: SITE_CSS, type: 'text/css; charset=utf-8', etag: etagOf(['css']), cache: 'public, max-age=3600' });
+    return true;
+  }
+  const origin = sitePath ? new URL(deps.config.publicUrl).origin : `${new URL(deps.config.publicUrl).protocol}//${site.hostname}`;
+  if (segments.length === 1 && segments[0] === 'robots.txt') {
+    send(req, res, { status: 200, body: robotsTxt(site, origin, sitePath), type: 'text/plain; charset=utf-8', cache: cacheFor(site) });
+    return true;
+  }
+  if (segments.length === 1 && segments[0] === 'sitemap.xml') {
+    if (site.visibility !== 'public') return (send(req, res, message(site, 404, 'This site is not indexed.')), true);
+    send(req, res, { status: 200, body: await sitemapXml(deps.db, site, origin, sitePath), type: 'application/xml; charset=utf-8', cache: cacheFor(site) });
     return true;
   }
   const admission = await admitVisitor(deps.db, site, req, url, sitePath || '/');
