@@ -1,0 +1,35 @@
+/** What every page of a site space shares: its URLs, the site's look, the section tabs and variants, and what its ETag depends on. */
+import type { Site } from '../generated/prisma/client.js';
+import { effectiveCustomization } from '../domain/sites/customization.js';
+import type { SiteCustomization } from '../domain/sites/customization-defaults.js';
+import type { Located } from './locate.js';
+import { siteView } from './site-view.js';
+import type { Visitor } from './visitor.js';
+
+/** What every page of the site space shares: links, the site's look, its tabs and variants. */
+export function frame(site: Site, sitePath: string, located: Located, visitor: Visitor) {
+  const { section, siteSpace } = located;
+  const join = (...parts: string[]) => `${sitePath}/${parts.filter(Boolean).map(encodeURIComponent).join('/')}`;
+  const { sectionPrefix, prefix: spacePrefix } = located;
+  const hrefOf = (pagePath: string) => `${join(...spacePrefix)}${pagePath ? `/${pagePath.split('/').map(encodeURIComponent).join('/')}` : ''}`.replace(/\/\/+/g, '/');
+  const customization = effectiveCustomization(site.customization as unknown as SiteCustomization, siteSpace.customization as never, siteSpace.space.title);
+  const lang = customization.internationalization.locale || 'en';
+  const view = {
+    lang,
+    site: siteView(customization, site.title, join(), visitor.claims),
+    sections: located.sections.map((s) => ({ title: s.title, href: join(s.id === site.defaultSectionId ? '' : s.path), current: s.id === section?.id })),
+    variants:
+      located.siteSpaces.length > 1
+        ? located.siteSpaces.map((ss) => {
+            const isDefault = ss.id === (section ? section.defaultSiteSpaceId : site.defaultSiteSpaceId);
+            return { title: ss.title ?? ss.space.title, href: join(...sectionPrefix, isDefault ? '' : ss.path), current: ss.id === siteSpace.id };
+          })
+        : [],
+    searchAction: join('~search', ...spacePrefix),
+    noindex: site.visibility !== 'public',
+    stylesheetUrl: join('~assets', 'site.css'),
+  };
+  const etagParts = [site.id, site.updatedAt, site.defaultSectionId, site.defaultSiteSpaceId, located.sections.map((s) => [s.id, s.updatedAt, s.defaultSiteSpaceId]), located.siteSpaces.map((ss) => [ss.id, ss.updatedAt, ss.space.revisionId, ss.space.updatedAt]), visitor.claims, visitor.shareKey ?? null];
+  return { view, hrefOf, etagParts, customization };
+}
+

@@ -1,0 +1,38 @@
+/** A page of a published site space, rendered. */
+import type { Site } from '../generated/prisma/client.js';
+import type { Located } from './locate.js';
+import { frame } from './frame.js';
+import { pageContent } from './page-content.js';
+import { renderDocumentWithOutline, renderPage, type PageView } from './render/index.js';
+import { cacheFor, etagOf, message, type Reply } from './reply.js';
+import type { PublishedDeps } from './serve.js';
+import type { Visitor } from './visitor.js';
+
+export async function pageReply(deps: PublishedDeps, site: Site, sitePath: string, located: Located, visitor: Visitor): Promise<Reply> {
+  const { view, hrefOf, etagParts } = frame(site, sitePath, located, visitor);
+  const { siteSpace } = located;
+  const content = await pageContent(deps.db, siteSpace.space.revisionId, located.pagePath, hrefOf);
+  if (!content) return { ...message(site, 404, 'This page does not exist.'), cache: 'no-store' };
+  const fileBase = `${sitePath}/~files/${encodeURIComponent(siteSpace.id)}`;
+  const rendered = renderDocumentWithOutline(content.document, {
+    lang: view.lang,
+    pageUrl: (pageId, anchor) => {
+      const path = pageId === content.page.entityId ? content.path : content.pagePaths.get(pageId);
+      return path === undefined ? undefined : `${hrefOf(path)}${anchor ? `#${encodeURIComponent(anchor)}` : ''}`;
+    },
+    refTitle: (ref) => (typeof ref.page === 'string' ? (ref.page === content.page.entityId ? content.page.title : content.pageTitles.get(ref.page)) : undefined),
+    fileUrl: (fileId) => {
+      const file = content.files.get(fileId);
+      return file && { url: `${fileBase}/${encodeURIComponent(fileId)}`, name: file.name, contentType: file.data.contentType, size: file.data.size };
+    },
+  });
+  const pageView: PageView = {
+    ...view,
+    nav: content.nav,
+    page: { title: content.page.title, description: (content.page.data as { description?: string }).description, bodyHtml: rendered.html, headings: rendered.headings },
+    previous: content.previous,
+    next: content.next,
+  };
+  return { status: 200, body: renderPage(pageView), type: 'text/html; charset=utf-8', etag: etagOf([...etagParts, content.page.entityId, content.path]), cache: cacheFor(site) };
+}
+

@@ -1,0 +1,35 @@
+/** An answer of the published site: HTML (or CSS, XML, text) with its caching headers, sent with 304 when the client has it. */
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Site } from '../generated/prisma/client.js';
+import { renderMessagePage, type MessagePageView } from './render/index.js';
+
+/** Bumped when the HTML changes shape, so cached answers of an older quire are not reused. */
+export const RENDER_VERSION = '1';
+
+export type Reply = { status: number; body: string | Buffer; type: string; etag?: string; cache: string; cookies?: string[] };
+
+export function send(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
+  const headers: Record<string, string | string[]> = { 'content-type': reply.type, 'cache-control': reply.cache, 'x-content-type-options': 'nosniff' };
+  if (reply.etag) headers.etag = reply.etag;
+  if (reply.cookies?.length) headers['set-cookie'] = reply.cookies;
+  if (reply.type.startsWith('text/html')) headers['content-security-policy'] = "default-src 'self'; img-src * data:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; frame-ancestors 'self'";
+  if (reply.etag && reply.status === 200 && req.headers['if-none-match'] === reply.etag) {
+    res.writeHead(304, headers);
+    return void res.end();
+  }
+  res.writeHead(reply.status, headers);
+  res.end(req.method === 'HEAD' ? undefined : reply.body);
+}
+
+export const etagOf = (parts: unknown[]) => `"${createHash('sha256').update(JSON.stringify([RENDER_VERSION, ...parts])).digest('base64url').slice(0, 27)}"`;
+
+/** What an answer for this visitor may be cached as. */
+export const cacheFor = (site: Site) => (site.visibility === 'public' || site.visibility === 'unlisted' ? 'public, max-age=60, stale-while-revalidate=300' : 'private, no-cache');
+
+function messageView(site: Site | null, lang = 'en'): MessagePageView {
+  return { lang, site: { title: site?.title ?? 'Not found', headerLinks: [], footer: { groups: [] }, colors: { primary: { light: '#346DDB', dark: '#346DDB' } }, theme: { default: 'light', toggleable: false } } };
+}
+
+export const message = (site: Site | null, status: 401 | 404, text: string): Reply => ({ status, body: renderMessagePage(messageView(site), status, text), type: 'text/html; charset=utf-8', cache: 'no-store' });
+

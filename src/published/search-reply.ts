@@ -1,0 +1,34 @@
+/** The search page of a published site: the organization search over the site spaces shown to the visitor. */
+import type { Site } from '../generated/prisma/client.js';
+import { searchOrganization } from '../domain/search/query.js';
+import type { Located } from './locate.js';
+import { frame } from './frame.js';
+import { renderSearchPage } from './render/index.js';
+import { cacheFor, etagOf, type Reply } from './reply.js';
+import type { PublishedDeps } from './serve.js';
+import type { Visitor } from './visitor.js';
+
+export async function searchReply(deps: PublishedDeps, site: Site, sitePath: string, located: Located, visitor: Visitor, url: URL): Promise<Reply> {
+  const { view, etagParts } = frame(site, sitePath, located, visitor);
+  const query = (url.searchParams.get('q') ?? '').slice(0, 512);
+  const spaces = new Map(located.siteSpaces.map((ss) => [ss.space.id, ss]));
+  let results: { title: string; href: string; snippet?: string; section?: string }[] = [];
+  if (query.trim()) {
+    const hits = await searchOrganization(deps.db, { spaceIds: [...spaces.keys()] }, site.organizationId, query, { first: 20 });
+    const { sectionPrefix } = located;
+    results = hits.rows.flatMap((space) => {
+      const ss = spaces.get(space.id)!;
+      const isDefault = ss.id === (located.section ? located.section.defaultSiteSpaceId : site.defaultSiteSpaceId);
+      const base = [sitePath, ...sectionPrefix.map(encodeURIComponent), ...(isDefault ? [] : [encodeURIComponent(ss.path)])].join('/');
+      return space.pages.map((page) => ({
+        title: page.title,
+        href: `${base}/${page.path.split('/').map(encodeURIComponent).join('/')}`,
+        snippet: page.sections[0]?.body,
+        section: ss.title ?? ss.space.title,
+      }));
+    });
+  }
+  const body = renderSearchPage({ ...view, nav: [], query, results });
+  return { status: 200, body, type: 'text/html; charset=utf-8', etag: etagOf([...etagParts, 'search', query]), cache: cacheFor(site) };
+}
+

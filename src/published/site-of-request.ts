@@ -1,0 +1,32 @@
+/** Which published site a request is for: `/sites/{siteId}/…`, or a host that is a site's own hostname. */
+import type { IncomingMessage } from 'node:http';
+import { LRUCache } from 'lru-cache';
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import type { Site } from '../generated/prisma/client.js';
+import { PUBLISHED_PREFIX } from '../domain/sites/published-urls.js';
+
+const SITE_HOST = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/;
+
+/** Which site answers on a hostname (null: none), remembered for a few seconds. */
+const hostSites = new LRUCache<string, string>({ max: 10_000, ttl: 10_000, allowStale: false });
+const NO_SITE = '';
+
+/** The site a request names, and the rest of its path (segments, decoded). */
+export async function siteOf(db: Db, req: IncomingMessage, pathname: string, config: Config): Promise<{ site: Site | null; sitePath: string; segments: string[] } | null> {
+  const decode = (s: string) => decodeURIComponent(s);
+  if (pathname.startsWith(`${PUBLISHED_PREFIX}/`)) {
+    const [siteId = '', ...segments] = pathname.slice(PUBLISHED_PREFIX.length + 1).split('/').filter(Boolean).map(decode);
+    const site = siteId.length <= 64 ? await db.site.findUnique({ where: { id: siteId } }) : null;
+    return { site, sitePath: `${PUBLISHED_PREFIX}/${siteId}`, segments };
+  }
+  const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
+  // Site hostnames have three labels or more (the public document's pattern): any other host
+  // (the API's own, an address, localhost) is not looked up.
+  if (!SITE_HOST.test(host) || host === new URL(config.publicUrl).hostname) return null;
+  let siteId = hostSites.get(host);
+  if (siteId === undefined) hostSites.set(host, (siteId = (await db.site.findUnique({ where: { hostname: host }, select: { id: true } }))?.id ?? NO_SITE));
+  const site = siteId ? await db.site.findUnique({ where: { id: siteId } }) : null;
+  return site ? { site, sitePath: '', segments: pathname.split('/').filter(Boolean).map(decode) } : null;
+}
+
