@@ -44,9 +44,9 @@ describe('HTTP surface', () => {
 
   it('answers documented paths it does not serve yet with 501, and the caller with GET /user', async () => {
     const { org, owner } = await createOrg(server.db);
-    const sites = await fetch(`${server.url}/v1/orgs/${org.id}/sites`, { headers: { authorization: `Bearer ${owner.token}` } });
-    expect(sites.status).toBe(501);
-    expect(await sites.json()).toEqual({ error: { code: 501, message: 'GET /v1/orgs/{organizationId}/sites is not implemented by this server yet' } });
+    const integrations = await fetch(`${server.url}/v1/orgs/${org.id}/integrations`, { headers: { authorization: `Bearer ${owner.token}` } });
+    expect(integrations.status).toBe(501);
+    expect(await integrations.json()).toEqual({ error: { code: 501, message: 'GET /v1/orgs/{organizationId}/integrations is not implemented by this server yet' } });
     const fonts = await fetch(`${server.url}/v1/orgs/${org.id}/fonts`, { headers: { authorization: `Bearer ${owner.token}` } });
     expect(fonts.status).toBe(501);
     const user = await sdk(server.url, owner.token).user.getAuthenticatedUser();
@@ -60,7 +60,8 @@ describe('HTTP surface', () => {
     expect(document.openapi).toMatch(/^3\./);
     expect(document.servers).toEqual([{ url: '/v1' }]);
     expect(document.paths['/spaces/{spaceId}'].get.operationId).toBe('getSpaceById');
-    expect(document.paths['/orgs/{organizationId}/sites']).toBeUndefined(); // not served: not documented here
+    expect(document.paths['/orgs/{organizationId}/integrations']).toBeUndefined(); // not served: not documented here
+    expect(document.paths['/orgs/{organizationId}/sites'].get.operationId).toBe('listSites');
     expect(document.components.schemas.Space).toBeDefined();
   });
 
