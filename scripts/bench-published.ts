@@ -1,0 +1,289 @@
+/**
+ * Published-site benchmark: requests per second of a page of a published site
+ * (`GET /sites/{siteId}/{path}`, server-rendered HTML), warm and cold. Seeds an organization with
+ * a space of 200 pages three levels deep (8 sections × 4 topics × 5 pages, every page a markdown
+ * body with headings, lists, code, a table and a quote), written through a change request and
+ * merged (the domain functions, as scripts/bench-revisions.ts does), and a public site of that
+ * space, published. quire runs in its own child process (scripts/bench-server.ts, as
+ * scripts/bench-throughput.ts starts it), so its CPU, SQL statement count and RSS are its own;
+ * autocannon runs here. Scenarios:
+ *   warm 304  the same third-level page again and again with `If-None-Match` of its ETag (a
+ *             CDN's or a browser's revalidation): 304, no body;
+ *   warm 200  the same page without it: the full render of one page;
+ *   cold 200  a different page each request, all 200 in turn (one counter shared by every
+ *             connection): nothing one request computed is asked for again by the next.
+ * Every page is fetched once first (200, its title in the HTML, an ETag; and 304 on
+ * revalidation), then the cold rotation runs for 2 s unmeasured, to warm the server up. Exits
+ * non-zero when a check or a request fails (an answer other than 2xx/3xx, or one other than the
+ * scenario's status, or a connection error). Figures, no thresholds. Usage:
+ *   DATABASE_URL=postgresql://… npx tsx scripts/bench-published.ts [--seconds 8] [--connections 20]
+ * DATABASE_URL's database is created when missing; without DATABASE_URL it uses the embedded
+ * PostgreSQL under ./.quire/bench.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { createPrismaClient } from '../src/db/client.js';
+import { ensureDatabase, startEmbeddedPostgres } from '../src/db/embedded.js';
+import { applyMigrations } from '../src/db/schema-engine.js';
+import { Access } from '../src/domain/access/access.js';
+import { createChangeRequest } from '../src/domain/change-requests/create.js';
+import { mergeChangeRequest } from '../src/domain/change-requests/merge.js';
+import type { PageChange } from '../src/domain/change-requests/page-input.js';
+import { writeContent } from '../src/domain/change-requests/write-content.js';
+import { blobStore } from '../src/domain/files/blob-store.js';
+import { createOrganizationWithOwner } from '../src/domain/identity/bootstrap.js';
+import { createLoaders } from '../src/domain/loaders/index.js';
+import { createSite, setPublished } from '../src/domain/sites/sites.js';
+import { createSpace } from '../src/domain/spaces/create.js';
+import type { ServerMessage, Stats } from './bench-server.js';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' }, connections: { type: 'string', default: '20' } } });
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const SECTIONS = 8;
+const TOPICS = 4;
+const PAGES = 5;
+const BATCH = 50; // the API's batch size
+const WARMUP_SECONDS = 2;
+
+/** The benchmark's changes carry no files by URL. */
+const noFetch = () => Promise.reject(new Error('no fetching in this benchmark'));
+
+type Page = { path: string; title: string };
+type Seed = { siteId: string; pages: Page[] };
+
+/** A page body of a few kilobytes: headings, inline marks, lists, code, a table, a quote. */
+function markdown(title: string, n: number): string {
+  const rows = Array.from({ length: 6 }, (_, r) => `| \`option${r}\` | ${['string', 'number', 'boolean'][r % 3]} | ${r % 2 ? 'no' : 'yes'} | Sets how ${title} handles case ${r + n}. |`);
+  return [
+    `# ${title}`,
+    '',
+    `This page describes **${title}**: what it is for, how to set it up and the options it takes. It is part of the *benchmark* documentation (page ${n}); see [the project site](https://example.com/docs/${n}) for more.`,
+    '',
+    '## Overview',
+    '',
+    `${title} reads its configuration when the service starts, then watches for changes. Each change is validated before it is applied, and an invalid one is reported with the line it came from. `.repeat(3),
+    '',
+    '- Works with every supported runtime',
+    '- Needs no extra service',
+    '  - configuration is a single file',
+    '  - secrets come from the environment',
+    `- Scales to ${n * 10} requests per second on one core`,
+    '',
+    '## Getting started',
+    '',
+    '1. Install the package.',
+    '2. Create the configuration file next to your application.',
+    '3. Start the service and open the dashboard.',
+    '',
+    '```ts',
+    `import { connect } from 'example-client';`,
+    '',
+    `const client = await connect({ url: process.env.EXAMPLE_URL, retries: ${n % 5} });`,
+    `for (const item of await client.list({ limit: 100 })) {`,
+    `  console.log(item.id, item.title);`,
+    '}',
+    'await client.close();',
+    '```',
+    '',
+    '### Options',
+    '',
+    '| Option | Type | Required | Description |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+    '',
+    `> Changing an option takes effect on the next request; nothing needs to be restarted.`,
+    '',
+    '## Troubleshooting',
+    '',
+    `If ${title} does not start, check the log for the first error: it names the option at fault. A timeout usually means the service cannot reach its database; the \`--verbose\` flag prints every attempt.`,
+    '',
+  ].join('\n');
+}
+
+async function seed(url: string): Promise<Seed> {
+  const db = createPrismaClient(url, { poolMax: 4 });
+  const { organization, user } = await createOrganizationWithOwner(db, { title: 'Bench published', ownerEmail: `bench-pub-${Date.now()}@example.test` });
+  const access = () => new Access(createLoaders(db, user.id), user.id);
+  const store = blobStore(path.resolve('.quire/bench'));
+  const spaceId = await createSpace(db, access(), { organizationId: organization.id, title: 'Handbook' });
+  const cr = await createChangeRequest(db, access(), spaceId, { subject: 'Seed' });
+  const pages: Page[] = [];
+  let n = 0;
+  const pathOf = (x: { parent: { path: string }; slug: string }) => (x.parent.path ? `${x.parent.path}/${x.slug}` : x.slug);
+  /** Writes one level: each of `parents` (null: the top) gets `count` pages; returns the new pages' IDs and paths. */
+  const level = async (parents: { id: string | null; path: string; title: string }[], count: number, name: string) => {
+    const wanted = parents.flatMap((parent) =>
+      Array.from({ length: count }, (_, i) => {
+        const title = `${parent.title ? `${parent.title} › ` : ''}${name} ${i + 1}`;
+        return { parent, slug: `${name.toLowerCase()}-${i + 1}`, title, body: markdown(title, ++n) };
+      }),
+    );
+    const created: { id: string | null; path: string; title: string }[] = [];
+    for (let i = 0; i < wanted.length; i += BATCH) {
+      const batch = wanted.slice(i, i + BATCH);
+      const changes: PageChange[] = batch.map((p) => ({ operation: 'insert_page', ...(p.parent.id ? { into: p.parent.id } : {}), slug: p.slug, document: { markdown: p.body } }));
+      const { outcomes } = await writeContent(db, access(), spaceId, cr, { changes }, store, noFetch);
+      outcomes.forEach((o, k) => {
+        if (o.object !== 'created_page') throw new Error(`seed: unexpected outcome ${o.object}`);
+        const page = { id: o.page, path: pathOf(batch[k]), title: batch[k].title };
+        created.push(page);
+        pages.push({ path: page.path, title: page.title });
+      });
+    }
+    return created;
+  };
+  const sections = await level([{ id: null, path: '', title: '' }], SECTIONS, 'Section');
+  const topics = await level(sections, TOPICS, 'Topic');
+  await level(topics, PAGES, 'Page');
+  await mergeChangeRequest(db, access(), spaceId, cr);
+  const site = await createSite(db, access(), organization.id, { title: 'Handbook', visibility: 'public', spaces: [spaceId] });
+  await setPublished(db, access(), site.id, true);
+  await db.$disconnect();
+  return { siteId: site.id, pages };
+}
+
+type Target = { base: string; stats(): Promise<Stats>; stop(): Promise<void> };
+
+/** The next IPC message of the bench-server child (messages are awaited one at a time). */
+function nextMessage<T extends ServerMessage['type']>(child: ChildProcess, type: T): Promise<Extract<ServerMessage, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`bench-server exited with code ${code} before sending '${type}'`));
+    child.once('exit', onExit);
+    child.once('message', (message: ServerMessage) => {
+      child.off('exit', onExit);
+      if (message.type === type) resolve(message as Extract<ServerMessage, { type: T }>);
+      else reject(new Error(`bench-server sent '${message.type}', expected '${type}'`));
+    });
+  });
+}
+
+async function startQuire(url: string): Promise<Target> {
+  const script = fileURLToPath(new URL('./bench-server.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), script, 'quire'], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // As `quire serve` runs (NODE_ENV defaults to production there).
+    env: { ...process.env, DATABASE_URL: url, NODE_ENV: process.env.NODE_ENV ?? 'production' },
+  });
+  const { port } = await nextMessage(child, 'ready');
+  return {
+    base: `http://127.0.0.1:${port}`,
+    stats: () => {
+      const reply = nextMessage(child, 'stats');
+      child.send('stats');
+      return reply;
+    },
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.disconnect();
+      await exited;
+    },
+  };
+}
+
+const pageUrl = (siteId: string, page: Page) => `/sites/${encodeURIComponent(siteId)}/${page.path}`;
+
+/** Fetches every page once (200, its title, an ETag) and revalidates `warm` (304); returns warm's ETag, or what is wrong. */
+async function verify(base: string, { siteId, pages }: Seed, warm: Page): Promise<{ etag: string } | { failure: string }> {
+  let etag: string | undefined;
+  for (const page of pages) {
+    const response = await fetch(base + pageUrl(siteId, page));
+    const html = await response.text();
+    if (response.status !== 200) return { failure: `${page.path}: status ${response.status}: ${html.slice(0, 200)}` };
+    const title = page.title.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+    if (!html.includes(title) || !html.includes('<table')) return { failure: `${page.path}: the HTML lacks the page's title or its table` };
+    const tag = response.headers.get('etag');
+    if (!tag) return { failure: `${page.path}: no ETag` };
+    if (page === warm) etag = tag;
+  }
+  const again = await fetch(base + pageUrl(siteId, warm), { headers: { 'if-none-match': etag! } });
+  if (again.status !== 304) return { failure: `revalidating ${warm.path} with its ETag: status ${again.status}, expected 304` };
+  return { etag: etag! };
+}
+
+type Scenario = { name: string; status: 200 | 304; requests: autocannon.Request[] };
+
+const COLUMNS = ['req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'SQL/req', 'RSS MiB', 'failed'];
+const NAME_WIDTH = 52;
+const row = (name: string, cells: (string | number)[]) => name.padEnd(NAME_WIDTH) + cells.map((c) => String(c).padStart(11)).join('');
+
+async function measure(target: Target, scenario: Scenario): Promise<{ line: string; failed: number }> {
+  const before = await target.stats();
+  const result = await autocannon({ url: target.base, connections, duration: seconds, requests: scenario.requests });
+  const after = await target.stats();
+  const sent = result.requests.sent;
+  const byStatus = Object.entries(result.statusCodeStats ?? {}).map(([status, { count = 0 }]) => [Number(status), count] as const);
+  // Failed: no answer, an error status, or an answer other than the scenario's (a 200 where a 304 was expected).
+  const failed = result.errors + byStatus.reduce((sum, [status, count]) => sum + (status === scenario.status ? 0 : count), 0);
+  const other = byStatus.filter(([status]) => status !== scenario.status).map(([status, count]) => `${count}×${status}`);
+  const line = row(scenario.name, [
+    Math.round(result.requests.average),
+    result.latency.p50,
+    result.latency.p99,
+    ((after.cpuMicros - before.cpuMicros) / 1000 / sent).toFixed(2),
+    ((after.statements - before.statements) / sent).toFixed(1),
+    Math.round(after.rss / 1024 / 1024),
+    failed + (other.length || result.errors ? ` (${[...other, ...(result.errors ? [`${result.errors} errors`] : [])].join(', ')})` : ''),
+  ]);
+  return { line, failed };
+}
+
+const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres({ dataDir: path.resolve('.quire/bench') });
+const url = process.env.DATABASE_URL ?? embedded!.url;
+try {
+  if (!embedded) {
+    // As scripts/bench-search.ts: the database DATABASE_URL names is created when missing.
+    const admin = new URL(url);
+    const name = decodeURIComponent(admin.pathname.slice(1));
+    admin.pathname = '/postgres';
+    if (name) await ensureDatabase(admin.toString(), name);
+  }
+  await applyMigrations(url);
+  const seeding = performance.now();
+  const data = await seed(url);
+  const seeded = ((performance.now() - seeding) / 1000).toFixed(1);
+  const quire = await startQuire(url);
+  try {
+    console.log(
+      `quire published pages: site of ${data.pages.length} pages (seeded in ${seeded}s), ${seconds}s per scenario, ${connections} connections, ` +
+        `${os.availableParallelism()} CPUs shared by PostgreSQL, quire and the load generator, node ${process.version}`,
+    );
+    // The warm page: one of the 160 at the third level (as deep as most of the cold rotation's).
+    const warm = data.pages.find((p) => p.path === `section-${SECTIONS / 2}/topic-${TOPICS / 2}/page-${Math.ceil(PAGES / 2)}`)!;
+    const checked = await verify(quire.base, data, warm);
+    if ('failure' in checked) {
+      console.log(`FAIL ${checked.failure}`);
+      process.exitCode = 1;
+    } else {
+      const one = pageUrl(data.siteId, warm);
+      let next = 0;
+      const scenarios: Scenario[] = [
+        { name: `warm 304  ${warm.path}, If-None-Match`, status: 304, requests: [{ method: 'GET', path: one, headers: { 'if-none-match': checked.etag } }] },
+        { name: `warm 200  ${warm.path}, full render`, status: 200, requests: [{ method: 'GET', path: one }] },
+        {
+          name: `cold 200  ${data.pages.length} pages in turn`,
+          status: 200,
+          requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: pageUrl(data.siteId, data.pages[next++ % data.pages.length]) }) }],
+        },
+      ];
+      // Warm-up (not measured): the cold rotation, which runs every page's code path.
+      await autocannon({ url: quire.base, connections, duration: WARMUP_SECONDS, requests: scenarios[2].requests });
+      console.log(row('scenario (CPU, SQL and RSS: server process)', COLUMNS));
+      for (const scenario of scenarios) {
+        const { line, failed } = await measure(quire, scenario);
+        if (failed) process.exitCode = 1;
+        console.log(line);
+      }
+    }
+    console.log(`Note: figures vary with machine load (${os.availableParallelism()} cores here, shared with other work); compare runs made back to back.`);
+  } finally {
+    await quire.stop();
+  }
+} finally {
+  await embedded?.stop();
+}
