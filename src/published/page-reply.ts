@@ -8,8 +8,16 @@ import { cacheFor, etagOf, message, type Reply } from './reply.js';
 import type { PublishedDeps } from './serve.js';
 import type { Visitor } from './visitor.js';
 
-export async function pageReply(deps: PublishedDeps, site: Site, sitePath: string, located: Located, visitor: Visitor): Promise<Reply> {
+/**
+ * The ETag depends only on what frame() read (site, structure, revisions, customization, the
+ * visitor) and the page's path: a revalidation the client can skip (`ifNoneMatch` equal) answers
+ * 304 without reading or rendering the page.
+ */
+export async function pageReply(deps: PublishedDeps, site: Site, sitePath: string, located: Located, visitor: Visitor, ifNoneMatch?: string): Promise<Reply> {
   const { view, hrefOf, etagParts } = frame(site, sitePath, located, visitor);
+  const etag = etagOf([...etagParts, located.pagePath]);
+  const cache = cacheFor(site);
+  if (ifNoneMatch === etag) return { status: 200, body: '', type: 'text/html; charset=utf-8', etag, cache };
   const { siteSpace } = located;
   const content = await pageContent(deps.db, siteSpace.space.revisionId, located.pagePath, hrefOf);
   if (!content) return { ...message(site, 404, 'This page does not exist.'), cache: 'no-store' };
@@ -33,6 +41,6 @@ export async function pageReply(deps: PublishedDeps, site: Site, sitePath: strin
     previous: content.previous,
     next: content.next,
   };
-  return { status: 200, body: renderPage(pageView), type: 'text/html; charset=utf-8', etag: etagOf([...etagParts, content.page.entityId, content.path]), cache: cacheFor(site) };
+  return { status: 200, body: renderPage(pageView), type: 'text/html; charset=utf-8', etag, cache };
 }
 

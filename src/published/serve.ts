@@ -65,7 +65,7 @@ export async function servePublished(req: IncomingMessage, res: ServerResponse, 
   const searching = segments[0] === '~search';
   const located = await locate(deps.db, site, searching ? segments.slice(1) : segments, visitor.claims);
   if (!located) return (send(req, res, message(site, 404, 'This site has no content yet.')), true);
-  const reply = searching ? await searchReply(deps, site, sitePath, located, visitor, url) : await pageReply(deps, site, sitePath, located, visitor);
+  const reply = searching ? await searchReply(deps, site, sitePath, located, visitor, url) : await pageReply(deps, site, sitePath, located, visitor, req.headers['if-none-match']);
   send(req, res, { ...reply, cookies: visitor.cookies });
   return true;
 }
