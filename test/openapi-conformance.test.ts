@@ -55,7 +55,9 @@ beforeAll(async () => {
   await post(`/orgs/${org.id}/sites/${site.id}/share-links`, { name: 'Partners' });
   await post(`/orgs/${org.id}/sites/${site.id}/publish`, {});
   const siteSpaces = (await http(server.url, token, 'GET', `/orgs/${org.id}/sites/${site.id}/site-spaces`)).body.items;
+  await post(`/orgs/${org.id}/openapi`, { slug: 'pets', source: { text: 'openapi: 3.1.0\ninfo: {title: Pets, version: "1"}\npaths: {}\n' } });
   ids = {
+    specSlug: 'pets',
     siteId: site.id,
     siteSpaceId: siteSpaces[0].id,
     organizationId: org.id,
@@ -96,6 +98,8 @@ const READS = [
   '/spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath}',
   '/spaces/{spaceId}/change-requests/{changeRequestId}/content/files',
   '/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}',
+  '/orgs/{organizationId}/openapi',
+  '/orgs/{organizationId}/openapi/{specSlug}',
   '/orgs/{organizationId}/sites',
   '/orgs/{organizationId}/sites/{siteId}',
   '/orgs/{organizationId}/sites/{siteId}/structure',

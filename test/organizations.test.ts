@@ -36,7 +36,7 @@ describe('organizations over REST (SDK)', () => {
     const editor = await createActor(server.db, { org: org.id, role: 'edit' });
     const creator = await createActor(server.db, { org: org.id, role: 'create' });
     expect((await sdk(server.url, editor.token).orgs.getOrganizationById(org.id)).data.permissions).toEqual({ view: true, access: true, admin: false, ownTeam: false, createContent: false, createOpenAPISpec: false, viewBilling: false, listMembers: true, listTeams: true, listIntegrations: false, listInstallations: false, installIntegration: false });
-    expect((await sdk(server.url, creator.token).orgs.getOrganizationById(org.id)).data.permissions).toEqual({ view: true, access: true, admin: false, ownTeam: false, createContent: true, createOpenAPISpec: false, viewBilling: false, listMembers: true, listTeams: true, listIntegrations: false, listInstallations: false, installIntegration: false });
+    expect((await sdk(server.url, creator.token).orgs.getOrganizationById(org.id)).data.permissions).toEqual({ view: true, access: true, admin: false, ownTeam: false, createContent: true, createOpenAPISpec: true, viewBilling: false, listMembers: true, listTeams: true, listIntegrations: false, listInstallations: false, installIntegration: false });
     // Owning a team is stated as `ownTeam`; a guest lists neither members nor teams.
     const team = (await http(server.url, owner.token, 'PUT', `/orgs/${org.id}/teams`, { title: 'Writers' })).body;
     expect((await http(server.url, owner.token, 'PUT', `/orgs/${org.id}/teams/${team.id}/members/${editor.id}`, { role: 'owner' })).status).toBeLessThan(300);

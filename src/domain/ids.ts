@@ -25,6 +25,8 @@ export const ID_PREFIX = {
   SiteSectionGroup: 'sitesg',
   SiteSpace: 'sitesp',
   SiteShareLink: 'sharelink',
+  OpenAPISpec: 'oas',
+  OpenAPISpecVersion: 'oasv',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -8,6 +8,7 @@ import type { JobKind } from '../generated/prisma/client.js';
 import { RUN_JOB_TASK } from '../domain/jobs/enqueue.js';
 import { schedulePurges } from '../domain/spaces/trash.js';
 import { runImport } from './handlers/import.js';
+import { runOpenAPIProcess } from './handlers/openapi.js';
 import { runSpaceDuplicate, runSpacePurge } from './handlers/space-jobs.js';
 import { runJob, type JobHandler, type JobServices } from './runner.js';
 import { recoverLostJobs } from './sweeper.js';
@@ -16,6 +17,7 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   import: runImport,
   space_duplicate: runSpaceDuplicate,
   space_purge: runSpacePurge,
+  openapi_process: runOpenAPIProcess,
 };
 
 export function taskList(services: JobServices): TaskList {

@@ -28,6 +28,7 @@ import './types/organization-events.js';
 import './types/job.js';
 import './types/site.js';
 import './types/site-mutations.js';
+import './types/openapi-spec.js';
 import './types/api-token.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -81,6 +81,8 @@ export class Access {
     const org = job && (await this.loaders.organization.load(job.organizationId));
     if (!job || !org?.viewerIsMember) throw notFound('Job');
     if (mayOrganization('manageJobs', { member: true, role: org.viewerRole })) return job;
+    // Who started a job follows it (and may cancel it) while they are a member.
+    if (job.createdById === this.userId) return job;
     const space = job.spaceId ? await this.loaders.space.load(job.spaceId) : null;
     const role = space && isLive(space) ? space.viewerRole : null;
     if (!space || !role || !maySpace('view', role, space)) throw notFound('Job');

@@ -71,11 +71,16 @@ export const ORGANIZATION_RULES = {
   viewSites: 'nonGuest',
   /** Create, change, publish and delete sites: their structure, customization and share links. */
   manageSites: 'admin',
+  /** See the organization's OpenAPI specifications and their versions. */
+  viewOpenAPISpecs: 'nonGuest',
+  /** Create, replace the source of and delete OpenAPI specifications. */
+  manageOpenAPISpecs: 'create',
 } as const satisfies Record<string, OrgRequirement>;
 
 /**
  * Jobs work on a space: who may view the space sees its jobs (imports, copies), who may edit it
- * cancels them. Organization admins see and cancel every job (`manageJobs`).
+ * cancels them. Organization admins see and cancel every job (`manageJobs`); who started a job
+ * sees and cancels it while a member (an OpenAPI specification's processing has no space).
  */
 export const JOB_RULES = { view: 'view', cancel: 'edit' } as const satisfies Record<string, keyof typeof SPACE_RULES>;
 
@@ -149,7 +154,7 @@ export const organizationPermissions = (membership: { member: boolean; role: Rol
   /** A fact rather than a permission: the caller owns at least one team of the organization. */
   ownTeam: membership.member && membership.ownsTeam,
   createContent: mayOrganization('createContent', membership),
-  createOpenAPISpec: NOT_SERVED,
+  createOpenAPISpec: mayOrganization('manageOpenAPISpecs', membership),
   viewBilling: NOT_SERVED,
   listMembers: mayOrganization('readMembers', membership),
   listTeams: mayOrganization('readTeams', membership),

@@ -25,6 +25,7 @@ const JobKindEnum = builder.enumType('JobKind', {
     import: { description: 'Content imported into a change request (`importContent`).' },
     space_duplicate: { description: 'A copy of a space (`duplicateSpace`).' },
     space_purge: { description: 'A space removed for good once its 7 days in the trash have passed.' },
+    openapi_process: { description: 'An OpenAPI specification fetched, parsed and validated into a version.' },
   } as const,
 });
 

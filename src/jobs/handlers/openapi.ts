@@ -1,0 +1,53 @@
+/**
+ * Processing an OpenAPI specification: its source fetched (the safe fetcher, bounded) or its text
+ * read, parsed and validated, remote `$ref`s never followed. The specification is `progress`
+ * while it runs and `complete` after, with a new version only when the content changed; a failure
+ * is recorded on it (`FETCH_TIMEOUT`, `FETCH_ERROR` or `PARSE_ERROR`, with the problems) and
+ * keeps its last version.
+ */
+import { ImportError } from '../../domain/imports/import-error.js';
+import { createSafeFetch } from '../../domain/imports/fetch/safe-fetch.js';
+import { DEFAULT_IMPORT_LIMITS } from '../../domain/imports/tree.js';
+import { newId } from '../../domain/ids.js';
+import { processSpec, SpecProcessingError } from '../../domain/openapi-specs/processing.js';
+import type { JobHandler } from '../runner.js';
+
+/** Problems kept on the specification (the count says how many there were). */
+const MAX_ERRORS = 100;
+
+export const runOpenAPIProcess: JobHandler = async ({ job, services, signal, progress, complete }) => {
+  const { db } = services;
+  const specId = String((job.input as { specId?: unknown }).specId);
+  const spec = await db.openAPISpec.findUnique({ where: { id: specId } });
+  if (!spec) return; // deleted meanwhile: nothing to process
+  await db.openAPISpec.update({ where: { id: specId }, data: { processingState: 'progress' } });
+  const source = spec.sourceUrl ? { url: spec.sourceUrl } : { text: spec.sourceText ?? '' };
+  const fetch = createSafeFetch({ limits: { ...DEFAULT_IMPORT_LIMITS, requestTimeoutMs: 30_000 }, signal, allowPrivateNetworks: services.config.fetchAllowPrivateNetworks });
+  try {
+    const processed = await processSpec(source, { fetch, signal, progress: (done, total, message) => progress(done, total, message) });
+    const errors = processed.errors.map((e) => ({ message: e.message, ...(e.path ? { code: e.path } : {}) }));
+    await db.$transaction(async (tx) => {
+      const last = spec.lastVersionId ? await tx.openAPISpecVersion.findUnique({ where: { id: spec.lastVersionId } }) : null;
+      let versionId = last?.id ?? null;
+      if (last?.contentHash !== processed.contentHash) {
+        versionId = newId('OpenAPISpecVersion');
+        const { contentHash, text, format, title, version, openapi, operations } = processed;
+        await tx.openAPISpecVersion.create({ data: { id: versionId, specId, contentHash, text, format, title, version, openapi, operations } });
+      }
+      await tx.openAPISpec.update({
+        where: { id: specId },
+        data: { processingState: 'complete', lastVersionId: versionId, lastProcessedAt: new Date(), lastProcessErrorCode: null, lastProcessedErrors: errors.slice(0, MAX_ERRORS), lastProcessedErrorCount: errors.length },
+      });
+      await complete(tx, { specId, version: versionId, newVersion: versionId !== (last?.id ?? null) });
+    });
+  } catch (error) {
+    if (!(error instanceof SpecProcessingError)) throw error;
+    const errors = error.errors.map((e) => ({ message: e.message, ...(e.path ? { code: e.path } : {}) }));
+    await db.openAPISpec.update({
+      where: { id: specId },
+      data: { processingState: 'complete', lastProcessedAt: new Date(), lastProcessErrorCode: error.code, lastProcessedErrors: errors.slice(0, MAX_ERRORS), lastProcessedErrorCount: errors.length },
+    });
+    // The job fails with the same reason (an import error code), and is not retried.
+    throw new ImportError(error.code, error.message);
+  }
+};

@@ -1,0 +1,107 @@
+/**
+ * OpenAPI specifications in the graph: `Organization.openAPISpecs` and `openAPISpec(slug)`, their
+ * versions, and the mutations that create, replace the source of and delete them. Processing is
+ * a job (`openapi_process`): watch it with `subscription { job(id) }` or read `processingState`.
+ */
+import type { OpenAPISpec, OpenAPISpecVersion } from '../../generated/prisma/client.js';
+import { mayOrganization } from '../../domain/access/capabilities.js';
+import { createSpec, deleteSpec, findSpec, putSpec, specsPage } from '../../domain/openapi-specs/specs.js';
+import { builder } from '../builder.js';
+import { pageConnection } from '../connection.js';
+import { forgetLoaded } from '../context.js';
+import { apiUrl, appUrl } from '../urls.js';
+import { JobRef } from './job.js';
+import { OrganizationRef } from './organization.js';
+
+const SpecErrorRef = builder.simpleObject('OpenAPISpecError', { fields: (t) => ({ message: t.string(), code: t.string({ nullable: true }) }) });
+
+export const OpenAPISpecVersionRef = builder.objectRef<OpenAPISpecVersion>('OpenAPISpecVersion').implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    title: t.exposeString('title'),
+    version: t.exposeString('version', { description: "The specification's `info.version`." }),
+    openapi: t.exposeString('openapi', { description: '`openapi` or `swagger` version of the document.' }),
+    operations: t.exposeInt('operations'),
+    format: t.exposeString('format'),
+    contentHash: t.exposeString('contentHash'),
+    text: t.exposeString('text', { description: 'The source as it was processed.' }),
+  }),
+});
+
+export const OpenAPISpecRef = builder.objectRef<OpenAPISpec>('OpenAPISpec').implement({
+  description: 'An OpenAPI specification of the organization, by slug.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    slug: t.exposeString('slug'),
+    sourceURL: t.exposeString('sourceUrl', { nullable: true }),
+    processingState: t.exposeString('processingState', { description: '`pending`, `progress` or `complete`.' }),
+    lastProcessedAt: t.expose('lastProcessedAt', { type: 'DateTime', nullable: true }),
+    lastProcessErrorCode: t.exposeString('lastProcessErrorCode', { nullable: true, description: '`FETCH_TIMEOUT`, `FETCH_ERROR` or `PARSE_ERROR`.' }),
+    lastProcessedErrors: t.field({ type: [SpecErrorRef], resolve: (s) => s.lastProcessedErrors as { message: string; code?: string }[] }),
+    lastProcessedErrorCount: t.exposeInt('lastProcessedErrorCount'),
+    lastVersion: t.field({ type: OpenAPISpecVersionRef, nullable: true, resolve: (s, _a, ctx) => (s.lastVersionId ? ctx.db.openAPISpecVersion.findUnique({ where: { id: s.lastVersionId } }) : null) }),
+    versions: t.field({
+      type: [OpenAPISpecVersionRef],
+      args: { first: t.arg.int({ required: false }) },
+      description: 'Newest first (20 by default, at most 100).',
+      resolve: (s, { first }, ctx) => ctx.db.openAPISpecVersion.findMany({ where: { specId: s.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: Math.min(Math.max(first ?? 20, 0), 100) }),
+    }),
+    processingJob: t.field({
+      type: JobRef,
+      nullable: true,
+      description: 'The latest processing job.',
+      resolve: async (s, _a, ctx) => {
+        const job = await ctx.db.job.findFirst({ where: { organizationId: s.organizationId, kind: 'openapi_process', input: { path: ['specId'], equals: s.id } }, orderBy: { createdAt: 'desc' } });
+        return job && (await ctx.access.requireJob(job).catch(() => null));
+      },
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    permissions: t.field({
+      type: builder.simpleObject('OpenAPISpecPermissions', { fields: (p) => ({ view: p.boolean(), edit: p.boolean() }) }),
+      resolve: async (s, _a, ctx) => {
+        const membership = await ctx.access.orgRole(s.organizationId);
+        return { view: mayOrganization('viewOpenAPISpecs', membership), edit: mayOrganization('manageOpenAPISpecs', membership) };
+      },
+    }),
+    urls: t.field({
+      type: builder.simpleObject('OpenAPISpecUrls', { fields: (u) => ({ location: u.string(), app: u.string() }) }),
+      resolve: (s, _a, ctx) => ({ location: apiUrl(ctx, `/orgs/${s.organizationId}/openapi/${s.slug}`), app: appUrl(ctx, `/o/${s.organizationId}/openapi/${s.slug}`) }),
+    }),
+  }),
+});
+
+builder.objectFields(OrganizationRef, (t) => ({
+  openAPISpecs: t.connection({
+    type: OpenAPISpecRef,
+    description: 'Oldest first (members with an organization role).',
+    resolve: async (org, args, ctx) => pageConnection(await specsPage(ctx.db, ctx.access, org.id, args), () => ctx.db.openAPISpec.count({ where: { organizationId: org.id } })),
+  }),
+  openAPISpec: t.field({ type: OpenAPISpecRef, args: { slug: t.arg.string({ required: true }) }, resolve: (org, { slug }, ctx) => findSpec(ctx.db, ctx.access, org.id, slug) }),
+}));
+
+const SpecSourceInput = builder.inputType('OpenAPISpecSourceInput', {
+  description: 'Either `url` (fetched: public addresses only unless the operator allows private ones) or `text`.',
+  fields: (t) => ({ url: t.string(), text: t.string() }),
+});
+
+const source = (input: { url?: string | null; text?: string | null }) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined));
+
+builder.mutationFields((t) => ({
+  createOpenAPISpec: t.field({
+    type: OpenAPISpecRef,
+    args: { organizationId: t.arg.id({ required: true }), slug: t.arg.string({ required: true }), source: t.arg({ type: SpecSourceInput, required: true }) },
+    resolve: async (_r, { organizationId, slug, source: s }, ctx) => (forgetLoaded(ctx), createSpec(ctx.db, ctx.access, String(organizationId), { slug, source: source(s) })),
+  }),
+  putOpenAPISpec: t.field({
+    type: builder.simpleObject('PutOpenAPISpecResult', { fields: (r) => ({ spec: r.field({ type: OpenAPISpecRef }), created: r.boolean() }) }),
+    description: 'Creates the specification or replaces its source; either way it is processed again.',
+    args: { organizationId: t.arg.id({ required: true }), slug: t.arg.string({ required: true }), source: t.arg({ type: SpecSourceInput, required: true }) },
+    resolve: (_r, { organizationId, slug, source: s }, ctx) => putSpec(ctx.db, ctx.access, String(organizationId), slug, { source: source(s) }),
+  }),
+  deleteOpenAPISpec: t.boolean({
+    args: { organizationId: t.arg.id({ required: true }), slug: t.arg.string({ required: true }) },
+    resolve: async (_r, { organizationId, slug }, ctx) => (await deleteSpec(ctx.db, ctx.access, String(organizationId), slug), true),
+  }),
+}));
