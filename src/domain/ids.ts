@@ -27,6 +27,7 @@ export const ID_PREFIX = {
   SiteShareLink: 'sharelink',
   OpenAPISpec: 'oas',
   OpenAPISpecVersion: 'oasv',
+  TranslationSettings: 'trs',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

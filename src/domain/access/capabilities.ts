@@ -75,6 +75,9 @@ export const ORGANIZATION_RULES = {
   viewOpenAPISpecs: 'nonGuest',
   /** Create, replace the source of and delete OpenAPI specifications. */
   manageOpenAPISpecs: 'create',
+  /** See the translation settings; create, rename and delete them (admins). */
+  viewTranslations: 'nonGuest',
+  manageTranslations: 'admin',
 } as const satisfies Record<string, OrgRequirement>;
 
 /**

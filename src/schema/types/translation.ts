@@ -1,0 +1,55 @@
+/** Translation settings in the graph: `Organization.translations`, `translationSettings(id)` and their mutations. */
+import type { TranslationSettings } from '../../generated/prisma/client.js';
+import { mayOrganization } from '../../domain/access/capabilities.js';
+import { createTranslation, deleteTranslation, findTranslation, replaceTranslation, translationsPage } from '../../domain/translations/settings.js';
+import { builder } from '../builder.js';
+import { pageConnection } from '../connection.js';
+import { apiUrl } from '../urls.js';
+import { OrganizationRef } from './organization.js';
+
+export const TranslationSettingsRef = builder.objectRef<TranslationSettings>('TranslationSettings').implement({
+  description: 'A title and the languages content is translated into.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    title: t.exposeString('title'),
+    languages: t.exposeStringList('languages'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    permissions: t.field({
+      type: builder.simpleObject('TranslationSettingsPermissions', { fields: (p) => ({ edit: p.boolean() }) }),
+      resolve: async (s, _a, ctx) => ({ edit: mayOrganization('manageTranslations', await ctx.access.orgRole(s.organizationId)) }),
+    }),
+    urls: t.field({
+      type: builder.simpleObject('TranslationSettingsUrls', { fields: (u) => ({ location: u.string() }) }),
+      resolve: (s, _a, ctx) => ({ location: apiUrl(ctx, `/orgs/${s.organizationId}/translations/${s.id}`) }),
+    }),
+  }),
+});
+
+builder.objectFields(OrganizationRef, (t) => ({
+  translations: t.connection({
+    type: TranslationSettingsRef,
+    description: 'Oldest first (members with an organization role).',
+    resolve: async (org, args, ctx) => pageConnection(await translationsPage(ctx.db, ctx.access, org.id, args), () => ctx.db.translationSettings.count({ where: { organizationId: org.id } })),
+  }),
+  translationSettings: t.field({ type: TranslationSettingsRef, args: { id: t.arg.id({ required: true }) }, resolve: (org, { id }, ctx) => findTranslation(ctx.db, ctx.access, org.id, String(id)) }),
+}));
+
+const body = (title: string, languages: readonly string[] | null | undefined) => ({ title, ...(languages ? { languages } : {}) });
+
+builder.mutationFields((t) => ({
+  createTranslationSettings: t.field({
+    type: TranslationSettingsRef,
+    args: { organizationId: t.arg.id({ required: true }), title: t.arg.string({ required: true }), languages: t.arg.stringList() },
+    resolve: (_r, { organizationId, title, languages }, ctx) => createTranslation(ctx.db, ctx.access, String(organizationId), body(title, languages)),
+  }),
+  replaceTranslationSettings: t.field({
+    type: TranslationSettingsRef,
+    args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), title: t.arg.string({ required: true }), languages: t.arg.stringList() },
+    resolve: (_r, { organizationId, id, title, languages }, ctx) => replaceTranslation(ctx.db, ctx.access, String(organizationId), String(id), body(title, languages)),
+  }),
+  deleteTranslationSettings: t.boolean({
+    args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    resolve: async (_r, { organizationId, id }, ctx) => (await deleteTranslation(ctx.db, ctx.access, String(organizationId), String(id)), true),
+  }),
+}));
