@@ -47,8 +47,8 @@ describe('HTTP surface', () => {
     const integrations = await fetch(`${server.url}/v1/orgs/${org.id}/integrations`, { headers: { authorization: `Bearer ${owner.token}` } });
     expect(integrations.status).toBe(501);
     expect(await integrations.json()).toEqual({ error: { code: 501, message: 'GET /v1/orgs/{organizationId}/integrations is not implemented by this server yet' } });
-    const fonts = await fetch(`${server.url}/v1/orgs/${org.id}/fonts`, { headers: { authorization: `Bearer ${owner.token}` } });
-    expect(fonts.status).toBe(501);
+    const allIntegrations = await fetch(`${server.url}/v1/integrations`, { headers: { authorization: `Bearer ${owner.token}` } });
+    expect(allIntegrations.status).toBe(501);
     const user = await sdk(server.url, owner.token).user.getAuthenticatedUser();
     expect(user.data).toMatchObject({ object: 'user', id: owner.id, email: owner.email });
   });

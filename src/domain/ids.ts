@@ -28,6 +28,8 @@ export const ID_PREFIX = {
   OpenAPISpec: 'oas',
   OpenAPISpecVersion: 'oasv',
   TranslationSettings: 'trs',
+  StorageUpload: 'upload',
+  CustomFont: 'font',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -30,6 +30,7 @@ import './types/site.js';
 import './types/site-mutations.js';
 import './types/openapi-spec.js';
 import './types/translation.js';
+import './types/font.js';
 import './types/api-token.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -78,6 +78,9 @@ export const ORGANIZATION_RULES = {
   /** See the translation settings; create, rename and delete them (admins). */
   viewTranslations: 'nonGuest',
   manageTranslations: 'admin',
+  /** See the custom fonts (members with a role); upload, change and delete them (admins, like site customization). */
+  viewFonts: 'nonGuest',
+  manageFonts: 'admin',
 } as const satisfies Record<string, OrgRequirement>;
 
 /**

@@ -1,0 +1,67 @@
+/** Custom fonts in the graph (`Organization.fonts`, `font(id)`), their mutations, and the storage upload that precedes them. */
+import type { CustomFont } from '../../generated/prisma/client.js';
+import { createFont, deleteFont, facesOf, findFont, fontsPage, updateFont } from '../../domain/fonts/custom-fonts.js';
+import { signingSecret } from '../../domain/identity/signing-secret.js';
+import { startUpload } from '../../domain/storage/uploads.js';
+import { builder } from '../builder.js';
+import { pageConnection } from '../connection.js';
+import { OrganizationRef } from './organization.js';
+
+const FontSourceRef = builder.simpleObject('FontSource', { fields: (t) => ({ url: t.string(), format: t.string() }) });
+const FontFaceRef = builder.simpleObject('FontFace', { fields: (t) => ({ weight: t.int(), sources: t.field({ type: [FontSourceRef] }) }) });
+
+export const CustomFontRef = builder.objectRef<CustomFont>('CustomFont').implement({
+  description: 'A custom font: a family and its faces, served at their URLs (usable in site customization).',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    custom: t.boolean({ resolve: () => true }),
+    fontFamily: t.exposeString('fontFamily'),
+    fontFaces: t.field({
+      type: [FontFaceRef],
+      resolve: (font, _a, ctx) =>
+        facesOf(font).map((face) => ({ weight: face.weight, sources: [{ url: `${ctx.config.publicUrl}/fonts/${font.id}/${face.weight}.${face.format}`, format: face.format }] })),
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.objectFields(OrganizationRef, (t) => ({
+  fonts: t.connection({
+    type: CustomFontRef,
+    resolve: async (org, args, ctx) => pageConnection(await fontsPage(ctx.db, ctx.access, org.id, args), () => ctx.db.customFont.count({ where: { organizationId: org.id } })),
+  }),
+  font: t.field({ type: CustomFontRef, args: { id: t.arg.id({ required: true }) }, resolve: (org, { id }, ctx) => findFont(ctx.db, ctx.access, org.id, String(id)) }),
+}));
+
+const FontFaceInput = builder.inputType('FontFaceInput', {
+  fields: (t) => ({ weight: t.int({ required: true }), storageKey: t.string({ description: 'The key of an uploaded font file; null (on update) removes the weight.' }) }),
+});
+
+const faces = (list: readonly { weight: number; storageKey?: string | null }[] | null | undefined, keepNull: boolean) =>
+  list?.map((f) => ({ weight: f.weight, storageKey: f.storageKey ?? (keepNull ? null : undefined) }));
+
+builder.mutationFields((t) => ({
+  startStorageUpload: t.field({
+    type: 'JSON',
+    description: 'Step one of an upload: answers `{object: "storage-signed-url", url, key}`; PUT the bytes to `url`, then name the file by `key`. Kind `customization_font` only.',
+    args: { organizationId: t.arg.id({ required: true }), name: t.arg.string({ required: true }), type: t.arg.string({ required: true }), size: t.arg.int({ required: true }), kind: t.arg.string({ required: true }) },
+    resolve: async (_r, { organizationId, name, type, size, kind }, ctx) =>
+      startUpload(ctx.db, ctx.access, String(organizationId), { file: { name, type, size }, kind }, { secret: await signingSecret(ctx.db, ctx.config.secret), issuer: ctx.config.publicUrl }, ctx.config.publicUrl),
+  }),
+  createFont: t.field({
+    type: CustomFontRef,
+    args: { organizationId: t.arg.id({ required: true }), fontFamily: t.arg.string({ required: true }), fontFaces: t.arg({ type: [FontFaceInput], required: true }) },
+    resolve: (_r, { organizationId, fontFamily, fontFaces }, ctx) => createFont(ctx.db, ctx.access, String(organizationId), { fontFamily, fontFaces: faces(fontFaces, false) }),
+  }),
+  updateFont: t.field({
+    type: CustomFontRef,
+    args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), fontFamily: t.arg.string(), fontFaces: t.arg({ type: [FontFaceInput] }) },
+    resolve: (_r, { organizationId, id, fontFamily, fontFaces }, ctx) =>
+      updateFont(ctx.db, ctx.access, String(organizationId), String(id), { ...(fontFamily ? { fontFamily } : {}), ...(fontFaces ? { fontFaces: faces(fontFaces, true) } : {}) }),
+  }),
+  deleteFont: t.boolean({
+    args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    resolve: async (_r, { organizationId, id }, ctx) => (await deleteFont(ctx.db, ctx.access, String(organizationId), String(id)), true),
+  }),
+}));
