@@ -23,7 +23,7 @@ async function upload(token: string, orgId: string, bytes: Buffer, name = 'font.
   const started = await http(server.url, token, 'POST', `/orgs/${orgId}/storage/upload`, { file: { name, type: 'font/woff2', size: bytes.length }, kind: 'customization_font' });
   expect(started.status, JSON.stringify(started.body)).toBe(201);
   expect(started.body).toMatchObject({ object: 'storage-signed-url', key: expect.stringMatching(/^upload_/) });
-  const put = await fetch(local(started.body.url), { method: 'PUT', body: bytes });
+  const put = await fetch(local(started.body.url), { method: 'PUT', body: new Uint8Array(bytes) });
   return { key: started.body.key as string, url: started.body.url as string, status: put.status, body: await put.text() };
 }
 
@@ -46,6 +46,21 @@ describe('custom fonts', () => {
     expect(served.headers.get('access-control-allow-origin')).toBe('*');
     expect(Buffer.from(await served.arrayBuffer()).equals(BOLD)).toBe(true);
 
+    // Used by a published site: its pages load the faces with @font-face.
+    const space = (await http(server.url, owner.token, 'POST', `/orgs/${org.id}/spaces`, { title: 'Docs' })).body;
+    const site = (await http(server.url, owner.token, 'POST', `/orgs/${org.id}/sites`, { title: 'Docs', spaces: [space.id] })).body;
+    const customization = (await http(server.url, owner.token, 'GET', `/orgs/${org.id}/sites/${site.id}/customization`)).body;
+    const font = { id: created.body.id, custom: true, fontFamily: 'Inter', fontFaces: created.body.fontFaces };
+    const put = await http(server.url, owner.token, 'PUT', `/orgs/${org.id}/sites/${site.id}/customization`, { ...customization, styling: { ...customization.styling, font } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    await http(server.url, owner.token, 'POST', `/orgs/${org.id}/sites/${site.id}/publish`, {});
+    const cr = (await http(server.url, owner.token, 'POST', `/spaces/${space.id}/change-requests`, { subject: 'x' })).body;
+    await http(server.url, owner.token, 'POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, { changes: [{ operation: 'insert_page', title: 'Home', document: { markdown: 'Hello' } }] });
+    await http(server.url, owner.token, 'POST', `/spaces/${space.id}/change-requests/${cr.id}/merge`, {});
+    const page = await (await fetch(`${server.url}/sites/${site.id}/`)).text();
+    expect(page).toContain(`@font-face{font-family:"Inter";src:url("${created.body.fontFaces[1].sources[0].url}") format("woff2");font-weight:700`);
+    expect(page).toContain('body{font-family:"Inter"');
+
     const updated = await http(server.url, owner.token, 'POST', `/orgs/${org.id}/fonts/${created.body.id}`, { fontFamily: 'Inter Display', fontFaces: [{ weight: 700, storageKey: null }] });
     expect(updated.body).toMatchObject({ fontFamily: 'Inter Display', fontFaces: [{ weight: 400 }] });
     const removeRegular = await http(server.url, owner.token, 'POST', `/orgs/${org.id}/fonts/${created.body.id}`, { fontFaces: [{ weight: 400, storageKey: null }] });
@@ -62,10 +77,10 @@ describe('custom fonts', () => {
     expect(fake.status).toBe(400);
     expect(fake.body).toContain('file');
     const started = await http(server.url, owner.token, 'POST', `/orgs/${org.id}/storage/upload`, { file: { name: 'a.woff2', type: 'font/woff2', size: REGULAR.length + 1 }, kind: 'customization_font' });
-    expect((await fetch(local(started.body.url), { method: 'PUT', body: REGULAR })).status).toBe(400);
+    expect((await fetch(local(started.body.url), { method: 'PUT', body: new Uint8Array(REGULAR) })).status).toBe(400);
     const ok = await upload(owner.token, org.id, REGULAR);
-    expect((await fetch(local(ok.url), { method: 'PUT', body: REGULAR })).status).toBe(403); // used already
-    expect((await fetch(`${server.url}/uploads/forged-token`, { method: 'PUT', body: REGULAR })).status).toBe(403);
+    expect((await fetch(local(ok.url), { method: 'PUT', body: new Uint8Array(REGULAR) })).status).toBe(403); // used already
+    expect((await fetch(`${server.url}/uploads/forged-token`, { method: 'PUT', body: new Uint8Array(REGULAR) })).status).toBe(403);
     expect((await http(server.url, owner.token, 'POST', `/orgs/${org.id}/storage/upload`, { file: { name: 'a.zip', type: 'application/zip', size: 10 }, kind: 'import_file' })).body.error.message).toContain('"kind"');
     const noRegular = await http(server.url, owner.token, 'PUT', `/orgs/${org.id}/fonts`, { fontFamily: 'Inter', fontFaces: [{ weight: 700, storageKey: ok.key }] });
     expect(noRegular.status).toBe(400);

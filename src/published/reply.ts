@@ -13,7 +13,7 @@ export function send(req: IncomingMessage, res: ServerResponse, reply: Reply): v
   const headers: Record<string, string | string[]> = { 'content-type': reply.type, 'cache-control': reply.cache, 'x-content-type-options': 'nosniff' };
   if (reply.etag) headers.etag = reply.etag;
   if (reply.cookies?.length) headers['set-cookie'] = reply.cookies;
-  if (reply.type.startsWith('text/html')) headers['content-security-policy'] = "default-src 'self'; img-src * data:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; frame-ancestors 'self'";
+  if (reply.type.startsWith('text/html')) headers['content-security-policy'] = "default-src 'self'; img-src * data:; font-src 'self' http: https:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; frame-ancestors 'self'";
   if (reply.etag && reply.status === 200 && req.headers['if-none-match'] === reply.etag) {
     res.writeHead(304, headers);
     return void res.end();

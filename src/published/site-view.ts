@@ -12,6 +12,15 @@ const link = (item: { title: string; to: ContentRef | null }): Link[] => {
   return href ? [{ title: item.title, href }] : [];
 };
 
+/** The faces of a custom font definition (`{weight, sources: [{url, format?}]}`), one source each. */
+function customFaces(faces: unknown[]): { weight: number; url: string; format?: string }[] {
+  return faces.flatMap((face) => {
+    const { weight, sources } = (face ?? {}) as { weight?: unknown; sources?: { url?: unknown; format?: unknown }[] };
+    const source = Array.isArray(sources) ? sources.find((s) => typeof s?.url === 'string') : undefined;
+    return typeof weight === 'number' && source ? [{ weight, url: String(source.url), ...(typeof source.format === 'string' ? { format: source.format } : {}) }] : [];
+  });
+}
+
 export function siteView(customization: SiteCustomization, fallbackTitle: string, homeHref: string, claims: Record<string, unknown>): SiteView {
   const header = customization.header;
   const headerLinks: HeaderLink[] = header.links
@@ -20,6 +29,7 @@ export function siteView(customization: SiteCustomization, fallbackTitle: string
   const favicon = 'icon' in customization.favicon ? customization.favicon.icon : undefined;
   const announcement = customization.announcement?.enabled && customization.announcement.message ? customization.announcement : undefined;
   const colors = themeColors(customization);
+  const font = customization.styling.font;
   return {
     title: customization.title || fallbackTitle,
     href: homeHref,
@@ -33,5 +43,6 @@ export function siteView(customization: SiteCustomization, fallbackTitle: string
     announcement: announcement && { message: announcement.message, link: announcement.link ? link(announcement.link)[0] : undefined, style: announcement.style },
     colors: { primary: colors.primary, tint: colors.tint, info: colors.info, success: colors.success, warning: colors.warning, danger: colors.danger },
     theme: { default: customization.themes.default === 'dark' ? 'dark' : 'light', toggleable: customization.themes.toggeable },
+    ...(typeof font === 'object' && font?.custom ? { font: { family: font.fontFamily, faces: customFaces(font.fontFaces) } } : {}),
   };
 }

@@ -22,6 +22,22 @@ export function siteColorStyle(site: SiteView): string {
   return themeRules(colorVariables(colors, 'light'), colorVariables(colors, 'dark'));
 }
 
+/** A family name or URL fit for CSS: anything that could close the string or the declaration is refused. */
+const cssFamily = (family: string) => (/^[\p{L}\p{N} _-]{1,50}$/u.test(family) ? family : undefined);
+const cssUrl = (url: string | undefined) => (url && !/["'()\\\s<>]/.test(url) ? url : undefined);
+
+/** `@font-face` rules of a custom font, and the body set in it. */
+export function siteFontStyle(site: SiteView): string {
+  const family = site.font && cssFamily(site.font.family);
+  if (!family || !site.font) return '';
+  const faces = site.font.faces.flatMap((face) => {
+    const url = cssUrl(safeUrl(face.url));
+    const format = face.format === 'woff' || face.format === 'woff2' ? ` format("${face.format}")` : '';
+    return url && Number.isInteger(face.weight) ? [`@font-face{font-family:"${family}";src:url("${url}")${format};font-weight:${face.weight};font-display:swap}`] : [];
+  });
+  return faces.length ? `${faces.join('')}body{font-family:"${family}",system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}` : '';
+}
+
 export function headHtml(options: HeadOptions): string {
   const { site } = options;
   const canonical = safeUrl(options.canonicalUrl);
@@ -37,7 +53,7 @@ export function headHtml(options: HeadOptions): string {
     `<meta name="color-scheme" content="${toggleable ? 'light dark' : site.theme?.default === 'dark' ? 'dark' : 'light'}">`,
     faviconLinks(site.favicon),
     stylesheet ? `<link${attrs({ rel: 'stylesheet', href: stylesheet })}>` : `<style>${SITE_CSS}</style>`,
-    ((css) => (css ? `<style>${css}</style>` : ''))(siteColorStyle(site)),
+    ((css) => (css ? `<style>${css}</style>` : ''))(siteColorStyle(site) + siteFontStyle(site)),
     toggleable ? `<script>${THEME_SCRIPT}</script>` : '',
   ]
     .filter(Boolean)

@@ -30,6 +30,8 @@ export type SiteView = {
    * `prefers-color-scheme`, and a toggle button stores the visitor's choice.
    */
   theme: { default: 'light' | 'dark'; toggleable: boolean };
+  /** A custom font (the customization's `styling.font` when it is a font definition): its faces are loaded with `@font-face`. */
+  font?: { family: string; faces: { weight: number; url: string; format?: string }[] };
 };
 
 /** A section tab or a variant (site space) of the current section. */
