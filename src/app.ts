@@ -20,6 +20,7 @@ import { serveGraphQLOverWebSocket } from './http/graphql-ws.js';
 import { PDF_DOWNLOAD_PATH, serveExport } from './http/exports.js';
 import { FILE_DOWNLOAD_PATH, serveFile } from './http/files.js';
 import { FONT_PATH, receiveUploadRequest, serveFont, UPLOAD_PATH } from './http/storage.js';
+import { serveSso, SSO_PATH } from './http/sso.js';
 import { DEFAULT_MAX_FONT_BYTES as MAX_FONT_UPLOAD_BYTES } from './domain/fonts/index.js';
 import { MAX_FILE_BYTES } from './domain/files/file-input.js';
 import { createGraphQLServer } from './http/yoga.js';
@@ -173,6 +174,7 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
     if (await servePublished(req, res, { db, config, logger })) return;
     if (pathname.startsWith(PDF_DOWNLOAD_PATH)) return serveExport(req, res, { db, config, accessOf: (userId) => contextOf(userId).access, logger });
     if (pathname.startsWith(FONT_PATH)) return serveFont(req, res, { db, config });
+    if (pathname.startsWith(SSO_PATH)) return serveSso(req, res, { db, config, logger }, await readBody(req));
     if (pathname.startsWith(UPLOAD_PATH)) return receiveUploadRequest(req, res, { db, config }, await readBody(req, MAX_FONT_UPLOAD_BYTES));
     if (pathname.startsWith(FILE_DOWNLOAD_PATH)) return serveFile(req, res, { db, config, accessOf: (userId) => contextOf(userId).access, logger });
     const limit = bodyLimit(req, pathname);

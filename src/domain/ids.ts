@@ -30,6 +30,7 @@ export const ID_PREFIX = {
   TranslationSettings: 'trs',
   StorageUpload: 'upload',
   CustomFont: 'font',
+  SamlProvider: 'saml',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -31,6 +31,7 @@ import './types/site-mutations.js';
 import './types/openapi-spec.js';
 import './types/translation.js';
 import './types/font.js';
+import './types/saml-provider.js';
 import './types/api-token.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -81,6 +81,8 @@ export const ORGANIZATION_RULES = {
   /** See the custom fonts (members with a role); upload, change and delete them (admins, like site customization). */
   viewFonts: 'nonGuest',
   manageFonts: 'admin',
+  /** SAML providers: see and change them (admins; members see only how to sign in, `GET /sso`). */
+  manageSso: 'admin',
 } as const satisfies Record<string, OrgRequirement>;
 
 /**

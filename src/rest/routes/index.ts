@@ -10,6 +10,7 @@ import { organizationRoutes } from './organizations.js';
 import { openAPISpecRoutes } from './openapi-specs.js';
 import { translationRoutes } from './translations.js';
 import { fontRoutes } from './fonts.js';
+import { ssoRoutes } from './sso.js';
 import { permissionRoutes } from './permissions.js';
 import { reviewRoutes } from './reviews.js';
 import { searchRoutes } from './search.js';
@@ -18,4 +19,4 @@ import { spaceRoutes } from './spaces.js';
 import { teamRoutes } from './teams.js';
 import { userRoutes } from './users.js';
 
-export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...linkRoutes, ...reviewRoutes, ...exportRoutes, ...importRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...openAPISpecRoutes, ...translationRoutes, ...fontRoutes, ...searchRoutes, ...siteRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes];
+export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...linkRoutes, ...reviewRoutes, ...exportRoutes, ...importRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...openAPISpecRoutes, ...translationRoutes, ...fontRoutes, ...ssoRoutes, ...searchRoutes, ...siteRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes];

@@ -1,0 +1,50 @@
+/**
+ * The browser side of SAML sign-in, without an API token: `GET /sso/saml/{providerId}/start`
+ * redirects to the identity provider; the identity provider posts the response to
+ * `POST /sso/saml/{providerId}/acs` (form field `SAMLResponse`), answered with the member's new
+ * API token as JSON; `GET /sso/saml/{providerId}` is the service provider's metadata.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import { AppError } from '../domain/errors.js';
+import { finishLogin, metadataOf, startLogin } from '../domain/sso/login.js';
+import { SSO_PATH } from '../domain/sso/providers.js';
+import { SamlError } from '../domain/sso/saml-error.js';
+import type { Logger } from '../observability/logger.js';
+import { sendError } from './error-reply.js';
+
+export { SSO_PATH };
+
+export type SsoDeps = { db: Db; config: Pick<Config, 'publicUrl'>; logger: Logger };
+
+export async function serveSso(req: IncomingMessage, res: ServerResponse, deps: SsoDeps, body: Buffer | null): Promise<void> {
+  const [providerId = '', step = ''] = (req.url ?? '').split('?', 1)[0].slice(SSO_PATH.length).split('/');
+  try {
+    if (step === 'start' && req.method === 'GET') {
+      res.writeHead(302, { location: await startLogin(deps.db, providerId, deps.config.publicUrl), 'cache-control': 'no-store' });
+      return void res.end();
+    }
+    if (step === '' && req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' });
+      return void res.end(await metadataOf(deps.db, providerId, deps.config.publicUrl));
+    }
+    if (step === 'acs' && req.method === 'POST') {
+      const form = new URLSearchParams((body ?? Buffer.alloc(0)).toString('utf8'));
+      const response = form.get('SAMLResponse');
+      if (!response) return sendError(res, 400, 'Invalid value for "SAMLResponse": required (an HTTP-POST binding form field)');
+      const login = await finishLogin(deps.db, providerId, response, deps.config.publicUrl);
+      deps.logger.info({ userId: login.userId, organizationId: login.organizationId, joined: login.joined }, 'SAML sign-in');
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      return void res.end(JSON.stringify({ object: 'sso-login', user: { id: login.userId, email: login.email }, organization: login.organizationId, token: login.token, expiresAt: login.expiresAt.toISOString() }));
+    }
+    return sendError(res, 404, 'No such SSO endpoint');
+  } catch (error) {
+    if (error instanceof SamlError) {
+      deps.logger.warn({ code: error.code, providerId, err: error.cause instanceof Error ? { message: error.cause.message } : undefined }, 'SAML response refused');
+      return sendError(res, 401, `The sign-in was refused (${error.code}): ${error.message}`);
+    }
+    if (error instanceof AppError) return sendError(res, error.status, error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,79 @@
+/** SAML providers in the graph: `Organization.samlProviders`, `samlProvider(id)`, `ssoProviders` (how members sign in) and the mutations. */
+import type { SamlProvider } from '../../generated/prisma/client.js';
+import { createProvider, deleteProvider, findProvider, loginProviders, providersPage, serviceOf, updateProvider } from '../../domain/sso/providers.js';
+import { builder } from '../builder.js';
+import { pageConnection } from '../connection.js';
+import { apiUrl } from '../urls.js';
+import { RoleEnum } from './enums.js';
+import { OrganizationRef } from './organization.js';
+import { TeamRef } from './team.js';
+
+const ServiceRef = builder.simpleObject('SamlService', {
+  description: 'What to give the identity provider: where it sends responses, where sign-in starts, and this service provider\'s entity ID.',
+  fields: (t) => ({ acsURL: t.string(), startURL: t.string(), entityID: t.string() }),
+});
+
+export const SamlProviderRef = builder.objectRef<SamlProvider>('SamlProvider').implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    label: t.exposeString('label'),
+    entityID: t.exposeString('entityId', { nullable: true }),
+    ssoURL: t.exposeString('ssoUrl', { nullable: true }),
+    certificate: t.exposeString('certificate', { nullable: true }),
+    defaultRole: t.expose('defaultRole', { type: RoleEnum, nullable: true }),
+    defaultTeam: t.field({ type: TeamRef, nullable: true, resolve: (p, _a, ctx) => (p.defaultTeamId ? ctx.db.team.findUnique({ where: { id: p.defaultTeamId } }) : null) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    service: t.field({ type: ServiceRef, resolve: (p, _a, ctx) => serviceOf(ctx.config.publicUrl, p) }),
+    urls: t.field({
+      type: builder.simpleObject('SamlProviderUrls', { fields: (u) => ({ location: u.string() }) }),
+      resolve: (p, _a, ctx) => ({ location: apiUrl(ctx, `/orgs/${p.organizationId}/saml/${p.id}`) }),
+    }),
+  }),
+});
+
+const SsoLoginRef = builder.simpleObject('SsoLoginProvider', { fields: (t) => ({ id: t.id(), label: t.string(), startURL: t.string() }) });
+
+builder.objectFields(OrganizationRef, (t) => ({
+  samlProviders: t.connection({
+    type: SamlProviderRef,
+    description: 'Organization admins.',
+    resolve: async (org, args, ctx) => pageConnection(await providersPage(ctx.db, ctx.access, org.id, args), () => ctx.db.samlProvider.count({ where: { organizationId: org.id } })),
+  }),
+  samlProvider: t.field({ type: SamlProviderRef, args: { id: t.arg.id({ required: true }) }, resolve: (org, { id }, ctx) => findProvider(ctx.db, ctx.access, org.id, String(id)) }),
+  ssoProviders: t.field({
+    type: [SsoLoginRef],
+    description: 'How members sign in: each configured provider with its start URL.',
+    resolve: async (org, _a, ctx) => (await loginProviders(ctx.db, ctx.access, org.id)).map((p) => ({ id: p.id, label: p.label, startURL: serviceOf(ctx.config.publicUrl, p).startURL })),
+  }),
+}));
+
+const SamlProviderInput = builder.inputType('SamlProviderInput', {
+  fields: (t) => ({
+    label: t.string(),
+    entityID: t.string(),
+    certificate: t.string(),
+    ssoURL: t.string(),
+    defaultTeam: t.id(),
+    defaultRole: t.field({ type: RoleEnum, description: 'Null: the organization\'s default role.' }),
+  }),
+});
+
+/** The input as the domain reads it: omitted fields dropped, an explicit null kept for `defaultRole`. */
+const body = (input: Record<string, unknown>) => Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && (v !== null || k === 'defaultRole')));
+
+builder.mutationFields((t) => ({
+  createSamlProvider: t.field({
+    type: SamlProviderRef,
+    args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: SamlProviderInput, required: true }) },
+    resolve: (_r, { organizationId, input }, ctx) => createProvider(ctx.db, ctx.access, String(organizationId), body({ ...input })),
+  }),
+  updateSamlProvider: t.field({
+    type: SamlProviderRef,
+    args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), input: t.arg({ type: SamlProviderInput, required: true }) },
+    resolve: (_r, { organizationId, id, input }, ctx) => updateProvider(ctx.db, ctx.access, String(organizationId), String(id), body({ ...input })),
+  }),
+  deleteSamlProvider: t.boolean({
+    args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    resolve: async (_r, { organizationId, id }, ctx) => (await deleteProvider(ctx.db, ctx.access, String(organizationId), String(id)), true),
+  }),
+}));
