@@ -8,7 +8,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import pg from 'pg';
@@ -19,15 +18,9 @@ import { migrateQueue } from '../src/db/queue-schema.js';
 import { applyMigrations } from '../src/db/schema-engine.js';
 import { createOrganizationWithOwner } from '../src/domain/identity/bootstrap.js';
 import { gqlOk, http } from './helpers/clients.js';
+import { REDIS_URL, redisReachable } from './helpers/redis.js';
 import { serveSite, type Site } from './helpers/site.js';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redisReachable = await new Promise<boolean>((resolve) => {
-  const { hostname, port } = new URL(REDIS_URL);
-  const socket = net.connect(Number(port || 6379), hostname);
-  socket.once('connect', () => (socket.destroy(), resolve(true)));
-  socket.once('error', () => resolve(false));
-});
 
 const children: ChildProcess[] = [];
 let databaseUrl = '';

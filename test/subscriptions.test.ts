@@ -3,7 +3,6 @@
  * follow committed writes made over REST or GraphQL, reach only those who may see their subject,
  * and — through Redis — cross from one instance to another.
  */
-import net from 'node:net';
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -11,18 +10,11 @@ import { buildApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { sdk } from './helpers/clients.js';
 import { createActor, createOrg } from './helpers/factories.js';
+import { REDIS_URL, redisReachable } from './helpers/redis.js';
 import { useServer } from './helpers/server.js';
 
 const server = useServer();
 
-/** Redis for the cross-instance test: REDIS_URL or the usual local one; CI must have it. */
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redisReachable = await new Promise<boolean>((resolve) => {
-  const { hostname, port } = new URL(REDIS_URL);
-  const socket = net.connect(Number(port || 6379), hostname);
-  socket.once('connect', () => (socket.destroy(), resolve(true)));
-  socket.once('error', () => resolve(false));
-});
 const EVENTS = `subscription($id: ID!) { organizationEvents(organizationId: $id) { kind subjectId actorId organizationId at space { id title } collection { id } } }`;
 
 const cleanup: (() => Promise<unknown>)[] = [];

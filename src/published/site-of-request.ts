@@ -5,8 +5,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Site } from '../generated/prisma/client.js';
 import { PUBLISHED_PREFIX } from '../domain/sites/published-urls.js';
-
-const SITE_HOST = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/;
+import { SITE_HOSTNAME } from '../domain/sites/sites.js';
 
 /** Which site answers on a hostname (null: none), remembered for a few seconds. */
 const hostSites = new LRUCache<string, string>({ max: 10_000, ttl: 10_000, allowStale: false });
@@ -23,7 +22,7 @@ export async function siteOf(db: Db, req: IncomingMessage, pathname: string, con
   const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
   // Site hostnames have three labels or more (the public document's pattern): any other host
   // (the API's own, an address, localhost) is not looked up.
-  if (!SITE_HOST.test(host) || host === new URL(config.publicUrl).hostname) return null;
+  if (!SITE_HOSTNAME.test(host) || host === new URL(config.publicUrl).hostname) return null;
   let siteId = hostSites.get(host);
   if (siteId === undefined) hostSites.set(host, (siteId = (await db.site.findUnique({ where: { hostname: host }, select: { id: true } }))?.id ?? NO_SITE));
   const site = siteId ? await db.site.findUnique({ where: { id: siteId } }) : null;

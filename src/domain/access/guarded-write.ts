@@ -24,6 +24,7 @@ import { lockParents, type TreeParent } from '../content-tree/transaction.js';
 import { conflict } from '../errors.js';
 import { createLoaders } from '../loaders/index.js';
 import { Access } from './access.js';
+import type { OrganizationAction } from './capabilities.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -84,4 +85,12 @@ export async function guardedWrite<Checked, T>(db: Db, guard: Guard<Checked>, wo
       await sleep(20 * attempt + Math.random() * 50);
     }
   }
+}
+
+/**
+ * A write whose right is an organization role (capabilities.ts `ORGANIZATION_RULES[action]`):
+ * checked before and inside the transaction, under the organization's shared access lock.
+ */
+export function organizationWrite<T>(db: Db, access: Access, organizationId: string, action: OrganizationAction, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return guardedWrite(db, { access, organizations: [organizationId], mode: 'use', check: (a) => a.requireOrganization(organizationId, action) }, work);
 }

@@ -6,7 +6,7 @@
 import { Prisma, type CustomFont } from '../../generated/prisma/client.js';
 import type { Db } from '../../db/client.js';
 import type { Access } from '../access/access.js';
-import { guardedWrite } from '../access/guarded-write.js';
+import { organizationWrite } from '../access/guarded-write.js';
 import { badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { byTimeThenId, readPage, type Page, type PageArgs } from '../pagination/keyset.js';
@@ -41,12 +41,9 @@ export async function fontsPage(db: Db, access: Access, organizationId: string, 
   return readPage<CustomFont>(db, sql`SELECT f.* FROM "CustomFont" f`, [sql`f."organizationId" = ${organizationId}`], key, args);
 }
 
-const manage = <T>(db: Db, access: Access, organizationId: string, work: (tx: Prisma.TransactionClient) => Promise<T>) =>
-  guardedWrite(db, { access, organizations: [organizationId], mode: 'use', check: (a) => a.requireOrganization(organizationId, 'manageFonts') }, work);
-
 export function createFont(db: Db, access: Access, organizationId: string, raw: unknown): Promise<CustomFont> {
   const input = validateFontInput(raw, 'create');
-  return manage(db, access, organizationId, async (tx) => {
+  return organizationWrite(db, access, organizationId, 'manageFonts', async (tx) => {
     const faces = await storedFaces(tx, organizationId, mergeFontFaces([], input.fontFaces));
     return tx.customFont.create({ data: { id: newId('CustomFont'), organizationId, fontFamily: input.fontFamily, faces: faces as object[] } });
   });
@@ -54,7 +51,7 @@ export function createFont(db: Db, access: Access, organizationId: string, raw: 
 
 export function updateFont(db: Db, access: Access, organizationId: string, id: string, raw: unknown): Promise<CustomFont> {
   const input = validateFontInput(raw, 'update');
-  return manage(db, access, organizationId, async (tx) => {
+  return organizationWrite(db, access, organizationId, 'manageFonts', async (tx) => {
     const [font] = await tx.$queryRaw<CustomFont[]>`SELECT * FROM "CustomFont" WHERE "id" = ${id} AND "organizationId" = ${organizationId} FOR UPDATE`;
     if (!font) throw notFound('Font');
     const faces = input.fontFaces ? await storedFaces(tx, organizationId, mergeFontFaces(facesOf(font), input.fontFaces)) : facesOf(font);
@@ -63,7 +60,7 @@ export function updateFont(db: Db, access: Access, organizationId: string, id: s
 }
 
 export function deleteFont(db: Db, access: Access, organizationId: string, id: string): Promise<void> {
-  return manage(db, access, organizationId, async (tx) => {
+  return organizationWrite(db, access, organizationId, 'manageFonts', async (tx) => {
     const { count } = await tx.customFont.deleteMany({ where: { id, organizationId } });
     if (!count) throw notFound('Font');
   });

@@ -3,7 +3,7 @@
  * no external images or fonts). Organization and inviter names are user input: they are put on
  * one line for the subject and text, and escaped in the HTML.
  */
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../html-escape.js';
 
 export type InviteEmailParams = { organizationTitle: string; inviterName?: string; role: string; link: string; expiresAt?: Date };
 export type EmailContent = { subject: string; text: string; html: string };

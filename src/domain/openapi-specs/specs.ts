@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { Prisma, type OpenAPISpec } from '../../generated/prisma/client.js';
 import type { Db } from '../../db/client.js';
 import type { Access } from '../access/access.js';
-import { guardedWrite } from '../access/guarded-write.js';
+import { organizationWrite } from '../access/guarded-write.js';
 import { conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/enqueue.js';
@@ -48,9 +48,6 @@ async function setSource(tx: Prisma.TransactionClient, spec: OpenAPISpec, source
   return updated;
 }
 
-const manage = (db: Db, access: Access, organizationId: string) => <T>(work: (tx: Prisma.TransactionClient) => Promise<T>) =>
-  guardedWrite(db, { access, organizations: [organizationId], mode: 'use', check: (a) => a.requireOrganization(organizationId, 'manageOpenAPISpecs') }, work);
-
 /** Holds the slug for the rest of the transaction: two writers of one slug take turns. */
 async function lockSlug(tx: Prisma.TransactionClient, organizationId: string, slug: string): Promise<OpenAPISpec | null> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`openapi:${organizationId}:${slug}`}, 0))`;
@@ -63,7 +60,7 @@ const newSpec = (tx: Prisma.TransactionClient, organizationId: string, slug: str
 /** `POST`: a new specification (409 when the slug is taken). */
 export function createSpec(db: Db, access: Access, organizationId: string, raw: unknown): Promise<OpenAPISpec> {
   const input = parseInput(z.object({ slug: slugSchema, source: sourceSchema }).strict(), raw);
-  return manage(db, access, organizationId)(async (tx) => {
+  return organizationWrite(db, access, organizationId, 'manageOpenAPISpecs', async (tx) => {
     if (await lockSlug(tx, organizationId, input.slug)) throw conflict(`An OpenAPI specification with the slug "${input.slug}" already exists; PUT replaces its source`);
     return setSource(tx, await newSpec(tx, organizationId, input.slug, access.userId), input.source, access.userId);
   });
@@ -73,7 +70,7 @@ export function createSpec(db: Db, access: Access, organizationId: string, raw: 
 export function putSpec(db: Db, access: Access, organizationId: string, slug: string, raw: unknown): Promise<{ spec: OpenAPISpec; created: boolean }> {
   const validSlug = parseInput(z.object({ slug: slugSchema }), { slug }).slug;
   const { source } = parseInput(z.object({ source: sourceSchema }).strict(), raw);
-  return manage(db, access, organizationId)(async (tx) => {
+  return organizationWrite(db, access, organizationId, 'manageOpenAPISpecs', async (tx) => {
     const existing = await lockSlug(tx, organizationId, validSlug);
     const spec = existing ?? (await newSpec(tx, organizationId, validSlug, access.userId));
     return { spec: await setSource(tx, spec, source, access.userId), created: !existing };
@@ -81,7 +78,7 @@ export function putSpec(db: Db, access: Access, organizationId: string, slug: st
 }
 
 export function deleteSpec(db: Db, access: Access, organizationId: string, slug: string): Promise<void> {
-  return manage(db, access, organizationId)(async (tx) => {
+  return organizationWrite(db, access, organizationId, 'manageOpenAPISpecs', async (tx) => {
     const { count } = await tx.openAPISpec.deleteMany({ where: { organizationId, slug } });
     if (!count) throw notFound('OpenAPI specification');
   });

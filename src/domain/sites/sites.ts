@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { Site } from '../../generated/prisma/client.js';
 import type { Db } from '../../db/client.js';
 import type { Access } from '../access/access.js';
-import { guardedWrite } from '../access/guarded-write.js';
+import { organizationWrite } from '../access/guarded-write.js';
 import { ROLES } from '../access/roles.js';
 import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
@@ -38,8 +38,7 @@ const createSchema = z
 
 export async function createSite(db: Db, access: Access, organizationId: string, raw: unknown): Promise<Site> {
   const input = parseInput(createSchema, raw ?? {});
-  const check = (a: Access) => a.requireOrganization(organizationId, 'manageSites');
-  return guardedWrite(db, { access, organizations: [organizationId], mode: 'use', check }, async (tx) => {
+  return organizationWrite(db, access, organizationId, 'manageSites', async (tx) => {
     const title = input.title ?? 'Documentation';
     const taken = new Set((await tx.site.findMany({ where: { organizationId }, select: { basename: true } })).map((s) => s.basename));
     const site = await tx.site.create({
@@ -59,10 +58,10 @@ export async function createSite(db: Db, access: Access, organizationId: string,
   });
 }
 
-const hostnameSchema = z
-  .string()
-  .max(512)
-  .regex(/^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/, 'a hostname such as docs.example.com');
+/** A site's custom hostname: three labels or more (the public document's `SiteHostname`). */
+export const SITE_HOSTNAME = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/;
+
+const hostnameSchema = z.string().max(512).regex(SITE_HOSTNAME, 'a hostname such as docs.example.com');
 
 const updateSchema = z
   .object({

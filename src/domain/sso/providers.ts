@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { Prisma, type SamlProvider } from '../../generated/prisma/client.js';
 import type { Db } from '../../db/client.js';
 import type { Access } from '../access/access.js';
-import { guardedWrite } from '../access/guarded-write.js';
+import { organizationWrite } from '../access/guarded-write.js';
 import { badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { byTimeThenId, readPage, type Page, type PageArgs } from '../pagination/keyset.js';
@@ -62,9 +62,6 @@ async function columns(tx: Prisma.TransactionClient, organizationId: string, inp
   };
 }
 
-const manage = <T>(db: Db, access: Access, organizationId: string, work: (tx: Prisma.TransactionClient) => Promise<T>) =>
-  guardedWrite(db, { access, organizations: [organizationId], mode: 'use', check: (a) => a.requireOrganization(organizationId, 'manageSso') }, work);
-
 export async function providersPage(db: Db, access: Access, organizationId: string, args: PageArgs): Promise<Page<SamlProvider>> {
   await access.requireOrganization(organizationId, 'manageSso');
   const key = byTimeThenId<SamlProvider>(`saml:${organizationId}`, 'p."createdAt"', 'p."id"', (p) => [p.createdAt, p.id]);
@@ -86,19 +83,19 @@ export async function loginProviders(db: Db, access: Access, organizationId: str
 
 export function createProvider(db: Db, access: Access, organizationId: string, raw: unknown): Promise<SamlProvider> {
   const input = parseInput(createSchema, raw);
-  return manage(db, access, organizationId, async (tx) => tx.samlProvider.create({ data: { id: newId('SamlProvider'), organizationId, label: input.label, ...(await columns(tx, organizationId, input)) } }));
+  return organizationWrite(db, access, organizationId, 'manageSso', async (tx) => tx.samlProvider.create({ data: { id: newId('SamlProvider'), organizationId, label: input.label, ...(await columns(tx, organizationId, input)) } }));
 }
 
 export function updateProvider(db: Db, access: Access, organizationId: string, id: string, raw: unknown): Promise<SamlProvider> {
   const input = parseInput(updateSchema, raw);
-  return manage(db, access, organizationId, async (tx) => {
+  return organizationWrite(db, access, organizationId, 'manageSso', async (tx) => {
     if (!(await tx.samlProvider.findFirst({ where: { id, organizationId } }))) throw notFound('SAML provider');
     return tx.samlProvider.update({ where: { id }, data: await columns(tx, organizationId, input) });
   });
 }
 
 export function deleteProvider(db: Db, access: Access, organizationId: string, id: string): Promise<void> {
-  return manage(db, access, organizationId, async (tx) => {
+  return organizationWrite(db, access, organizationId, 'manageSso', async (tx) => {
     const { count } = await tx.samlProvider.deleteMany({ where: { id, organizationId } });
     if (!count) throw notFound('SAML provider');
   });

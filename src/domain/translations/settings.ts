@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { Prisma, type TranslationSettings } from '../../generated/prisma/client.js';
 import type { Db } from '../../db/client.js';
 import type { Access } from '../access/access.js';
-import { guardedWrite } from '../access/guarded-write.js';
+import { organizationWrite } from '../access/guarded-write.js';
 import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { byTimeThenId, readPage, type Page, type PageArgs } from '../pagination/keyset.js';
@@ -45,18 +45,15 @@ export async function translationsPage(db: Db, access: Access, organizationId: s
   return readPage<TranslationSettings>(db, sql`SELECT t.* FROM "TranslationSettings" t`, [sql`t."organizationId" = ${organizationId}`], key, args);
 }
 
-const manage = <T>(db: Db, access: Access, organizationId: string, work: (tx: Prisma.TransactionClient) => Promise<T>) =>
-  guardedWrite(db, { access, organizations: [organizationId], mode: 'use', check: (a) => a.requireOrganization(organizationId, 'manageTranslations') }, work);
-
 export function createTranslation(db: Db, access: Access, organizationId: string, raw: unknown): Promise<TranslationSettings> {
   const input = parseInput(settingsSchema, raw);
-  return manage(db, access, organizationId, (tx) => tx.translationSettings.create({ data: { id: newId('TranslationSettings'), organizationId, title: input.title, languages: input.languages ?? [] } }));
+  return organizationWrite(db, access, organizationId, 'manageTranslations', (tx) => tx.translationSettings.create({ data: { id: newId('TranslationSettings'), organizationId, title: input.title, languages: input.languages ?? [] } }));
 }
 
 /** `PUT`: the title (required) and, when given, the languages replace the stored ones. */
 export function replaceTranslation(db: Db, access: Access, organizationId: string, id: string, raw: unknown): Promise<TranslationSettings> {
   const input = parseInput(settingsSchema, raw);
-  return manage(db, access, organizationId, async (tx) => {
+  return organizationWrite(db, access, organizationId, 'manageTranslations', async (tx) => {
     const { count } = await tx.translationSettings.updateMany({ where: { id, organizationId }, data: { title: input.title, ...(input.languages ? { languages: input.languages } : {}) } });
     if (!count) throw notFound('Translation settings');
     return tx.translationSettings.findUniqueOrThrow({ where: { id } });
@@ -64,7 +61,7 @@ export function replaceTranslation(db: Db, access: Access, organizationId: strin
 }
 
 export function deleteTranslation(db: Db, access: Access, organizationId: string, id: string): Promise<void> {
-  return manage(db, access, organizationId, async (tx) => {
+  return organizationWrite(db, access, organizationId, 'manageTranslations', async (tx) => {
     const { count } = await tx.translationSettings.deleteMany({ where: { id, organizationId } });
     if (!count) throw notFound('Translation settings');
   });

@@ -4,10 +4,9 @@
  * and drops anything else (`javascript:`, `data:`, `vbscript:`…).
  */
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+import { escapeHtml } from '../../domain/html-escape.js';
 
-/** Text content and attribute values alike (quotes are escaped too, so one function serves both). */
-export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+export { escapeHtml };
 
 const ALLOWED_SCHEMES = new Set(['http', 'https', 'mailto']);
 

@@ -9,7 +9,7 @@ import { notFound } from '../../domain/errors.js';
 import { startImport } from '../../domain/imports/start.js';
 import { cancelJob } from '../../domain/jobs/cancel.js';
 import { findJob, organizationJobs, spaceJobs } from '../../domain/jobs/read.js';
-import { isFinished, type JobRow } from '../../domain/jobs/rows.js';
+import { isFinished, jobEvent, type JobRow } from '../../domain/jobs/rows.js';
 import { waitForJob } from '../../jobs/wait.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
@@ -164,7 +164,7 @@ builder.mutationFields((t) => ({
       const spaceId = args.spaceId ? String(args.spaceId) : (await ctx.db.changeRequest.findUnique({ where: { id: String(args.changeRequest) }, select: { spaceId: true } }))?.spaceId;
       if (!spaceId) throw notFound('Change request');
       const job = await startImport(ctx.db, ctx.access, spaceId, String(args.changeRequest), { url: args.url, source: args.source }, args.page ? String(args.page) : undefined);
-      ctx.events.publishJob({ id: job.id, state: job.state, done: 0, total: null, message: job.message, version: job.version });
+      ctx.events.publishJob(jobEvent(job));
       return answerJob(ctx, job, args.wait);
     },
   }),
@@ -174,7 +174,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, { id }, ctx) => {
       const job = await cancelJob(ctx.db, ctx.access, String(id));
-      ctx.events.publishJob({ id: job.id, state: job.state, done: job.progressDone, total: job.progressTotal, message: job.message, version: job.version });
+      ctx.events.publishJob(jobEvent(job));
       return job;
     },
   }),
