@@ -11,10 +11,11 @@
  * requests still in flight when autocannon stops. Every request is checked once (200 and the
  * expected data) before it is measured: FAIL otherwise. Figures, no thresholds (the machine is
  * shared and noisy). Usage:
- *   DATABASE_URL=postgresql://… npx tsx scripts/bench-throughput.ts [--seconds 10] [--connections 20] [--postgraphile] [--node PATH]
+ *   DATABASE_URL=postgresql://… npx tsx scripts/bench-throughput.ts [--seconds 10] [--connections 20] [--postgraphile] [--node PATH] [--only B]
  * Without DATABASE_URL it uses the embedded PostgreSQL under ./.quire/bench. --postgraphile then
  * runs scripts/bench-postgraphile.sh (PostGraphile 5 on Node 24, installed outside the repo); --node
- * runs the servers with another Node binary (e.g. that Node 24, to compare on the same runtime).
+ * runs the servers with another Node binary (e.g. that Node 24, to compare on the same runtime);
+ * --only runs the requests whose letter is given ("B", "AC"), for quire only.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '20' },
     postgraphile: { type: 'boolean', default: false },
     node: { type: 'string' },
+    only: { type: 'string' },
   },
 });
 const seconds = Number(values.seconds);
@@ -194,7 +196,8 @@ try {
       `${os.availableParallelism()} CPUs shared by PostgreSQL, servers and load generator, servers on ${values.node ?? `node ${process.version}`}`,
   );
   console.log(row('scenario (CPU, SQL and RSS: server process)', COLUMNS));
-  for (const scenario of scenarios(data)) {
+  const only = values.only?.toUpperCase();
+  for (const scenario of scenarios(data).filter((s) => !only || only.includes(s.name[0]))) {
     const target = targets[scenario.target];
     const failure = await verify(target.base, headers, scenario);
     if (failure) process.exitCode = 1;

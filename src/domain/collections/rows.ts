@@ -16,11 +16,13 @@ const { sql, raw } = Prisma;
 
 export type CollectionRow = Collection & { viewerRole: Role | null };
 
+/** The columns of a collection row as selectCollections reads them (then "viewerRole", and "_children"). */
+const COLUMNS = ['id', 'organizationId', 'parentId', 'title', 'description', 'defaultLevel', 'position', 'createdAt', 'updatedAt', 'ancestors', 'treeKey', 'spaceCount', 'collectionCount'] as const;
+const COLUMN_SQL = raw(COLUMNS.map((column) => (column === 'defaultLevel' ? `c."defaultLevel"::text AS "defaultLevel"` : `c."${column}"`)).join(', '));
+
 /** `SELECT` collections `c` with the role of `viewerId` as "viewerRole" (and `children`' pages, see ChildPages). */
 function selectCollections(viewerId: string, children?: ChildPages<unknown>): Sql {
-  return sql`SELECT c."id", c."organizationId", c."parentId", c."title", c."description", c."defaultLevel"::text AS "defaultLevel",
-      c."position", c."createdAt", c."updatedAt", c."ancestors", c."treeKey", c."spaceCount", c."collectionCount",
-      ${collectionRoleSql('viewer', 'c')} AS "viewerRole" ${children ? sql`, ${childPagesColumn(children, raw('c."id"'))}` : sql``}
+  return sql`SELECT ${COLUMN_SQL}, ${collectionRoleSql('viewer', 'c')} AS "viewerRole" ${children ? sql`, ${childPagesColumn(children, raw('c."id"'))}` : sql``}
     FROM "Collection" c
     LEFT JOIN "Member" viewer ON viewer."organizationId" = c."organizationId" AND viewer."userId" = ${viewerId}`;
 }
@@ -39,17 +41,20 @@ function treeOrder(tag: string): SortKey<CollectionRow> {
 // `parentId` leads: at the root level the list's condition is `parentId IS NULL`.
 const byPosition = (tag: string) => siblingOrder<CollectionRow>(tag, 'c', [raw('c."parentId"')]);
 
-const COLLECTION_DATES = withDates<CollectionRow & Record<string, unknown>>('createdAt', 'updatedAt');
-
 /** Collection rows read as JSON (see RowsAsJson): timestamps and the tree key revived. */
-const COLLECTION_ROWS_AS_JSON: RowsAsJson<CollectionRow> = {
-  revive(row) {
-    const revived = COLLECTION_DATES.revive(row);
-    // bytea travels as "\\x…" hex text.
-    if (typeof row.treeKey === 'string') revived.treeKey = Buffer.from(row.treeKey.slice(2), 'hex') as never;
-    return revived;
-  },
-};
+function collectionRowsAsJson(withChildren: boolean): RowsAsJson<CollectionRow> {
+  const dates = withDates<CollectionRow & Record<string, unknown>>([...COLUMNS, 'viewerRole', ...(withChildren ? ['_children'] : [])], 'createdAt', 'updatedAt');
+  return {
+    columns: dates.columns,
+    revive(row) {
+      const revived = dates.revive(row);
+      // bytea travels as "\\x…" hex text.
+      if (typeof row.treeKey === 'string') revived.treeKey = Buffer.from(row.treeKey.slice(2), 'hex') as never;
+      return revived;
+    },
+  };
+}
+const COLLECTION_ROWS_AS_JSON = { plain: collectionRowsAsJson(false), withChildren: collectionRowsAsJson(true) };
 
 /** A page of collections with, for each, the first page of a child list (see ChildPages). */
 export type CollectionsPage<Child = unknown> = Page<CollectionRow> & { children?: Map<string, Page<Child>> };
@@ -67,7 +72,7 @@ export function organizationCollectionsChild(reader: Reader, nested: boolean, ar
     },
     keyOf: (organizationId) => (nested ? treeOrder(`collections:${organizationId}`) : byPosition(`root-collections:${organizationId}`)),
     args,
-    json: COLLECTION_ROWS_AS_JSON,
+    json: children ? COLLECTION_ROWS_AS_JSON.withChildren : COLLECTION_ROWS_AS_JSON.plain,
   };
 }
 

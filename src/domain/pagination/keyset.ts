@@ -165,24 +165,55 @@ export function readPages<Row>(
 }
 
 /**
- * How a row of a list travels as JSON: `json_agg` turns timestamps into ISO text (no zone: the
- * columns hold UTC) and bytea into hex text, which `revive` turns back (see withDates). Rows of many lists
- * travel best as one JSON array per list: a nested page of 20 × 20 spaces is then 20 values for
- * the driver and Prisma to decode instead of 400 rows of 9 columns (measured: 2× less CPU).
+ * How a row of a list travels as JSON: as an array of its `columns`' values, in that order
+ * (`json_build_array`: no key repeated in every row, a quarter of the text of `json_agg(item)` for
+ * a page of spaces), turned back into an object by `revive`. `json_agg` writes timestamps as ISO
+ * text (no zone: the columns hold UTC) and bytea as hex text, which `revive` turns back (see
+ * withDates). Rows of many lists travel best as one JSON array per list: a nested page of 20 × 20
+ * spaces is then 20 values for the driver and Prisma to decode instead of 400 rows (measured: 2×
+ * less CPU), and arrays of values instead of objects parse in a quarter of the time again.
  */
-export type RowsAsJson<Row> = { revive(row: Record<string, unknown>): Row };
+export type RowsAsJson<Row> = { columns: readonly string[]; revive(row: Record<string, unknown>): Row };
 
-/** Revives the named timestamp columns of rows read as JSON. */
-export function withDates<Row>(...columns: string[]): RowsAsJson<Row> {
+/** Rows whose `columns` travel as JSON, the named timestamp columns among them revived. */
+export function withDates<Row>(columns: readonly string[], ...dates: string[]): RowsAsJson<Row> {
   return {
+    columns,
     revive(row) {
-      for (const column of columns) {
+      for (const column of dates) {
         const value = row[column];
         if (typeof value === 'string') row[column] = new Date(`${value}Z`);
       }
       return row as Row;
     },
   };
+}
+
+/** The rows of `query` (aliased `item`) as one JSON array of arrays of `json.columns` (`[]` when none). */
+function rowsAsJsonSql(json: RowsAsJson<unknown>, query: Sql): Sql {
+  const values = raw(json.columns.map((column) => `item."${column}"`).join(', '));
+  // An aggregate over a subquery with ORDER BY reads its rows in that order.
+  return sql`(SELECT coalesce(json_agg(json_build_array(${values})), '[]') FROM (${query}) item)`;
+}
+
+/**
+ * A function making a row object of `columns` from an array of their values: an object literal
+ * compiled once per column list, so that every row gets the same shape (a loop assigning keys
+ * one by one is several times slower). The names are the code's own column names, not input.
+ */
+function rowMaker(columns: readonly string[]): (values: unknown[]) => Record<string, unknown> {
+  const fields = columns.map((column, i) => `${JSON.stringify(column)}: v[${i}]`).join(', ');
+  return new Function('v', `return { ${fields} };`) as (values: unknown[]) => Record<string, unknown>;
+}
+
+const rowMakers = new WeakMap<RowsAsJson<unknown>, (values: unknown[]) => Record<string, unknown>>();
+
+/** Rows read by rowsAsJsonSql (as JSON text, or already parsed when they came nested in a parent's). */
+function rowsFromJson<Row>(json: RowsAsJson<Row>, value: unknown): Row[] {
+  const arrays = (typeof value === 'string' ? JSON.parse(value) : (value ?? [])) as unknown[][];
+  let make = rowMakers.get(json);
+  if (!make) rowMakers.set(json, (make = rowMaker(json.columns)));
+  return arrays.map((values) => json.revive(make(values)));
 }
 
 /**
@@ -209,11 +240,10 @@ export async function readPagesWith<Row>(
   const ids = [...parentIds];
   const byParent = new Map<string, Row[]>(parentIds.map((id) => [id, []]));
   if (asJson) {
-    // An aggregate over a subquery with ORDER BY reads its rows in that order.
     const lists = await db.$queryRaw<{ _parent: string; _rows: string }[]>(sql`
-      SELECT parent.id AS "_parent", (SELECT coalesce(json_agg(item), '[]')::text FROM (${query(raw('parent.id'), plan)}) item) AS "_rows"
+      SELECT parent.id AS "_parent", ${rowsAsJsonSql(asJson, query(raw('parent.id'), plan))}::text AS "_rows"
       FROM unnest(${ids}::text[]) AS parent(id)`);
-    for (const list of lists) byParent.set(list._parent, (JSON.parse(list._rows) as Record<string, unknown>[]).map(asJson.revive));
+    for (const list of lists) byParent.set(list._parent, rowsFromJson(asJson, list._rows));
   } else {
     const rows = await db.$queryRaw<(Row & { _parent: string })[]>(sql`
       SELECT parent.id AS "_parent", item.* FROM unnest(${ids}::text[]) AS parent(id)
@@ -240,10 +270,13 @@ export type ChildPages<Row> = {
 /** Whether `args` ask for a first page, which a parent's statement can read (see ChildPages). */
 export const isFirstPage = (args: PageArgs) => args.after == null && args.before == null && args.last == null;
 
-/** The child page of the parent row whose ID `parentId` names, as JSON text. */
+/**
+ * The child page of the parent row whose ID `parentId` names, as JSON (a value of type json, so
+ * that a parent read as JSON itself carries it nested, not as escaped text).
+ */
 export function childPagesJson<Row>(child: ChildPages<Row>, parentId: Sql): Sql {
   const plan = planPage(child.keyOf(''), child.args);
-  return sql`(SELECT coalesce(json_agg(item), '[]')::text FROM (${child.query(parentId, plan)}) item)`;
+  return rowsAsJsonSql(child.json, child.query(parentId, plan));
 }
 
 /** The `_children` column of a parent row whose ID `parentId` names. */
@@ -254,8 +287,8 @@ export function takeChildPages<Row>(parents: { id: string }[], child: ChildPages
   const plan = planPage(child.keyOf(''), child.args);
   const pages = new Map<string, Page<Row>>();
   for (const parent of parents) {
-    const row = parent as { id: string; _children?: string };
-    const rows = (JSON.parse(row._children ?? '[]') as Record<string, unknown>[]).map(child.json.revive);
+    const row = parent as { id: string; _children?: unknown };
+    const rows = rowsFromJson(child.json, row._children);
     delete row._children;
     pages.set(row.id, toPage(child.keyOf(row.id), plan, rows));
   }

@@ -6,7 +6,7 @@ import { Prisma, type Space } from '../../generated/prisma/client.js';
 import { isOneOf } from '../sql.js';
 import { guestSeesSpace, spaceRoleSql } from '../access/role-sql.js';
 import type { Role } from '../access/roles.js';
-import { byTimeThenId, readPage, readPagesWith, whereAll, withDates, type ChildPages, type Page, type PageArgs, type PageQuery, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { byTimeThenId, readPage, readPagesWith, whereAll, withDates, type ChildPages, type RowsAsJson, type Page, type PageArgs, type PageQuery, type SortKey, type Queryable } from '../pagination/keyset.js';
 import { countPerKey, countRows } from '../pagination/count.js';
 import { siblingOrder } from '../content-tree/order.js';
 import { liveSql } from './lifecycle.js';
@@ -51,11 +51,24 @@ export const SPACE_COLUMNS = Object.keys(COLUMN_SQL) as SpaceColumn[];
  */
 export const CORE_SPACE_COLUMNS: readonly SpaceColumn[] = ['id', 'organizationId', 'parentId', 'position', 'deletedAt', 'editMode'];
 
-/** Space rows read as JSON (see RowsAsJson): their timestamps revived. */
-const SPACE_ROWS_AS_JSON = withDates<SpaceRow>('createdAt', 'updatedAt', 'deletedAt');
+/** The columns a space row reads when `columns` are asked for: the core ones and those. */
+const readColumns = (columns: readonly SpaceColumn[]) => [...new Set([...CORE_SPACE_COLUMNS, ...columns])];
 
-const columnsSql = (columns: readonly SpaceColumn[]) =>
-  raw([...new Set([...CORE_SPACE_COLUMNS, ...columns])].map((c) => COLUMN_SQL[c]).join(', '));
+const columnsSql = (columns: readonly SpaceColumn[]) => raw(readColumns(columns).map((c) => COLUMN_SQL[c]).join(', '));
+
+const rowsAsJson = new Map<string, RowsAsJson<SpaceRow>>();
+
+/** Space rows of `columns` (and "viewerRole") read as JSON (see RowsAsJson): their timestamps revived. */
+function spaceRowsAsJson(columns: readonly SpaceColumn[]): RowsAsJson<SpaceRow> {
+  const read = [...readColumns(columns), 'viewerRole'];
+  const key = read.join();
+  let json = rowsAsJson.get(key);
+  if (!json) {
+    json = withDates<SpaceRow>(read, 'createdAt', 'updatedAt', 'deletedAt');
+    if (rowsAsJson.size < 256) rowsAsJson.set(key, json); // selections are finitely many; bounded anyway
+  }
+  return json;
+}
 
 /** `SELECT` spaces `s` (`columns`, all by default) with the role of `viewerId` as "viewerRole". */
 function selectSpaces(viewerId: string, extra: Sql = sql``, columns: readonly SpaceColumn[] = SPACE_COLUMNS): Sql {
@@ -111,12 +124,12 @@ export function collectionSpacesPages(
   args: PageArgs,
   columns: readonly SpaceColumn[] = SPACE_COLUMNS,
 ): Promise<Page<SpaceRow>[]> {
-  return readPagesWith(db, collectionIds, collectionSpacesQuery(reader, columns), collectionSpacesKey, args, SPACE_ROWS_AS_JSON);
+  return readPagesWith(db, collectionIds, collectionSpacesQuery(reader, columns), collectionSpacesKey, args, spaceRowsAsJson(columns));
 }
 
 /** The first page of each collection's spaces, read with the collections (see ChildPages). */
 export function collectionSpacesChild(reader: Reader, args: PageArgs, columns: readonly SpaceColumn[] = SPACE_COLUMNS): ChildPages<SpaceRow> {
-  return { query: collectionSpacesQuery(reader, columns), keyOf: collectionSpacesKey, args, json: SPACE_ROWS_AS_JSON };
+  return { query: collectionSpacesQuery(reader, columns), keyOf: collectionSpacesKey, args, json: spaceRowsAsJson(columns) };
 }
 
 const collectionSpacesKey = (collectionId: string) => byPosition(`collection-spaces:${collectionId}`);
