@@ -21,12 +21,14 @@ import { PDF_DOWNLOAD_PATH, serveExport } from './http/exports.js';
 import { FILE_DOWNLOAD_PATH, serveFile } from './http/files.js';
 import { FONT_PATH, receiveUploadRequest, serveFont, UPLOAD_PATH } from './http/storage.js';
 import { serveSso, SSO_PATH } from './http/sso.js';
+import { INVITE_PATH, serveInvitation } from './http/invites.js';
 import { DEFAULT_MAX_FONT_BYTES as MAX_FONT_UPLOAD_BYTES } from './domain/fonts/index.js';
 import { MAX_FILE_BYTES } from './domain/files/file-input.js';
 import { createGraphQLServer } from './http/yoga.js';
 import { createRestHandler } from './rest/router.js';
 import { routes } from './rest/routes/index.js';
 import { createContext } from './schema/context.js';
+import { createMailer } from './domain/mail/index.js';
 import { poolOf } from './db/client.js';
 import { silentLogger, type Logger } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
@@ -117,7 +119,8 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
   const ownEvents = events ? undefined : createEventBus({ redisUrl: config.redisUrl, logger });
   events ??= ownEvents!;
   const authenticate = createAuthenticator(db, { ttlMs: config.tokenCacheMs });
-  const contextOf = (userId: string) => createContext({ db, config, events }, { userId });
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, logger });
+  const contextOf = (userId: string) => createContext({ db, config, events, mailer }, { userId });
   const yoga = createGraphQLServer({ config, authenticate, contextOf, logger });
   const rest = createRestHandler(routes, { yoga, authenticate, createContext: contextOf, logger });
   const graphqlFastPath = createGraphQLFastPath(yoga, authenticate, contextOf);
@@ -175,6 +178,7 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
     if (pathname.startsWith(PDF_DOWNLOAD_PATH)) return serveExport(req, res, { db, config, accessOf: (userId) => contextOf(userId).access, logger });
     if (pathname.startsWith(FONT_PATH)) return serveFont(req, res, { db, config });
     if (pathname.startsWith(SSO_PATH)) return serveSso(req, res, { db, config, logger }, await readBody(req));
+    if (pathname.startsWith(INVITE_PATH)) return (await readBody(req, 64 * 1024), serveInvitation(req, res, db));
     if (pathname.startsWith(UPLOAD_PATH)) return receiveUploadRequest(req, res, { db, config }, await readBody(req, MAX_FONT_UPLOAD_BYTES));
     if (pathname.startsWith(FILE_DOWNLOAD_PATH)) return serveFile(req, res, { db, config, accessOf: (userId) => contextOf(userId).access, logger });
     const limit = bodyLimit(req, pathname);
@@ -247,6 +251,7 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
     async stop({ graceMs = DEFAULT_GRACE_MS } = {}) {
       if (!server) {
         await limiter?.close();
+        await mailer.close();
         return void (await ownEvents?.close());
       }
       const http = server;
@@ -265,6 +270,7 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
       const timer = setTimeout(() => http.closeAllConnections(), graceMs);
       await drained;
       clearTimeout(timer);
+      await mailer.close();
     },
   };
 }

@@ -34,6 +34,9 @@ const schema = z.object({
   QUIRE_JOB_STALE_SECONDS: z.coerce.number().min(1).default(30),
   QUIRE_IMPORT_WAIT_SECONDS: z.coerce.number().min(0).default(30),
   QUIRE_JOB_POLL_SECONDS: z.coerce.number().min(0.1).default(2),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//i, 'must start with smtp:// or smtps://').optional(),
+  SMTP_FROM: z.string().min(3).optional(),
+  QUIRE_INVITE_DAYS: z.coerce.number().min(1).max(365).default(14),
 });
 
 export type Config = {
@@ -80,6 +83,12 @@ export type Config = {
   importWaitMs: number;
   /** How often a job subscription re-reads its job, besides being woken by its events (which may not reach this process). */
   jobPollMs: number;
+  /** Where outgoing e-mail (invitations) is sent; without it, messages are logged and invite links handed to the admin. */
+  smtpUrl?: string;
+  /** The From of outgoing e-mail (`quire <no-reply@localhost>` when unset). */
+  smtpFrom?: string;
+  /** How long an e-mail invitation, and by default an invite link, stays valid. */
+  inviteMs: number;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -118,5 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobStaleMs: e.QUIRE_JOB_STALE_SECONDS * 1000,
     importWaitMs: e.QUIRE_IMPORT_WAIT_SECONDS * 1000,
     jobPollMs: e.QUIRE_JOB_POLL_SECONDS * 1000,
+    smtpUrl: e.SMTP_URL,
+    smtpFrom: e.SMTP_FROM,
+    inviteMs: e.QUIRE_INVITE_DAYS * 24 * 3600 * 1000,
   };
 }

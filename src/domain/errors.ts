@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  /** Existed, and no longer can be used (an expired invite). */
+  GONE: 410,
   INTERNAL: 500,
   /** The database cannot be reached right now; the request may be retried. */
   UNAVAILABLE: 503,
@@ -34,5 +36,6 @@ export const badRequest = (message: string, field?: string) => new AppError('BAD
 export const forbidden = (message = 'You are not allowed to perform this action') => new AppError('FORBIDDEN', message);
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
+export const gone = (message: string) => new AppError('GONE', message);
 export const unauthenticated = (message = 'A valid API token is required (Authorization: Bearer <token>)') =>
   new AppError('UNAUTHENTICATED', message);

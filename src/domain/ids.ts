@@ -31,6 +31,8 @@ export const ID_PREFIX = {
   StorageUpload: 'upload',
   CustomFont: 'font',
   SamlProvider: 'saml',
+  MemberInvite: 'minv',
+  LinkInvite: 'invite',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -3,11 +3,12 @@ import { z } from 'zod';
 import { badRequest } from './errors.js';
 import { ROLES } from './access/roles.js';
 
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+/** `prefix` places the input in a larger one (`emails.3.`: its fields are named `emails.3.role`…). */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefix = ''): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const field = issue.path.join('.');
+  const field = prefix + issue.path.join('.');
   throw badRequest(field ? `Invalid value for "${field}": ${issue.message}` : issue.message, field || undefined);
 }
 

@@ -4,6 +4,8 @@ import type { Db } from '../db/client.js';
 import { createLoaders, type Loaders } from '../domain/loaders/index.js';
 import { Access } from '../domain/access/access.js';
 import type { EventBus, OrganizationEvent } from '../events/bus.js';
+import { createMailer, type Mailer } from '../domain/mail/index.js';
+import { silentLogger } from '../observability/logger.js';
 
 export type Viewer = { userId: string };
 
@@ -14,14 +16,17 @@ export type Context = {
   loaders: Loaders;
   access: Access;
   events: EventBus;
+  mailer: Mailer;
 };
 
-/** What every request shares: the database, the settings and the event bus. */
-export type Services = { db: Db; config: Config; events: EventBus };
+/** What every request shares: the database, the settings, the event bus and the outgoing mail (logged only, when not given). */
+export type Services = { db: Db; config: Config; events: EventBus; mailer?: Mailer };
 
-export function createContext({ db, config, events }: Services, viewer: Viewer): Context {
+const LOGGED_ONLY = createMailer({ logger: silentLogger() });
+
+export function createContext({ db, config, events, mailer = LOGGED_ONLY }: Services, viewer: Viewer): Context {
   const loaders = createLoaders(db, viewer.userId);
-  return { db, config, viewer, loaders, access: new Access(loaders, viewer.userId), events };
+  return { db, config, viewer, loaders, access: new Access(loaders, viewer.userId), events, mailer };
 }
 
 /** Tells the organization's subscribers what the caller changed (call once the write has committed). */

@@ -32,6 +32,7 @@ import './types/openapi-spec.js';
 import './types/translation.js';
 import './types/font.js';
 import './types/saml-provider.js';
+import './types/invite.js';
 import './types/api-token.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -15,13 +15,14 @@ export type TestServer = { url: string; db: Db; databaseUrl: string; queries: st
  * server's event bus. Test files share the database, so any file's runner may run any file's
  * jobs: every runner has the same settings (imports may fetch from 127.0.0.1), and job
  * subscriptions re-read their job often, since the runner of another file publishes elsewhere.
+ * `env` adds settings, read when the server starts (e.g. the URL of an SMTP server the file started).
  */
-export function useServer(options: { worker?: boolean } = {}): TestServer {
+export function useServer(options: { worker?: boolean; env?: () => Record<string, string> } = {}): TestServer {
   const server = { url: '', databaseUrl: inject('databaseUrl'), queries: [] as string[] } as TestServer;
   let stop = async () => {};
   beforeAll(async () => {
     // The rate limit has a suite of its own (rate-limit-and-cors.test.ts): elsewhere tests send as fast as they like.
-    const env = { PORT: '0', HOST: '127.0.0.1', QUIRE_RATE_LIMIT: '0', QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS: 'true', QUIRE_JOB_STALE_SECONDS: '5', QUIRE_JOB_POLL_SECONDS: '0.2' };
+    const env = { PORT: '0', HOST: '127.0.0.1', QUIRE_RATE_LIMIT: '0', QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS: 'true', QUIRE_JOB_STALE_SECONDS: '5', QUIRE_JOB_POLL_SECONDS: '0.2', ...options.env?.() };
     const config = { ...loadConfig(env), databaseUrl: server.databaseUrl };
     const logger = createLogger({ level: process.env.QUIRE_TEST_LOG ? 'debug' : 'silent' });
     server.config = config;

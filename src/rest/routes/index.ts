@@ -11,6 +11,7 @@ import { openAPISpecRoutes } from './openapi-specs.js';
 import { translationRoutes } from './translations.js';
 import { fontRoutes } from './fonts.js';
 import { ssoRoutes } from './sso.js';
+import { inviteRoutes } from './invites.js';
 import { permissionRoutes } from './permissions.js';
 import { reviewRoutes } from './reviews.js';
 import { searchRoutes } from './search.js';
@@ -19,4 +20,4 @@ import { spaceRoutes } from './spaces.js';
 import { teamRoutes } from './teams.js';
 import { userRoutes } from './users.js';
 
-export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...linkRoutes, ...reviewRoutes, ...exportRoutes, ...importRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...openAPISpecRoutes, ...translationRoutes, ...fontRoutes, ...ssoRoutes, ...searchRoutes, ...siteRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes];
+export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...linkRoutes, ...reviewRoutes, ...exportRoutes, ...importRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...openAPISpecRoutes, ...translationRoutes, ...fontRoutes, ...ssoRoutes, ...inviteRoutes, ...searchRoutes, ...siteRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes];

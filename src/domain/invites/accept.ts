@@ -1,0 +1,91 @@
+/**
+ * Accepting an invite. Through the e-mailed link (no API token needed: the link's secret proves
+ * the address), or signed in with an invite's ID: a pending e-mail invite addressed to the caller,
+ * or a link invite of the organization, which anyone holding its ID may use while the
+ * organization allows invite links and it has not expired. An e-mail invite is used once.
+ *
+ * The link gives a new user (no API token yet) their first API token, shown once; a user who
+ * already has one signs in as before — a leaked link joins them, but gives no credential.
+ */
+import { Prisma } from '../../generated/prisma/client.js';
+import type { Db } from '../../db/client.js';
+import type { Access } from '../access/access.js';
+import type { Role } from '../access/roles.js';
+import { forbidden, gone, notFound } from '../errors.js';
+import { digestToken, issueNamedToken } from '../identity/tokens.js';
+import { kindOfId } from '../ids.js';
+import { grantContent, joinOrganization } from './join.js';
+
+type Tx = Prisma.TransactionClient;
+
+/** What the acceptance page shows before the invitee accepts. */
+export type InvitationPreview = { organizationTitle: string; email: string; role: Role | null; expiresAt: Date };
+
+const INVITATION = 'Invitation (it may have been used, withdrawn or replaced by a newer one)';
+
+/** The pending, unexpired invite behind an e-mailed link's secret, or null. */
+export async function previewInvitation(db: Db, secret: string): Promise<InvitationPreview | null> {
+  const invite = await db.memberInvite.findUnique({
+    where: { digest: digestToken(secret) },
+    select: { role: true, expiresAt: true, user: { select: { email: true } }, organization: { select: { title: true } } },
+  });
+  if (!invite || invite.expiresAt <= new Date()) return null;
+  return { organizationTitle: invite.organization.title, email: invite.user.email, role: invite.role, expiresAt: invite.expiresAt };
+}
+
+export type Acceptance = { organizationId: string; organizationTitle: string; user: { id: string; email: string }; role: Role | null; token?: string };
+
+type ClaimedInvite = { id: string; organizationId: string; userId: string; role: Role | null; sso: boolean; expiresAt: Date };
+
+/** Deletes the invite and answers it: of two concurrent acceptances, one gets it, the other nothing. */
+async function claim(tx: Tx, where: Prisma.Sql): Promise<ClaimedInvite | undefined> {
+  const [invite] = await tx.$queryRaw<ClaimedInvite[]>`
+    DELETE FROM "MemberInvite" WHERE ${where}
+    RETURNING "id", "organizationId", "userId", "role"::text AS "role", "sso", "expiresAt"`;
+  return invite;
+}
+
+/** Accepts the invite behind an e-mailed link's secret (404 when unknown, used, withdrawn or expired). */
+export function acceptInvitation(db: Db, secret: string): Promise<Acceptance> {
+  return db.$transaction(async (tx) => {
+    const invite = await claim(tx, Prisma.sql`"digest" = ${digestToken(secret)}`);
+    if (!invite || invite.expiresAt <= new Date()) throw notFound(INVITATION);
+    await joinOrganization(tx, invite);
+    const user = await tx.user.findUniqueOrThrow({ where: { id: invite.userId }, select: { id: true, email: true, _count: { select: { tokens: true } } } });
+    const organization = await tx.organization.findUniqueOrThrow({ where: { id: invite.organizationId }, select: { title: true } });
+    const token = user._count.tokens ? undefined : (await issueNamedToken(tx, user.id, { name: `Invitation to ${organization.title}`.slice(0, 100) })).token;
+    return { organizationId: invite.organizationId, organizationTitle: organization.title, user: { id: user.id, email: user.email }, role: invite.role, ...(token ? { token } : {}) };
+  });
+}
+
+/**
+ * `POST /orgs/{organizationId}/invites/{inviteId}`: the caller joins with a link invite of the
+ * organization, or with their own pending e-mail invite there.
+ */
+export async function joinWithInvite(db: Db, access: Access, organizationId: string, inviteId: string): Promise<void> {
+  const userId = access.userId;
+  await db.$transaction(async (tx) => {
+    switch (kindOfId(inviteId)) {
+      case 'MemberInvite': {
+        const invite = await claim(tx, Prisma.sql`"id" = ${inviteId} AND "organizationId" = ${organizationId} AND "userId" = ${userId}`);
+        if (!invite) throw notFound('Invite');
+        if (invite.expiresAt <= new Date()) throw gone('This invite has expired');
+        return joinOrganization(tx, invite);
+      }
+      case 'LinkInvite': {
+        const invite = await tx.linkInvite.findFirst({ where: { id: inviteId, organizationId }, include: { organization: { select: { inviteLinks: true } }, space: { select: { deletedAt: true } } } });
+        if (!invite) throw notFound('Invite');
+        if (!invite.organization.inviteLinks) throw forbidden('Invite links are disabled for this organization');
+        if (invite.expiresAt <= new Date()) throw gone('This invite has expired');
+        if (invite.kind === 'organization') return joinOrganization(tx, { organizationId, userId, role: invite.role });
+        if (invite.space?.deletedAt) throw notFound('Space');
+        // A content invite makes a guest of who is not a member yet, with a grant on that content.
+        await joinOrganization(tx, { organizationId, userId, role: null });
+        const content = invite.spaceId ? { spaceId: invite.spaceId } : { collectionId: invite.collectionId! };
+        return grantContent(tx, organizationId, content, userId, invite.role!);
+      }
+      default:
+        throw notFound('Invite');
+    }
+  });
+}

@@ -1,0 +1,87 @@
+/**
+ * The e-mailed invitation link, opened in a browser without an API token: `GET /invites/{secret}`
+ * shows the invitation and a button; `POST /invites/{secret}` accepts it and shows the new user's
+ * API token once (an HTML page; JSON when the client asks for `application/json`). A GET never
+ * accepts: mail scanners open links. The page keeps the secret out of caches and referrers.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Db } from '../db/client.js';
+import { acceptInvitation, previewInvitation, type Acceptance } from '../domain/invites/accept.js';
+import { INVITE_PATH } from '../domain/invites/email-invites.js';
+import { AppError } from '../domain/errors.js';
+import { escapeHtml as e } from '../domain/html-escape.js';
+
+export { INVITE_PATH };
+
+const HEADERS = {
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+};
+
+const wantsJson = (req: IncomingMessage) => /application\/json/i.test(req.headers.accept ?? '');
+
+function page(res: ServerResponse, status: number, title: string, body: string): void {
+  res.writeHead(status, { ...HEADERS, 'content-type': 'text/html; charset=utf-8' });
+  res.end(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${e(title)}</title></head>
+<body style="margin:0;padding:24px;background:#f6f7f9;font-family:system-ui,sans-serif;font-size:15px;line-height:1.5;color:#1f2328">
+<main style="max-width:560px;margin:0 auto;background:#fff;border:1px solid #d8dee4;border-radius:8px;padding:32px">
+<h1 style="margin:0 0 16px;font-size:20px">${e(title)}</h1>
+${body}
+</main></body></html>
+`);
+}
+
+const roleName = (role: string | null) => (role ? `the “${role}” role` : 'as a guest');
+
+const NOT_FOUND = 'This invitation is not valid any more: it was used, withdrawn, replaced by a newer one, or it expired. Ask for a new one.';
+
+function accepted(req: IncomingMessage, res: ServerResponse, done: Acceptance): void {
+  if (wantsJson(req)) {
+    res.writeHead(200, { ...HEADERS, 'content-type': 'application/json' });
+    return void res.end(JSON.stringify({ object: 'invite-acceptance', organization: done.organizationId, user: done.user, role: done.role, ...(done.token ? { token: done.token } : {}) }));
+  }
+  const token = done.token
+    ? `<p>Your API token — shown this once, keep it safe — is:</p><p><code style="display:block;padding:12px;background:#f6f8fa;border-radius:6px;word-break:break-all">${e(done.token)}</code></p>
+<p>Send it as <code>Authorization: Bearer &lt;token&gt;</code> to this server’s API.</p>`
+    : '<p>Sign in with your existing API token: it now reaches this organization too.</p>';
+  page(res, 200, `You joined ${done.organizationTitle}`, `<p>${e(done.user.email)} is now a member of <strong>${e(done.organizationTitle)}</strong>, with ${e(roleName(done.role))}.</p>${token}`);
+}
+
+export async function serveInvitation(req: IncomingMessage, res: ServerResponse, db: Db): Promise<void> {
+  const secret = (req.url ?? '').split('?', 1)[0].slice(INVITE_PATH.length);
+  const json = wantsJson(req);
+  const missing = () => (json ? sendJson(res, 404, { error: { code: 404, message: NOT_FOUND } }) : page(res, 404, 'Invitation not found', `<p>${e(NOT_FOUND)}</p>`));
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(secret)) return missing();
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    const invitation = await previewInvitation(db, secret);
+    if (!invitation) return missing();
+    if (json) return sendJson(res, 200, { object: 'invitation', organizationTitle: invitation.organizationTitle, email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt.toISOString() });
+    return page(
+      res,
+      200,
+      `Join ${invitation.organizationTitle}`,
+      `<p>${e(invitation.email)} is invited to join <strong>${e(invitation.organizationTitle)}</strong> with ${e(roleName(invitation.role))}.</p>
+<form method="post"><button type="submit" style="padding:10px 20px;background:#0969da;color:#fff;border:0;border-radius:6px;font-weight:600;font-size:15px;cursor:pointer">Accept the invitation</button></form>
+<p style="font-size:13px;color:#59636e">It expires on ${e(invitation.expiresAt.toUTCString())}.</p>`,
+    );
+  }
+  if (req.method !== 'POST') {
+    res.writeHead(405, { allow: 'GET, HEAD, POST' });
+    return void res.end();
+  }
+  try {
+    return accepted(req, res, await acceptInvitation(db, secret));
+  } catch (error) {
+    if (error instanceof AppError && error.status === 404) return missing();
+    if (error instanceof AppError) return json ? sendJson(res, error.status, { error: { code: error.status, message: error.message } }) : page(res, error.status, 'The invitation could not be accepted', `<p>${e(error.message)}</p>`);
+    throw error;
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { ...HEADERS, 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,163 @@
+/**
+ * Invites in the graph (4.3): e-mail invites (`inviteMembers`, pending ones in
+ * `Organization.memberInvites`, `revokeMemberInvite`), link invites (`Organization.linkInvites`
+ * / `linkInvite(id)` and their mutations) and joining with either (`joinOrganization`).
+ */
+import type { LinkInvite } from '../../generated/prisma/client.js';
+import { atLeast } from '../../domain/access/roles.js';
+import { joinWithInvite } from '../../domain/invites/accept.js';
+import { countMemberInvites, inviteByEmail, memberInvitesPage, revokeMemberInvite, type PendingInvite, type SentInvite } from '../../domain/invites/email-invites.js';
+import { countLinkInvites, createLinkInvite, deleteLinkInvite, findLinkInvite, linkInvitesPage, updateLinkInvite } from '../../domain/invites/link-invites.js';
+import { builder } from '../builder.js';
+import { pageConnection } from '../connection.js';
+import { forgetLoaded, published, type Context } from '../context.js';
+import { CollectionRef } from './collection.js';
+import { RoleEnum } from './enums.js';
+import { OrganizationRef } from './organization.js';
+import { SpaceRef } from './space.js';
+import { UserRef } from './user.js';
+
+const roleField = { type: RoleEnum, nullable: true, description: 'The role the invitee joins with; null: as a guest.' } as const;
+
+export const MemberInviteRef = builder.objectRef<PendingInvite>('MemberInvite').implement({
+  description: 'A pending membership: an e-mail invitation not yet accepted.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    email: t.exposeString('email'),
+    user: t.field({ type: UserRef, resolve: async (i, _a, ctx) => (await ctx.loaders.user.load(i.userId))! }),
+    role: t.expose('role', roleField),
+    sso: t.exposeBoolean('sso'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+  }),
+});
+
+const SentInviteRef = builder.objectRef<SentInvite>('SentMemberInvite').implement({
+  description: 'An invite made by `inviteMembers`, and whether its e-mail was handed to the SMTP server.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    email: t.exposeString('email'),
+    role: t.expose('role', roleField),
+    sso: t.exposeBoolean('sso'),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+    delivered: t.exposeBoolean('delivered'),
+    link: t.string({
+      nullable: true,
+      description: 'The invitation link, when its e-mail was not delivered (no SMTP server configured, or it refused): pass it on to the invitee. Shown once.',
+      resolve: (i) => (i.delivered ? null : i.link),
+    }),
+  }),
+});
+
+const InviteMembersResult = builder.simpleObject('InviteMembersResult', {
+  fields: (t) => ({
+    users: t.stringList({ description: 'The IDs of the invited users (accounts are created for new addresses).' }),
+    invited: t.int(),
+    failedSSOEmails: t.stringList({ description: 'Addresses invited without SSO, as their users are members of another organization.' }),
+    invites: t.field({ type: [SentInviteRef] }),
+  }),
+});
+
+const InviteeInput = builder.inputType('InviteeInput', {
+  fields: (t) => ({
+    email: t.string({ required: true }),
+    role: t.field({ type: RoleEnum, description: 'This invitee\'s role (null: as a guest); else the request\'s.' }),
+  }),
+});
+
+const LinkInviteKindEnum = builder.enumType('LinkInviteKind', { values: ['organization', 'space', 'collection'] as const });
+
+/** Whether the caller already has what the invite gives. */
+async function redundant(invite: LinkInvite, ctx: Context): Promise<boolean> {
+  const { member, role } = await ctx.access.orgRole(invite.organizationId);
+  if (invite.kind === 'organization') return member && (invite.role === null || atLeast(role, invite.role));
+  const content = invite.spaceId ? await ctx.loaders.space.load(invite.spaceId) : await ctx.loaders.collection.load(invite.collectionId!);
+  return atLeast(content?.viewerRole, invite.role!);
+}
+
+export const LinkInviteRef = builder.objectRef<LinkInvite>('LinkInvite').implement({
+  description: 'An invite link: its ID lets whoever holds it join the organization, or a space or collection as a guest.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    kind: t.field({ type: LinkInviteKindEnum, resolve: (i) => i.kind as 'organization' | 'space' | 'collection' }),
+    role: t.field({ ...roleField, description: 'An organization invite\'s role (null: as a guest); null for content invites.', resolve: (i) => (i.kind === 'organization' ? i.role : null) }),
+    level: t.field({ type: RoleEnum, nullable: true, description: 'A content invite\'s level on its space or collection.', resolve: (i) => (i.kind === 'organization' ? null : i.role) }),
+    space: t.field({ type: SpaceRef, nullable: true, resolve: (i, _a, ctx) => (i.spaceId ? ctx.loaders.space.load(i.spaceId) : null) }),
+    collection: t.field({ type: CollectionRef, nullable: true, resolve: (i, _a, ctx) => (i.collectionId ? ctx.loaders.collection.load(i.collectionId) : null) }),
+    redundant: t.boolean({ description: 'Whether the caller already has all that the invite gives.', resolve: (i, _a, ctx) => redundant(i, ctx) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.objectFields(OrganizationRef, (t) => ({
+  memberInvites: t.connection({
+    type: MemberInviteRef,
+    description: 'Pending e-mail invites, oldest first (organization admins).',
+    resolve: async (org, args, ctx) => pageConnection(await memberInvitesPage(ctx.db, ctx.access, org.id, args), () => countMemberInvites(ctx.db, org.id)),
+  }),
+  linkInvites: t.connection({
+    type: LinkInviteRef,
+    description: 'Invite links, newest first (organization admins).',
+    resolve: async (org, args, ctx) => pageConnection(await linkInvitesPage(ctx.db, ctx.access, org.id, args), () => countLinkInvites(ctx.db, org.id)),
+  }),
+  linkInvite: t.field({ type: LinkInviteRef, args: { id: t.arg.id({ required: true }) }, resolve: (org, { id }, ctx) => findLinkInvite(ctx.db, ctx.access, org.id, String(id)) }),
+}));
+
+const orgArg = (t: any) => t.arg.id({ required: true });
+
+builder.mutationFields((t) => ({
+  inviteMembers: t.field({
+    type: InviteMembersResult,
+    description: 'Invites addresses by e-mail (organization admins): pending memberships, each sent a link to accept. Members already in the organization are skipped.',
+    args: {
+      organizationId: orgArg(t),
+      emails: t.arg({ type: [InviteeInput], required: true }),
+      role: t.arg({ type: RoleEnum, description: 'The role of invitees that name none (null: as guests); the organization\'s default role when omitted.' }),
+      sso: t.arg.boolean({ description: 'Invite as SSO members.' }),
+    },
+    resolve: (_r, { organizationId, emails, role, sso }, ctx) =>
+      inviteByEmail({ db: ctx.db, mailer: ctx.mailer, publicUrl: ctx.config.publicUrl, inviteMs: ctx.config.inviteMs }, ctx.access, String(organizationId), { emails, role, sso: sso ?? undefined }),
+  }),
+  revokeMemberInvite: t.boolean({
+    description: 'Withdraws a pending e-mail invite: its link stops working.',
+    args: { organizationId: orgArg(t), id: t.arg.id({ required: true }) },
+    resolve: async (_r, { organizationId, id }, ctx) => (await revokeMemberInvite(ctx.db, ctx.access, String(organizationId), String(id)), true),
+  }),
+  joinOrganization: t.field({
+    type: OrganizationRef,
+    description: 'Joins with a link invite of the organization, or with one\'s own pending e-mail invite there.',
+    args: { organizationId: orgArg(t), inviteId: t.arg.id({ required: true }) },
+    resolve: async (_r, { organizationId, inviteId }, ctx) => {
+      await joinWithInvite(ctx.db, ctx.access, String(organizationId), String(inviteId));
+      published(ctx, 'memberUpdated', String(organizationId), ctx.viewer.userId);
+      forgetLoaded(ctx);
+      return (await ctx.loaders.organization.load(String(organizationId)))!;
+    },
+  }),
+  createLinkInvite: t.field({
+    type: LinkInviteRef,
+    description: 'An invite link to the organization (`role`), or to a space or collection (`level` and `spaceId` or `collectionId`). Organization admins, while invite links are on.',
+    args: {
+      organizationId: orgArg(t),
+      role: t.arg({ type: RoleEnum }),
+      level: t.arg({ type: RoleEnum }),
+      spaceId: t.arg.id(),
+      collectionId: t.arg.id(),
+      expiresAt: t.arg({ type: 'DateTime', description: 'In the future, at most a year ahead; 14 days (QUIRE_INVITE_DAYS) when omitted.' }),
+    },
+    resolve: (_r, { organizationId, role, level, spaceId, collectionId, expiresAt }, ctx) =>
+      createLinkInvite(ctx.db, ctx.access, String(organizationId), { role, level, space: spaceId, collection: collectionId, expiresAt: expiresAt ? new Date(expiresAt).toISOString() : expiresAt }, ctx.config.inviteMs),
+  }),
+  updateLinkInvite: t.field({
+    type: LinkInviteRef,
+    description: 'Changes an organization invite\'s `role` or a content invite\'s `level`.',
+    args: { organizationId: orgArg(t), id: t.arg.id({ required: true }), role: t.arg({ type: RoleEnum }), level: t.arg({ type: RoleEnum }) },
+    resolve: (_r, { organizationId, id, role, level }, ctx) => updateLinkInvite(ctx.db, ctx.access, String(organizationId), String(id), { role, level }),
+  }),
+  deleteLinkInvite: t.boolean({
+    description: 'False when there was no such invite.',
+    args: { organizationId: orgArg(t), id: t.arg.id({ required: true }) },
+    resolve: (_r, { organizationId, id }, ctx) => deleteLinkInvite(ctx.db, ctx.access, String(organizationId), String(id)),
+  }),
+}));

@@ -1,0 +1,83 @@
+/**
+ * E-mail invites on a server without SMTP_URL: nothing is sent, the message is logged, and the
+ * admin gets each invite's link in GraphQL to pass on; the link works like an e-mailed one.
+ * (With an SMTP server: invites.test.ts.)
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { gql, gqlOk, http } from './helpers/clients.js';
+import { createActor, createOrg } from './helpers/factories.js';
+import { useServer } from './helpers/server.js';
+
+const server = useServer();
+
+const INVITE = `mutation($org: ID!, $emails: [InviteeInput!]!, $role: Role) {
+  inviteMembers(organizationId: $org, emails: $emails, role: $role) { users invited failedSSOEmails invites { id email role delivered link expiresAt } }
+}`;
+
+const address = (label: string) => `${label}-${randomUUID().slice(0, 8)}@Example.test`;
+
+/** The secret part of an invitation link. */
+const secretOf = (link: string) => new URL(link).pathname.split('/').pop()!;
+
+async function accept(secret: string, accept = 'application/json') {
+  const response = await fetch(`${server.url}/invites/${secret}`, { method: 'POST', headers: { accept } });
+  return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
+}
+
+describe('e-mail invites without an SMTP server', () => {
+  it('hands the admin each link, which a new user accepts for a first API token', async () => {
+    const { org, owner } = await createOrg(server.db, 'Acme Docs');
+    const email = address('new');
+    const { inviteMembers } = await gqlOk(server.url, owner.token, INVITE, { org: org.id, emails: [{ email }], role: 'edit' });
+    expect(inviteMembers).toMatchObject({ invited: 1, failedSSOEmails: [], invites: [{ email: email.toLowerCase(), role: 'edit', delivered: false }] });
+    const [invite] = inviteMembers.invites;
+    expect(invite.link).toMatch(new RegExp(`^${server.config.publicUrl}/invites/[A-Za-z0-9_-]{40,}$`));
+    const userId = inviteMembers.users[0];
+    // Pending: not a member yet, listed as an invite.
+    expect((await http(server.url, owner.token, 'GET', `/orgs/${org.id}/members/${userId}`)).status).toBe(404);
+    const pending = await gqlOk(server.url, owner.token, `query($org: ID!) { organization(id: $org) { memberInvites(first: 5) { totalCount edges { node { id email role user { id } } } } } }`, { org: org.id });
+    expect(pending.organization.memberInvites).toMatchObject({ totalCount: 1, edges: [{ node: { id: invite.id, email: email.toLowerCase(), role: 'edit', user: { id: userId } } }] });
+
+    const page = await fetch(`${server.url}/invites/${secretOf(invite.link)}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    const html = await page.text();
+    expect(html).toContain('Acme Docs');
+    expect(html).toContain('<form method="post"');
+
+    const accepted = await accept(secretOf(invite.link));
+    expect(accepted.status).toBe(200);
+    const body = JSON.parse(accepted.text);
+    expect(body).toMatchObject({ object: 'invite-acceptance', organization: org.id, user: { id: userId, email: email.toLowerCase() }, role: 'edit', token: expect.any(String) });
+    expect((await http(server.url, body.token, 'GET', `/orgs/${org.id}`)).status).toBe(200);
+    expect((await http(server.url, owner.token, 'GET', `/orgs/${org.id}/members/${userId}`)).body).toMatchObject({ role: 'edit', sso: false });
+    // Used once; the pending list is empty again.
+    expect((await accept(secretOf(invite.link))).status).toBe(404);
+    expect((await gqlOk(server.url, owner.token, `query($org: ID!) { organization(id: $org) { memberInvites(first: 5) { totalCount } } }`, { org: org.id })).organization.memberInvites.totalCount).toBe(0);
+  });
+
+  it('joins an existing user without giving them a token, and shows the HTML page to a browser', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const existing = await createActor(server.db);
+    const { inviteMembers } = await gqlOk(server.url, owner.token, INVITE, { org: org.id, emails: [{ email: existing.email.toUpperCase() }], role: null });
+    expect(inviteMembers.users).toEqual([existing.id]);
+    const accepted = await accept(secretOf(inviteMembers.invites[0].link), 'text/html');
+    expect(accepted.status).toBe(200);
+    expect(accepted.type).toContain('text/html');
+    expect(accepted.text).not.toContain('API token —');
+    expect((await http(server.url, existing.token, 'GET', `/orgs/${org.id}/members/${existing.id}`)).body).toMatchObject({ role: null });
+  });
+
+  it('refuses non-admins and other organizations, and validates with a 400 naming the field', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const reader = await createActor(server.db, { org: org.id, role: 'read' });
+    const stranger = await createOrg(server.db);
+    expect((await gql(server.url, reader.token, INVITE, { org: org.id, emails: [{ email: address('x') }] })).errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect((await gql(server.url, stranger.owner.token, INVITE, { org: org.id, emails: [{ email: address('x') }] })).errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    const bad = await gql(server.url, owner.token, INVITE, { org: org.id, emails: [{ email: address('ok') }, { email: 'nope' }] });
+    expect(bad.errors?.[0].message).toContain('"emails.1.email"');
+    // Nothing was written by the refused request.
+    expect((await gqlOk(server.url, owner.token, `query($org: ID!) { organization(id: $org) { memberInvites(first: 5) { totalCount } } }`, { org: org.id })).organization.memberInvites.totalCount).toBe(0);
+  });
+});
