@@ -27,7 +27,7 @@ import { MAX_FILE_BYTES } from './domain/files/file-input.js';
 import { createGraphQLServer } from './http/yoga.js';
 import { createRestHandler } from './rest/router.js';
 import { routes } from './rest/routes/index.js';
-import { createContext } from './schema/context.js';
+import { createContext, type Viewer } from './schema/context.js';
 import { createMailer } from './domain/mail/index.js';
 import { poolOf } from './db/client.js';
 import { silentLogger, type Logger } from './observability/logger.js';
@@ -120,7 +120,7 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
   events ??= ownEvents!;
   const authenticate = createAuthenticator(db, { ttlMs: config.tokenCacheMs });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, logger });
-  const contextOf = (userId: string) => createContext({ db, config, events, mailer }, { userId });
+  const contextOf = (viewer: Viewer) => createContext({ db, config, events, mailer }, viewer);
   const yoga = createGraphQLServer({ config, authenticate, contextOf, logger });
   const rest = createRestHandler(routes, { yoga, authenticate, createContext: contextOf, logger });
   const graphqlFastPath = createGraphQLFastPath(yoga, authenticate, contextOf);
@@ -175,12 +175,12 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
       }
     }
     if (await servePublished(req, res, { db, config, logger })) return;
-    if (pathname.startsWith(PDF_DOWNLOAD_PATH)) return serveExport(req, res, { db, config, accessOf: (userId) => contextOf(userId).access, logger });
+    if (pathname.startsWith(PDF_DOWNLOAD_PATH)) return serveExport(req, res, { db, config, accessOf: (userId) => contextOf({ userId }).access, logger });
     if (pathname.startsWith(FONT_PATH)) return serveFont(req, res, { db, config });
     if (pathname.startsWith(SSO_PATH)) return serveSso(req, res, { db, config, logger }, await readBody(req));
     if (pathname.startsWith(INVITE_PATH)) return (await readBody(req, 64 * 1024), serveInvitation(req, res, db));
     if (pathname.startsWith(UPLOAD_PATH)) return receiveUploadRequest(req, res, { db, config }, await readBody(req, MAX_FONT_UPLOAD_BYTES));
-    if (pathname.startsWith(FILE_DOWNLOAD_PATH)) return serveFile(req, res, { db, config, accessOf: (userId) => contextOf(userId).access, logger });
+    if (pathname.startsWith(FILE_DOWNLOAD_PATH)) return serveFile(req, res, { db, config, accessOf: (userId) => contextOf({ userId }).access, logger });
     const limit = bodyLimit(req, pathname);
     if (pathname === '/v1' || pathname.startsWith('/v1/')) return rest(req, res, await readBody(req, limit));
     // A body of known length within the limit streams straight to yoga; others are read here,

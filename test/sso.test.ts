@@ -7,7 +7,8 @@
  */
 import { inflateRawSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { http } from './helpers/clients.js';
+import { gql, http } from './helpers/clients.js';
+import { issueToken } from '../src/domain/identity/tokens.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { makeKeyPair, TestIdp } from './helpers/saml-idp.js';
 import { useServer } from './helpers/server.js';
@@ -92,5 +93,42 @@ describe('SAML providers', () => {
     const elsewhere = idp.response({ audience: 'https://other.example.test', destination: provider.service.acsURL, inResponseTo: await requestIdOf(provider.service.startURL), nameId: email });
     expect((await (await post(provider.service.acsURL, elsewhere)).json()).error.message).toMatch(/WRONG_AUDIENCE/);
     expect((await fetch(local(provider.service.acsURL), { method: 'POST', body: '' })).status).toBe(400);
+  });
+
+  it('enforces SSO for the SSO members of an organization with sso on: other tokens of theirs get 403 there, admins are exempt', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const other = await createOrg(server.db);
+    const provider = await providerOf(owner.token, org.id, { defaultRole: 'edit' });
+    const space = (await http(server.url, owner.token, 'POST', `/orgs/${org.id}/spaces`, { title: 'Handbook' })).body;
+    const email = `grace-${Date.now()}@example.test`;
+    const response = idp.response({ audience: provider.service.entityID, destination: provider.service.acsURL, inResponseTo: await requestIdOf(provider.service.startURL), nameId: email });
+    const login = await (await post(provider.service.acsURL, response)).json();
+    // The same user in another organization, as an ordinary member.
+    await server.db.member.create({ data: { organizationId: other.org.id, userId: login.user.id, role: 'read' } });
+    const plainToken = () => issueToken(server.db, login.user.id, { name: 'not through SSO' });
+    const before = await plainToken();
+    expect((await http(server.url, before, 'GET', `/orgs/${org.id}`)).status).toBe(200);
+
+    expect((await http(server.url, owner.token, 'PATCH', `/orgs/${org.id}`, { sso: true })).body.sso).toBe(true);
+    const plain = await plainToken(); // (a token an instance already knows learns of the change within QUIRE_TOKEN_CACHE_SECONDS)
+    for (const path of [`/orgs/${org.id}`, `/orgs/${org.id}/spaces`, `/spaces/${space.id}`, `/orgs/${org.id}/members`]) {
+      const refused = await http(server.url, plain, 'GET', path);
+      expect(refused.status, path).toBe(403);
+      expect(refused.body.error.message).toContain('single sign-on');
+    }
+    const graph = await gql(server.url, plain, `query($id: ID!) { space(id: $id) { title } }`, { id: space.id });
+    expect(graph.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    // How to sign in stays visible; the organization's own SSO token works; elsewhere the plain token works.
+    expect((await http(server.url, plain, 'GET', `/orgs/${org.id}/sso`)).body.items).toEqual([{ id: provider.id, label: 'Okta', startURL: provider.service.startURL }]);
+    expect((await http(server.url, login.token, 'GET', `/spaces/${space.id}`)).body.title).toBe('Handbook');
+    expect((await http(server.url, plain, 'GET', `/orgs/${other.org.id}`)).status).toBe(200);
+    // Admins are not bound (a broken identity provider cannot lock the organization out), nor are non-SSO members.
+    expect((await http(server.url, owner.token, 'GET', `/spaces/${space.id}`)).status).toBe(200);
+    const contractor = await createActor(server.db, { org: org.id, role: 'edit' });
+    expect((await http(server.url, contractor.token, 'GET', `/spaces/${space.id}`)).status).toBe(200);
+
+    // Enforcement off again: plain tokens work.
+    await http(server.url, owner.token, 'PATCH', `/orgs/${org.id}`, { sso: false });
+    expect((await http(server.url, await plainToken(), 'GET', `/spaces/${space.id}`)).status).toBe(200);
   });
 });

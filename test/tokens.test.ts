@@ -22,12 +22,12 @@ describe('token authentication', () => {
     // Long enough that a loaded CI machine cannot pass it between remembering and the delete below.
     const authenticate = createAuthenticator(db, { ttlMs: 3000 });
     const before = tokenLookups();
-    expect(await authenticate(`Bearer ${owner.token}`)).toBe(owner.id);
-    expect(await authenticate(`bearer  ${owner.token} `)).toBe(owner.id);
+    expect(await authenticate(`Bearer ${owner.token}`)).toEqual({ userId: owner.id, ssoOrganizationId: null, ssoBound: false });
+    expect((await authenticate(`bearer  ${owner.token} `))?.userId).toBe(owner.id);
     expect(tokenLookups() - before).toBe(1);
 
     await db.apiToken.delete({ where: { digest: digestToken(owner.token) } });
-    expect(await authenticate(`Bearer ${owner.token}`)).toBe(owner.id); // still remembered
+    expect((await authenticate(`Bearer ${owner.token}`))?.userId).toBe(owner.id); // still remembered
     await new Promise((resolve) => setTimeout(resolve, 3100));
     expect(await authenticate(`Bearer ${owner.token}`)).toBeNull();
   });

@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import { processRegularResult, type YogaServerInstance } from 'graphql-yoga';
-import type { Authenticator } from '../domain/identity/tokens.js';
+import type { Authenticator, TokenHolder } from '../domain/identity/tokens.js';
 import type { Context } from '../schema/context.js';
 import { requestInfo } from '../observability/request-info.js';
 
@@ -53,7 +53,7 @@ export function mayTakeFastPath(req: IncomingMessage): boolean {
  * Answers the request and resolves true, or resolves false having written nothing, for yoga to
  * answer instead.
  */
-export function createGraphQLFastPath(yoga: YogaServerInstance<any, Context>, authenticate: Authenticator, createContext: (userId: string) => Context): GraphQLFastPath {
+export function createGraphQLFastPath(yoga: YogaServerInstance<any, Context>, authenticate: Authenticator, createContext: (viewer: TokenHolder) => Context): GraphQLFastPath {
   return async function fastPath(req, res, body) {
     const params = plainParams(body);
     if (!params) return false;
@@ -68,13 +68,13 @@ export function createGraphQLFastPath(yoga: YogaServerInstance<any, Context>, au
     const operation = getOperationAST(document, params.operationName);
     if (!operation || operation.operation === 'subscription') return false;
     // No user, or no answer (the database is down): yoga authenticates again and words the error.
-    const userId = await authenticate(req.headers.authorization).catch(() => null);
-    if (!userId) return false;
+    const holder = await authenticate(req.headers.authorization).catch(() => null);
+    if (!holder) return false;
     const info = requestInfo(req);
-    info.userId = userId;
+    info.userId = holder.userId;
     info.operation = operation.name?.value ?? operation.operation;
 
-    const result = (await execute({ schema, document, variableValues: params.variables, operationName: params.operationName, contextValue: createContext(userId) })) as ExecutionResult;
+    const result = (await execute({ schema, document, variableValues: params.variables, operationName: params.operationName, contextValue: createContext(holder) })) as ExecutionResult;
     const mediaType = acceptedMediaType(req.headers.accept)!;
     if (result.errors?.length) {
       // Errors decide the status (a 401 or 403 in their extensions): yoga's own result processor words it.

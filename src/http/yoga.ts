@@ -13,7 +13,7 @@ import { useMaxSelectionBreadth } from './selection-breadth.js';
 import { useNoNulStrings } from './request-hygiene.js';
 import { useExecutionTimeout } from './execution-timeout.js';
 import type { Config } from '../config.js';
-import type { Authenticator } from '../domain/identity/tokens.js';
+import type { Authenticator, TokenHolder } from '../domain/identity/tokens.js';
 import { AppError, unauthenticated } from '../domain/errors.js';
 import { isDatabaseUnavailable, isStatementTimeout, UNAVAILABLE_MESSAGE } from '../db/unavailable.js';
 import { silentLogger, type Logger } from '../observability/logger.js';
@@ -43,7 +43,7 @@ export type GraphQLServerDependencies = {
   config: Config;
   authenticate: Authenticator;
   /** The context of one operation of an authenticated user. */
-  contextOf: (userId: string) => Context;
+  contextOf: (viewer: TokenHolder) => Context;
   logger?: Logger;
 };
 
@@ -61,11 +61,11 @@ function useRequestInfo(): Plugin {
 
 export function createGraphQLServer({ config, authenticate, contextOf, logger = silentLogger() }: GraphQLServerDependencies): YogaServerInstance<ServerContext, Context> {
   const contextFor = async (authorization: string | null | undefined): Promise<Context> => {
-    const userId = await authenticate(authorization);
-    if (!userId) {
+    const holder = await authenticate(authorization);
+    if (!holder) {
       throw createGraphQLError(unauthenticated().message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
     }
-    return contextOf(userId);
+    return contextOf(holder);
   };
   return createYoga<ServerContext, Context>({
     schema,

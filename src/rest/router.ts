@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DocumentNode, GraphQLError } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../domain/errors.js';
-import type { Authenticator } from '../domain/identity/tokens.js';
+import type { Authenticator, TokenHolder } from '../domain/identity/tokens.js';
 import type { Context } from '../schema/context.js';
 import { nulMessage, pathOfNul } from '../http/request-hygiene.js';
 import { idTypeCheck } from './id-types.js';
@@ -114,7 +114,7 @@ function send(res: ServerResponse, reply: Reply): void {
 export type RestDependencies = {
   yoga: YogaServerInstance<any, any>;
   authenticate: Authenticator;
-  createContext: (userId: string) => Context;
+  createContext: (viewer: TokenHolder) => Context;
   logger?: Logger;
 };
 
@@ -143,9 +143,9 @@ export function createRestHandler(routes: Route[], { yoga, authenticate, createC
     const info = requestInfo(req);
     if (match) info.route = `${match.route.method} /v1${match.route.path}`;
     if (!match) return { ...failure(405, `Method ${req.method} not allowed on ${url.pathname}`), headers: { allow: candidates.map((c) => c.route.method).join(', ') } };
-    const userId = await authenticate(req.headers.authorization);
-    if (!userId) return failure(401, 'A valid API token is required (Authorization: Bearer <token>)');
-    info.userId = userId;
+    const holder = await authenticate(req.headers.authorization);
+    if (!holder) return failure(401, 'A valid API token is required (Authorization: Bearer <token>)');
+    info.userId = holder.userId;
 
     const values = match.pattern.exec(path)!.slice(1);
     const input: RestInput = {
@@ -159,7 +159,7 @@ export function createRestHandler(routes: Route[], { yoga, authenticate, createC
     const misplaced = match.misplacedId(variables);
     if (misplaced) return failure(400, `Invalid value for "${misplaced}": must be a string (an ID)`);
     const { execute, schema } = yoga.getEnveloped({ req });
-    const result = await execute({ schema, document: match.document, variableValues: variables, contextValue: createContext(userId) });
+    const result = await execute({ schema, document: match.document, variableValues: variables, contextValue: createContext(holder) });
     if (!('data' in result) && !('errors' in result)) throw new Error('REST operations are queries and mutations, not subscriptions');
     if (result.errors?.length) return errorReply(result.errors);
     const { route } = match;

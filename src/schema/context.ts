@@ -7,7 +7,8 @@ import type { EventBus, OrganizationEvent } from '../events/bus.js';
 import { createMailer, type Mailer } from '../domain/mail/index.js';
 import { silentLogger } from '../observability/logger.js';
 
-export type Viewer = { userId: string };
+/** The caller: the token's holder (see TokenHolder; without the SSO facts, a caller bound to no SSO). */
+export type Viewer = { userId: string; ssoOrganizationId?: string | null; ssoBound?: boolean };
 
 export type Context = {
   db: Db;
@@ -26,7 +27,7 @@ const LOGGED_ONLY = createMailer({ logger: silentLogger() });
 
 export function createContext({ db, config, events, mailer = LOGGED_ONLY }: Services, viewer: Viewer): Context {
   const loaders = createLoaders(db, viewer.userId);
-  return { db, config, viewer, loaders, access: new Access(loaders, viewer.userId), events, mailer };
+  return { db, config, viewer, loaders, access: new Access(loaders, viewer.userId, viewer), events, mailer };
 }
 
 /** Tells the organization's subscribers what the caller changed (call once the write has committed). */

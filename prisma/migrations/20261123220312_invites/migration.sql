@@ -55,12 +55,6 @@ ALTER TABLE "LinkInvite" ADD CONSTRAINT "LinkInvite_spaceId_fkey" FOREIGN KEY ("
 -- AddForeignKey
 ALTER TABLE "LinkInvite" ADD CONSTRAINT "LinkInvite_collectionId_fkey" FOREIGN KEY ("collectionId") REFERENCES "Collection"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- A link invite names exactly what its kind says; content invites carry a level.
-ALTER TABLE "LinkInvite" ADD CONSTRAINT "LinkInvite_kind_check" CHECK (
-  ("kind" = 'organization' AND "spaceId" IS NULL AND "collectionId" IS NULL)
-  OR ("kind" = 'space' AND "spaceId" IS NOT NULL AND "collectionId" IS NULL AND "role" IS NOT NULL)
-  OR ("kind" = 'collection' AND "collectionId" IS NOT NULL AND "spaceId" IS NULL AND "role" IS NOT NULL));
-
 -- Deleting a space or collection cascades to its invites without reading every invite.
 CREATE INDEX "LinkInvite_spaceId_idx" ON "LinkInvite"("spaceId") WHERE "spaceId" IS NOT NULL;
 CREATE INDEX "LinkInvite_collectionId_idx" ON "LinkInvite"("collectionId") WHERE "collectionId" IS NOT NULL;

@@ -8,7 +8,7 @@ const PREFIX = 'quire_';
 
 export const digestToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export type TokenOptions = { name?: string; expiresAt?: Date | null };
+export type TokenOptions = { name?: string; expiresAt?: Date | null; ssoOrganizationId?: string };
 
 /** Issues a token for a user and returns its clear text (the only time it exists). */
 export async function issueToken(db: Pick<Db, 'apiToken'>, userId: string, opts: TokenOptions = {}): Promise<string> {
@@ -19,7 +19,7 @@ export async function issueToken(db: Pick<Db, 'apiToken'>, userId: string, opts:
 export async function issueNamedToken(db: Pick<Db, 'apiToken'>, userId: string, opts: TokenOptions = {}) {
   const token = `${PREFIX}${randomBytes(32).toString('base64url')}`;
   const record = await db.apiToken.create({
-    data: { id: newId('ApiToken'), userId, digest: digestToken(token), name: opts.name ?? '', expiresAt: opts.expiresAt ?? null },
+    data: { id: newId('ApiToken'), userId, digest: digestToken(token), name: opts.name ?? '', expiresAt: opts.expiresAt ?? null, ssoOrganizationId: opts.ssoOrganizationId ?? null },
     select: TOKEN_FIELDS,
   });
   return { token, record };
@@ -31,31 +31,46 @@ export const TOKEN_FIELDS = { id: true, userId: true, name: true, createdAt: tru
 /** `lastUsedAt` is written at most this often per token (and instance). */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-export type Authenticator = (authorization: string | null | undefined) => Promise<string | null>;
+/**
+ * Who a token speaks for: the user, the organization whose SAML sign-in issued it (if any), and
+ * whether the user is bound to SSO somewhere — an SSO member, not an admin, of an organization
+ * that enforces SSO (`sso: true`), whose content then needs a token of its own sign-in (access.ts).
+ */
+export type TokenHolder = { userId: string; ssoOrganizationId: string | null; ssoBound: boolean };
+
+export type Authenticator = (authorization: string | null | undefined) => Promise<TokenHolder | null>;
+
+type TokenRow = { id: string; userId: string; expiresAt: Date | null; lastUsedAt: Date | null; ssoOrganizationId: string | null; ssoBound: boolean };
 
 /**
- * Resolves bearer tokens to user IDs, remembering known tokens for `ttlMs` (at most `max` of
+ * Resolves bearer tokens to their holders, remembering known tokens for `ttlMs` (at most `max` of
  * them, least recently used dropped first) so a busy client does not cost a lookup per request.
- * A revoked token may therefore keep working for up to `ttlMs` on an instance that saw it; unknown
- * tokens are never remembered (a token issued a moment later works at once).
+ * A revoked token, or a change of SSO enforcement, may therefore take up to `ttlMs` to reach an
+ * instance that saw the token; unknown tokens are never remembered (a token issued a moment later
+ * works at once).
  */
-export function createAuthenticator(db: Pick<Db, 'apiToken'>, { ttlMs = 10_000, max = 10_000 } = {}): Authenticator {
-  const known = ttlMs > 0 ? new LRUCache<string, string>({ max, ttl: ttlMs }) : undefined;
+export function createAuthenticator(db: Pick<Db, 'apiToken' | '$queryRaw'>, { ttlMs = 10_000, max = 10_000 } = {}): Authenticator {
+  const known = ttlMs > 0 ? new LRUCache<string, TokenHolder>({ max, ttl: ttlMs }) : undefined;
   return async (authorization) => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     if (!match) return null;
     const digest = digestToken(match[1]);
     const cached = known?.get(digest);
     if (cached) return cached;
-    const token = await db.apiToken.findUnique({ where: { digest }, select: { id: true, userId: true, expiresAt: true, lastUsedAt: true } });
+    const [token] = await db.$queryRaw<TokenRow[]>`
+      SELECT t."id", t."userId", t."expiresAt", t."lastUsedAt", t."ssoOrganizationId",
+        EXISTS (SELECT 1 FROM "Member" m JOIN "Organization" o ON o."id" = m."organizationId"
+          WHERE m."userId" = t."userId" AND m."sso" AND NOT m."disabled" AND o."sso" AND m."role" IS DISTINCT FROM 'admin') AS "ssoBound"
+      FROM "ApiToken" t WHERE t."digest" = ${digest}`;
     const now = Date.now();
     if (!token || (token.expiresAt && token.expiresAt.getTime() <= now)) return null;
+    const holder: TokenHolder = { userId: token.userId, ssoOrganizationId: token.ssoOrganizationId, ssoBound: token.ssoBound };
     // Remembered no longer than it stays valid.
-    known?.set(digest, token.userId, { ttl: token.expiresAt ? Math.min(ttlMs, token.expiresAt.getTime() - now) : ttlMs });
+    known?.set(digest, holder, { ttl: token.expiresAt ? Math.min(ttlMs, token.expiresAt.getTime() - now) : ttlMs });
     if (!token.lastUsedAt || now - token.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
       // Not awaited: a request does not wait for bookkeeping, nor fail with it.
       db.apiToken.updateMany({ where: { id: token.id }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
     }
-    return token.userId;
+    return holder;
   };
 }

@@ -9,7 +9,7 @@ type Sql = Prisma.Sql;
 const { sql, raw } = Prisma;
 
 /** An organization, whether the caller is an active member of it, and their role there (null: guest). */
-export type OrganizationRow = Organization & { viewerIsMember: boolean; viewerRole: Role | null; viewerJoinedAt: Date | null; viewerOwnsTeam: boolean };
+export type OrganizationRow = Organization & { viewerIsMember: boolean; viewerRole: Role | null; viewerJoinedAt: Date | null; viewerSso: boolean; viewerOwnsTeam: boolean };
 
 /**
  * Every column, named: an organization statement is prepared once per connection, and `o.*` would
@@ -27,7 +27,7 @@ const COLUMNS = raw(
 
 function selectOrganizations(viewerId: string, extra: Sql = sql``): Sql {
   return sql`SELECT ${COLUMNS} ${extra}, (viewer."userId" IS NOT NULL AND NOT viewer."disabled") AS "viewerIsMember",
-      CASE WHEN viewer."disabled" THEN NULL ELSE viewer."role"::text END AS "viewerRole", viewer."joinedAt" AS "viewerJoinedAt",
+      CASE WHEN viewer."disabled" THEN NULL ELSE viewer."role"::text END AS "viewerRole", viewer."joinedAt" AS "viewerJoinedAt", viewer."sso" IS TRUE AS "viewerSso",
       (NOT viewer."disabled" AND EXISTS (SELECT 1 FROM "TeamMember" tm JOIN "Team" t ON t."id" = tm."teamId"
         WHERE tm."userId" = viewer."userId" AND tm."role" = 'owner' AND t."organizationId" = o."id")) IS TRUE AS "viewerOwnsTeam"
     FROM "Organization" o

@@ -59,7 +59,7 @@ export async function finishLogin(db: Db, providerId: string, samlResponse: stri
       await tx.teamMember.upsert({ where: { teamId_userId: { teamId: provider.defaultTeamId, userId: user.id } }, update: {}, create: { teamId: provider.defaultTeamId, userId: user.id } });
     }
     const expiresAt = new Date(Date.now() + SSO_TOKEN_DAYS * 24 * 3600 * 1000);
-    const { token } = await issueNamedToken(tx, user.id, { name: `SAML sign-in (${provider.label})`, expiresAt });
+    const { token } = await issueNamedToken(tx, user.id, { name: `SAML sign-in (${provider.label})`, expiresAt, ssoOrganizationId: organization.id });
     return { userId: user.id, email: user.email, organizationId: organization.id, token, expiresAt, joined: !member };
   });
 }

@@ -75,9 +75,9 @@ export async function findProvider(db: Db, access: Access, organizationId: strin
   return provider;
 }
 
-/** What a member sees to sign in: every provider ready for logins (URL and certificate set). */
+/** What a member sees to sign in: every provider ready for logins (URL and certificate set); also before they did. */
 export async function loginProviders(db: Db, access: Access, organizationId: string): Promise<SamlProvider[]> {
-  await access.requireOrganization(organizationId, 'view');
+  await access.requireOrganization(organizationId, 'view', { beforeSignIn: true });
   return db.samlProvider.findMany({ where: { organizationId, ssoUrl: { not: null }, certificate: { not: null } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: 100 });
 }
 

@@ -61,8 +61,8 @@ export const ssoRoutes = [
   route({
     method: 'GET',
     path: '/orgs/{organizationId}/sso',
-    operation: `query RestListSso($org: ID!) { organization(id: $org) { ssoProviders { id label startURL } } }`,
+    operation: `query RestListSso($org: ID!) { ssoProviders(organizationId: $org) { id label startURL } }`,
     variables: ({ params }) => ({ org: params.organizationId }),
-    result: (data) => ({ items: data.organization.ssoProviders }),
+    result: (data) => ({ items: data.ssoProviders }),
   }),
 ];

@@ -2,6 +2,7 @@
 import type { SamlProvider } from '../../generated/prisma/client.js';
 import { createProvider, deleteProvider, findProvider, loginProviders, providersPage, serviceOf, updateProvider } from '../../domain/sso/providers.js';
 import { builder } from '../builder.js';
+import type { Context } from '../context.js';
 import { pageConnection } from '../connection.js';
 import { apiUrl } from '../urls.js';
 import { RoleEnum } from './enums.js';
@@ -43,9 +44,21 @@ builder.objectFields(OrganizationRef, (t) => ({
   ssoProviders: t.field({
     type: [SsoLoginRef],
     description: 'How members sign in: each configured provider with its start URL.',
-    resolve: async (org, _a, ctx) => (await loginProviders(ctx.db, ctx.access, org.id)).map((p) => ({ id: p.id, label: p.label, startURL: serviceOf(ctx.config.publicUrl, p).startURL })),
+    resolve: (org, _a, ctx) => ssoLogins(ctx, org.id),
   }),
 }));
+
+const ssoLogins = async (ctx: Context, organizationId: string) =>
+  (await loginProviders(ctx.db, ctx.access, organizationId)).map((p) => ({ id: p.id, label: p.label, startURL: serviceOf(ctx.config.publicUrl, p).startURL }));
+
+builder.queryField('ssoProviders', (t) =>
+  t.field({
+    type: [SsoLoginRef],
+    description: "How members of the organization sign in — also for a member whose organization requires SSO and who has not signed in through it yet (its other fields answer them 403).",
+    args: { organizationId: t.arg.id({ required: true }) },
+    resolve: (_root, { organizationId }, ctx) => ssoLogins(ctx, String(organizationId)),
+  }),
+);
 
 const SamlProviderInput = builder.inputType('SamlProviderInput', {
   fields: (t) => ({
