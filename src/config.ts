@@ -37,6 +37,8 @@ const schema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//i, 'must start with smtp:// or smtps://').optional(),
   SMTP_FROM: z.string().min(3).optional(),
   QUIRE_INVITE_DAYS: z.coerce.number().min(1).max(365).default(14),
+  QUIRE_SAML_PRIVATE_KEY: z.string().includes('PRIVATE KEY').optional(),
+  QUIRE_SAML_CERTIFICATE: z.string().includes('CERTIFICATE').optional(),
 });
 
 export type Config = {
@@ -89,6 +91,9 @@ export type Config = {
   smtpFrom?: string;
   /** How long an e-mail invitation, and by default an invite link, stays valid. */
   inviteMs: number;
+  /** PEM key and certificate signing SAML AuthnRequests (both, or neither: then generated once and kept in the database). */
+  samlPrivateKey?: string;
+  samlCertificate?: string;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -98,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${issues}`);
   }
   const e = parsed.data;
+  if (!e.QUIRE_SAML_PRIVATE_KEY !== !e.QUIRE_SAML_CERTIFICATE) throw new Error('Invalid configuration: QUIRE_SAML_PRIVATE_KEY and QUIRE_SAML_CERTIFICATE are set together, or neither');
   const publicUrl = (e.QUIRE_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   return {
     port: e.PORT,
@@ -130,5 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
     inviteMs: e.QUIRE_INVITE_DAYS * 24 * 3600 * 1000,
+    samlPrivateKey: e.QUIRE_SAML_PRIVATE_KEY,
+    samlCertificate: e.QUIRE_SAML_CERTIFICATE,
   };
 }

@@ -5,6 +5,7 @@
  * (provisioned with the default role and team, SSO flag set) and answers a working API token;
  * replayed, forged and wrong-audience responses are refused; another organization gets 404.
  */
+import { verify, X509Certificate } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gql, http } from './helpers/clients.js';
@@ -33,8 +34,26 @@ async function requestIdOf(startUrl: string): Promise<string> {
   expect(started.status).toBe(302);
   const location = started.headers.get('location')!;
   expect(location.startsWith('https://idp.example.test/sso?tenant=t1')).toBe(true);
+  await expectSignedByUs(startUrl, location);
   const xml = inflateRawSync(Buffer.from(new URL(location).searchParams.get('SAMLRequest')!, 'base64')).toString('utf8');
   return /\sID="([^"]+)"/.exec(xml)![1];
+}
+
+/**
+ * The AuthnRequest's redirect is signed (SAML bindings §3.4.4.1: the query's SAMLRequest, RelayState
+ * and SigAlg, as sent) with the key whose certificate our metadata publishes.
+ */
+async function expectSignedByUs(startUrl: string, location: string): Promise<void> {
+  const query = new URL(location).search.slice(1).split('&');
+  const signature = query.find((p) => p.startsWith('Signature='));
+  expect(signature, 'Signature parameter').toBeDefined();
+  expect(query.find((p) => p.startsWith('SigAlg='))).toBe(`SigAlg=${encodeURIComponent('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256')}`);
+  const signed = query.filter((p) => /^(SAMLRequest|RelayState|SigAlg)=/.test(p)).join('&');
+  const metadata = await (await fetch(local(startUrl.replace(/\/start$/, '')))).text();
+  expect(metadata).toContain('AuthnRequestsSigned="true"');
+  const certificate = /<(?:ds:)?X509Certificate>([^<]+)</.exec(metadata)![1].replace(/\s+/g, '');
+  const pem = `-----BEGIN CERTIFICATE-----\n${certificate.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`;
+  expect(verify('RSA-SHA256', Buffer.from(signed), new X509Certificate(pem).publicKey, Buffer.from(decodeURIComponent(signature!.slice('Signature='.length)), 'base64'))).toBe(true);
 }
 
 const post = (acsUrl: string, response: string) =>

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { AppError } from '../domain/errors.js';
-import { finishLogin, metadataOf, startLogin } from '../domain/sso/login.js';
+import { finishLogin, metadataOf, startLogin, type SsoSettings } from '../domain/sso/login.js';
 import { SSO_PATH } from '../domain/sso/providers.js';
 import { SamlError } from '../domain/sso/saml-error.js';
 import type { Logger } from '../observability/logger.js';
@@ -16,24 +16,24 @@ import { sendError } from './error-reply.js';
 
 export { SSO_PATH };
 
-export type SsoDeps = { db: Db; config: Pick<Config, 'publicUrl'>; logger: Logger };
+export type SsoDeps = { db: Db; config: SsoSettings; logger: Logger };
 
 export async function serveSso(req: IncomingMessage, res: ServerResponse, deps: SsoDeps, body: Buffer | null): Promise<void> {
   const [providerId = '', step = ''] = (req.url ?? '').split('?', 1)[0].slice(SSO_PATH.length).split('/');
   try {
     if (step === 'start' && req.method === 'GET') {
-      res.writeHead(302, { location: await startLogin(deps.db, providerId, deps.config.publicUrl), 'cache-control': 'no-store' });
+      res.writeHead(302, { location: await startLogin(deps.db, providerId, deps.config), 'cache-control': 'no-store' });
       return void res.end();
     }
     if (step === '' && req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' });
-      return void res.end(await metadataOf(deps.db, providerId, deps.config.publicUrl));
+      return void res.end(await metadataOf(deps.db, providerId, deps.config));
     }
     if (step === 'acs' && req.method === 'POST') {
       const form = new URLSearchParams((body ?? Buffer.alloc(0)).toString('utf8'));
       const response = form.get('SAMLResponse');
       if (!response) return sendError(res, 400, 'Invalid value for "SAMLResponse": required (an HTTP-POST binding form field)');
-      const login = await finishLogin(deps.db, providerId, response, deps.config.publicUrl);
+      const login = await finishLogin(deps.db, providerId, response, deps.config);
       deps.logger.info({ userId: login.userId, organizationId: login.organizationId, joined: login.joined }, 'SAML sign-in');
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
       return void res.end(JSON.stringify({ object: 'sso-login', user: { id: login.userId, email: login.email }, organization: login.organizationId, token: login.token, expiresAt: login.expiresAt.toISOString() }));

@@ -1,12 +1,13 @@
 /**
- * Signing in through a SAML provider. The start URL redirects to the identity provider with a
- * signed-for-us AuthnRequest (its ID kept to check the answer); the ACS validates the response
+ * Signing in through a SAML provider. The start URL redirects to the identity provider with an
+ * AuthnRequest signed with this server's key (sp-keys.ts) (its ID kept to check the answer); the ACS validates the response
  * (service-provider.ts: signature with the provider's certificate, audience, destination,
  * InResponseTo, clock skew, replay), then provisions: the user by e-mail (created if new), their
  * membership (joined with the provider's default role, else the organization's; the SSO flag set)
  * and the provider's default team; and answers an API token (30 days) for the member.
  */
 import type { SamlProvider } from '../../generated/prisma/client.js';
+import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
@@ -14,6 +15,7 @@ import { issueNamedToken } from '../identity/tokens.js';
 import { pgReplays, pgRequestIds } from './pg-stores.js';
 import { serviceOf } from './providers.js';
 import { serviceProvider } from './service-provider.js';
+import { serviceProviderKeys } from './sp-keys.js';
 
 export const SSO_TOKEN_DAYS = 30;
 
@@ -24,27 +26,37 @@ async function readyProvider(db: Db, id: string): Promise<SamlProvider & { ssoUr
   return provider as SamlProvider & { ssoUrl: string; certificate: string };
 }
 
-const spFor = (provider: SamlProvider & { ssoUrl: string; certificate: string }, publicUrl: string) => {
-  const service = serviceOf(publicUrl, provider);
-  return serviceProvider({ entityId: service.entityID, acsUrl: service.acsURL, idp: { entityId: provider.entityId ?? '', ssoUrl: provider.ssoUrl, certificate: provider.certificate } });
-};
+/** Where this server answers (its public URL) and the key pair its AuthnRequests are signed with, when configured (sp-keys.ts). */
+export type SsoSettings = Pick<Config, 'publicUrl' | 'samlPrivateKey' | 'samlCertificate'>;
 
-/** The identity provider's URL to send the browser to. */
-export async function startLogin(db: Db, providerId: string, publicUrl: string, relayState = 'quire'): Promise<string> {
-  const provider = await readyProvider(db, providerId);
-  return spFor(provider, publicUrl).loginUrl(relayState, pgRequestIds(db, provider.id));
+async function spFor(db: Db, provider: SamlProvider & { ssoUrl: string; certificate: string }, settings: SsoSettings) {
+  const service = serviceOf(settings.publicUrl, provider);
+  const keys = await serviceProviderKeys(db, { privateKey: settings.samlPrivateKey, certificate: settings.samlCertificate });
+  return serviceProvider({
+    entityId: service.entityID,
+    acsUrl: service.acsURL,
+    idp: { entityId: provider.entityId ?? '', ssoUrl: provider.ssoUrl, certificate: provider.certificate },
+    privateKey: keys.privateKey,
+    certificate: keys.certificate,
+  });
 }
 
-export async function metadataOf(db: Db, providerId: string, publicUrl: string): Promise<string> {
-  return spFor(await readyProvider(db, providerId), publicUrl).metadata();
+/** The identity provider's URL to send the browser to, with a signed AuthnRequest. */
+export async function startLogin(db: Db, providerId: string, settings: SsoSettings, relayState = 'quire'): Promise<string> {
+  const provider = await readyProvider(db, providerId);
+  return (await spFor(db, provider, settings)).loginUrl(relayState, pgRequestIds(db, provider.id));
+}
+
+export async function metadataOf(db: Db, providerId: string, settings: SsoSettings): Promise<string> {
+  return (await spFor(db, await readyProvider(db, providerId), settings)).metadata();
 }
 
 export type SsoLogin = { userId: string; email: string; organizationId: string; token: string; expiresAt: Date; joined: boolean };
 
 /** Validates an ACS post (`SAMLResponse`, base64) and signs the member in; a refused response throws SamlError. */
-export async function finishLogin(db: Db, providerId: string, samlResponse: string, publicUrl: string): Promise<SsoLogin> {
+export async function finishLogin(db: Db, providerId: string, samlResponse: string, settings: SsoSettings): Promise<SsoLogin> {
   const provider = await readyProvider(db, providerId);
-  const login = await spFor(provider, publicUrl).validate(samlResponse, pgRequestIds(db, provider.id), pgReplays(db, provider.id));
+  const login = await (await spFor(db, provider, settings)).validate(samlResponse, pgRequestIds(db, provider.id), pgReplays(db, provider.id));
   return db.$transaction(async (tx) => {
     const organization = await tx.organization.findUniqueOrThrow({ where: { id: provider.organizationId } });
     const name = [login.firstName, login.lastName].filter(Boolean).join(' ');
