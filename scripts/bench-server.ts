@@ -25,10 +25,17 @@ const POOL_MAX = 10; // quire's default QUIRE_DB_POOL_MAX, for both targets
 let statements = 0;
 const countStatement = () => void statements++;
 
+/**
+ * The application as `quire serve` runs it: the compiled `dist/` (bench-throughput.ts builds it
+ * first; tsx's on-the-fly transform adds work of its own); `QUIRE_BENCH_SOURCE=src` runs the
+ * TypeScript sources instead.
+ */
+const ROOT = process.env.QUIRE_BENCH_SOURCE === 'src' ? '../src' : '../dist';
+
 async function startQuire(url: string) {
-  const { buildApp } = await import('../src/app.js');
-  const { loadConfig } = await import('../src/config.js');
-  const { createPrismaClient } = await import('../src/db/client.js');
+  const { buildApp } = (await import(`${ROOT}/app.js`)) as typeof import('../src/app.js');
+  const { loadConfig } = (await import(`${ROOT}/config.js`)) as typeof import('../src/config.js');
+  const { createPrismaClient } = (await import(`${ROOT}/db/client.js`)) as typeof import('../src/db/client.js');
   const db = createPrismaClient(url, { poolMax: POOL_MAX, onQuery: countStatement });
   const app = buildApp({ db, config: { ...loadConfig({ PORT: '0', QUIRE_RATE_LIMIT: process.env.QUIRE_RATE_LIMIT ?? '1000000000' }), databaseUrl: url } });
   const { port } = await app.start(0, '127.0.0.1');

@@ -15,9 +15,10 @@
  * Without DATABASE_URL it uses the embedded PostgreSQL under ./.quire/bench. --postgraphile then
  * runs scripts/bench-postgraphile.sh (PostGraphile 5 on Node 24, installed outside the repo); --node
  * runs the servers with another Node binary (e.g. that Node 24, to compare on the same runtime);
+ * the servers run the compiled `dist/` (built first), or the sources with QUIRE_BENCH_SOURCE=src;
  * --only runs the requests whose letter is given ("B", "AC"), for quire only.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -183,6 +184,9 @@ function runPostgraphile(url: string, { orgId, spaceId }: Seed): Promise<number 
   });
   return new Promise((resolve) => child.once('exit', resolve));
 }
+
+// The servers run the compiled application, as `quire serve` does (see bench-server.ts).
+if (process.env.QUIRE_BENCH_SOURCE !== 'src') execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
 
 const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres({ dataDir: path.resolve('.quire/bench') });
 const url = process.env.DATABASE_URL ?? embedded!.url;
