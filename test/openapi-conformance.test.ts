@@ -56,8 +56,13 @@ beforeAll(async () => {
   await post(`/orgs/${org.id}/sites/${site.id}/publish`, {});
   const siteSpaces = (await http(server.url, token, 'GET', `/orgs/${org.id}/sites/${site.id}/site-spaces`)).body.items;
   await post(`/orgs/${org.id}/openapi`, { slug: 'pets', source: { text: 'openapi: 3.1.0\ninfo: {title: Pets, version: "1"}\npaths: {}\n' } });
+  // One link invite of each kind: the list holds all three shapes, the read the space's.
+  await post(`/orgs/${org.id}/link-invites`, { role: 'read' });
+  await post(`/orgs/${org.id}/link-invites`, { level: 'comment', collection: collection.id });
+  const invite = await post(`/orgs/${org.id}/link-invites`, { level: 'edit', space: space.id });
   ids = {
     specSlug: 'pets',
+    inviteId: invite.id,
     siteId: site.id,
     siteSpaceId: siteSpaces[0].id,
     organizationId: org.id,
@@ -111,6 +116,8 @@ const READS = [
   '/orgs/{organizationId}/sites/{siteId}/site-spaces',
   '/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization',
   '/orgs/{organizationId}/sites/{siteId}/publishing/auth',
+  '/orgs/{organizationId}/link-invites',
+  '/orgs/{organizationId}/link-invites/{inviteId}',
 ];
 
 describe('REST answers and the public OpenAPI document', () => {

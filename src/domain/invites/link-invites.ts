@@ -64,21 +64,21 @@ export async function findLinkInvite(db: Db, access: Access, organizationId: str
   return invite;
 }
 
-/** Newest first. */
-export async function linkInvitesPage(db: Db, access: Access, organizationId: string, args: PageArgs): Promise<Page<LinkInvite>> {
+/** Newest first; `kind`: only those. */
+export async function linkInvitesPage(db: Db, access: Access, organizationId: string, args: PageArgs, kind?: LinkInviteKind | null): Promise<Page<LinkInvite>> {
   await access.requireOrganization(organizationId, 'manageMembers');
-  const key = byTimeThenId<LinkInvite>(`link-invites:${organizationId}`, 'i."createdAt"', 'i."id"', (i) => [i.createdAt, i.id], { descending: true });
+  const key = byTimeThenId<LinkInvite>(`link-invites:${organizationId}:${kind ?? ''}`, 'i."createdAt"', 'i."id"', (i) => [i.createdAt, i.id], { descending: true });
   return readPage<LinkInvite>(
     db,
     sql`SELECT i."id", i."organizationId", i."kind", i."role"::text AS "role", i."spaceId", i."collectionId", i."createdById", i."createdAt", i."expiresAt" FROM "LinkInvite" i`,
-    [sql`i."organizationId" = ${organizationId}`],
+    [sql`i."organizationId" = ${organizationId}`, ...(kind ? [sql`i."kind" = ${kind}`] : [])],
     key,
     args,
   );
 }
 
-export function countLinkInvites(db: Db, organizationId: string): Promise<number> {
-  return db.linkInvite.count({ where: { organizationId } });
+export function countLinkInvites(db: Db, organizationId: string, kind?: LinkInviteKind | null): Promise<number> {
+  return db.linkInvite.count({ where: { organizationId, ...(kind ? { kind } : {}) } });
 }
 
 /** `{role}` changes an organization invite's role, `{level}` a content invite's level. */

@@ -68,8 +68,10 @@ export const inviteRoutes = [
   route({
     method: 'GET',
     path: LINKS,
+    // The public document lists organization invites (`InviteLinkToOrganization`); those to a space
+    // or collection are read by ID, or listed in GraphQL.
     operation: `query RestListLinkInvites($org: ID!, $first: Int, $after: String) {
-      organization(id: $org) { linkInvites(first: $first, after: $after) { ${CONNECTION_FIELDS} edges { node { ...RestLinkInvite } } } }
+      organization(id: $org) { linkInvites(first: $first, after: $after, kind: organization) { ${CONNECTION_FIELDS} edges { node { ...RestLinkInvite } } } }
     } ${FRAGMENT}`,
     variables: ({ params, query }) => ({ org: params.organizationId, ...pageArgs(query) }),
     result: (data) => listOf(data.organization.linkInvites, present),

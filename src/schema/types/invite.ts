@@ -98,8 +98,9 @@ builder.objectFields(OrganizationRef, (t) => ({
   }),
   linkInvites: t.connection({
     type: LinkInviteRef,
-    description: 'Invite links, newest first (organization admins).',
-    resolve: async (org, args, ctx) => pageConnection(await linkInvitesPage(ctx.db, ctx.access, org.id, args), () => countLinkInvites(ctx.db, org.id)),
+    description: 'Invite links, newest first (organization admins); `kind`: only those.',
+    args: { kind: t.arg({ type: LinkInviteKindEnum }) },
+    resolve: async (org, args, ctx) => pageConnection(await linkInvitesPage(ctx.db, ctx.access, org.id, args, args.kind), () => countLinkInvites(ctx.db, org.id, args.kind)),
   }),
   linkInvite: t.field({ type: LinkInviteRef, args: { id: t.arg.id({ required: true }) }, resolve: (org, { id }, ctx) => findLinkInvite(ctx.db, ctx.access, org.id, String(id)) }),
 }));
