@@ -26,6 +26,7 @@ import { parseInput } from '../validation.js';
 const { sql } = Prisma;
 
 export const MAX_INVITES_PER_REQUEST = 100;
+const MAIL_CONCURRENCY = 5;
 
 /** Where an invitation's link leads: the acceptance page of this server (http/invites.ts). */
 export const INVITE_PATH = '/invites/';
@@ -103,14 +104,16 @@ export async function inviteByEmail({ db, mailer, publicUrl, inviteMs }: InviteS
     return { invites, organization, inviterName: inviter?.displayName, failedSSOEmails: list.filter((i) => elsewhere.has(users.get(i.email)!) && !members.has(users.get(i.email)!)).map((i) => i.email) };
   });
 
-  const sent: SentInvite[] = [];
-  for (const { secret, ...invite } of made.invites) {
+  const send = async ({ secret, ...invite }: (typeof made.invites)[number]): Promise<SentInvite> => {
     const link = `${publicUrl}${INVITE_PATH}${secret}`;
     const content = inviteEmail({ organizationTitle: made.organization.title, inviterName: made.inviterName, role: invite.role ?? 'guest', link, expiresAt: invite.expiresAt });
     // A refused message is logged by the mailer; the admin gets the link instead.
     const delivered = await mailer.send({ to: invite.email, ...content }).then((r) => r.delivered, () => false);
-    sent.push({ ...invite, link, delivered });
-  }
+    return { ...invite, link, delivered };
+  };
+  // A few messages at a time (each over its own SMTP connection), in the order of the request.
+  const sent: SentInvite[] = [];
+  for (let i = 0; i < made.invites.length; i += MAIL_CONCURRENCY) sent.push(...(await Promise.all(made.invites.slice(i, i + MAIL_CONCURRENCY).map(send))));
   return { users: sent.map((i) => i.userId), invited: sent.length, failedSSOEmails: made.failedSSOEmails, invites: sent };
 }
 

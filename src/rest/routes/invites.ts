@@ -5,6 +5,7 @@
  */
 import { badRequest } from '../../domain/errors.js';
 import { ROLES } from '../../domain/access/roles.js';
+import { accountEmail } from '../../domain/invites/email-invites.js';
 import { COLLECTION_FRAGMENT, presentCollection } from '../present-content.js';
 import { presentSpace, SPACE_FRAGMENT } from '../present.js';
 import { CONNECTION_FIELDS, defined, listOf, pageArgs, route } from '../route.js';
@@ -31,7 +32,7 @@ function roleOrGuest(value: unknown, field: string): unknown {
 function invitees(value: unknown) {
   if (!Array.isArray(value)) throw badRequest('Invalid value for "emails": an array of e-mail addresses is required', 'emails');
   return value.map((item, i) => {
-    if (typeof item === 'string') return { email: item };
+    if (typeof item === 'string') return { email: accountEmail(item, `emails.${i}`) };
     if (!item || typeof item !== 'object' || Array.isArray(item)) throw badRequest(`Invalid value for "emails.${i}": expected an e-mail address or {email, role}`, `emails.${i}`);
     const { email, role } = item as Record<string, unknown>;
     if (typeof email !== 'string') throw badRequest(`Invalid value for "emails.${i}.email": an e-mail address is required`, `emails.${i}.email`);
