@@ -13,15 +13,22 @@ export { MAX_PAGE_SIZE, type PageArgs };
 
 type Count = number | (() => Promise<number> | number);
 
+/** An edge whose cursor is encoded only when read (one class: no closure per edge). */
+class Edge<Row> {
+  constructor(
+    readonly node: Row,
+    private readonly cursorOf: (row: Row) => string,
+  ) {}
+
+  get cursor(): string {
+    return this.cursorOf(this.node);
+  }
+}
+
 export function pageConnection<Row extends {}>(page: Page<Row>, totalCount: Count) {
   const { rows, cursorOf } = page;
   return {
-    edges: rows.map((node) => ({
-      node,
-      get cursor() {
-        return cursorOf(node);
-      },
-    })),
+    edges: rows.map((node) => new Edge(node, cursorOf)),
     pageInfo: {
       hasNextPage: page.hasNextPage,
       hasPreviousPage: page.hasPreviousPage,

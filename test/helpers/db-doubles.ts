@@ -1,14 +1,27 @@
-/** A real database client whose raw reads ($queryRaw: organizations, spaces, lists) behave otherwise. */
+/**
+ * A real database client whose raw reads ($queryRaw: organizations, spaces, lists) behave otherwise;
+ * the API-token lookup (also a raw read) is left alone, so that requests still authenticate.
+ */
 import type { Db } from '../../src/db/client.js';
 
 type QueryRaw = Db['$queryRaw'];
 
-/** `db`, with `$queryRaw` replaced by `replace(original)` (everything else untouched). */
+/** The SQL text of a `$queryRaw` call (tagged template or Prisma.Sql). */
+function textOf(args: unknown[]): string {
+  const [first] = args as [unknown];
+  if (Array.isArray(first)) return first.join('?');
+  return (first as { text?: string })?.text ?? '';
+}
+
+/** `db`, with `$queryRaw` replaced by `replace(original)` (everything else, and token lookups, untouched). */
 export function withQueryRaw(db: Db, replace: (original: QueryRaw) => (...args: Parameters<QueryRaw>) => unknown): Db {
   return new Proxy(db, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver);
-      return prop === '$queryRaw' ? replace((value as QueryRaw).bind(target)) : value;
+      if (prop !== '$queryRaw') return value;
+      const original = (value as QueryRaw).bind(target);
+      const replaced = replace(original);
+      return (...args: Parameters<QueryRaw>) => (textOf(args).includes('FROM "ApiToken"') ? original(...args) : replaced(...args));
     },
   });
 }

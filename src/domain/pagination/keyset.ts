@@ -265,6 +265,11 @@ export type ChildPages<Row> = {
   keyOf: (parentId: string) => SortKey<Row>;
   args: PageArgs;
   json: RowsAsJson<Row>;
+  /**
+   * Sets the columns of a child row that `json` does not carry because the parent row knows them
+   * (a collection's spaces: their organization and parent), so that the JSON holds only the rest.
+   */
+  inherit?(row: Row, parent: Record<string, unknown>): void;
 };
 
 /** Whether `args` ask for a first page, which a parent's statement can read (see ChildPages). */
@@ -289,6 +294,7 @@ export function takeChildPages<Row>(parents: { id: string }[], child: ChildPages
   for (const parent of parents) {
     const row = parent as { id: string; _children?: unknown };
     const rows = rowsFromJson(child.json, row._children);
+    if (child.inherit) for (const childRow of rows) child.inherit(childRow, row);
     delete row._children;
     pages.set(row.id, toPage(child.keyOf(row.id), plan, rows));
   }

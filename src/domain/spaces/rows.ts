@@ -58,9 +58,21 @@ const columnsSql = (columns: readonly SpaceColumn[]) => raw(readColumns(columns)
 
 const rowsAsJson = new Map<string, RowsAsJson<SpaceRow>>();
 
-/** Space rows of `columns` (and "viewerRole") read as JSON (see RowsAsJson): their timestamps revived. */
-function spaceRowsAsJson(columns: readonly SpaceColumn[]): RowsAsJson<SpaceRow> {
-  const read = [...readColumns(columns), 'viewerRole'];
+/** What a collection's live spaces share with it, set from the collection row (see ChildPages.inherit). */
+const INHERITED: readonly SpaceColumn[] = ['organizationId', 'parentId', 'deletedAt'];
+
+function inheritFromCollection(space: SpaceRow, collection: Record<string, unknown>): void {
+  space.organizationId = collection.organizationId as string;
+  space.parentId = collection.id as string;
+  space.deletedAt = null;
+}
+
+/**
+ * Space rows of `columns` (and "viewerRole") read as JSON (see RowsAsJson): their timestamps
+ * revived. `inherited`: without the columns a parent collection's row gives (INHERITED).
+ */
+function spaceRowsAsJson(columns: readonly SpaceColumn[], inherited = false): RowsAsJson<SpaceRow> {
+  const read = [...readColumns(columns).filter((c) => !inherited || !INHERITED.includes(c)), 'viewerRole'];
   const key = read.join();
   let json = rowsAsJson.get(key);
   if (!json) {
@@ -129,7 +141,7 @@ export function collectionSpacesPages(
 
 /** The first page of each collection's spaces, read with the collections (see ChildPages). */
 export function collectionSpacesChild(reader: Reader, args: PageArgs, columns: readonly SpaceColumn[] = SPACE_COLUMNS): ChildPages<SpaceRow> {
-  return { query: collectionSpacesQuery(reader, columns), keyOf: collectionSpacesKey, args, json: spaceRowsAsJson(columns) };
+  return { query: collectionSpacesQuery(reader, columns), keyOf: collectionSpacesKey, args, json: spaceRowsAsJson(columns, true), inherit: inheritFromCollection };
 }
 
 const collectionSpacesKey = (collectionId: string) => byPosition(`collection-spaces:${collectionId}`);
