@@ -105,10 +105,11 @@ function parseBody(method: string, body: Buffer | null): Record<string, unknown>
 }
 
 function send(res: ServerResponse, reply: Reply): void {
-  const json = reply.body === undefined ? undefined : JSON.stringify(reply.body);
-  const type = json === undefined ? {} : { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(json)) };
+  // Encoded once: its length is the header's, its bytes the body.
+  const bytes = reply.body === undefined ? undefined : Buffer.from(JSON.stringify(reply.body));
+  const type = bytes === undefined ? {} : { 'content-type': 'application/json; charset=utf-8', 'content-length': String(bytes.length) };
   res.writeHead(reply.status, { ...type, ...reply.headers });
-  res.end(json);
+  res.end(bytes);
 }
 
 export type RestDependencies = {
