@@ -1,7 +1,7 @@
 /**
  * A local SMTP server (smtp-server on 127.0.0.1, a random port, no TLS or login) that keeps every
- * message it accepts, with a small MIME reader for what tests check: the envelope, the subject and
- * the decoded text and HTML parts. `useSmtpServer()` starts it for the test file; call it BEFORE
+ * message it accepts, read with mailparser: the envelope, the subject and the decoded text and
+ * HTML parts. `useSmtpServer()` starts it for the test file; call it BEFORE
  * `useServer` so that its port is known when the server reads `env`:
  *
  *   const smtp = useSmtpServer();
@@ -9,6 +9,7 @@
  */
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll } from 'vitest';
 
@@ -16,7 +17,6 @@ export type ReceivedMail = {
   mailFrom: string;
   rcptTo: string[];
   raw: string;
-  headers: Map<string, string>;
   subject: string;
   /** The decoded text/plain part (LF line ends). */
   text: string;
@@ -34,60 +34,6 @@ export type SmtpSink = {
   waitFor(address: string, count?: number, timeoutMs?: number): Promise<ReceivedMail[]>;
 };
 
-// ——— a small MIME reader ———
-
-const decodeQuotedPrintable = (body: string) =>
-  Buffer.from(body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
-
-/** RFC 2047 encoded words (=?utf-8?Q?…?= / =?utf-8?B?…?=), as nodemailer writes non-ASCII headers. */
-const decodeWords = (value: string) =>
-  value
-    .replace(/\?=\s+=\?/g, '?==?')
-    .replace(/=\?([^?]+)\?([QB])\?([^?]*)\?=/gi, (_, _charset: string, kind: string, text: string) =>
-      kind.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : decodeQuotedPrintable(text.replace(/_/g, ' ')),
-    );
-
-function parseEntity(entity: string) {
-  const split = entity.indexOf('\r\n\r\n');
-  const headerBlock = (split < 0 ? entity : entity.slice(0, split)).replace(/\r\n[ \t]+/g, ' ');
-  const body = split < 0 ? '' : entity.slice(split + 4);
-  const headers = new Map<string, string>();
-  for (const line of headerBlock.split('\r\n')) {
-    const colon = line.indexOf(':');
-    if (colon > 0) headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
-  }
-  return { headers, body };
-}
-
-function decodeBody(headers: Map<string, string>, body: string): string {
-  const encoding = (headers.get('content-transfer-encoding') ?? '7bit').toLowerCase();
-  if (encoding === 'quoted-printable') return decodeQuotedPrintable(body);
-  if (encoding === 'base64') return Buffer.from(body, 'base64').toString('utf8');
-  return Buffer.from(body, 'latin1').toString('utf8');
-}
-
-/** Headers and the decoded text/plain and text/html parts (one level of multipart, or nested alternatives). */
-export function readMessage(raw: string): Pick<ReceivedMail, 'headers' | 'subject' | 'text' | 'html'> {
-  const { headers, body } = parseEntity(raw);
-  const parts: Record<string, string> = {};
-  const collect = (entityHeaders: Map<string, string>, entityBody: string) => {
-    const type = entityHeaders.get('content-type') ?? 'text/plain';
-    const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
-    if (boundary) {
-      for (const part of entityBody.split(`--${boundary}`).slice(1, -1)) {
-        const parsed = parseEntity(part.replace(/^\r\n/, ''));
-        collect(parsed.headers, parsed.body);
-      }
-      return;
-    }
-    const mime = type.split(';')[0].trim().toLowerCase();
-    if (!(mime in parts)) parts[mime] = decodeBody(entityHeaders, entityBody);
-  };
-  collect(headers, body);
-  const lf = (value = '') => value.replace(/\r\n/g, '\n');
-  return { headers, subject: decodeWords(headers.get('subject') ?? ''), text: lf(parts['text/plain']), html: lf(parts['text/html']) };
-}
-
 // ——— the server ———
 
 export async function startSmtpServer(): Promise<SmtpSink & { close(): Promise<void> }> {
@@ -100,14 +46,21 @@ export async function startSmtpServer(): Promise<SmtpSink & { close(): Promise<v
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('latin1');
-        received.push({
-          mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          rcptTo: session.envelope.rcptTo.map((r) => r.address),
-          raw,
-          ...readMessage(raw),
-        });
-        callback();
+        const raw = Buffer.concat(chunks);
+        simpleParser(raw).then(
+          (parsed) => {
+            received.push({
+              mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+              rcptTo: session.envelope.rcptTo.map((r) => r.address),
+              raw: raw.toString('latin1'),
+              subject: parsed.subject ?? '',
+              text: (parsed.text ?? '').replace(/\r\n/g, '\n'),
+              html: typeof parsed.html === 'string' ? parsed.html.replace(/\r\n/g, '\n') : '',
+            });
+            callback();
+          },
+          (error: Error) => callback(error),
+        );
       });
     },
   });
