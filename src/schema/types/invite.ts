@@ -51,7 +51,7 @@ const SentInviteRef = builder.objectRef<SentInvite>('SentMemberInvite').implemen
 
 const InviteMembersResult = builder.simpleObject('InviteMembersResult', {
   fields: (t) => ({
-    users: t.stringList({ description: 'The IDs of the invited users (accounts are created for new addresses).' }),
+    users: t.idList({ description: 'The IDs of the invited users (accounts are created for new addresses).' }),
     invited: t.int(),
     failedSSOEmails: t.stringList({ description: 'Addresses invited without SSO, as their users are members of another organization.' }),
     invites: t.field({ type: [SentInviteRef] }),
