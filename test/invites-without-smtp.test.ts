@@ -1,7 +1,8 @@
 /**
  * E-mail invites on a server without SMTP_URL: nothing is sent, the message is logged, and the
  * admin gets each invite's link in GraphQL to pass on; the link works like an e-mailed one.
- * (With an SMTP server: invites.test.ts.)
+ * Also: a link invite to content that moved to another organization reaches nothing. (With an SMTP
+ * server: invites.test.ts.)
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -79,5 +80,19 @@ describe('e-mail invites without an SMTP server', () => {
     expect(bad.errors?.[0].message).toContain('"emails.1.email"');
     // Nothing was written by the refused request.
     expect((await gqlOk(server.url, owner.token, `query($org: ID!) { organization(id: $org) { memberInvites(first: 5) { totalCount } } }`, { org: org.id })).organization.memberInvites.totalCount).toBe(0);
+  });
+
+  it('does not reach a space through its link invite once the space moved to another organization', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const other = await createOrg(server.db);
+    await server.db.member.create({ data: { organizationId: other.org.id, userId: owner.id, role: 'admin' } });
+    const space = (await http(server.url, owner.token, 'POST', `/orgs/${org.id}/spaces`, { title: 'Moving' })).body;
+    const invite = (await http(server.url, owner.token, 'POST', `/orgs/${org.id}/link-invites`, { level: 'edit', space: space.id })).body;
+    expect((await http(server.url, owner.token, 'POST', `/spaces/${space.id}/transfer`, { organization: other.org.id })).status).toBe(200);
+    const newcomer = await createActor(server.db);
+    expect((await http(server.url, newcomer.token, 'POST', `/orgs/${org.id}/invites/${invite.id}`)).status).toBe(404);
+    // Nothing was written: no membership, no grant.
+    expect((await http(server.url, newcomer.token, 'GET', `/orgs/${org.id}`)).status).toBe(404);
+    expect((await http(server.url, newcomer.token, 'GET', `/spaces/${space.id}`)).status).toBe(404);
   });
 });

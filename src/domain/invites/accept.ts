@@ -73,12 +73,17 @@ export async function joinWithInvite(db: Db, access: Access, organizationId: str
         return joinOrganization(tx, invite);
       }
       case 'LinkInvite': {
-        const invite = await tx.linkInvite.findFirst({ where: { id: inviteId, organizationId }, include: { organization: { select: { inviteLinks: true } }, space: { select: { deletedAt: true } } } });
+        const invite = await tx.linkInvite.findFirst({
+          where: { id: inviteId, organizationId },
+          include: { organization: { select: { inviteLinks: true } }, space: { select: { deletedAt: true, organizationId: true } }, collection: { select: { organizationId: true } } },
+        });
         if (!invite) throw notFound('Invite');
         if (!invite.organization.inviteLinks) throw forbidden('Invite links are disabled for this organization');
         if (invite.expiresAt <= new Date()) throw gone('This invite has expired');
         if (invite.kind === 'organization') return joinOrganization(tx, { organizationId, userId, role: invite.role });
-        if (invite.space?.deletedAt) throw notFound('Space');
+        // Content in the trash, or transferred to another organization since, is not reached.
+        if (invite.space && (invite.space.deletedAt || invite.space.organizationId !== organizationId)) throw notFound('Space');
+        if (invite.collection && invite.collection.organizationId !== organizationId) throw notFound('Collection');
         // A content invite makes a guest of who is not a member yet, with a grant on that content.
         await joinOrganization(tx, { organizationId, userId, role: null });
         const content = invite.spaceId ? { spaceId: invite.spaceId } : { collectionId: invite.collectionId! };
