@@ -82,17 +82,25 @@ describe('e-mail invites without an SMTP server', () => {
     expect((await gqlOk(server.url, owner.token, `query($org: ID!) { organization(id: $org) { memberInvites(first: 5) { totalCount } } }`, { org: org.id })).organization.memberInvites.totalCount).toBe(0);
   });
 
-  it('does not reach a space through its link invite once the space moved to another organization', async () => {
+  it('drops the link invites of a space or collection moved to another organization', async () => {
     const { org, owner } = await createOrg(server.db);
     const other = await createOrg(server.db);
     await server.db.member.create({ data: { organizationId: other.org.id, userId: owner.id, role: 'admin' } });
     const space = (await http(server.url, owner.token, 'POST', `/orgs/${org.id}/spaces`, { title: 'Moving' })).body;
     const invite = (await http(server.url, owner.token, 'POST', `/orgs/${org.id}/link-invites`, { level: 'edit', space: space.id })).body;
     expect((await http(server.url, owner.token, 'POST', `/spaces/${space.id}/transfer`, { organization: other.org.id })).status).toBe(200);
+    // The invite went with the grants the space had there.
+    expect((await http(server.url, owner.token, 'GET', `/orgs/${org.id}/link-invites/${invite.id}`)).status).toBe(404);
     const newcomer = await createActor(server.db);
     expect((await http(server.url, newcomer.token, 'POST', `/orgs/${org.id}/invites/${invite.id}`)).status).toBe(404);
     // Nothing was written: no membership, no grant.
     expect((await http(server.url, newcomer.token, 'GET', `/orgs/${org.id}`)).status).toBe(404);
     expect((await http(server.url, newcomer.token, 'GET', `/spaces/${space.id}`)).status).toBe(404);
+    // Likewise a collection's.
+    const collection = (await http(server.url, owner.token, 'POST', `/orgs/${org.id}/collections`, { title: 'Shelf' })).body;
+    const toCollection = (await http(server.url, owner.token, 'POST', `/orgs/${org.id}/link-invites`, { level: 'read', collection: collection.id })).body;
+    expect((await http(server.url, owner.token, 'POST', `/collections/${collection.id}/transfer`, { organization: other.org.id })).status).toBe(200);
+    expect((await http(server.url, newcomer.token, 'POST', `/orgs/${org.id}/invites/${toCollection.id}`)).status).toBe(404);
+    expect((await http(server.url, owner.token, 'GET', `/orgs/${org.id}/link-invites/${toCollection.id}`)).status).toBe(404);
   });
 });

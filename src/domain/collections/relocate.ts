@@ -61,7 +61,10 @@ export async function transferCollection(db: Db, access: Access, id: string, raw
       const ids = await collectionSubtree(tx, collection.organizationId, id);
       const inSubtree = { parentId: { in: ids } };
       const trashed = { ...inSubtree, deletedAt: { not: null } };
-      await tx.contentPermission.deleteMany({ where: { OR: [{ collectionId: { in: ids } }, { space: { ...inSubtree, ...LIVE } }] } });
+      // Grants and invite links belong to the organization the content leaves.
+      const content = { OR: [{ collectionId: { in: ids } }, { space: { ...inSubtree, ...LIVE } }] };
+      await tx.contentPermission.deleteMany({ where: content });
+      await tx.linkInvite.deleteMany({ where: content });
       await detachToRoot(tx, trashed);
       await tx.space.updateMany({ where: inSubtree, data: { organizationId: data.organization } });
       await tx.collection.updateMany({ where: { id: { in: ids } }, data: { organizationId: data.organization } });

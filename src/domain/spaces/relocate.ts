@@ -49,7 +49,11 @@ export async function transferSpace(db: Db, access: Access, id: string, raw: Tra
   const parents = ({ space: s, parentId }: Awaited<ReturnType<typeof check>>) => [parentOf(s), { organizationId: data.organization, collectionId: parentId }];
   const organizations = ({ space: s }: Awaited<ReturnType<typeof check>>) => [s.organizationId, data.organization];
   await guardedWrite(db, { access, organizations, mode: 'change', check, parents }, async (tx, { space: s, parentId }) => {
-    if (data.organization !== s.organizationId) await tx.contentPermission.deleteMany({ where: { spaceId: id } });
+    if (data.organization !== s.organizationId) {
+      // Grants and invite links belong to the organization the space leaves.
+      await tx.contentPermission.deleteMany({ where: { spaceId: id } });
+      await tx.linkInvite.deleteMany({ where: { spaceId: id } });
+    }
     await tx.space.update({ where: { id }, data: { organizationId: data.organization, parentId, visibility: visibilityUnder(parentId, s.visibility) } });
     await placeItem(tx, data.organization, parentId, { kind: 'space', id });
     await closeGap(tx, s.organizationId, s.parentId);
