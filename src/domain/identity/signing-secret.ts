@@ -5,25 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/client.js';
+import { instanceSetting } from '../instance-settings.js';
 
 export const SIGNING_SECRET_KEY = 'jwt-signing-secret';
 
-const stored = new WeakMap<Db, Promise<Uint8Array>>();
-
-async function loadOrCreate(db: Db): Promise<Uint8Array> {
-  // ON CONFLICT DO NOTHING: concurrent first uses agree on whichever row was inserted first.
-  await db.setting.createMany({ data: [{ key: SIGNING_SECRET_KEY, value: randomBytes(32).toString('base64url') }], skipDuplicates: true });
-  const row = await db.setting.findUniqueOrThrow({ where: { key: SIGNING_SECRET_KEY } });
-  return new TextEncoder().encode(row.value);
-}
-
-export function signingSecret(db: Db, configured?: string): Promise<Uint8Array> {
-  if (configured) return Promise.resolve(new TextEncoder().encode(configured));
-  let secret = stored.get(db);
-  if (!secret) {
-    secret = loadOrCreate(db);
-    stored.set(db, secret);
-    secret.catch(() => stored.delete(db));
-  }
-  return secret;
+/** `QUIRE_SECRET` when configured, else the instances' shared generated secret (instance-settings.ts). */
+export async function signingSecret(db: Db, configured?: string): Promise<Uint8Array> {
+  const secret = configured || (await instanceSetting(db, SIGNING_SECRET_KEY, () => randomBytes(32).toString('base64url')));
+  return new TextEncoder().encode(secret);
 }
