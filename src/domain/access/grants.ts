@@ -38,12 +38,13 @@ async function requireGrantees(db: Tx, organizationId: string, grantees: Grantee
 }
 
 /** The columns naming a grant's content and holder. */
-const columns = (content: ContentRef, grantee: Grantee) => ({
+export const columns = (content: ContentRef, grantee: Grantee) => ({
   ...(content.kind === 'space' ? { spaceId: content.id } : { collectionId: content.id }),
   ...(grantee.kind === 'user' ? { userId: grantee.id } : { teamId: grantee.id }),
 });
 
-function uniqueWhere(content: ContentRef, g: Grantee): Prisma.ContentPermissionWhereUniqueInput {
+/** The grant of `g` on the content, as a unique key. */
+export function uniqueWhere(content: ContentRef, g: Grantee): Prisma.ContentPermissionWhereUniqueInput {
   const { id } = content;
   if (content.kind === 'space') return g.kind === 'user' ? { spaceId_userId: { spaceId: id, userId: g.id } } : { spaceId_teamId: { spaceId: id, teamId: g.id } };
   return g.kind === 'user' ? { collectionId_userId: { collectionId: id, userId: g.id } } : { collectionId_teamId: { collectionId: id, teamId: g.id } };

@@ -86,8 +86,8 @@ export async function joinWithInvite(db: Db, access: Access, organizationId: str
         if (invite.collection && invite.collection.organizationId !== organizationId) throw notFound('Collection');
         // A content invite makes a guest of who is not a member yet, with a grant on that content.
         await joinOrganization(tx, { organizationId, userId, role: null });
-        const content = invite.spaceId ? { spaceId: invite.spaceId } : { collectionId: invite.collectionId! };
-        return grantContent(tx, organizationId, content, userId, invite.role!);
+        const content = invite.spaceId ? { kind: 'space' as const, id: invite.spaceId, organizationId } : { kind: 'collection' as const, id: invite.collectionId!, organizationId };
+        return grantContent(tx, content, userId, invite.role!);
       }
       default:
         throw notFound('Invite');

@@ -6,6 +6,8 @@
  * every change of who may do what does (guarded-write.ts).
  */
 import type { Prisma } from '../../generated/prisma/client.js';
+import type { ContentRef } from '../access/content.js';
+import { columns, uniqueWhere } from '../access/grants.js';
 import { lockAccess } from '../access/guarded-write.js';
 import { highest, type Role } from '../access/roles.js';
 import { forbidden } from '../errors.js';
@@ -30,9 +32,10 @@ export async function joinOrganization(tx: Tx, { organizationId, userId, role, s
 }
 
 /** Adds the user's direct grant of `level` on the content, or raises a lower one. */
-export async function grantContent(tx: Tx, organizationId: string, content: { spaceId: string } | { collectionId: string }, userId: string, level: Role): Promise<void> {
-  const where = 'spaceId' in content ? { spaceId_userId: { spaceId: content.spaceId, userId } } : { collectionId_userId: { collectionId: content.collectionId, userId } };
+export async function grantContent(tx: Tx, content: ContentRef, userId: string, level: Role): Promise<void> {
+  const grantee = { kind: 'user' as const, id: userId };
+  const where = uniqueWhere(content, grantee);
   const grant = await tx.contentPermission.findUnique({ where, select: { role: true } });
-  if (!grant) await tx.contentPermission.create({ data: { id: newId('ContentPermission'), organizationId, userId, role: level, ...content } });
+  if (!grant) await tx.contentPermission.create({ data: { id: newId('ContentPermission'), organizationId: content.organizationId, ...columns(content, grantee), role: level } });
   else if (highest([grant.role, level]) !== grant.role) await tx.contentPermission.update({ where, data: { role: level } });
 }
