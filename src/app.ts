@@ -29,6 +29,7 @@ import { createRestHandler } from './rest/router.js';
 import { routes } from './rest/routes/index.js';
 import { createContext, type Viewer } from './schema/context.js';
 import { createMailer } from './domain/mail/index.js';
+import { sendJson } from './http/error-reply.js';
 import { poolOf } from './db/client.js';
 import { silentLogger, type Logger } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
@@ -87,13 +88,6 @@ async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<B
   return chunks.length ? Buffer.concat(chunks) : null;
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  if (res.headersSent) return void res.end();
-  const json = JSON.stringify(body);
-  // The length up front: compression then knows a small answer is not worth it.
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(json)), ...headers });
-  res.end(json);
-}
 
 /** Why the server could not listen, in words that name the setting to change. */
 function listenFailure(error: NodeJS.ErrnoException, port: number, host: string): string {

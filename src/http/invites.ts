@@ -10,6 +10,7 @@ import { acceptInvitation, previewInvitation, type Acceptance } from '../domain/
 import { INVITE_PATH } from '../domain/invites/email-invites.js';
 import { AppError } from '../domain/errors.js';
 import { escapeHtml as e } from '../domain/html-escape.js';
+import { sendError, sendJson } from './error-reply.js';
 
 export { INVITE_PATH };
 
@@ -40,8 +41,7 @@ const NOT_FOUND = 'This invitation is not valid any more: it was used, withdrawn
 
 function accepted(req: IncomingMessage, res: ServerResponse, done: Acceptance): void {
   if (wantsJson(req)) {
-    res.writeHead(200, { ...HEADERS, 'content-type': 'application/json' });
-    return void res.end(JSON.stringify({ object: 'invite-acceptance', organization: done.organizationId, user: done.user, role: done.role, ...(done.token ? { token: done.token } : {}) }));
+    return sendJson(res, 200, { object: 'invite-acceptance', organization: done.organizationId, user: done.user, role: done.role, ...(done.token ? { token: done.token } : {}) }, HEADERS);
   }
   const token = done.token
     ? `<p>Your API token — shown this once, keep it safe — is:</p><p><code style="display:block;padding:12px;background:#f6f8fa;border-radius:6px;word-break:break-all">${e(done.token)}</code></p>
@@ -53,12 +53,12 @@ function accepted(req: IncomingMessage, res: ServerResponse, done: Acceptance): 
 export async function serveInvitation(req: IncomingMessage, res: ServerResponse, db: Db): Promise<void> {
   const secret = (req.url ?? '').split('?', 1)[0].slice(INVITE_PATH.length);
   const json = wantsJson(req);
-  const missing = () => (json ? sendJson(res, 404, { error: { code: 404, message: NOT_FOUND } }) : page(res, 404, 'Invitation not found', `<p>${e(NOT_FOUND)}</p>`));
+  const missing = () => (json ? sendError(res, 404, NOT_FOUND, HEADERS) : page(res, 404, 'Invitation not found', `<p>${e(NOT_FOUND)}</p>`));
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(secret)) return missing();
   if (req.method === 'GET' || req.method === 'HEAD') {
     const invitation = await previewInvitation(db, secret);
     if (!invitation) return missing();
-    if (json) return sendJson(res, 200, { object: 'invitation', organizationTitle: invitation.organizationTitle, email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt.toISOString() });
+    if (json) return sendJson(res, 200, { object: 'invitation', organizationTitle: invitation.organizationTitle, email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt.toISOString() }, HEADERS);
     return page(
       res,
       200,
@@ -76,12 +76,7 @@ export async function serveInvitation(req: IncomingMessage, res: ServerResponse,
     return accepted(req, res, await acceptInvitation(db, secret));
   } catch (error) {
     if (error instanceof AppError && error.status === 404) return missing();
-    if (error instanceof AppError) return json ? sendJson(res, error.status, { error: { code: error.status, message: error.message } }) : page(res, error.status, 'The invitation could not be accepted', `<p>${e(error.message)}</p>`);
+    if (error instanceof AppError) return json ? sendError(res, error.status, error.message, HEADERS) : page(res, error.status, 'The invitation could not be accepted', `<p>${e(error.message)}</p>`);
     throw error;
   }
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { ...HEADERS, 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
 }
