@@ -23,7 +23,17 @@ export type ServerMessage = { type: 'ready'; port: number } | ({ type: 'stats' }
 const POOL_MAX = 10; // quire's default QUIRE_DB_POOL_MAX, for both targets
 
 let statements = 0;
-const countStatement = () => void statements++;
+
+/** Counts every statement a connection of the pool sends (connections open lazily, after this). */
+function countStatementsOf(pool: pg.Pool): void {
+  pool.on('connect', (client) => {
+    const query = client.query;
+    client.query = function (this: pg.PoolClient, ...args: unknown[]) {
+      statements++;
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof client.query;
+  });
+}
 
 /**
  * The application as `quire serve` runs it: the compiled `dist/` (bench-throughput.ts builds it
@@ -35,8 +45,11 @@ const ROOT = process.env.QUIRE_BENCH_SOURCE === 'src' ? '../src' : '../dist';
 async function startQuire(url: string) {
   const { buildApp } = (await import(`${ROOT}/app.js`)) as typeof import('../src/app.js');
   const { loadConfig } = (await import(`${ROOT}/config.js`)) as typeof import('../src/config.js');
-  const { createPrismaClient } = (await import(`${ROOT}/db/client.js`)) as typeof import('../src/db/client.js');
-  const db = createPrismaClient(url, { poolMax: POOL_MAX, onQuery: countStatement });
+  const { createPrismaClient, poolOf } = (await import(`${ROOT}/db/client.js`)) as typeof import('../src/db/client.js');
+  // Statements are counted at the pool's connections, as for the baseline and PostGraphile: Prisma's
+  // own query event would add work of its own (an event object and its parameters as JSON per query).
+  const db = createPrismaClient(url, { poolMax: POOL_MAX });
+  countStatementsOf(poolOf(db)!);
   const app = buildApp({ db, config: { ...loadConfig({ PORT: '0', QUIRE_RATE_LIMIT: process.env.QUIRE_RATE_LIMIT ?? '1000000000' }), databaseUrl: url } });
   const { port } = await app.start(0, '127.0.0.1');
   const stop = async () => {
@@ -58,13 +71,13 @@ async function answerSpace(pool: pg.Pool, req: IncomingMessage): Promise<[number
   const id = /^\/v1\/spaces\/([^/?]+)$/.exec(req.url ?? '')?.[1];
   const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
   if (!id || !token) return [404, { error: { code: 404, message: 'Not found' } }];
-  countStatement();
   const { rows } = await pool.query(SPACE_BY_ID_FOR_TOKEN, [id, createHash('sha256').update(token).digest('hex')]);
   return rows[0] ? [200, { object: 'space', ...rows[0] }] : [404, { error: { code: 404, message: 'Not found' } }];
 }
 
 async function startBaseline(url: string) {
   const pool = new pg.Pool({ connectionString: url, max: POOL_MAX });
+  countStatementsOf(pool);
   const reply = (res: ServerResponse, [status, body]: [number, unknown]) => {
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));

@@ -3,7 +3,7 @@
  * by ID, the organization's tree (depth-first, or its root level), and each collection's children.
  */
 import { Prisma, type Collection } from '../../generated/prisma/client.js';
-import { isOneOf } from '../sql.js';
+import { rowsById } from '../sql.js';
 import { collectionRoleSql, guestSeesCollection } from '../access/role-sql.js';
 import type { Role } from '../access/roles.js';
 import { childPagesColumn, planPage, readPages, takeChildPages, toPage, whereAll, withDates, type ChildPages, type Page, type PageArgs, type RowsAsJson, type SortKey, type Queryable } from '../pagination/keyset.js';
@@ -21,15 +21,14 @@ const COLUMNS = ['id', 'organizationId', 'parentId', 'title', 'description', 'de
 const COLUMN_SQL = raw(COLUMNS.map((column) => (column === 'defaultLevel' ? `c."defaultLevel"::text AS "defaultLevel"` : `c."${column}"`)).join(', '));
 
 /** `SELECT` collections `c` with the role of `viewerId` as "viewerRole" (and `children`' pages, see ChildPages). */
-function selectCollections(viewerId: string, children?: ChildPages<unknown>): Sql {
+function selectCollections(viewerId: string | Sql, children?: ChildPages<unknown>): Sql {
   return sql`SELECT ${COLUMN_SQL}, ${collectionRoleSql('viewer', 'c')} AS "viewerRole" ${children ? sql`, ${childPagesColumn(children, raw('c."id"'))}` : sql``}
     FROM "Collection" c
     LEFT JOIN "Member" viewer ON viewer."organizationId" = c."organizationId" AND viewer."userId" = ${viewerId}`;
 }
 
-export async function loadCollections(db: Queryable, viewerId: string, ids: readonly string[]): Promise<CollectionRow[]> {
-  return db.$queryRaw<CollectionRow[]>(sql`${selectCollections(viewerId)} WHERE ${isOneOf(raw('c."id"'), ids)}`);
-}
+/** Collections by ID, with the caller's role. */
+export const loadCollections = rowsById<CollectionRow>('c."id"', (viewer) => selectCollections(viewer));
 
 const visibleTo = (reader: { userId: string; guest: boolean }) => (reader.guest ? [guestSeesCollection('c', reader.userId)] : []);
 

@@ -1,6 +1,6 @@
 /** Organizations read with the caller's membership beside each row (one statement for both). */
 import { Prisma, type Organization } from '../../generated/prisma/client.js';
-import { isOneOf } from '../sql.js';
+import { rowsById } from '../sql.js';
 import type { Role } from '../access/roles.js';
 import { byTimeThenId, childPagesJson, readPage, takeChildPages, type ChildPages, type Page, type PageArgs, type Queryable } from '../pagination/keyset.js';
 import { countRows } from '../pagination/count.js';
@@ -25,7 +25,7 @@ const COLUMNS = raw(
     .join(', '),
 );
 
-function selectOrganizations(viewerId: string, extra: Sql = sql``): Sql {
+function selectOrganizations(viewerId: string | Sql, extra: Sql = sql``): Sql {
   return sql`SELECT ${COLUMNS} ${extra}, (viewer."userId" IS NOT NULL AND NOT viewer."disabled") AS "viewerIsMember",
       CASE WHEN viewer."disabled" THEN NULL ELSE viewer."role"::text END AS "viewerRole", viewer."joinedAt" AS "viewerJoinedAt", viewer."sso" IS TRUE AS "viewerSso",
       (NOT viewer."disabled" AND EXISTS (SELECT 1 FROM "TeamMember" tm JOIN "Team" t ON t."id" = tm."teamId"
@@ -57,9 +57,8 @@ export async function loadOrganizationWith<Row>(
   return { organization, page };
 }
 
-export function loadOrganizations(db: Queryable, viewerId: string, ids: readonly string[]): Promise<OrganizationRow[]> {
-  return db.$queryRaw<OrganizationRow[]>(sql`${selectOrganizations(viewerId)} WHERE ${isOneOf(raw('o."id"'), ids)}`);
-}
+/** Organizations by ID, with the caller's membership. */
+export const loadOrganizations = rowsById<OrganizationRow>('o."id"', (viewer) => selectOrganizations(viewer));
 
 const byJoining = (viewerId: string) => byTimeThenId<OrganizationRow>(`organizations:${viewerId}`, 'viewer."joinedAt"', 'o."id"', (o) => [o.viewerJoinedAt!, o.id]);
 

@@ -3,7 +3,7 @@
  * by ID, and paged lists of an organization, of collections, and of what a member can access.
  */
 import { Prisma, type Space } from '../../generated/prisma/client.js';
-import { isOneOf } from '../sql.js';
+import { rowsById } from '../sql.js';
 import { guestSeesSpace, spaceRoleSql } from '../access/role-sql.js';
 import type { Role } from '../access/roles.js';
 import { byTimeThenId, readPage, readPagesWith, whereAll, withDates, type ChildPages, type RowsAsJson, type Page, type PageArgs, type PageQuery, type SortKey, type Queryable } from '../pagination/keyset.js';
@@ -83,16 +83,15 @@ function spaceRowsAsJson(columns: readonly SpaceColumn[], inherited = false): Ro
 }
 
 /** `SELECT` spaces `s` (`columns`, all by default) with the role of `viewerId` as "viewerRole". */
-function selectSpaces(viewerId: string, extra: Sql = sql``, columns: readonly SpaceColumn[] = SPACE_COLUMNS): Sql {
+function selectSpaces(viewerId: string | Sql, extra: Sql = sql``, columns: readonly SpaceColumn[] = SPACE_COLUMNS): Sql {
   return sql`SELECT ${columnsSql(columns)}, ${spaceRoleSql('viewer', 's', 'pc')} AS "viewerRole" ${extra}
     FROM "Space" s
     LEFT JOIN "Collection" pc ON pc."id" = s."parentId"
     LEFT JOIN "Member" viewer ON viewer."organizationId" = s."organizationId" AND viewer."userId" = ${viewerId}`;
 }
 
-export async function loadSpaces(db: Queryable, viewerId: string, ids: readonly string[]): Promise<SpaceRow[]> {
-  return db.$queryRaw<SpaceRow[]>(sql`${selectSpaces(viewerId)} WHERE ${isOneOf(raw('s."id"'), ids)}`);
-}
+/** Spaces by ID, deleted ones included, with the caller's role. */
+export const loadSpaces = rowsById<SpaceRow>('s."id"', (viewer) => selectSpaces(viewer));
 
 /** Who reads a list: the user, and whether they are a guest (then only what their grants reach). */
 export type Reader = { userId: string; guest: boolean };
