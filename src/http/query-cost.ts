@@ -5,7 +5,8 @@
  * default size) — so `spaces(first: 1000) { … aggregatedUsers(first: 1000) }` costs about two
  * million and is refused before anything runs, while a page of 20 collections of 20 spaces costs
  * under a thousand. Scalars are free: the size of a document is bounded by the token limit.
- * Computed per execution (variables change the cost), in time linear in the document.
+ * Computed in time linear in the document: once per document when no page size comes from a
+ * variable, otherwise per execution (variables change the cost).
  */
 import {
   Kind,
@@ -23,8 +24,9 @@ import { DEFAULT_PAGE_SIZE } from '../domain/pagination/keyset.js';
 
 type Variables = Record<string, unknown> | null | undefined;
 
-/** A `first`/`last` argument's value, when it is a usable number. */
-function pageSizeOf(value: ValueNode, variables: Variables): number | undefined {
+/** A `first`/`last` argument's value, when it is a usable number; `fromVariable` is told when a variable gave it. */
+function pageSizeOf(value: ValueNode, variables: Variables, fromVariable: () => void): number | undefined {
+  if (value.kind === Kind.VARIABLE) fromVariable();
   const raw = value.kind === Kind.VARIABLE ? variables?.[value.name.value] : value.kind === Kind.INT ? Number(value.value) : undefined;
   return typeof raw === 'number' && Number.isFinite(raw) && raw >= 0 ? raw : undefined;
 }
@@ -38,7 +40,23 @@ const namedTypeOf = (schema: GraphQLSchema, field: GraphQLField<unknown, unknown
 const fieldsOf = (type: GraphQLNamedType | undefined | null) =>
   type && 'getFields' in type && typeof type.getFields === 'function' ? (type.getFields() as Record<string, GraphQLField<unknown, unknown>>) : undefined;
 
+/** Costs that no variable changes, by document and operation name (REST's documents are parsed once). */
+const staticCosts = new WeakMap<DocumentNode, Map<string, number>>();
+
 export function operationCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Variables): number {
+  const known = staticCosts.get(document)?.get(operationName ?? '');
+  if (known !== undefined) return known;
+  let variable = false;
+  const cost = computeCost(schema, document, operationName, variables, () => (variable = true));
+  if (!variable) {
+    const costs = staticCosts.get(document) ?? new Map<string, number>();
+    costs.set(operationName ?? '', cost);
+    staticCosts.set(document, costs);
+  }
+  return cost;
+}
+
+function computeCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Variables, fromVariable: () => void): number {
   const fragments = new Map<string, FragmentDefinitionNode>();
   let operation: OperationDefinitionNode | undefined;
   for (const definition of document.definitions) {
@@ -71,7 +89,7 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
       const resolved = isList(field) ? times * pageSize : times;
       let size: number | undefined;
       for (const argument of selection.arguments ?? []) {
-        if (argument.name.value === 'first' || argument.name.value === 'last') size = Math.max(size ?? 0, pageSizeOf(argument.value, variables) ?? 0);
+        if (argument.name.value === 'first' || argument.name.value === 'last') size = Math.max(size ?? 0, pageSizeOf(argument.value, variables, fromVariable) ?? 0);
       }
       if (size === undefined && isConnection(type)) size = DEFAULT_PAGE_SIZE;
       cost += resolved + costOf(selection.selectionSet!, type, resolved, size ?? 1, spread);

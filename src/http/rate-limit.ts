@@ -7,7 +7,7 @@
  * Requests are counted in this process and sent to the store in batches (rate-limit-sync.ts);
  * with the store unreachable, requests are served, limited only by this instance's own counts.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
@@ -23,7 +23,7 @@ export type RateLimiter = {
 
 function keyOf(req: IncomingMessage): string {
   const authorization = req.headers.authorization;
-  if (authorization) return `token:${createHash('sha256').update(authorization).digest('base64url')}`;
+  if (authorization) return `token:${hash('sha256', authorization, 'base64url')}`;
   return `address:${req.socket.remoteAddress ?? 'unknown'}`;
 }
 

@@ -36,13 +36,19 @@ export function pathOfNul(value: unknown, path = ''): string | undefined {
 
 export const nulMessage = (field: string) => `Invalid value for "${field}": text cannot contain the NUL character (\\u0000)`;
 
+/** Documents already looked at (yoga's parser cache answers the same document for the same text). */
+const nulInDocuments = new WeakMap<DocumentNode, boolean>();
+
 function nulInDocument(document: DocumentNode): boolean {
-  let found = false;
+  let found = nulInDocuments.get(document);
+  if (found !== undefined) return found;
+  found = false;
   visit(document, {
     [Kind.STRING]: (node) => {
       if (node.value.includes('\u0000')) found = true;
     },
   });
+  nulInDocuments.set(document, found);
   return found;
 }
 

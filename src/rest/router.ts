@@ -45,6 +45,28 @@ function pathPattern(path: string, names: string[] = []): RegExp {
   return new RegExp(`^${source}/?$`);
 }
 
+/**
+ * Routes by their path's first and third segments (`spaces/` for /spaces/{spaceId},
+ * `orgs/members` for /orgs/{organizationId}/members/…): a request's path is matched against the
+ * few routes of its bucket instead of all of them. A route with a parameter in either place (none
+ * today) is a candidate for every path.
+ */
+function routeIndex(compiled: Compiled[]): (path: string) => Compiled[] {
+  const keyOf = (path: string) => {
+    const segments = path.split('/', 4);
+    return `${segments[1] ?? ''}/${segments[3] ?? ''}`;
+  };
+  const anywhere = compiled.filter((c) => /[{]/.test(keyOf(c.route.path)));
+  const buckets = new Map<string, Compiled[]>();
+  for (const c of compiled) {
+    if (anywhere.includes(c)) continue;
+    const key = keyOf(c.route.path);
+    buckets.set(key, [...(buckets.get(key) ?? []), c]);
+  }
+  const inTableOrder = (some: Compiled[]) => (anywhere.length ? [...some, ...anywhere].sort((a, b) => compiled.indexOf(a) - compiled.indexOf(b)) : some);
+  return (path) => inTableOrder(buckets.get(keyOf(path)) ?? []).filter((c) => c.pattern.test(path));
+}
+
 /** Paths of the public API document that this server does not serve (yet): answered with 501. */
 function unservedPaths(served: Route[]) {
   const servedKeys = new Set(served.map((r) => `${r.method} ${r.path}`));
@@ -121,6 +143,7 @@ export type RestDependencies = {
 
 export function createRestHandler(routes: Route[], { yoga, authenticate, createContext, logger = silentLogger() }: RestDependencies) {
   const compiled = routes.map((r) => compileRoute(r, yoga));
+  const routesFor = routeIndex(compiled);
   const unserved = unservedPaths(routes);
 
   async function answer(req: IncomingMessage, body: Buffer | null): Promise<Reply> {
@@ -131,7 +154,7 @@ export function createRestHandler(routes: Route[], { yoga, authenticate, createC
       requestInfo(req).route = 'GET /v1/openapi.json';
       return { status: 200, body: ownDocument };
     }
-    const candidates = compiled.filter((c) => c.pattern.test(path));
+    const candidates = routesFor(path);
     if (!candidates.length || !candidates.some((c) => c.route.method === req.method)) {
       const documented = unserved.find((u) => u.method === req.method && u.pattern.test(path));
       if (documented) {

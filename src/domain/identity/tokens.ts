@@ -1,12 +1,13 @@
 /** API tokens: random, shown once, stored as a SHA-256 digest. */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.js';
 import { newId } from '../ids.js';
 
 const PREFIX = 'quire_';
 
-export const digestToken = (token: string) => createHash('sha256').update(token).digest('hex');
+// One-shot `hash`: a digest per request, without a Hash object's set-up.
+export const digestToken = (token: string) => hash('sha256', token, 'hex');
 
 export type TokenOptions = { name?: string; expiresAt?: Date | null; ssoOrganizationId?: string };
 
