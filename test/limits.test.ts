@@ -46,6 +46,15 @@ describe('the cost of an operation', () => {
     const spread = cost('{ organizations(first: 50) { edges { node { ...O } } } } fragment O on Organization { id spaces(first: 50) { edges { node { ... on Space { id } } } } }');
     expect(spread).toBe(inline);
   });
+
+  it('is the same for the same document every time, remembered only when no variable sets it', () => {
+    const document = parse(NESTED);
+    expect(operationCost(schema, document, undefined, { id: 'x', n: 20 })).toBe(cost(NESTED, { id: 'x', n: 20 }));
+    expect(operationCost(schema, document, undefined, { id: 'x', n: 1000 })).toBe(cost(NESTED, { id: 'x', n: 1000 }));
+    const literal = parse(NESTED.replace(', $n: Int', '').replaceAll('$n', '1000'));
+    const first = operationCost(schema, literal, undefined, { id: 'x' });
+    expect(operationCost(schema, literal, undefined, { id: 'y' })).toBe(first);
+  });
 });
 
 describe('the breadth of a selection set', () => {

@@ -2,6 +2,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { createPrismaClient } from '../src/db/client.js';
 import { Prisma } from '../src/generated/prisma/client.js';
+import { prepare } from '../src/db/prepared.js';
 
 async function preparedAfterTwoRuns(preparedStatements: boolean): Promise<{ name: string; statement: string }[]> {
   const db = createPrismaClient(inject('databaseUrl'), { poolMax: 1, preparedStatements });
@@ -21,5 +22,26 @@ describe('prepared statements', () => {
 
   it('prepares nothing by name when turned off', async () => {
     expect(await preparedAfterTwoRuns(false)).toEqual([]);
+  });
+});
+
+describe('statements composed once (db/prepared.ts)', () => {
+  const { sql } = Prisma;
+
+  it('binds each call’s arguments where the composition put their placeholders, constants included', async () => {
+    const db = createPrismaClient(inject('databaseUrl'), { poolMax: 1 });
+    try {
+      // `a` twice, a constant between, `b` an array: the text is fixed, the values change per call.
+      const statement = prepare<[a: string, b: number[]]>(2, (a, b) => sql`SELECT ${a}::text AS a, ${'k'}::text AS k, ${a}::text || '!' AS again, cardinality(${b}::int[]) AS n`);
+      expect(statement.text).toBe(`SELECT $1::text AS a, $2::text AS k, $3::text || '!' AS again, cardinality($4::int[]) AS n`);
+      expect(await statement.query(db, 'x', [1, 2, 3])).toEqual([{ a: 'x', k: 'k', again: 'x!', n: 3 }]);
+      expect(await statement.query(db, 'y', [])).toEqual([{ a: 'y', k: 'k', again: 'y!', n: 0 }]);
+    } finally {
+      await db.$disconnect();
+    }
+  });
+
+  it('refuses a composition that leaves a parameter unbound', () => {
+    expect(() => prepare<[a: string, b: string]>(2, (a) => sql`SELECT ${a}`)).toThrow(/binds 1 of its 2 parameters/);
   });
 });
