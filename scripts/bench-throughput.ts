@@ -6,7 +6,9 @@
  *   B. GraphQL organization → 20 collections → 20 spaces each
  *   C. REST GET /v1/orgs/{id}/spaces?limit=100
  * Each server runs in its own child process (scripts/bench-server.ts), so its CPU, SQL statement
- * count and RSS are its own; the load generator (autocannon) runs here. CPU and SQL are divided by
+ * count and RSS are its own; the load generator (autocannon) runs here. "DB CPU" is the CPU time
+ * of every PostgreSQL process of this machine (so run it on an otherwise idle database server: the
+ * machine's or the embedded one, not a remote one) over the same interval. CPU and SQL are divided by
  * the requests sent: the server's stats are read once it is idle again, so they include the
  * requests still in flight when autocannon stops. Every request is checked once (200 and the
  * expected data) before it is measured: FAIL otherwise. Figures, no thresholds (the machine is
@@ -19,6 +21,7 @@
  * --only runs the requests whose letter is given ("B", "AC"), for quire only.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -153,7 +156,27 @@ async function verify(base: string, headers: Record<string, string>, scenario: S
   return scenario.check(JSON.parse(text));
 }
 
-const COLUMNS = ['req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'SQL/req', 'RSS MiB', 'non-2xx'];
+const COLUMNS = ['req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'DB CPU ms', 'SQL/req', 'RSS MiB', 'non-2xx'];
+
+/**
+ * CPU time of this machine's PostgreSQL processes so far, in ms (from /proc; 10 ms ticks): user and
+ * system time of each, and of its ended children (a backend that exits, its pool connection closed,
+ * is counted in the postmaster's).
+ */
+function databaseCpuMs(): number {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes(' (postgres) ')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from the 3rd on
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]); // utime, stime, cutime, cstime: the 14th to 17th
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks * 10;
+}
 const NAME_WIDTH = 50;
 const row = (name: string, cells: (string | number)[]) => name.padEnd(NAME_WIDTH) + cells.map((c) => String(c).padStart(11)).join('');
 
@@ -161,14 +184,17 @@ async function measure(target: Target, headers: Record<string, string>, scenario
   const load = (duration: number) => autocannon({ url: target.base, connections, duration, headers, requests: [scenario.request] });
   await load(WARMUP_SECONDS);
   const before = await target.stats();
+  const databaseBefore = databaseCpuMs();
   const result = await load(seconds);
   const after = await target.stats();
+  const databaseMs = databaseCpuMs() - databaseBefore;
   const sent = result.requests.sent;
   return row(scenario.name, [
     Math.round(result.requests.average),
     result.latency.p50,
     result.latency.p99,
     ((after.cpuMicros - before.cpuMicros) / 1000 / sent).toFixed(2),
+    (databaseMs / sent).toFixed(2),
     ((after.statements - before.statements) / sent).toFixed(1),
     Math.round(after.rss / 1024 / 1024),
     result.non2xx + (result.errors ? ` (+${result.errors} errors)` : ''),
