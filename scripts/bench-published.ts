@@ -4,7 +4,7 @@
  * a space of 200 pages three levels deep (8 sections × 4 topics × 5 pages, every page a markdown
  * body with headings, lists, code, a table and a quote), written through a change request and
  * merged (the domain functions, as scripts/bench-revisions.ts does), and a public site of that
- * space, published. quire runs in its own child process (scripts/bench-server.ts, as
+ * space, published. quire runs in its own child process (scripts/bench-server.mjs, as
  * scripts/bench-throughput.ts starts it), so its CPU, SQL statement count and RSS are its own;
  * autocannon runs here. Scenarios:
  *   warm 304  the same third-level page again and again with `If-None-Match` of its ETag (a
@@ -20,11 +20,9 @@
  * DATABASE_URL's database is created when missing; without DATABASE_URL it uses the embedded
  * PostgreSQL under ./.quire/bench.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createPrismaClient } from '../src/db/client.js';
@@ -40,7 +38,7 @@ import { createOrganizationWithOwner } from '../src/domain/identity/bootstrap.js
 import { createLoaders } from '../src/domain/loaders/index.js';
 import { createSite, setPublished } from '../src/domain/sites/sites.js';
 import { createSpace } from '../src/domain/spaces/create.js';
-import type { ServerMessage, Stats } from './bench-server.js';
+import { startBenchServer, type Target } from './bench-target.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' }, connections: { type: 'string', default: '20' } } });
 const seconds = Number(values.seconds);
@@ -148,44 +146,6 @@ async function seed(url: string): Promise<Seed> {
   return { siteId: site.id, pages };
 }
 
-type Target = { base: string; stats(): Promise<Stats>; stop(): Promise<void> };
-
-/** The next IPC message of the bench-server child (messages are awaited one at a time). */
-function nextMessage<T extends ServerMessage['type']>(child: ChildProcess, type: T): Promise<Extract<ServerMessage, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`bench-server exited with code ${code} before sending '${type}'`));
-    child.once('exit', onExit);
-    child.once('message', (message: ServerMessage) => {
-      child.off('exit', onExit);
-      if (message.type === type) resolve(message as Extract<ServerMessage, { type: T }>);
-      else reject(new Error(`bench-server sent '${message.type}', expected '${type}'`));
-    });
-  });
-}
-
-async function startQuire(url: string): Promise<Target> {
-  const script = fileURLToPath(new URL('./bench-server.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), script, 'quire'], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    // As `quire serve` runs (NODE_ENV defaults to production there).
-    env: { ...process.env, DATABASE_URL: url, NODE_ENV: process.env.NODE_ENV ?? 'production' },
-  });
-  const { port } = await nextMessage(child, 'ready');
-  return {
-    base: `http://127.0.0.1:${port}`,
-    stats: () => {
-      const reply = nextMessage(child, 'stats');
-      child.send('stats');
-      return reply;
-    },
-    stop: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.disconnect();
-      await exited;
-    },
-  };
-}
-
 const pageUrl = (siteId: string, page: Page) => `/sites/${encodeURIComponent(siteId)}/${page.path}`;
 
 /** Fetches every page once (200, its title, an ETag) and revalidates `warm` (304); returns warm's ETag, or what is wrong. */
@@ -247,7 +207,7 @@ try {
   const seeding = performance.now();
   const data = await seed(url);
   const seeded = ((performance.now() - seeding) / 1000).toFixed(1);
-  const quire = await startQuire(url);
+  const quire = await startBenchServer('quire', url);
   try {
     console.log(
       `quire published pages: site of ${data.pages.length} pages (seeded in ${seeded}s), ${seconds}s per scenario, ${connections} connections, ` +

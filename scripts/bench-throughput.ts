@@ -5,7 +5,7 @@
  *   A. one space by id: REST GET /v1/spaces/{id} and GraphQL space(id) with permissions
  *   B. GraphQL organization → 20 collections → 20 spaces each
  *   C. REST GET /v1/orgs/{id}/spaces?limit=100
- * Each server runs in its own child process (scripts/bench-server.ts), so its CPU, SQL statement
+ * Each server runs in its own child process (scripts/bench-server.mjs), so its CPU, SQL statement
  * count and RSS are its own; the load generator (autocannon) runs here. "DB CPU" is the CPU time
  * of every PostgreSQL process of this machine (so run it on an otherwise idle database server: the
  * machine's or the embedded one, not a remote one) over the same interval. CPU and SQL are divided by
@@ -20,7 +20,7 @@
  * the servers run the compiled `dist/` (built first), or the sources with QUIRE_BENCH_SOURCE=src;
  * --only runs the requests whose letter is given ("B", "AC"), for quire only.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,7 +32,7 @@ import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { applyMigrations } from '../src/db/schema-engine.js';
 import { createOrganizationWithOwner } from '../src/domain/identity/bootstrap.js';
 import { newId } from '../src/domain/ids.js';
-import type { ServerMessage, Stats } from './bench-server.js';
+import { startBenchServer, type Target } from './bench-target.js';
 
 const { values } = parseArgs({
   options: {
@@ -49,7 +49,6 @@ const SIZE = 20;
 const WARMUP_SECONDS = 2;
 
 type Seed = { orgId: string; spaceId: string; token: string };
-type Target = { base: string; stats(): Promise<Stats>; stop(): Promise<void> };
 type Scenario = {
   name: string;
   target: 'quire' | 'baseline';
@@ -76,42 +75,6 @@ async function seed(url: string): Promise<Seed> {
   });
   await db.$disconnect();
   return { orgId: org.id, spaceId: spaces[0].id, token };
-}
-
-/** The next IPC message of a bench-server child (messages are awaited one at a time). */
-function nextMessage<T extends ServerMessage['type']>(child: ChildProcess, type: T): Promise<Extract<ServerMessage, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`bench-server exited with code ${code} before sending '${type}'`));
-    child.once('exit', onExit);
-    child.once('message', (message: ServerMessage) => {
-      child.off('exit', onExit);
-      if (message.type === type) resolve(message as Extract<ServerMessage, { type: T }>);
-      else reject(new Error(`bench-server sent '${message.type}', expected '${type}'`));
-    });
-  });
-}
-
-async function startTarget(kind: Scenario['target'], url: string): Promise<Target> {
-  const script = fileURLToPath(new URL('./bench-server.ts', import.meta.url));
-  const child = spawn(values.node ?? process.execPath, ['--import', import.meta.resolve('tsx'), script, kind], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    // As `quire serve` runs (NODE_ENV defaults to production there).
-    env: { ...process.env, DATABASE_URL: url, NODE_ENV: process.env.NODE_ENV ?? 'production' },
-  });
-  const { port } = await nextMessage(child, 'ready');
-  return {
-    base: `http://127.0.0.1:${port}`,
-    stats: () => {
-      const reply = nextMessage(child, 'stats');
-      child.send('stats');
-      return reply;
-    },
-    stop: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.disconnect();
-      await exited;
-    },
-  };
 }
 
 const SPACE_QUERY = `query($id: ID!) { space(id: $id) { id title emoji visibility createdAt updatedAt permissions { access admin edit } } }`;
@@ -211,7 +174,7 @@ function runPostgraphile(url: string, { orgId, spaceId }: Seed): Promise<number 
   return new Promise((resolve) => child.once('exit', resolve));
 }
 
-// The servers run the compiled application, as `quire serve` does (see bench-server.ts).
+// The servers run the compiled application, as `quire serve` does (see bench-target.ts).
 if (process.env.QUIRE_BENCH_SOURCE !== 'src') execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
 
 const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres({ dataDir: path.resolve('.quire/bench') });
@@ -220,7 +183,7 @@ try {
   await applyMigrations(url);
   const data = await seed(url);
   const headers = { authorization: `Bearer ${data.token}`, 'content-type': 'application/json' };
-  const targets = { quire: await startTarget('quire', url), baseline: await startTarget('baseline', url) };
+  const targets = { quire: await startBenchServer('quire', url, values.node), baseline: await startBenchServer('baseline', url, values.node) };
   console.log(
     `quire throughput: ${seconds}s per scenario after ${WARMUP_SECONDS}s warm-up, ${connections} connections, ` +
       `${os.availableParallelism()} CPUs shared by PostgreSQL, servers and load generator, servers on ${values.node ?? `node ${process.version}`}`,

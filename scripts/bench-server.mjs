@@ -1,7 +1,8 @@
 /**
  * Child process of scripts/bench-throughput.ts: serves one benchmark target on 127.0.0.1 (a free
  * port), so that the parent's load generator does not share this process's CPU. Spawned as
- *   DATABASE_URL=postgresql://… node --import tsx scripts/bench-server.ts quire|baseline
+ *   DATABASE_URL=postgresql://… node scripts/bench-server.mjs quire|baseline
+ * (see bench-target.ts, which starts it; plain JavaScript, so that it runs without a loader)
  * with an IPC channel:
  *   - quire    the real application (buildApp), its Prisma client counting SQL statements;
  *   - baseline a physical-limit BASELINE for request A only: bare node:http + pg answering
@@ -11,45 +12,43 @@
  * statements, rss} (cumulative), once the requests still in flight are done; exits when the parent
  * disconnects.
  */
+// @ts-check
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-
-export type Stats = { cpuMicros: number; statements: number; rss: number };
-export type ServerMessage = { type: 'ready'; port: number } | ({ type: 'stats' } & Stats);
 
 const POOL_MAX = 10; // quire's default QUIRE_DB_POOL_MAX, for both targets
 
 let statements = 0;
 
 /** Counts every statement a connection of the pool sends (connections open lazily, after this). */
-function countStatementsOf(pool: pg.Pool): void {
+function countStatementsOf(/** @type {pg.Pool} */ pool) {
   pool.on('connect', (client) => {
     const query = client.query;
-    client.query = function (this: pg.PoolClient, ...args: unknown[]) {
-      statements++;
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof client.query;
+    client.query = /** @type {any} */ (
+      function (/** @type {unknown[]} */ ...args) {
+        statements++;
+        return /** @type {any} */ (query).apply(this, args);
+      }
+    );
   });
 }
 
 /**
  * The application as `quire serve` runs it: the compiled `dist/` (bench-throughput.ts builds it
- * first; tsx's on-the-fly transform adds work of its own); `QUIRE_BENCH_SOURCE=src` runs the
- * TypeScript sources instead.
+ * first); `QUIRE_BENCH_SOURCE=src` runs the TypeScript sources instead (through tsx).
  */
 const ROOT = process.env.QUIRE_BENCH_SOURCE === 'src' ? '../src' : '../dist';
 
-async function startQuire(url: string) {
-  const { buildApp } = (await import(`${ROOT}/app.js`)) as typeof import('../src/app.js');
-  const { loadConfig } = (await import(`${ROOT}/config.js`)) as typeof import('../src/config.js');
-  const { createPrismaClient, poolOf } = (await import(`${ROOT}/db/client.js`)) as typeof import('../src/db/client.js');
+async function startQuire(/** @type {string} */ url) {
+  const { buildApp } = await import(`${ROOT}/app.js`);
+  const { loadConfig } = await import(`${ROOT}/config.js`);
+  const { createPrismaClient, poolOf } = await import(`${ROOT}/db/client.js`);
   // Statements are counted at the pool's connections, as for the baseline and PostGraphile: Prisma's
   // own query event would add work of its own (an event object and its parameters as JSON per query).
   const db = createPrismaClient(url, { poolMax: POOL_MAX });
-  countStatementsOf(poolOf(db)!);
+  countStatementsOf(poolOf(db));
   const app = buildApp({ db, config: { ...loadConfig({ PORT: '0', QUIRE_RATE_LIMIT: process.env.QUIRE_RATE_LIMIT ?? '1000000000' }), databaseUrl: url } });
   const { port } = await app.start(0, '127.0.0.1');
   const stop = async () => {
@@ -67,7 +66,8 @@ const SPACE_BY_ID_FOR_TOKEN = `
   WHERE s.id = $1 AND t.digest = $2`;
 
 /** The baseline's only route; an unknown space and a bad token both answer 404 (one statement). */
-async function answerSpace(pool: pg.Pool, req: IncomingMessage): Promise<[number, unknown]> {
+/** @returns {Promise<[number, unknown]>} */
+async function answerSpace(/** @type {pg.Pool} */ pool, /** @type {import('node:http').IncomingMessage} */ req) {
   const id = /^\/v1\/spaces\/([^/?]+)$/.exec(req.url ?? '')?.[1];
   const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
   if (!id || !token) return [404, { error: { code: 404, message: 'Not found' } }];
@@ -75,10 +75,10 @@ async function answerSpace(pool: pg.Pool, req: IncomingMessage): Promise<[number
   return rows[0] ? [200, { object: 'space', ...rows[0] }] : [404, { error: { code: 404, message: 'Not found' } }];
 }
 
-async function startBaseline(url: string) {
+async function startBaseline(/** @type {string} */ url) {
   const pool = new pg.Pool({ connectionString: url, max: POOL_MAX });
   countStatementsOf(pool);
-  const reply = (res: ServerResponse, [status, body]: [number, unknown]) => {
+  const reply = (/** @type {import('node:http').ServerResponse} */ res, /** @type {[number, unknown]} */ [status, body]) => {
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
   };
@@ -88,22 +88,23 @@ async function startBaseline(url: string) {
       (error) => (console.error('[baseline]', error), reply(res, [500, { error: { code: 500, message: 'Internal server error' } }])),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
   const stop = async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     await pool.end();
   };
-  return { port: (server.address() as AddressInfo).port, stop };
+  return { port: /** @type {import('node:net').AddressInfo} */ (server.address()).port, stop };
 }
 
-function snapshot(): Stats {
+/** @returns {import('./bench-target.js').Stats} */
+function snapshot() {
   const cpu = process.cpuUsage();
   return { cpuMicros: cpu.user + cpu.system, statements, rss: process.memoryUsage().rss };
 }
 
 /** Stats once this process is idle: 250 ms with no SQL statement and under 5 ms of CPU (10 s at most). */
-async function settledStats(): Promise<Stats> {
+async function settledStats() {
   let last = snapshot();
   for (let i = 0; i < 40; i++) {
     await sleep(250);
@@ -117,9 +118,9 @@ async function settledStats(): Promise<Stats> {
 const kind = process.argv[2];
 const url = process.env.DATABASE_URL;
 if (!process.send || !url || (kind !== 'quire' && kind !== 'baseline')) {
-  throw new Error('usage: DATABASE_URL=… node --import tsx scripts/bench-server.ts quire|baseline (with an IPC channel)');
+  throw new Error('usage: DATABASE_URL=… node scripts/bench-server.mjs quire|baseline (with an IPC channel)');
 }
-const send = (message: ServerMessage) => process.send!(message);
+const send = (/** @type {object} */ message) => process.send?.(message);
 const server = kind === 'quire' ? await startQuire(url) : await startBaseline(url);
 process.on('message', (message) => {
   if (message === 'stats') void settledStats().then((stats) => send({ type: 'stats', ...stats }));

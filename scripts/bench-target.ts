@@ -1,0 +1,53 @@
+/**
+ * Starts a benchmark server (scripts/bench-server.mjs) in a child process and talks to it over IPC:
+ * its port, its cumulative stats once idle, its stop. Used by bench-throughput.ts and
+ * bench-published.ts. The child runs the compiled `dist/` with plain Node, as `quire serve` runs,
+ * so its CPU and memory are the application's own (tsx's loader would add a loader thread with a
+ * heap of its own); with QUIRE_BENCH_SOURCE=src it runs the TypeScript sources through tsx.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** Cumulative figures of the server process (see bench-server.mjs). */
+export type Stats = { cpuMicros: number; statements: number; rss: number };
+type ServerMessage = { type: 'ready'; port: number } | ({ type: 'stats' } & Stats);
+
+export type Target = { base: string; stats(): Promise<Stats>; stop(): Promise<void> };
+
+/** The next IPC message of the child (messages are awaited one at a time). */
+function nextMessage<T extends ServerMessage['type']>(child: ChildProcess, type: T): Promise<Extract<ServerMessage, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`bench-server exited with code ${code} before sending '${type}'`));
+    child.once('exit', onExit);
+    child.once('message', (message: ServerMessage) => {
+      child.off('exit', onExit);
+      if (message.type === type) resolve(message as Extract<ServerMessage, { type: T }>);
+      else reject(new Error(`bench-server sent '${message.type}', expected '${type}'`));
+    });
+  });
+}
+
+/** `kind`: quire (the application) or baseline (see bench-server.mjs); `node`: another Node binary. */
+export async function startBenchServer(kind: 'quire' | 'baseline', databaseUrl: string, node = process.execPath): Promise<Target> {
+  const script = fileURLToPath(new URL('./bench-server.mjs', import.meta.url));
+  const loader = process.env.QUIRE_BENCH_SOURCE === 'src' ? ['--import', import.meta.resolve('tsx')] : [];
+  const child = spawn(node, [...loader, script, kind], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // As `quire serve` runs (NODE_ENV defaults to production there).
+    env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: process.env.NODE_ENV ?? 'production' },
+  });
+  const { port } = await nextMessage(child, 'ready');
+  return {
+    base: `http://127.0.0.1:${port}`,
+    stats: () => {
+      const reply = nextMessage(child, 'stats');
+      child.send('stats');
+      return reply;
+    },
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.disconnect();
+      await exited;
+    },
+  };
+}
