@@ -82,4 +82,20 @@ describe('malformed input', () => {
       expect(response.status, host).toBe(400);
     }
   });
+
+  it('answers a repeated document as the first time: parse errors, refusals and valid queries alike (remembered per document)', async () => {
+    const documents = [
+      `{ space(id: "${spaceId}") { title `, // a syntax error
+      `{ space(id: "${spaceId}") { nope } }`, // a validation error
+      `{ space(id: "${spaceId}\u0000") { title } }`, // NUL in a literal
+      `{ space(id: "${spaceId}") { ${Array.from({ length: 120 }, (_, i) => `f${i}: title`).join(' ')} } }`, // too wide a selection
+      `{ space(id: "${spaceId}") { title } }`, // valid
+    ];
+    for (const query of documents) {
+      const first = await gql(server.url, org.owner.token, query);
+      expect(first.errors?.[0]?.message ?? first.data, query.slice(0, 60)).toBeTruthy();
+      for (let i = 0; i < 2; i++) expect(await gql(server.url, org.owner.token, query)).toEqual(first);
+    }
+    expect((await gql(server.url, org.owner.token, documents[4])).data).toEqual({ space: { title: 'Target' } });
+  });
 });

@@ -46,9 +46,12 @@ export function widestSelection(document: DocumentNode): number {
 }
 
 export function useMaxSelectionBreadth(maxFields: number): Plugin {
+  // Documents already measured (the parse cache hands out the same document for the same text).
+  const measured = new WeakMap<DocumentNode, number>();
   return {
     onValidate({ params, setResult }) {
-      const widest = widestSelection(params.documentAST);
+      let widest = measured.get(params.documentAST);
+      if (widest === undefined) measured.set(params.documentAST, (widest = widestSelection(params.documentAST)));
       if (widest > maxFields) {
         setResult([createGraphQLError(`A selection set holds ${widest} fields (fragments included); at most ${maxFields} are allowed`, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } })]);
       }

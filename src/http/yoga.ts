@@ -12,6 +12,7 @@ import { useQueryCostLimit } from './query-cost.js';
 import { useMaxSelectionBreadth } from './selection-breadth.js';
 import { useNoNulStrings } from './request-hygiene.js';
 import { useExecutionTimeout } from './execution-timeout.js';
+import { useDocumentCache } from './document-cache.js';
 import type { Config } from '../config.js';
 import type { Authenticator, TokenHolder } from '../domain/identity/tokens.js';
 import { AppError, unauthenticated } from '../domain/errors.js';
@@ -77,8 +78,10 @@ export function createGraphQLServer({ config, authenticate, contextOf, logger = 
     // GraphiQL's assets are served inline from this package, not from a CDN: self-hosted
     // instances may have no route to the internet.
     renderGraphiQL,
+    parserAndValidationCache: false, // useDocumentCache instead
     // Bounds on what one document may ask for (README › Limits).
     plugins: [
+      useDocumentCache(),
       maxDepthPlugin({ n: 16, flattenFragments: true }),
       maxTokensPlugin({ n: 5000 }),
       maxAliasesPlugin({ n: 20 }),
