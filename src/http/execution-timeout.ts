@@ -9,21 +9,22 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
 
 export function useExecutionTimeout(ms: number): Plugin {
   if (ms <= 0) return {};
+  const timedOut = () => ({
+    errors: [createGraphQLError(`The operation took longer than ${ms / 1000} s and was abandoned`, { extensions: { code: 'TIMEOUT', http: { status: 504 } } })],
+  });
   return {
     onExecute({ executeFn, setExecuteFn }) {
-      setExecuteFn(async (args) => {
-        let timer: NodeJS.Timeout | undefined;
-        const timeout = new Promise((resolve) => {
-          timer = setTimeout(
-            () => resolve({ errors: [createGraphQLError(`The operation took longer than ${ms / 1000} s and was abandoned`, { extensions: { code: 'TIMEOUT', http: { status: 504 } } })] }),
-            ms,
+      setExecuteFn((args) => {
+        const execution = executeFn(args);
+        // A result computed synchronously needs no timer.
+        if (typeof (execution as { then?: unknown } | null)?.then !== 'function') return execution;
+        return new Promise((resolve, reject) => {
+          const timer = setTimeout(() => resolve(timedOut()), ms);
+          Promise.resolve(execution).then(
+            (result) => (clearTimeout(timer), resolve(result)),
+            (error) => (clearTimeout(timer), reject(error)),
           );
         });
-        try {
-          return await Promise.race([executeFn(args), timeout]);
-        } finally {
-          clearTimeout(timer);
-        }
       });
     },
   };

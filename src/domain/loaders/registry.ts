@@ -12,6 +12,32 @@ export type Loader<K, V> = Pick<DataLoader<K, V>, 'load'> & {
   prime(key: K, value: V): void;
 };
 
+/**
+ * A DataLoader made on its first use. One object per loader with its methods on the prototype:
+ * a request makes dozens of these and uses a few.
+ */
+class LazyLoader<K, V> implements Loader<K, V> {
+  private loader: DataLoader<K, V> | undefined;
+
+  constructor(
+    private readonly registry: LoaderRegistry,
+    private readonly batch: DataLoader.BatchLoadFn<K, V>,
+  ) {}
+
+  private made(): DataLoader<K, V> {
+    if (!this.loader) this.registry.made((this.loader = new DataLoader<K, V>(this.batch)) as unknown as DataLoader<unknown, unknown>);
+    return this.loader;
+  }
+
+  load(key: K): Promise<V> {
+    return this.made().load(key);
+  }
+
+  prime(key: K, value: V): void {
+    this.made().prime(key, value);
+  }
+}
+
 export class LoaderRegistry {
   private readonly loaders: DataLoader<unknown, unknown>[] = [];
   /**
@@ -21,21 +47,19 @@ export class LoaderRegistry {
   readonly readAhead = new Map<string, unknown>();
 
   track<K, V>(batch: DataLoader.BatchLoadFn<K, V>): Loader<K, V> {
-    let loader: DataLoader<K, V> | undefined;
-    const made = () => {
-      if (!loader) this.loaders.push((loader = new DataLoader<K, V>(batch)) as unknown as DataLoader<unknown, unknown>);
-      return loader;
-    };
-    return {
-      load: (key) => made().load(key),
-      prime: (key, value) => void made().prime(key, value),
-    };
+    return new LazyLoader(this, batch);
+  }
+
+  /** Tracks a DataLoader just made, for `forgetAll`. */
+  made(loader: DataLoader<unknown, unknown>): void {
+    this.loaders.push(loader);
   }
 
   /** A loader per `variant` (e.g. page arguments): `pages(variant).load(parentId)`. */
   variants<V, K = string>(batch: (variant: string, keys: readonly K[]) => Promise<V[]>): (variant: string) => Loader<K, V> {
-    const made = new Map<string, Loader<K, V>>();
+    let made: Map<string, Loader<K, V>> | undefined;
     return (variant) => {
+      made ??= new Map();
       let loader = made.get(variant);
       if (!loader) made.set(variant, (loader = this.track<K, V>((keys) => batch(variant, keys))));
       return loader;
