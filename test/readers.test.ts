@@ -124,3 +124,31 @@ describe('a member of another organization', () => {
     expect(orgs.organizations.edges.map((e: any) => e.node.id)).not.toContain(w.org.id);
   });
 });
+
+describe('roles read with a parent’s rows', () => {
+  it('are the roles read by ID: organization → collections → spaces for the owner, a read member and a guest', async () => {
+    const api = sdk(server.url, w.owner.token);
+    // A collection's grant reaches its spaces; an in-collection space takes the collection's level.
+    const granted = (await api.orgs.createCollection(w.org.id, { title: 'Granted' })).data.id;
+    await api.collections.inviteToCollection(granted, { role: MemberRole.Edit, users: [w.reader.id], teams: [w.guestTeam] });
+    const inside = (await api.orgs.createSpace(w.org.id, { title: 'Inside', parent: granted })).data.id;
+    await api.spaces.updateSpaceById(inside, { visibility: 'in-collection' as never });
+    (await api.orgs.createSpace(w.org.id, { title: 'Private inside', parent: granted })).data.id;
+    const nested = `query($org: ID!) { organization(id: $org) { collections(first: 20) { edges { node { id viewerRole
+      spaces(first: 20) { edges { node { id viewerRole permissions { view edit admin } } } } } } } } }`;
+    for (const actor of [w.owner, w.reader, w.guest]) {
+      const data = await gqlOk(server.url, actor.token, nested, { org: w.org.id });
+      const collections = data.organization.collections.edges.map((e: any) => e.node);
+      const spaces = collections.flatMap((c: any) => c.spaces.edges.map((e: any) => e.node));
+      expect(spaces.length, actor.email).toBeGreaterThan(0);
+      for (const space of spaces) {
+        const byId = await gqlOk(server.url, actor.token, `query($id: ID!) { space(id: $id) { id viewerRole permissions { view edit admin } } }`, { id: space.id });
+        expect(space, actor.email).toEqual(byId.space);
+      }
+      for (const collection of collections) {
+        const byId = await gqlOk(server.url, actor.token, `query($id: ID!) { collection(id: $id) { id viewerRole } }`, { id: collection.id });
+        expect({ id: collection.id, viewerRole: collection.viewerRole }, actor.email).toEqual(byId.collection);
+      }
+    }
+  });
+});

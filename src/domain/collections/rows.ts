@@ -6,7 +6,7 @@ import { Prisma, type Collection } from '../../generated/prisma/client.js';
 import { rowsById } from '../sql.js';
 import { collectionRoleSql, guestSeesCollection } from '../access/role-sql.js';
 import type { Role } from '../access/roles.js';
-import { childPagesColumn, planPage, readPages, takeChildPages, toPage, whereAll, withDates, type ChildPages, type Page, type PageArgs, type RowsAsJson, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { childPagesColumn, planPage, readPages, takeChildPages, toPage, whereAll, withDates, type ChildPages, type Page, type PageArgs, type ParentRow, type RowsAsJson, type SortKey, type Queryable } from '../pagination/keyset.js';
 import { countPerKey, countRows } from '../pagination/count.js';
 import { siblingOrder } from '../content-tree/order.js';
 import type { Reader } from '../spaces/rows.js';
@@ -20,11 +20,16 @@ export type CollectionRow = Collection & { viewerRole: Role | null };
 const COLUMNS = ['id', 'organizationId', 'parentId', 'title', 'description', 'defaultLevel', 'position', 'createdAt', 'updatedAt', 'ancestors', 'treeKey', 'spaceCount', 'collectionCount'] as const;
 const COLUMN_SQL = raw(COLUMNS.map((column) => (column === 'defaultLevel' ? `c."defaultLevel"::text AS "defaultLevel"` : `c."${column}"`)).join(', '));
 
-/** `SELECT` collections `c` with the role of `viewerId` as "viewerRole" (and `children`' pages, see ChildPages). */
-function selectCollections(viewerId: string | Sql, children?: ChildPages<unknown>): Sql {
-  return sql`SELECT ${COLUMN_SQL}, ${collectionRoleSql('viewer', 'c')} AS "viewerRole" ${children ? sql`, ${childPagesColumn(children, raw('c."id"'))}` : sql``}
+/**
+ * `SELECT` collections `c` with the role of `viewerId` as "viewerRole" (and `children`' pages, see
+ * ChildPages). Inside a parent statement (`outer`, the collections' organization), the caller's
+ * membership is the parent's `outer.viewer`, not joined again.
+ */
+function selectCollections(viewerId: string | Sql, children?: ChildPages<unknown>, outer?: ParentRow): Sql {
+  const viewer = outer?.viewer ?? 'viewer';
+  return sql`SELECT ${COLUMN_SQL}, ${collectionRoleSql(viewer, 'c')} AS "viewerRole" ${children ? sql`, ${childPagesColumn(children, raw('c."id"'), { row: 'c', viewer })}` : sql``}
     FROM "Collection" c
-    LEFT JOIN "Member" viewer ON viewer."organizationId" = c."organizationId" AND viewer."userId" = ${viewerId}`;
+    ${outer ? sql`` : sql`LEFT JOIN "Member" viewer ON viewer."organizationId" = c."organizationId" AND viewer."userId" = ${viewerId}`}`;
 }
 
 /** Collections by ID, with the caller's role. */
@@ -65,9 +70,9 @@ export type CollectionsPage<Child = unknown> = Page<CollectionRow> & { children?
  */
 export function organizationCollectionsChild(reader: Reader, nested: boolean, args: PageArgs, children?: ChildPages<unknown>): ChildPages<CollectionRow> {
   return {
-    query: (organizationId, plan) => {
+    query: (organizationId, plan, outer) => {
       const scope = [sql`c."organizationId" = ${organizationId}`, ...(nested ? [] : [sql`c."parentId" IS NULL`]), ...visibleTo(reader), ...plan.seek];
-      return sql`${selectCollections(reader.userId, children)} ${whereAll(scope)} ORDER BY ${plan.orderBy} LIMIT ${plan.limit}`;
+      return sql`${selectCollections(reader.userId, children, outer)} ${whereAll(scope)} ORDER BY ${plan.orderBy} LIMIT ${plan.limit}`;
     },
     keyOf: (organizationId) => (nested ? treeOrder(`collections:${organizationId}`) : byPosition(`root-collections:${organizationId}`)),
     args,

@@ -46,8 +46,9 @@ export async function loadOrganizationWith<Row>(
   lists: { member: ChildPages<Row>; guest: ChildPages<Row> },
 ): Promise<{ organization: OrganizationRow | null; page?: Page<Row> }> {
   const parent = raw('o."id"');
+  const outer = { row: 'o', viewer: 'viewer' };
   const list = sql`, (CASE WHEN NOT (${activeMembership}) THEN NULL
-      WHEN viewer."role" IS NULL THEN ${childPagesJson(lists.guest, parent)} ELSE ${childPagesJson(lists.member, parent)} END)::text AS "_children"`;
+      WHEN viewer."role" IS NULL THEN ${childPagesJson(lists.guest, parent, outer)} ELSE ${childPagesJson(lists.member, parent, outer)} END)::text AS "_children"`;
   const [organization] = await db.$queryRaw<OrganizationRow[]>(sql`${selectOrganizations(viewerId, list)} WHERE o."id" = ${id}`);
   if (!organization?.viewerIsMember) {
     if (organization) delete (organization as { _children?: unknown })._children;

@@ -143,8 +143,18 @@ export async function readPage<Row>(db: Queryable, select: Sql, conditions: Sql[
   return toPage(key, plan, rows);
 }
 
-/** The statement reading one list's page under `plan`, given SQL naming the list's parent ID. */
-export type PageQuery = (parent: Sql, plan: PagePlan) => Sql;
+/**
+ * What a parent statement offers a child list read inside it (see ChildPages): the alias of the
+ * parent row, and the alias of the caller's `Member` row in its organization (the child rows'
+ * organization too), so that the child's statement joins neither again for every parent row.
+ */
+export type ParentRow = { row: string; viewer: string };
+
+/**
+ * The statement reading one list's page under `plan`, given SQL naming the list's parent ID and,
+ * when it is read inside its parent's statement, that statement's `outer` rows.
+ */
+export type PageQuery = (parent: Sql, plan: PagePlan, outer?: ParentRow) => Sql;
 
 /**
  * The same page of many lists at once, one per parent (e.g. the first 20 spaces of each of 20
@@ -276,16 +286,16 @@ export type ChildPages<Row> = {
 export const isFirstPage = (args: PageArgs) => args.after == null && args.before == null && args.last == null;
 
 /**
- * The child page of the parent row whose ID `parentId` names, as JSON (a value of type json, so
- * that a parent read as JSON itself carries it nested, not as escaped text).
+ * The child page of the parent row `outer.row`, whose ID `parentId` names, as JSON (a value of type
+ * json, so that a parent read as JSON itself carries it nested, not as escaped text).
  */
-export function childPagesJson<Row>(child: ChildPages<Row>, parentId: Sql): Sql {
+export function childPagesJson<Row>(child: ChildPages<Row>, parentId: Sql, outer: ParentRow): Sql {
   const plan = planPage(child.keyOf(''), child.args);
-  return rowsAsJsonSql(child.json, child.query(parentId, plan));
+  return rowsAsJsonSql(child.json, child.query(parentId, plan, outer));
 }
 
-/** The `_children` column of a parent row whose ID `parentId` names. */
-export const childPagesColumn = <Row>(child: ChildPages<Row>, parentId: Sql): Sql => sql`${childPagesJson(child, parentId)} AS "_children"`;
+/** The `_children` column of the parent row `outer.row`, whose ID `parentId` names. */
+export const childPagesColumn = <Row>(child: ChildPages<Row>, parentId: Sql, outer: ParentRow): Sql => sql`${childPagesJson(child, parentId, outer)} AS "_children"`;
 
 /** Each parent row's child page (by parent ID), its `_children` column taken off the row. */
 export function takeChildPages<Row>(parents: { id: string }[], child: ChildPages<Row>): Map<string, Page<Row>> {

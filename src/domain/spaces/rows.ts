@@ -145,15 +145,28 @@ export function collectionSpacesChild(reader: Reader, args: PageArgs, columns: r
 
 const collectionSpacesKey = (collectionId: string) => byPosition(`collection-spaces:${collectionId}`);
 
+/**
+ * Inside the collections' statement (`outer`), the parent collection and the caller's membership
+ * are that statement's rows; on its own, each parent collection is joined with the membership.
+ */
 function collectionSpacesQuery(reader: Reader, columns: readonly SpaceColumn[]): PageQuery {
-  return (parent, plan) => sql`
-    SELECT ${columnsSql(columns)}, ${spaceRoleSql('viewer', 's', 'pc')} AS "viewerRole"
-    FROM "Collection" pc
-    LEFT JOIN "Member" viewer ON viewer."organizationId" = pc."organizationId" AND viewer."userId" = ${reader.userId}
-    CROSS JOIN LATERAL (SELECT s.* FROM "Space" s
-      ${whereAll([sql`s."parentId" = pc."id"`, live, ...visibleTo(reader), ...plan.seek])} ORDER BY ${plan.orderBy} LIMIT ${plan.limit}) s
-    WHERE pc."id" = ${parent}
-    ORDER BY ${plan.orderBy}`;
+  return (parent, plan, outer) => {
+    const spaces = (collectionId: Sql) => sql`(SELECT s.* FROM "Space" s
+      ${whereAll([sql`s."parentId" = ${collectionId}`, live, ...visibleTo(reader), ...plan.seek])} ORDER BY ${plan.orderBy} LIMIT ${plan.limit}) s`;
+    if (outer) {
+      return sql`
+        SELECT ${columnsSql(columns)}, ${spaceRoleSql(outer.viewer, 's', outer.row)} AS "viewerRole"
+        FROM ${spaces(parent)}
+        ORDER BY ${plan.orderBy}`;
+    }
+    return sql`
+      SELECT ${columnsSql(columns)}, ${spaceRoleSql('viewer', 's', 'pc')} AS "viewerRole"
+      FROM "Collection" pc
+      LEFT JOIN "Member" viewer ON viewer."organizationId" = pc."organizationId" AND viewer."userId" = ${reader.userId}
+      CROSS JOIN LATERAL ${spaces(raw('pc."id"'))}
+      WHERE pc."id" = ${parent}
+      ORDER BY ${plan.orderBy}`;
+  };
 }
 
 /** Per collection, how many of its live spaces a guest can see. */
