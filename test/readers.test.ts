@@ -128,12 +128,10 @@ describe('a member of another organization', () => {
 describe('roles read with a parent’s rows', () => {
   it('are the roles read by ID: organization → collections → spaces for the owner, a read member and a guest', async () => {
     const api = sdk(server.url, w.owner.token);
-    // A collection's grant reaches its spaces; an in-collection space takes the collection's level.
+    // A collection's grants (to a user, to a team) reach its spaces, which are in-collection.
     const granted = (await api.orgs.createCollection(w.org.id, { title: 'Granted' })).data.id;
     await api.collections.inviteToCollection(granted, { role: MemberRole.Edit, users: [w.reader.id], teams: [w.guestTeam] });
-    const inside = (await api.orgs.createSpace(w.org.id, { title: 'Inside', parent: granted })).data.id;
-    await api.spaces.updateSpaceById(inside, { visibility: 'in-collection' as never });
-    (await api.orgs.createSpace(w.org.id, { title: 'Private inside', parent: granted })).data.id;
+    for (const title of ['Inside', 'Also inside']) await api.orgs.createSpace(w.org.id, { title, parent: granted });
     const nested = `query($org: ID!) { organization(id: $org) { collections(first: 20) { edges { node { id viewerRole
       spaces(first: 20) { edges { node { id viewerRole permissions { view edit admin } } } } } } } } }`;
     for (const actor of [w.owner, w.reader, w.guest]) {
