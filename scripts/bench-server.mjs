@@ -1,10 +1,11 @@
 /**
- * Child process of scripts/bench-throughput.ts: serves one benchmark target on 127.0.0.1 (a free
- * port), so that the parent's load generator does not share this process's CPU. Spawned as
+ * Child process of the benchmarks (bench-throughput.ts, bench-published.ts): serves one target on
+ * 127.0.0.1 (a free port), so that the parent's load generator does not share this process's CPU.
+ * Spawned as
  *   DATABASE_URL=postgresql://… node scripts/bench-server.mjs quire|baseline
  * (see bench-target.ts, which starts it; plain JavaScript, so that it runs without a loader)
  * with an IPC channel:
- *   - quire    the real application (buildApp), its Prisma client counting SQL statements;
+ *   - quire    the real application (buildApp), its pool's connections counting SQL statements;
  *   - baseline a physical-limit BASELINE for request A only: bare node:http + pg answering
  *              GET /v1/spaces/{id} with one SELECT (space row joined with the bearer token's
  *              digest and the caller's membership), no GraphQL, no permissions computed.
