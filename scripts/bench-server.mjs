@@ -16,6 +16,8 @@
 // @ts-check
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 
@@ -38,9 +40,15 @@ function countStatementsOf(/** @type {pg.Pool} */ pool) {
 
 /**
  * The application as `quire serve` runs it: the compiled `dist/` (bench-throughput.ts builds it
- * first); `QUIRE_BENCH_SOURCE=src` runs the TypeScript sources instead (through tsx).
+ * first); `QUIRE_BENCH_SOURCE=src` runs the TypeScript sources instead (through tsx), and
+ * `QUIRE_BENCH_DIST=dir` another build (a copy of `dist/` inside the repository, so that its
+ * imports find node_modules), to compare two builds in alternated runs.
  */
-const ROOT = process.env.QUIRE_BENCH_SOURCE === 'src' ? '../src' : '../dist';
+const ROOT = process.env.QUIRE_BENCH_DIST
+  ? pathToFileURL(path.resolve(process.env.QUIRE_BENCH_DIST)).href
+  : process.env.QUIRE_BENCH_SOURCE === 'src'
+    ? '../src'
+    : '../dist';
 
 async function startQuire(/** @type {string} */ url) {
   const { buildApp } = await import(`${ROOT}/app.js`);

@@ -31,7 +31,10 @@ function nextMessage<T extends ServerMessage['type']>(child: ChildProcess, type:
 export async function startBenchServer(kind: 'quire' | 'baseline', databaseUrl: string, node = process.execPath): Promise<Target> {
   const script = fileURLToPath(new URL('./bench-server.mjs', import.meta.url));
   const loader = process.env.QUIRE_BENCH_SOURCE === 'src' ? ['--import', import.meta.resolve('tsx')] : [];
-  const child = spawn(node, [...loader, script, kind], {
+  // Extra Node flags for the server, e.g. QUIRE_BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"
+  // (flags NODE_OPTIONS does not allow); the profile is written when the server exits.
+  const extra = process.env.QUIRE_BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
+  const child = spawn(node, [...extra, ...loader, script, kind], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     // As `quire serve` runs (NODE_ENV defaults to production there).
     env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: process.env.NODE_ENV ?? 'production' },

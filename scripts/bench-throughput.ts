@@ -17,7 +17,8 @@
  * Without DATABASE_URL it uses the embedded PostgreSQL under ./.quire/bench. --postgraphile then
  * runs scripts/bench-postgraphile.sh (PostGraphile 5 on Node 24, installed outside the repo); --node
  * runs the servers with another Node binary (e.g. that Node 24, to compare on the same runtime);
- * the servers run the compiled `dist/` (built first), or the sources with QUIRE_BENCH_SOURCE=src;
+ * the servers run the compiled `dist/` (built first), the sources with QUIRE_BENCH_SOURCE=src, or
+ * another build with QUIRE_BENCH_DIST=dir (a copy of dist/ inside the repository, not rebuilt);
  * --only runs the requests whose letter is given ("B", "AC"), for quire only.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -175,7 +176,7 @@ function runPostgraphile(url: string, { orgId, spaceId }: Seed): Promise<number 
 }
 
 // The servers run the compiled application, as `quire serve` does (see bench-target.ts).
-if (process.env.QUIRE_BENCH_SOURCE !== 'src') execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
+if (process.env.QUIRE_BENCH_SOURCE !== 'src' && !process.env.QUIRE_BENCH_DIST) execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
 
 const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres({ dataDir: path.resolve('.quire/bench') });
 const url = process.env.DATABASE_URL ?? embedded!.url;

@@ -6,7 +6,8 @@ import { Prisma, type Collection } from '../../generated/prisma/client.js';
 import { rowsById } from '../sql.js';
 import { collectionRoleSql, guestSeesCollection } from '../access/role-sql.js';
 import type { Role } from '../access/roles.js';
-import { childPagesColumn, planPage, readPages, takeChildPages, toPage, whereAll, withDates, type ChildPages, type Page, type PageArgs, type ParentRow, type RowsAsJson, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { childPagesColumn, planPage, readPages, takeChildPages, toPage, whereAll, type ChildPages, type Page, type PageArgs, type ParentRow, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { rowsAsJson, type ColumnKind } from '../pagination/rows-as-json.js';
 import { countPerKey, countRows } from '../pagination/count.js';
 import { siblingOrder } from '../content-tree/order.js';
 import type { Reader } from '../spaces/rows.js';
@@ -45,20 +46,24 @@ function treeOrder(tag: string): SortKey<CollectionRow> {
 // `parentId` leads: at the root level the list's condition is `parentId IS NULL`.
 const byPosition = (tag: string) => siblingOrder<CollectionRow>(tag, 'c', [raw('c."parentId"')]);
 
-/** Collection rows read as JSON (see RowsAsJson): timestamps and the tree key revived. */
-function collectionRowsAsJson(withChildren: boolean): RowsAsJson<CollectionRow> {
-  const dates = withDates<CollectionRow & Record<string, unknown>>([...COLUMNS, 'viewerRole', ...(withChildren ? ['_children'] : [])], 'createdAt', 'updatedAt');
-  return {
-    columns: dates.columns,
-    revive(row) {
-      const revived = dates.revive(row);
-      // bytea travels as "\\x…" hex text.
-      if (typeof row.treeKey === 'string') revived.treeKey = Buffer.from(row.treeKey.slice(2), 'hex') as never;
-      return revived;
-    },
-  };
-}
-const COLLECTION_ROWS_AS_JSON = { plain: collectionRowsAsJson(false), withChildren: collectionRowsAsJson(true) };
+/** How each column travels in a list read as JSON (see RowsAsJson). */
+const COLUMN_KIND: Record<(typeof COLUMNS)[number] | 'viewerRole', ColumnKind> = {
+  id: 'text',
+  organizationId: 'text',
+  parentId: 'text',
+  title: 'text',
+  description: 'text',
+  defaultLevel: 'text',
+  position: 'int',
+  createdAt: 'date',
+  updatedAt: 'date',
+  ancestors: 'json',
+  treeKey: 'bytea',
+  spaceCount: 'int',
+  collectionCount: 'int',
+  viewerRole: 'text',
+};
+const COLLECTION_ROWS_AS_JSON = { plain: rowsAsJson<CollectionRow>(COLUMN_KIND), withChildren: rowsAsJson<CollectionRow>(COLUMN_KIND, '_children') };
 
 /** A page of collections with, for each, the first page of a child list (see ChildPages). */
 export type CollectionsPage<Child = unknown> = Page<CollectionRow> & { children?: Map<string, Page<Child>> };

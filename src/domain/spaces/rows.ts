@@ -6,8 +6,9 @@ import { Prisma, type Space } from '../../generated/prisma/client.js';
 import { rowsById } from '../sql.js';
 import { guestSeesSpace, spaceRoleSql } from '../access/role-sql.js';
 import type { Role } from '../access/roles.js';
-import { byTimeThenId, readPage, readPagesWith, whereAll, withDates, type ChildPages, type RowsAsJson, type Page, type PageArgs, type PageQuery, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { byTimeThenId, readPage, readPagesWith, whereAll, type ChildPages, type Page, type PageArgs, type PageQuery, type SortKey, type Queryable } from '../pagination/keyset.js';
 import { countPerKey, countRows } from '../pagination/count.js';
+import { rowsAsJson, type ColumnKind, type RowsAsJson } from '../pagination/rows-as-json.js';
 import { siblingOrder } from '../content-tree/order.js';
 import { liveSql } from './lifecycle.js';
 
@@ -56,7 +57,31 @@ const readColumns = (columns: readonly SpaceColumn[]) => [...new Set([...CORE_SP
 
 const columnsSql = (columns: readonly SpaceColumn[]) => raw(readColumns(columns).map((c) => COLUMN_SQL[c]).join(', '));
 
-const rowsAsJson = new Map<string, RowsAsJson<SpaceRow>>();
+/** How each column travels in a list read as JSON (see RowsAsJson). */
+const COLUMN_KIND: Record<SpaceColumn | 'viewerRole', ColumnKind> = {
+  id: 'text',
+  organizationId: 'text',
+  parentId: 'text',
+  title: 'text',
+  emoji: 'text',
+  visibility: 'text',
+  editMode: 'text',
+  defaultLevel: 'text',
+  position: 'int',
+  revisionId: 'text',
+  createdAt: 'date',
+  updatedAt: 'date',
+  deletedAt: 'date',
+  openCommentCount: 'int',
+  changeRequestCount: 'int',
+  openChangeRequestCount: 'int',
+  draftChangeRequestCount: 'int',
+  lastChangeRequestNumber: 'int',
+  mergeRules: 'json',
+  viewerRole: 'text',
+};
+
+const spaceRowsAsJsonCache = new Map<string, RowsAsJson<SpaceRow>>();
 
 /** What a collection's live spaces share with it, set from the collection row (see ChildPages.inherit). */
 const INHERITED: readonly SpaceColumn[] = ['organizationId', 'parentId', 'deletedAt'];
@@ -68,16 +93,16 @@ function inheritFromCollection(space: SpaceRow, collection: Record<string, unkno
 }
 
 /**
- * Space rows of `columns` (and "viewerRole") read as JSON (see RowsAsJson): their timestamps
- * revived. `inherited`: without the columns a parent collection's row gives (INHERITED).
+ * Space rows of `columns` (and "viewerRole") read as JSON (see RowsAsJson). `inherited`: without
+ * the columns a parent collection's row gives (INHERITED).
  */
 function spaceRowsAsJson(columns: readonly SpaceColumn[], inherited = false): RowsAsJson<SpaceRow> {
-  const read = [...readColumns(columns).filter((c) => !inherited || !INHERITED.includes(c)), 'viewerRole'];
+  const read = [...readColumns(columns).filter((c) => !inherited || !INHERITED.includes(c)), 'viewerRole' as const];
   const key = read.join();
-  let json = rowsAsJson.get(key);
+  let json = spaceRowsAsJsonCache.get(key);
   if (!json) {
-    json = withDates<SpaceRow>(read, 'createdAt', 'updatedAt', 'deletedAt');
-    if (rowsAsJson.size < 256) rowsAsJson.set(key, json); // selections are finitely many; bounded anyway
+    json = rowsAsJson<SpaceRow>(Object.fromEntries(read.map((column) => [column, COLUMN_KIND[column]])));
+    if (spaceRowsAsJsonCache.size < 256) spaceRowsAsJsonCache.set(key, json); // selections are finitely many; bounded anyway
   }
   return json;
 }
