@@ -150,3 +150,38 @@ describe('roles read with a parent’s rows', () => {
     }
   });
 });
+
+describe('organization → collections → spaces in one statement', () => {
+  it('follows the caller’s membership as it changes: a member’s tree, a guest’s, a member’s again', async () => {
+    const { org, owner } = await createOrg(server.db, 'Changing reader');
+    const api = sdk(server.url, owner.token);
+    const user = await createActor(server.db, { org: org.id, role: 'read' });
+    const open = (await api.orgs.createCollection(org.id, { title: 'Open' })).data.id;
+    const granted = (await api.orgs.createCollection(org.id, { title: 'Granted' })).data.id;
+    await api.orgs.createSpace(org.id, { title: 'In open', parent: open });
+    await api.orgs.createSpace(org.id, { title: 'In granted', parent: granted });
+    await api.collections.inviteToCollection(granted, { role: MemberRole.Read, users: [user.id] });
+    const tree = async () => {
+      const data = await gqlOk(server.url, user.token, `query($org: ID!) { organization(id: $org) { collections(first: 10) { totalCount edges { node { title
+        spaces(first: 10) { edges { node { title } } } } } } } }`, { org: org.id });
+      const { totalCount, edges } = data.organization.collections;
+      return { totalCount, titles: edges.map((e: any) => [e.node.title, e.node.spaces.edges.map((s: any) => s.node.title)]) };
+    };
+    const setRole = (role: 'read' | null) => server.db.member.update({ where: { organizationId_userId: { organizationId: org.id, userId: user.id } }, data: { role } });
+    const asMember = { totalCount: 2, titles: [['Open', ['In open']], ['Granted', ['In granted']]] };
+    const asGuest = { totalCount: 1, titles: [['Granted', ['In granted']]] };
+
+    expect(await tree()).toEqual(asMember);
+    await setRole(null);
+    expect(await tree()).toEqual(asGuest); // the statement read for a member finds a guest: read again
+    const before = server.queries.length;
+    expect(await tree()).toEqual(asGuest);
+    expect(server.queries.slice(before).filter((q) => q.includes('FROM "Organization" o'))).toHaveLength(1); // the guest's list, at once
+    await setRole('read');
+    expect(await tree()).toEqual(asMember);
+    expect(await tree()).toEqual(asMember);
+    await setRole(null);
+    await server.db.member.update({ where: { organizationId_userId: { organizationId: org.id, userId: user.id } }, data: { disabled: true } });
+    expect((await gql(server.url, user.token, `query($org: ID!) { organization(id: $org) { id } }`, { org: org.id })).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+});

@@ -104,13 +104,17 @@ describe('column selection of space lists', () => {
       fragment Shelf on Collection { inside: spaces(first: $n) { totalCount edges { cursor node { id title viewerRole } } pageInfo { hasNextPage endCursor } } }`;
     const alone = `query($id: ID!, $n: Int) { collection(id: $id) { inside: spaces(first: $n) { totalCount edges { cursor node { id title viewerRole } } pageInfo { hasNextPage endCursor } } } }`;
     for (const [reader, expected] of [[owner, 9], [guest, 3]] as const) {
-      server.queries.length = 0;
-      const data = await gqlOk(server.url, reader.token, nested, { id: org.id, n: 2 });
       // One statement: the organization (with the caller's membership), its collections and their
       // spaces, as a member or as a guest sees them (beside the token's lookup, on a token's first
-      // use); a guest's `totalCount`s are one COUNT more.
-      const reads = server.queries.filter((q) => !q.includes('"ApiToken"'));
-      expect(reads.length, reads.join('\n')).toBe(reader === guest ? 2 : 1);
+      // use); a guest's `totalCount`s are one COUNT more. The first time a guest reads it, the
+      // statement made for a member finds a guest and the guest's is read after it.
+      for (const first of [true, false]) {
+        server.queries.length = 0;
+        await gqlOk(server.url, reader.token, nested, { id: org.id, n: 2 });
+        const reads = server.queries.filter((q) => !q.includes('"ApiToken"'));
+        expect(reads.length, reads.join('\n')).toBe(reader === guest ? (first ? 3 : 2) : 1);
+      }
+      const data = await gqlOk(server.url, reader.token, nested, { id: org.id, n: 2 });
       const edges = data.organization.collections.edges.map((e: { node: { id: string; inside: unknown } }) => e.node);
       let seen = 0;
       for (const collection of edges) {

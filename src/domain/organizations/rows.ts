@@ -1,4 +1,5 @@
 /** Organizations read with the caller's membership beside each row (one statement for both). */
+import { LRUCache } from 'lru-cache';
 import { Prisma, type Organization } from '../../generated/prisma/client.js';
 import { rowsById } from '../sql.js';
 import type { Role } from '../access/roles.js';
@@ -35,9 +36,21 @@ function selectOrganizations(viewerId: string | Sql, extra: Sql = sql``): Sql {
 }
 
 /**
+ * Whether a caller was a guest of an organization when it was last read with a list (key: user
+ * and organization IDs), per process and bounded. A hint only: it picks which list a statement
+ * reads, and the statement checks it against the membership it reads (see loadOrganizationWith).
+ */
+const wasGuest = new LRUCache<string, boolean>({ max: 10_000 });
+
+/**
  * An organization with, when the caller is an active member, the first page of one of its lists
  * read in the same statement (see ChildPages): `lists.member`'s for a member with an
  * organization role, `lists.guest`'s for a guest (what they see is read another way).
+ *
+ * The statement holds one of the two lists, the one the caller needed last time (a member's by
+ * default), and reads it only if the membership it reads agrees; otherwise the page is read again
+ * with the other list. PostgreSQL prepares every part of a statement before running it, used or
+ * not: a statement holding both lists cost a member a tenth more for the guest's part it never ran.
  */
 export async function loadOrganizationWith<Row>(
   db: Queryable,
@@ -45,17 +58,20 @@ export async function loadOrganizationWith<Row>(
   id: string,
   lists: { member: ChildPages<Row>; guest: ChildPages<Row> },
 ): Promise<{ organization: OrganizationRow | null; page?: Page<Row> }> {
-  const parent = raw('o."id"');
-  const outer = { row: 'o', viewer: 'viewer' };
-  const list = sql`, (CASE WHEN NOT (${activeMembership}) THEN NULL
-      WHEN viewer."role" IS NULL THEN ${childPagesJson(lists.guest, parent, outer)} ELSE ${childPagesJson(lists.member, parent, outer)} END)::text AS "_children"`;
-  const [organization] = await db.$queryRaw<OrganizationRow[]>(sql`${selectOrganizations(viewerId, list)} WHERE o."id" = ${id}`);
-  if (!organization?.viewerIsMember) {
+  const hint = `${viewerId}:${id}`;
+  let guest = wasGuest.get(hint) ?? false;
+  // A second read when the hint was wrong; a third only if the membership changed in between.
+  for (let attempt = 0; ; attempt++) {
+    const list = guest ? lists.guest : lists.member;
+    const isThatKind = guest ? sql`viewer."role" IS NULL` : sql`viewer."role" IS NOT NULL`;
+    const column = sql`, (CASE WHEN ${activeMembership} AND ${isThatKind} THEN ${childPagesJson(list, raw('o."id"'), { row: 'o', viewer: 'viewer' })} END)::text AS "_children"`;
+    const [organization] = await db.$queryRaw<OrganizationRow[]>(sql`${selectOrganizations(viewerId, column)} WHERE o."id" = ${id}`);
+    if (organization?.viewerIsMember && (organization.viewerRole === null) === guest) return { organization, page: takeChildPages([organization], list).get(id) };
     if (organization) delete (organization as { _children?: unknown })._children;
-    return { organization: organization ?? null };
+    if (!organization?.viewerIsMember || attempt === 2) return { organization: organization ?? null };
+    guest = !guest;
+    wasGuest.set(hint, guest);
   }
-  const page = takeChildPages([organization], organization.viewerRole === null ? lists.guest : lists.member).get(id);
-  return { organization, page };
 }
 
 /** Organizations by ID, with the caller's membership. */
