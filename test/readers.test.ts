@@ -185,3 +185,27 @@ describe('organization → collections → spaces in one statement', () => {
     expect((await gql(server.url, user.token, `query($org: ID!) { organization(id: $org) { id } }`, { org: org.id })).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 });
+
+describe('a space read by ID', () => {
+  it('follows the caller’s role as it changes: an admin’s, a guest’s, a grant’s, an admin’s again', async () => {
+    const { org, owner } = await createOrg(server.db, 'Changing admin');
+    const api = sdk(server.url, owner.token);
+    const user = await createActor(server.db, { org: org.id, role: 'admin' });
+    const [one, two] = [(await api.orgs.createSpace(org.id, { title: 'One' })).data.id, (await api.orgs.createSpace(org.id, { title: 'Two' })).data.id];
+    const role = async (id: string) => (await gql(server.url, user.token, `query($id: ID!) { space(id: $id) { viewerRole } }`, { id })).data?.space?.viewerRole ?? null;
+    const setRole = (role: 'admin' | null) => server.db.member.update({ where: { organizationId_userId: { organizationId: org.id, userId: user.id } }, data: { role } });
+
+    expect([await role(one), await role(two)]).toEqual(['admin', 'admin']);
+    expect([await role(one), await role(two)]).toEqual(['admin', 'admin']); // read as an admin's
+    await setRole(null);
+    expect([await role(one), await role(two)]).toEqual([null, null]); // a guest with no grant: not found
+    expect((await get(user, `/spaces/${one}`)).status).toBe(404);
+    await api.spaces.inviteToSpace(two, { role: MemberRole.Edit, users: [user.id] });
+    expect([await role(one), await role(two)]).toEqual([null, 'edit']);
+    await setRole('admin');
+    expect([await role(one), await role(two)]).toEqual(['admin', 'admin']);
+    expect((await gqlOk(server.url, user.token, `query($a: ID!, $b: ID!) { a: space(id: $a) { viewerRole } b: space(id: $b) { viewerRole } }`, { a: one, b: two }))).toEqual({ a: { viewerRole: 'admin' }, b: { viewerRole: 'admin' } });
+    await server.db.member.update({ where: { organizationId_userId: { organizationId: org.id, userId: user.id } }, data: { disabled: true } });
+    expect((await get(user, `/spaces/${one}`)).status).toBe(404);
+  });
+});

@@ -44,16 +44,32 @@ function grantedRole(m: string, spaceId: Sql | null, ancestors: Sql): Sql {
 function roleOf(m: string, none: Sql, otherwise: Sql): Sql {
   const member = raw(m);
   return sql`(CASE WHEN ${member}."userId" IS NULL OR ${member}."disabled" OR ${none} THEN NULL
-    WHEN ${member}."role" = 'admin' THEN 'admin'::"Role"
-    ELSE ${otherwise} END)::text`;
+    WHEN ${member}."role" = 'admin' THEN 'admin'
+    ELSE (${otherwise})::text END)`;
+}
+
+/** A space deleted longer than the trash retention: nobody has a role on it any more. */
+const purgedSql = (s: string) => sql`${raw(s)}."deletedAt" < now() - (${TRASH_RETENTION_MS} * interval '1 millisecond')`;
+
+/** What spaceRoleUnlessGrantsSql answers when the role depends on more than the membership. */
+export const UNRESOLVED_ROLE = 'unresolved';
+
+/**
+ * The member `m`'s role on the space `s` when their membership alone decides it — none, or
+ * `admin` — and otherwise UNRESOLVED_ROLE: spaceRoleSql without the parent collection and the
+ * grants, for reading spaces by ID when the caller is likely an organization admin (see
+ * spaces/rows.ts loadSpaces). PostgreSQL prepares a statement's grant lookups even when it never
+ * runs them.
+ */
+export function spaceRoleUnlessGrantsSql(m: string, s: string): Sql {
+  return roleOf(m, purgedSql(s), raw(`'${UNRESOLVED_ROLE}'`));
 }
 
 export function spaceRoleSql(m: string, s: string, pc: string): Sql {
   const [member, space, parent] = [raw(m), raw(s), raw(pc)];
-  const purged = sql`${space}."deletedAt" < now() - (${TRASH_RETENTION_MS} * interval '1 millisecond')`;
   return roleOf(
     m,
-    purged,
+    purgedSql(s),
     sql`LEAST(
       ${member}."role",
       ${grantedRole(m, raw(`${s}."id"`), raw(`${pc}."ancestors"`))},
