@@ -453,6 +453,63 @@ describe('paging while the list changes', () => {
   });
 });
 
+describe('paging in tree order while the tree changes', () => {
+  /** A collection of spaces R0…R(n-1), in that order. */
+  async function shelf(token: string, orgId: string, n: number) {
+    const api = sdk(server.url, token);
+    const collection = (await api.orgs.createCollection(orgId, { title: 'Shelf' })).data.id;
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) ids.push((await api.orgs.createSpace(orgId, { title: `R${i}`, parent: collection })).data.id);
+    return { api, collection, ids };
+  }
+
+  it('neither skips nor repeats a space when earlier ones are deleted or moved away, or one moves to the front', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const { api, collection, ids } = await shelf(owner.token, org.id, 8);
+    const walk = await walkRest(owner.token, `/collections/${collection}/spaces`, {}, (s) => s.id, async (n) => {
+      if (n === 0) {
+        // Seen: R0, R1. Both leave (trash, another parent), and R7 moves to the front.
+        await api.spaces.deleteSpaceById(ids[0]);
+        await api.spaces.moveSpace(ids[1], { parent: null });
+        await api.spaces.moveSpace(ids[7], { position: { before: ids[2] } } as never);
+      }
+      if (n === 1) await api.spaces.deleteSpaceById(ids[2]); // seen: R2, R3
+    });
+    expect(walk.ids).toEqual([0, 1, 2, 3, 4, 5, 6].map((i) => ids[i]));
+  });
+
+  it('keeps the order right when many spaces are placed at the same spot (the gap used up, siblings spaced out again)', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const { api, collection, ids } = await shelf(owner.token, org.id, 14);
+    // R2…R13, each in turn placed right after R0: the gap after R0 halves each time until none is left.
+    for (const id of ids.slice(2)) await api.spaces.moveSpace(id, { position: { after: ids[0] } } as never);
+    const expected = [ids[0], ...ids.slice(2).reverse(), ids[1]];
+    expect((await walkRest(owner.token, `/collections/${collection}/spaces`)).ids).toEqual(expected);
+    const positions = (await server.db.space.findMany({ where: { parentId: collection }, select: { position: true } })).map((s) => s.position);
+    expect(new Set(positions).size).toBe(14);
+    expect(Math.min(...positions)).toBeGreaterThanOrEqual(0);
+    // Each of R1…R12 placed right before R13 in turn: the tree order is the creation order again.
+    for (const id of ids.slice(1, 13)) await api.spaces.moveSpace(id, { position: { before: ids[13] } } as never);
+    expect((await walkRest(owner.token, `/collections/${collection}/spaces`)).ids).toEqual(ids);
+    // Before the first one, whose position is the lowest there is: the siblings are spaced out.
+    await api.spaces.moveSpace(ids[13], { position: { before: ids[0] } } as never);
+    expect((await walkRest(owner.token, `/collections/${collection}/spaces`)).ids).toEqual([ids[13], ...ids.slice(0, 13)]);
+  });
+
+  it('neither skips nor repeats a collection when earlier ones are deleted', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const api = sdk(server.url, owner.token);
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await api.orgs.createCollection(org.id, { title: `C${i}` })).data.id);
+    for (const nested of ['true', 'false']) {
+      const walk = await walkRest(owner.token, `/orgs/${org.id}/collections`, { nested }, (c) => c.id, async (n) => {
+        if (n === 0 && nested === 'true') await Promise.all([api.collections.deleteCollectionById(ids[0]), api.collections.deleteCollectionById(ids[1])]);
+      });
+      expect(walk.ids).toEqual(nested === 'true' ? ids : ids.slice(2));
+    }
+  });
+});
+
 describe('bad cursors and page sizes', () => {
   const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 

@@ -3,7 +3,6 @@ import type { Access } from '../access/access.js';
 import { LIVE } from '../spaces/lifecycle.js';
 import { detachToRoot } from '../spaces/visibility.js';
 import { collectionSubtree } from './subtree.js';
-import { closeGap } from '../content-tree/position.js';
 import { guardedWrite } from '../access/guarded-write.js';
 import { parentOf } from '../content-tree/parent.js';
 
@@ -20,6 +19,5 @@ export async function deleteCollection(db: Db, access: Access, id: string): Prom
     await tx.space.updateMany({ where: { ...inSubtree, ...LIVE }, data: { deletedAt: new Date() } });
     await detachToRoot(tx, inSubtree);
     await tx.collection.delete({ where: { id } }); // nested collections and grants cascade
-    await closeGap(tx, collection.organizationId, collection.parentId);
   });
 }

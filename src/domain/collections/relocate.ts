@@ -1,7 +1,7 @@
 /** Moving a collection within its organization's tree, and transferring it to another organization. */
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
-import { closeGap, placeItem, type Position } from '../content-tree/position.js';
+import { placeItem, type Position } from '../content-tree/position.js';
 import { badRequest, conflict } from '../errors.js';
 import type { Access } from '../access/access.js';
 import { guardedWrite } from '../access/guarded-write.js';
@@ -32,7 +32,6 @@ export async function moveCollection(db: Db, access: Access, id: string, raw: Mo
     }
     await tx.collection.update({ where: { id }, data: { parentId } });
     await placeItem(tx, organizationId, parentId, { kind: 'collection', id }, data.position ?? undefined);
-    if (parentId !== collection.parentId) await closeGap(tx, organizationId, collection.parentId);
   });
   return id;
 }
@@ -71,7 +70,6 @@ export async function transferCollection(db: Db, access: Access, id: string, raw
     }
     await tx.collection.update({ where: { id }, data: { parentId: null } });
     await placeItem(tx, data.organization, null, { kind: 'collection', id });
-    await closeGap(tx, collection.organizationId, collection.parentId);
   });
   return id;
 }

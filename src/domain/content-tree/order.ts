@@ -1,16 +1,13 @@
 /**
  * The content tree's one order among siblings (spaces and collections under the same parent):
  * by position, then by ID. Lists page in it (keyset on these columns), Collection.treeKey encodes
- * it per level (prisma/migrations/*_access_index), and repositioning renumbers siblings in it.
+ * it per level (prisma/migrations/*_access_index), and placing an item keeps the others where they
+ * are in it (content-tree/position.ts).
  */
 import { Prisma } from '../../generated/prisma/client.js';
 import type { SortKey } from '../pagination/keyset.js';
 
 type Sibling = { position: number; id: string };
-
-export function compareSiblings(a: Sibling, b: Sibling): number {
-  return a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
 
 /** The keyset sort of a list of siblings read as `alias` (`leading`: see SortKey). */
 export function siblingOrder<Row extends Sibling>(tag: string, alias: 's' | 'c', leading: Prisma.Sql[]): SortKey<Row> {

@@ -3,7 +3,7 @@
  * parent they touch — a transaction-scoped advisory lock per parent (a collection, or an
  * organization's root), taken in a fixed order so that two moves in opposite directions cannot
  * deadlock. Sibling positions are read and written under those locks: concurrent writers take
- * turns, and positions stay unique and dense. The transaction itself is a guarded write
+ * turns, and positions stay unique. The transaction itself is a guarded write
  * (access/guarded-write.ts), which takes these locks after its access check.
  */
 import type { Prisma } from '../../generated/prisma/client.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { guardedWrite } from '../access/guarded-write.js';
 import { parentOf, requireCreatableParent } from '../content-tree/parent.js';
-import { closeGap, placeItem, type Position } from '../content-tree/position.js';
+import { placeItem, type Position } from '../content-tree/position.js';
 import { badRequest, conflict } from '../errors.js';
 import type { Access } from '../access/access.js';
 import { parseInput } from '../validation.js';
@@ -26,7 +26,6 @@ export async function moveSpace(db: Db, access: Access, id: string, raw: MoveInp
   await guardedWrite(db, { access, organizations: ({ space: s }) => [s.organizationId], mode: 'change', check, parents }, async (tx, { space: s, parentId }) => {
     await tx.space.update({ where: { id }, data: { parentId, visibility: visibilityUnder(parentId, s.visibility) } });
     await placeItem(tx, s.organizationId, parentId, { kind: 'space', id }, data.position ?? undefined);
-    if (parentId !== s.parentId) await closeGap(tx, s.organizationId, s.parentId);
   });
   return id;
 }
@@ -56,7 +55,6 @@ export async function transferSpace(db: Db, access: Access, id: string, raw: Tra
     }
     await tx.space.update({ where: { id }, data: { organizationId: data.organization, parentId, visibility: visibilityUnder(parentId, s.visibility) } });
     await placeItem(tx, data.organization, parentId, { kind: 'space', id });
-    await closeGap(tx, s.organizationId, s.parentId);
   });
   return id;
 }

@@ -2,7 +2,7 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db } from '../../db/client.js';
 import { enqueueJob } from '../jobs/enqueue.js';
-import { closeGap, nextPosition } from '../content-tree/position.js';
+import { nextPosition } from '../content-tree/position.js';
 import { guardedWrite } from '../access/guarded-write.js';
 import { parentOf } from '../content-tree/parent.js';
 import { conflict } from '../errors.js';
@@ -12,11 +12,10 @@ import { visibilityUnder } from './visibility.js';
 
 export async function deleteSpace(db: Db, access: Access, id: string): Promise<void> {
   const check = (a: Access) => a.requireSpace(id, 'trash');
-  // Its live siblings close ranks; restored, it returns at the end.
+  // Its siblings keep their positions (content-tree/position.ts); restored, it returns at the end.
   const parents = ({ space }: Awaited<ReturnType<typeof check>>) => [parentOf(space)];
   await guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check, parents }, async (tx, { space }) => {
     await tx.space.update({ where: { id }, data: { deletedAt: new Date() } });
-    await closeGap(tx, space.organizationId, space.parentId);
   });
 }
 
