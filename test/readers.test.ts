@@ -66,19 +66,50 @@ describe('a guest with a grant on one space', () => {
     expect((await get(w.guest, `/orgs/${w.org.id}/members/${w.guest.id}/spaces`)).body.items.map((i: any) => i.space.id)).toEqual([w.seen]);
   });
 
-  it('sees its own team and teammates, never the teams it is not in', async () => {
-    const members = await get(w.guest, `/orgs/${w.org.id}/teams/${w.guestTeam}/members`);
-    expect(members.body.count).toBe(2);
+  it('sees its own team, not its members’ memberships unless it owns the team, never the teams it is not in', async () => {
+    expect((await get(w.guest, `/orgs/${w.org.id}/teams/${w.guestTeam}`)).body.permissions).toEqual({ admin: false, view: true });
+    expect((await get(w.guest, `/orgs/${w.org.id}/teams/${w.guestTeam}/members`)).status).toBe(403);
     expect([403, 404]).toContain((await get(w.guest, `/orgs/${w.org.id}/teams/${w.staffTeam}/members`)).status);
-    // A teammate's teams and counts only reveal what the guest may see.
-    const data = await gqlOk(server.url, w.guest.token, `query($id: ID!, $team: ID!) { organization(id: $id) { team(id: $team) {
-      members(first: 10) { edges { node { id teams spaces teamMemberships(first: 10) { totalCount edges { node { team { id title } } } } } } } } } }`,
-      { id: w.org.id, team: w.guestTeam });
-    const teammate = data.organization.team.members.edges.map((e: any) => e.node).find((n: any) => n.id === w.reader.id);
-    expect(teammate.teamMemberships.totalCount).toBe(1);
-    expect(teammate.teamMemberships.edges.map((e: any) => e.node.team.id)).toEqual([w.guestTeam]);
-    expect(teammate.teams).toBe(1);
-    expect(teammate.spaces).toBe(1); // the reader holds grants on both spaces; the guest sees one of them
+    const teamMembers = `query($id: ID!, $team: ID!) { organization(id: $id) { team(id: $team) { permissions { view listMembers }
+      members(first: 10) { edges { node { id role teams spaces user { email } teamMemberships(first: 10) { totalCount edges { node { team { id title } } } } } } } } } }`;
+    const denied = await gql(server.url, w.guest.token, teamMembers, { id: w.org.id, team: w.guestTeam });
+    expect(denied.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    // As the team's owner it lists them; a teammate's teams and counts only reveal what the guest may see.
+    const ownership = { teamId_userId: { teamId: w.guestTeam, userId: w.guest.id } };
+    await server.db.teamMember.update({ where: ownership, data: { role: 'owner' } });
+    try {
+      const data = await gqlOk(server.url, w.guest.token, teamMembers, { id: w.org.id, team: w.guestTeam });
+      expect(data.organization.team.permissions).toEqual({ view: true, listMembers: true });
+      const teammate = data.organization.team.members.edges.map((e: any) => e.node).find((n: any) => n.id === w.reader.id);
+      expect(teammate.user.email).toBe(w.reader.email);
+      expect(teammate.teamMemberships.totalCount).toBe(1);
+      expect(teammate.teamMemberships.edges.map((e: any) => e.node.team.id)).toEqual([w.guestTeam]);
+      expect(teammate.teams).toBe(1);
+      expect(teammate.spaces).toBe(1); // the reader holds grants on both spaces; the guest sees one of them
+    } finally {
+      await server.db.teamMember.update({ where: ownership, data: { role: 'member' } });
+    }
+  });
+
+  it('sees the name, not the e-mail, of members it meets in content who are not its teammates', async () => {
+    const api = sdk(server.url, w.owner.token);
+    const cr = (await api.spaces.createChangeRequest(w.seen, { subject: 'By the owner' })).data;
+    const asGuest = await get(w.guest, `/spaces/${w.seen}/change-requests/${cr.id}`);
+    expect(asGuest.status).toBe(200);
+    expect(asGuest.body.createdBy).toMatchObject({ object: 'user', id: w.owner.id, displayName: expect.any(String) });
+    expect(asGuest.body.createdBy).not.toHaveProperty('email');
+    const graph = await gqlOk(server.url, w.guest.token, `query($id: ID!) { space(id: $id) { changeRequests(first: 10, status: draft) { edges { node { createdBy { id email } } } } } }`, { id: w.seen });
+    expect(graph.space.changeRequests.edges.map((e: any) => e.node.createdBy)).toContainEqual({ id: w.owner.id, email: null });
+    // A teammate's e-mail, and their own, they see; the owner's, as the reviewer of the teammate's request, they do not.
+    await api.spaces.inviteToSpace(w.seen, { role: MemberRole.Edit, users: [w.reader.id] });
+    const byReader = (await sdk(server.url, w.reader.token).spaces.createChangeRequest(w.seen, { subject: 'By the reader' })).data;
+    await api.spaces.inviteToSpace(w.seen, { role: MemberRole.Read, users: [w.reader.id] });
+    expect((await get(w.guest, `/spaces/${w.seen}/change-requests/${byReader.id}`)).body.createdBy.email).toBe(w.reader.email);
+    await api.spaces.submitChangeRequestReview(w.seen, byReader.id, { status: 'approved' } as never);
+    const reviews = await get(w.guest, `/spaces/${w.seen}/change-requests/${byReader.id}/reviews`);
+    expect(reviews.body.items.map((r: any) => [r.reviewer.id, 'email' in r.reviewer])).toEqual([[w.owner.id, false]]);
+    expect((await get(w.owner, `/spaces/${w.seen}/change-requests/${cr.id}`)).body.createdBy.email).toBe(w.owner.email);
+    expect((await gqlOk(server.url, w.guest.token, '{ viewer { email } }')).viewer.email).toBe(w.guest.email);
   });
 
   it('resolves node(id) of users only for itself and teammates', async () => {

@@ -175,13 +175,14 @@ describe('team members over REST (SDK)', () => {
     expect([first.items[0].organization.id, second.items[0].organization.id]).toEqual([ann.id, bob.id]);
   });
 
-  it('lets a guest see their own team, but not other teams', async () => {
+  it('lets a guest see their own team, but not its members’ memberships, nor other teams', async () => {
     const { org, guest, ann, api } = await setup();
     const mine = (await api.orgs.createOrganizationTeam(org.id, { title: 'Mine', members: [guest.id, ann.id] })).data;
     const other = (await api.orgs.createOrganizationTeam(org.id, { title: 'Other', members: [ann.id] })).data;
     const asGuest = sdk(server.url, guest.token);
-    expect((await asGuest.orgs.listTeamMembersInOrganizationById(org.id, mine.id)).data.count).toBe(2);
+    // They see the team, not its members' memberships (guests read no membership but their own).
     expect((await asGuest.orgs.getTeamInOrganizationById(org.id, mine.id)).data.permissions).toEqual({ admin: false, view: true });
+    expect((await sdkError(asGuest.orgs.listTeamMembersInOrganizationById(org.id, mine.id))).status).toBe(403);
     // A team the guest cannot see is not found, as a space they cannot see is (its existence is not revealed).
     expect((await sdkError(asGuest.orgs.getTeamInOrganizationById(org.id, other.id))).status).toBe(404);
     expect((await sdkError(asGuest.orgs.listTeamMembersInOrganizationById(org.id, other.id))).status).toBe(404);

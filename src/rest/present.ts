@@ -21,8 +21,7 @@ export const presentUser = (u: Obj) => ({
   object: 'user',
   id: u.id,
   displayName: u.displayName,
-  email: u.email,
-  ...optional({ photoURL: u.photoURL }),
+  ...optional({ email: u.email, photoURL: u.photoURL }),
   urls: u.urls,
 });
 

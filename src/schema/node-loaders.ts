@@ -3,7 +3,6 @@
  * node refetch passes the same checks as the resource's own root field.
  */
 import { notFound } from '../domain/errors.js';
-import { canSeeUser } from '../domain/members/access.js';
 import { requireTeam } from '../domain/teams/access.js';
 import type { Context } from './context.js';
 
@@ -21,7 +20,7 @@ export const nodeLoaders: Record<string, NodeLoader> = {
     return (await ctx.access.requireChangeRequest(row.spaceId, id)).changeRequest;
   },
   User: async (ctx, id) => {
-    const user = (await canSeeUser(ctx.db, ctx.viewer.userId, id)) ? await ctx.loaders.user.load(id) : null;
+    const user = id === ctx.viewer.userId || (await ctx.loaders.userVisible.load(id)) ? await ctx.loaders.user.load(id) : null;
     if (!user) throw notFound('User');
     return user;
   },

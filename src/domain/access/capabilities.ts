@@ -96,8 +96,14 @@ export const JOB_RULES = { view: 'view', cancel: 'edit' } as const satisfies Rec
 export type TeamStanding = { orgRole: Role | null; teamRole: 'owner' | 'member' | null };
 
 export const TEAM_RULES = {
-  /** See the team and its members: members with an organization role, and the team's own members. */
+  /** See the team (its title, its member count): members with an organization role, and the team's own members. */
   view: (s: TeamStanding) => s.orgRole !== null || s.teamRole !== null,
+  /**
+   * List its members (their memberships of the organization: role, activity): whoever reads the
+   * organization's members, and the team's owners. A guest who is a plain member of the team sees
+   * the team, and their teammates as users, but no one's membership but their own.
+   */
+  listMembers: (s: TeamStanding) => s.orgRole !== null || s.teamRole === 'owner',
   /** Rename it and change its members: organization admins and the team's owners. */
   manage: (s: TeamStanding) => atLeast(s.orgRole, 'admin') || s.teamRole === 'owner',
 } as const;
@@ -171,4 +177,4 @@ export const organizationPermissions = (membership: { member: boolean; role: Rol
   installIntegration: NOT_SERVED,
 });
 
-export const teamPermissionsOf = (standing: TeamStanding) => ({ admin: TEAM_RULES.manage(standing), view: TEAM_RULES.view(standing) });
+export const teamPermissionsOf = (standing: TeamStanding) => ({ admin: TEAM_RULES.manage(standing), view: TEAM_RULES.view(standing), listMembers: TEAM_RULES.listMembers(standing) });

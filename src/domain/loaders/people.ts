@@ -4,6 +4,7 @@ import { liveSql } from '../spaces/lifecycle.js';
 import { Prisma, type Member, type Team, type TeamMember, type User } from '../../generated/prisma/client.js';
 import type { Db } from '../../db/client.js';
 import { loadOrganizations, type OrganizationRow } from '../organizations/rows.js';
+import { visibleUsers } from '../members/access.js';
 import { guestSeesSpace } from '../access/role-sql.js';
 import { countMemberTeams, memberTeamsPages, teamMembersPages, type MemberTeamRow, type TeamMemberRow } from '../teams/rows.js';
 import type { Page } from '../pagination/keyset.js';
@@ -23,6 +24,11 @@ export function peopleLoaders(db: Db, viewerId: string, registry: LoaderRegistry
   return {
     organization: registry.track<string, OrganizationRow | null>(async (ids) => byId(await loadOrganizations(db, viewerId, ids), ids)),
     user: registry.track<string, User | null>(async (ids) => byId(await db.user.findMany({ where: { id: { in: [...ids] } } }), ids)),
+    /** Whether the caller may see a user in full (members/access.ts visibleUsers); primed where a read implies it. */
+    userVisible: registry.track<string, boolean>(async (ids) => {
+      const visible = await visibleUsers(db, viewerId, ids);
+      return ids.map((id) => visible.has(id));
+    }),
     team: registry.track<string, Team | null>(async (ids) => byId(await db.team.findMany({ where: { id: { in: [...ids] } } }), ids)),
     /** One membership, by `memberKey`. */
     member: registry.track<string, Member | null>(async (keys) => {

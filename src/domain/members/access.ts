@@ -5,7 +5,7 @@
  */
 import { notFound } from '../errors.js';
 import { memberKey } from '../loaders/index.js';
-import type { Db } from '../../db/client.js';
+import type { Queryable } from '../pagination/keyset.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Access } from '../access/access.js';
 import type { OrganizationRow } from '../organizations/rows.js';
@@ -27,17 +27,17 @@ export async function findMember(access: Access, organizationId: string, userId:
 }
 
 /**
- * Whether the caller may see a user (their name and e-mail): themself, a member of an
- * organization where the caller has an organization role (they read its members), or a teammate.
+ * Which of `userIds` the caller may see in full (with their e-mail): themself, members of an
+ * organization where the caller has an organization role (they read its members), and teammates.
+ * Others the caller meets (the author of a change request, a reviewer) show their name only.
  */
-export async function canSeeUser(db: Db, viewerId: string, userId: string): Promise<boolean> {
-  if (viewerId === userId) return true;
-  const [row] = await db.$queryRaw<{ seen: boolean }[]>(Prisma.sql`SELECT (
-    EXISTS (SELECT 1 FROM "Member" them JOIN "Member" me ON me."organizationId" = them."organizationId"
-      WHERE them."userId" = ${userId} AND me."userId" = ${viewerId} AND NOT me."disabled" AND me."role" IS NOT NULL)
+export async function visibleUsers(db: Queryable, viewerId: string, userIds: readonly string[]): Promise<Set<string>> {
+  const rows = await db.$queryRaw<{ id: string }[]>(Prisma.sql`SELECT u."id" FROM unnest(${[...userIds]}::text[]) AS u("id")
+    WHERE u."id" = ${viewerId}
+    OR EXISTS (SELECT 1 FROM "Member" them JOIN "Member" me ON me."organizationId" = them."organizationId"
+      WHERE them."userId" = u."id" AND me."userId" = ${viewerId} AND NOT me."disabled" AND me."role" IS NOT NULL)
     OR EXISTS (SELECT 1 FROM "TeamMember" them JOIN "TeamMember" me ON me."teamId" = them."teamId"
       JOIN "Team" t ON t."id" = me."teamId" JOIN "Member" mine ON mine."organizationId" = t."organizationId" AND mine."userId" = me."userId"
-      WHERE them."userId" = ${userId} AND me."userId" = ${viewerId} AND NOT mine."disabled")
-  ) AS seen`);
-  return row.seen;
+      WHERE them."userId" = u."id" AND me."userId" = ${viewerId} AND NOT mine."disabled")`);
+  return new Set(rows.map((row) => row.id));
 }

@@ -28,7 +28,14 @@ export const MemberRef = builder.prismaObject('Member', {
   fields: (t) => ({
     id: t.exposeID('userId', { description: 'The user ID.' }),
     organizationId: t.exposeString('organizationId'),
-    user: t.field({ type: UserRef, resolve: async (m, _args, ctx) => (await ctx.loaders.user.load(m.userId))! }),
+    user: t.field({
+      type: UserRef,
+      resolve: async (m, _args, ctx) => {
+        // Whoever may read a membership may see its user (members/access.ts, teams/access.ts).
+        ctx.loaders.userVisible.prime(m.userId, true);
+        return (await ctx.loaders.user.load(m.userId))!;
+      },
+    }),
     role: t.expose('role', { type: RoleEnum, nullable: true, description: 'Null for guests.' }),
     disabled: t.exposeBoolean('disabled'),
     joinedAt: t.expose('joinedAt', { type: 'DateTime' }),

@@ -14,7 +14,8 @@ const TeamPermissions = builder.simpleObject('TeamPermissions', {
   description: 'What the caller may do with the team.',
   fields: (t) => ({
     admin: t.boolean({ description: 'Manage the team: its title and members.' }),
-    view: t.boolean({ description: 'See the team and list its members.' }),
+    view: t.boolean({ description: 'See the team: its title and member count.' }),
+    listMembers: t.boolean({ description: 'List its members: members with an organization role, and the team owners.' }),
   }),
 });
 
@@ -22,7 +23,7 @@ const TeamMemberPermissions = builder.simpleObject('TeamMemberPermissions', {
   fields: (t) => ({ view: t.boolean({ description: 'The caller can see this team member.' }) }),
 });
 
-const permissionsOf = async (ctx: Context, team: Team) => (await teamPermissions(ctx.access, team)) ?? { admin: false, view: false };
+const permissionsOf = async (ctx: Context, team: Team) => (await teamPermissions(ctx.access, team)) ?? { admin: false, view: false, listMembers: false };
 
 export const TeamRef = builder.prismaNode('Team', {
   id: { field: 'id' },
@@ -38,7 +39,7 @@ export const TeamRef = builder.prismaNode('Team', {
         type: MemberRef,
         description: 'Members of the team, in order of joining it; edges carry the team role.',
         resolve: async (team, args, ctx) => {
-          if (!(await permissionsOf(ctx, team)).view) throw forbidden();
+          if (!(await permissionsOf(ctx, team)).listMembers) throw forbidden();
           return pageConnection(await ctx.loaders.teamMembers(pageVariant(args)).load(team.id), team.memberCount);
         },
       },
@@ -48,10 +49,10 @@ export const TeamRef = builder.prismaNode('Team', {
           role: e.field({ type: TeamRoleEnum, resolve: (edge) => (edge.node as TeamMemberRow).teamMembership.role }),
           permissions: e.field({
             type: TeamMemberPermissions,
-            // Listing requires seeing the team, and whoever sees a team sees its members.
+            // Whoever lists a team's members sees each of them.
             resolve: async (edge, _args, ctx) => {
               const team = await ctx.loaders.team.load((edge.node as TeamMemberRow).teamMembership.teamId);
-              return { view: !!team && (await permissionsOf(ctx, team)).view };
+              return { view: !!team && (await permissionsOf(ctx, team)).listMembers };
             },
           }),
         }),

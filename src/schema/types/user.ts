@@ -5,7 +5,11 @@ export const UserRef = builder.prismaNode('User', {
   id: { field: 'id' },
   fields: (t) => ({
     displayName: t.exposeString('displayName'),
-    email: t.exposeString('email'),
+    email: t.string({
+      nullable: true,
+      description: 'Shown to the user themself, to members with an organization role in an organization of theirs, and to teammates; null to others (who see the name).',
+      resolve: async (user, _args, ctx) => (user.id === ctx.viewer.userId || (await ctx.loaders.userVisible.load(user.id)) ? user.email : null),
+    }),
     photoURL: t.exposeString('photoURL', { nullable: true }),
     urls: t.field({
       type: builder.simpleObject('UserUrls', { fields: (u) => ({ location: u.string() }) }),
