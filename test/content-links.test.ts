@@ -192,6 +192,32 @@ describe('GET /spaces/{spaceId}/links', () => {
     expect((await links(owner.token, space.id)).body.stats.broken.changeRequest).toBe(5);
   });
 
+  it('refuses link pages whose target is not a content reference of its kind (400 naming the field), writing nothing', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const space = await createSpace(owner, org.id);
+    const cr = (await sdk(server.url, owner.token).spaces.createChangeRequest(space.id, { subject: 'Links' })).data;
+    const content = `/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`;
+    const bad: [Ref, string][] = [
+      [{ kind: 'url', url: 5 }, 'url'],
+      [{ kind: 'url', url: { a: 1 } }, 'url'],
+      [{ kind: 'url' }, 'url'],
+      [{ kind: 'page', page: 5 }, 'page'],
+      [{ kind: 'space', space: ['x'] }, 'space'],
+      [{ kind: 'user', user: null }, 'user'],
+      [{ kind: 'url', url: 'https://example.com', evil: 'x'.repeat(2000) }, ''],
+      [{ kind: 'tag', tag: 'x' }, 'kind'],
+    ];
+    for (const [target, field] of bad) {
+      const response = await http(server.url, owner.token, 'POST', content, { changes: [{ operation: 'insert_page', type: 'link', title: 'L', target }] });
+      expect({ target, status: response.status }).toEqual({ target, status: 400 });
+      expect(response.body.error.message).toContain(`target${field ? `.${field}` : ''}`);
+    }
+    const pages = await http(server.url, owner.token, 'GET', `/spaces/${space.id}/change-requests/${cr.id}/content`);
+    expect(pages.body.pages).toEqual([]);
+    const ok = await http(server.url, owner.token, 'POST', content, { changes: [{ operation: 'insert_page', type: 'link', title: 'L', target: { kind: 'page', page: 'page_x', space: space.id } }] });
+    expect(ok.status).toBe(200);
+  });
+
   it('answers 400 naming a bad status, 401 without a token, 404 for unknown spaces and other organizations', async () => {
     const { owner, space, other } = await seedStatuses();
     const bad = await links(owner.token, space.id, '?status=dead');

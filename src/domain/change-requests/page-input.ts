@@ -23,8 +23,18 @@ const meta = {
   hidden: z.boolean().optional(),
 };
 
-/** A content reference of a link page (ContentRef): its `kind` and the fields that kind names. */
-const contentRef = z.object({ kind: z.enum(['url', 'page', 'anchor', 'file', 'space', 'collection', 'user', 'reusable-content']) }).passthrough();
+const id = z.string().min(1).max(100);
+/** A content reference of a link page (the public document's ContentRef): its `kind` and the fields that kind names, nothing else. */
+const contentRef = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('url'), url: z.string().min(1).max(2048) }).strict(),
+  z.object({ kind: z.literal('page'), page: id, space: id.optional() }).strict(),
+  z.object({ kind: z.literal('anchor'), anchor: z.string().min(1).max(255), page: id.optional(), space: id.optional() }).strict(),
+  z.object({ kind: z.literal('file'), file: id, space: id.optional() }).strict(),
+  z.object({ kind: z.literal('space'), space: id }).strict(),
+  z.object({ kind: z.literal('collection'), collection: id }).strict(),
+  z.object({ kind: z.literal('user'), user: id }).strict(),
+  z.object({ kind: z.literal('reusable-content'), reusableContent: id, space: id.optional() }).strict(),
+]);
 
 export const insertPage = z
   .object({
