@@ -71,6 +71,11 @@ describe('malformed input', () => {
     expect(ok.status).toBe(201);
   });
 
+  it('answers 400 naming a required field that is missing', async () => {
+    const transfer = await http(server.url, org.owner.token, 'POST', `/spaces/${spaceId}/transfer`, {});
+    expect(transfer).toEqual({ status: 400, body: { error: { code: 400, message: 'Invalid value for "organization": required' } } });
+  });
+
   it('answers 400 for broken percent-encoding, 405 for unknown methods, 400 for a malformed Host', async () => {
     expect((await raw('GET', '/v1/spaces/%E0%A4%A')).status).toBe(400);
     for (const method of ['TRACE', 'PROPFIND', 'CONNECT']) {

@@ -88,7 +88,7 @@ type Reply = { status: number; body?: unknown; headers?: Record<string, string> 
 function coercionMessage(message: string): string {
   const at = /at "(?:input\.)?([^"]+)"; (.*)$/s.exec(message);
   if (at) return `Invalid value for "${at[1].replace(/^input\./, '')}": ${at[2]}`;
-  const variable = /^Variable "\$(?:input)?(\w*)" (?:got invalid value .*?; |of required type .*? was not provided)(.*)$/s.exec(message);
+  const variable = /^Variable "\$(?:input)?(\w*)" (?:got invalid value .*?; |of required type .*? was not provided\.?)(.*)$/s.exec(message);
   if (variable) return `Invalid value for "${variable[1] || 'body'}"${variable[2] ? `: ${variable[2]}` : ': required'}`;
   return message;
 }
