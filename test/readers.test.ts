@@ -112,6 +112,16 @@ describe('a guest with a grant on one space', () => {
     expect((await gqlOk(server.url, w.guest.token, '{ viewer { email } }')).viewer.email).toBe(w.guest.email);
   });
 
+  it('reads GET /users/{id} (every user’s urls.location) only for itself and teammates', async () => {
+    const teammate = await get(w.guest, `/users/${w.reader.id}`);
+    expect(teammate.status).toBe(200);
+    expect(teammate.body).toMatchObject({ object: 'user', id: w.reader.id, email: w.reader.email });
+    expect(teammate.body.urls.location).toMatch(new RegExp(`/v1/users/${w.reader.id}$`));
+    expect((await get(w.guest, `/users/${w.guest.id}`)).body.id).toBe(w.guest.id);
+    for (const id of [w.owner.id, w.outsider.id, w.seen, 'usr_nobody']) expect({ id, status: (await get(w.guest, `/users/${id}`)).status }).toEqual({ id, status: 404 });
+    expect((await get(w.owner, `/users/${w.guest.id}`)).body.email).toBe(w.guest.email);
+  });
+
   it('resolves node(id) of users only for itself and teammates', async () => {
     const node = (id: string) => gql(server.url, w.guest.token, `query($id: ID!) { node(id: $id) { ... on User { email } } }`, { id });
     expect((await node(w.reader.id)).data?.node.email).toBe(w.reader.email);

@@ -1,4 +1,9 @@
-/** The caller themself: `GET /user` (the SDK's `user.getAuthenticatedUser()`). */
+/**
+ * Users: the caller themself (`GET /user`, the SDK's `user.getAuthenticatedUser()`), and a user by
+ * ID (`GET /users/{userId}`, where every user's `urls.location` points), found only when the
+ * caller may see them (members/access.ts visibleUsers), like `node(id)`.
+ */
+import { notFound } from '../../domain/errors.js';
 import { presentUser, USER_FRAGMENT } from '../present.js';
 import { route, type Route } from '../route.js';
 
@@ -9,5 +14,16 @@ export const userRoutes: Route[] = [
     operation: `query RestAuthenticatedUser { viewer { ...RestUser } } ${USER_FRAGMENT}`,
     variables: () => ({}),
     result: (data) => presentUser(data.viewer),
+  }),
+  route({
+    method: 'GET',
+    path: '/users/{userId}',
+    operation: `query RestUserById($id: ID!) { node(id: $id) { ... on User { ...RestUser } } } ${USER_FRAGMENT}`,
+    variables: ({ params }) => ({ id: params.userId }),
+    // Another kind of ID resolves to another node, which the fragment leaves empty.
+    result: (data) => {
+      if (!data.node?.id) throw notFound('User');
+      return presentUser(data.node);
+    },
   }),
 ];
