@@ -163,4 +163,29 @@ describe('column selection of space lists', () => {
     const refused = await gql(server.url, stranger.token, `query($id: ID!) { organization(id: $id) { ${page('first: 2')} } }`, { id: org.id });
     expect(refused.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
+  it('answers a page of spaces read with their organization exactly as one read on its own, in one statement', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const api = sdk(server.url, owner.token);
+    const { createActor } = await import('./helpers/factories.js');
+    const guest = await createActor(server.db, { org: org.id, role: 'guest' });
+    const shelf = (await api.orgs.createCollection(org.id, { title: 'Shelf' })).data;
+    const ids: string[] = [];
+    for (const title of ['One', 'Two', 'Three', 'Four']) ids.push((await api.orgs.createSpace(org.id, { title, emoji: '📘', parent: title === 'Two' ? shelf.id : undefined })).data.id);
+    for (const id of [ids[1], ids[3]]) await api.spaces.inviteToSpace(id, { role: MemberRole.Edit, users: [guest.id] });
+    const fields = 'id title emoji visibility editMode defaultLevel createdAt updatedAt viewerRole permissions { access admin edit } parent { id } organization { id } urls { location app }';
+    const page = `spaces(first: 2) { totalCount edges { cursor node { ${fields} } } pageInfo { hasNextPage endCursor } }`;
+    for (const [reader, count] of [[owner, 4], [guest, 2]] as const) {
+      await gqlOk(server.url, reader.token, `query($id: ID!) { organization(id: $id) { ${page} } }`, { id: org.id }); // a guest's first read learns it is one
+      server.queries.length = 0;
+      const ahead = await gqlOk(server.url, reader.token, `query($id: ID!) { organization(id: $id) { spaces(first: 2) { totalCount edges { node { id } } } } }`, { id: org.id });
+      const reads = server.queries.filter((q) => !q.includes('"ApiToken"'));
+      expect(reads.length, reads.join('\n')).toBe(reader === guest ? 2 : 1); // a guest's totalCount is a COUNT
+      expect(ahead.organization.spaces.totalCount).toBe(count);
+      const [withOrg, alone] = await Promise.all([
+        gqlOk(server.url, reader.token, `query($id: ID!) { organization(id: $id) { ${page} } }`, { id: org.id }),
+        gqlOk(server.url, reader.token, `query($id: ID!) { node(id: $id) { ... on Organization { ${page} } } }`, { id: org.id }),
+      ]);
+      expect(withOrg.organization.spaces).toEqual(alone.node.spaces);
+    }
+  });
 });

@@ -8,7 +8,7 @@ import type { RawQueryable } from '../../db/prepared.js';
 import { rowsById } from '../sql.js';
 import { guestSeesSpace, spaceRoleSql, spaceRoleUnlessGrantsSql, UNRESOLVED_ROLE } from '../access/role-sql.js';
 import type { Role } from '../access/roles.js';
-import { byTimeThenId, readPage, readPagesWith, whereAll, type ChildPages, type Page, type PageArgs, type PageQuery, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { byTimeThenId, planPage, readPage, readPagesWith, toPage, whereAll, type ChildPages, type Page, type PageArgs, type PageQuery, type SortKey, type Queryable } from '../pagination/keyset.js';
 import { countPerKey, countRows } from '../pagination/count.js';
 import { rowsAsJson, type ColumnKind, type RowsAsJson } from '../pagination/rows-as-json.js';
 import { siblingOrder } from '../content-tree/order.js';
@@ -168,15 +168,38 @@ function byCreation(tag: string, descending = false): SortKey<SpaceRow> {
 /** The content tree's order within a parent collection. */
 const byPosition = (tag: string) => siblingOrder<SpaceRow>(tag, 's', [raw('s."deletedAt"')]);
 
-/** Live spaces of an organization the reader can see, oldest first (`columns`: see CORE_SPACE_COLUMNS). */
-export function organizationSpacesPage(
+/**
+ * Live spaces of an organization the reader can see, oldest first (`columns`: see
+ * CORE_SPACE_COLUMNS), as a list of the organization (see ChildPages): inside the organization's
+ * statement (`outer`), the caller's membership is that statement's row, not joined again.
+ */
+export function organizationSpacesChild(reader: Reader, args: PageArgs, columns: readonly SpaceColumn[] = SPACE_COLUMNS): ChildPages<SpaceRow> {
+  const read: readonly SpaceColumn[] = [...columns, 'createdAt'];
+  return {
+    query: (organizationId, plan, outer) => sql`
+      SELECT ${columnsSql(read)}, ${spaceRoleSql(outer?.viewer ?? 'viewer', 's', 'pc')} AS "viewerRole"
+      FROM "Space" s
+      LEFT JOIN "Collection" pc ON pc."id" = s."parentId"
+      ${outer ? sql`` : sql`LEFT JOIN "Member" viewer ON viewer."organizationId" = s."organizationId" AND viewer."userId" = ${reader.userId}`}
+      ${whereAll([sql`s."organizationId" = ${organizationId}`, live, ...visibleTo(reader), ...plan.seek])} ORDER BY ${plan.orderBy} LIMIT ${plan.limit}`,
+    keyOf: (organizationId) => byCreation(`spaces:${organizationId}`),
+    args,
+    json: spaceRowsAsJson(read),
+  };
+}
+
+/** The page of `organizationSpacesChild`, on its own. */
+export async function organizationSpacesPage(
   db: Queryable,
   reader: Reader,
   organizationId: string,
   args: PageArgs,
   columns: readonly SpaceColumn[] = SPACE_COLUMNS,
 ): Promise<Page<SpaceRow>> {
-  return readPage(db, selectSpaces(reader.userId, sql``, [...columns, 'createdAt']), [sql`s."organizationId" = ${organizationId}`, live, ...visibleTo(reader)], byCreation(`spaces:${organizationId}`), args);
+  const list = organizationSpacesChild(reader, args, columns);
+  const key = list.keyOf(organizationId);
+  const plan = planPage(key, args);
+  return toPage(key, plan, await db.$queryRaw<SpaceRow[]>(list.query(sql`${organizationId}`, plan)));
 }
 
 /** How many live spaces of the organization a guest can see (others see them all: the organization's counter). */

@@ -10,13 +10,16 @@ import { deleteSpace, restoreSpace } from '../../domain/spaces/trash.js';
 import { updateSpace } from '../../domain/spaces/update.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
-import { countGuestSpaces, organizationSpacesPage, SPACE_COLUMNS, type SpaceColumn } from '../../domain/spaces/rows.js';
-import { columnsFor, selectedNodeFields } from '../selection.js';
+import { countGuestSpaces, organizationSpacesChild, organizationSpacesPage, SPACE_COLUMNS, type SpaceColumn, type SpaceRow } from '../../domain/spaces/rows.js';
+import { loadOrganizationWith } from '../../domain/organizations/rows.js';
+import { pageVariant } from '../../domain/loaders/index.js';
+import { isFirstPage, type Page, type PageArgs } from '../../domain/pagination/keyset.js';
+import { childField, columnsFor, selectedNodeFields } from '../selection.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import { forgetLoaded, published, type Context } from '../context.js';
 import type { OrganizationEventKind } from '../../events/bus.js';
 import { RoleEnum, SpaceEditModeEnum, SpaceVisibilityEnum } from './enums.js';
-import { OrganizationRef } from './organization.js';
+import { OrganizationRef, organizationReadAheads } from './organization.js';
 import { PositionInput } from './position.js';
 import { apiUrl, appUrl } from '../urls.js';
 
@@ -137,17 +140,38 @@ export function spaceColumnsFor(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'f
   return columns;
 }
 
+/** Where a page of `Organization.spaces` read ahead with the organization is kept for its resolver. */
+const organizationSpacesKey = (organizationId: string, args: PageArgs, guest: boolean, columns: readonly SpaceColumn[]) =>
+  `spaces:${organizationId}:${pageVariant(args, guest, columns)}`;
+
 builder.prismaObjectFields('Organization', (t) => ({
   spaces: t.connection({
     type: SpaceRef,
     description: 'Live spaces of the organization the caller can access, oldest first.',
     resolve: async (org, args, ctx, info) => {
       const reader = await ctx.access.reader(org.id);
-      const page = await organizationSpacesPage(ctx.db, reader, org.id, args, spaceColumnsFor(info));
+      const columns = spaceColumnsFor(info);
+      const readAhead = ctx.loaders.readAhead.get(organizationSpacesKey(org.id, args, reader.guest, columns)) as Page<SpaceRow> | undefined;
+      const page = readAhead ?? (await organizationSpacesPage(ctx.db, reader, org.id, args, columns));
       return pageConnection(page, () => (reader.guest ? countGuestSpaces(ctx.db, reader.userId, org.id) : org.spaceCount));
     },
   }),
 }));
+
+/**
+ * `organization(id) { spaces(first: n) { … } }` in one statement: the organization row with the
+ * caller's membership, and its first page of spaces as the caller sees them (see loadOrganizationWith).
+ */
+organizationReadAheads.push(async (ctx, info, organizationId) => {
+  const spaces = childField(info, 'Organization', 'spaces');
+  if (!spaces || !isFirstPage(spaces.args)) return false;
+  const columns = spaceColumnsFor(spaces.selection);
+  const list = (guest: boolean) => organizationSpacesChild({ userId: ctx.viewer.userId, guest }, spaces.args, columns);
+  const { organization, page } = await loadOrganizationWith(ctx.db, ctx.viewer.userId, organizationId, { member: list(false), guest: list(true) });
+  ctx.loaders.organization.prime(organizationId, organization);
+  if (page) ctx.loaders.readAhead.set(organizationSpacesKey(organizationId, spaces.args, organization?.viewerRole === null, columns), page);
+  return true;
+});
 
 builder.queryField('space', (t) =>
   t.field({
