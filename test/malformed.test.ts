@@ -74,6 +74,19 @@ describe('malformed input', () => {
   it('answers 400 naming a required field that is missing', async () => {
     const transfer = await http(server.url, org.owner.token, 'POST', `/spaces/${spaceId}/transfer`, {});
     expect(transfer).toEqual({ status: 400, body: { error: { code: 400, message: 'Invalid value for "organization": required' } } });
+    const team = await http(server.url, org.owner.token, 'PUT', `/orgs/${org.org.id}/teams`, {});
+    expect(team).toEqual({ status: 400, body: { error: { code: 400, message: 'Invalid value for "title": required' } } });
+  });
+
+  it('limits member searches to 512 characters, in REST and GraphQL alike', async () => {
+    const long = 'x'.repeat(513);
+    const rest = await http(server.url, org.owner.token, 'GET', `/orgs/${org.org.id}/members?search=${long}`);
+    expect(rest.status).toBe(400);
+    const graph = await gql(server.url, org.owner.token, `query($id: ID!, $q: String) { organization(id: $id) { members(search: $q) { totalCount } } }`, { id: org.org.id, q: long });
+    expect(graph.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_REQUEST' } });
+    expect(graph.errors?.[0].message).toContain('"search"');
+    const fine = await gql(server.url, org.owner.token, `query($id: ID!, $q: String) { organization(id: $id) { members(search: $q) { totalCount } } }`, { id: org.org.id, q: 'x'.repeat(512) });
+    expect(fine.errors).toBeUndefined();
   });
 
   it('answers 400 for broken percent-encoding, 405 for unknown methods, 400 for a malformed Host', async () => {

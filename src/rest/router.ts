@@ -89,7 +89,12 @@ function coercionMessage(message: string): string {
   const at = /at "(?:input\.)?([^"]+)"; (.*)$/s.exec(message);
   if (at) return `Invalid value for "${at[1].replace(/^input\./, '')}": ${at[2]}`;
   const variable = /^Variable "\$(?:input)?(\w*)" (?:got invalid value .*?; |of required type .*? was not provided\.?)(.*)$/s.exec(message);
-  if (variable) return `Invalid value for "${variable[1] || 'body'}"${variable[2] ? `: ${variable[2]}` : ': required'}`;
+  if (variable) {
+    // A field of an input object left out: name the field, not the variable holding the body.
+    const missing = /^Field "(\w+)" of required type .*? was not provided\.?$/s.exec(variable[2]);
+    if (missing) return `Invalid value for "${variable[1] ? `${variable[1]}.${missing[1]}` : missing[1]}": required`;
+    return `Invalid value for "${variable[1] || 'body'}"${variable[2] ? `: ${variable[2]}` : ': required'}`;
+  }
   return message;
 }
 

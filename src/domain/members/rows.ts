@@ -4,6 +4,7 @@ import { Prisma, type Member, type Organization, type User } from '../../generat
 import { ROLES, type Role } from '../access/roles.js';
 import { readPage, type Page, type PageArgs, type SortKey, type Queryable } from '../pagination/keyset.js';
 import { countRows } from '../pagination/count.js';
+import { badRequest } from '../errors.js';
 
 type Sql = Prisma.Sql;
 const { sql, raw } = Prisma;
@@ -60,7 +61,11 @@ function conditions(organizationId: string, filter: MemberFilter): Sql[] {
   return out;
 }
 
+/** The longest member search: a "contains" pattern costs what it is long, on every row it is tried on. */
+export const MAX_SEARCH_LENGTH = 512;
+
 export async function membersPage(db: Queryable, organizationId: string, filter: MemberFilter, args: PageArgs): Promise<Page<MemberRow>> {
+  if ((filter.search?.length ?? 0) > MAX_SEARCH_LENGTH) throw badRequest(`Invalid value for "search": at most ${MAX_SEARCH_LENGTH} characters`, 'search');
   const sort = filter.sort ?? 'joinedAt';
   const order = filter.order ?? 'desc';
   const key: SortKey<Flat> = {
