@@ -77,6 +77,7 @@ type SeededOrg = {
   expect: {
     spaces: number;
     guestSpaces: number;
+    guestCollections: number;
     members: number;
     /** Members with a `lastSeenAt` (what `sort=lastSeenAt` lists), counted when the scenario starts. */
     seenMembers: number;
@@ -193,7 +194,7 @@ async function seedSpaces(db: Db, orgId: string, n: number, collections: Collect
   }
   const dates = { createdAt: 'timestamp(3)', updatedAt: 'timestamp(3)', deletedAt: 'timestamp(3)' } as const;
   await insertRows(db, 'Space', rows, { position: 'integer', visibility: '"SpaceVisibility"', ...dates });
-  await insertRows<Prisma.RevisionCreateManyInput>(db, 'Revision', rows.map((s) => ({ id: s.revisionId, spaceId: s.id, lineId: s.id, seq: 1 })));
+  await insertRows<Prisma.RevisionCreateManyInput>(db, 'Revision', rows.map((s) => ({ id: s.revisionId, spaceId: s.id, lineId: s.id, seq: 1 })), { seq: 'integer' });
   // Through Prisma: `in_collection` is stored as `in-collection` (@map), which raw SQL would need to know.
   for (let i = 0; i < inCollection.length; i += CHUNK) {
     await db.space.updateMany({ where: { id: { in: inCollection.slice(i, i + CHUNK) } }, data: { visibility: 'in_collection' } });
@@ -266,6 +267,16 @@ function guestVisible(live: SpaceRow[], collections: CollectionRow[], granted: {
   return new Set(live.filter((s) => granted.spaceIds.has(s.id) || underGrant(s.parentId)).map((s) => s.id));
 }
 
+/** How many collections the guest can see: the granted ones and everything under them. */
+function guestVisibleCollections(collections: CollectionRow[], granted: { collectionIds: Set<string> }): number {
+  const parentOf = new Map(collections.map((c) => [c.id, c.parentId]));
+  const underGrant = (collectionId: string | null): boolean => {
+    for (let id = collectionId; id; id = parentOf.get(id) ?? null) if (granted.collectionIds.has(id)) return true;
+    return false;
+  };
+  return collections.filter((c) => underGrant(c.id)).length;
+}
+
 async function seedOrganization(db: Db, label: Label, n: number, runId: string): Promise<SeededOrg> {
   const tag = `${label}.${runId}`;
   const owner = await createOrganizationWithOwner(db, { title: `Scale ${label} ${runId}`, ownerEmail: `owner.${tag}@bench-scale.test` });
@@ -287,7 +298,8 @@ async function seedOrganization(db: Db, label: Label, n: number, runId: string):
   const teams = await step('teams', () => seedTeams(db, orgId, n, users));
   await step('grants', () => seedGrants(db, orgId, spaces, collections, users, teams));
   const live = spaces.filter((s) => !s.deleted);
-  const visible = guestVisible(live, collections, await seedGuestGrants(db, orgId, guest.user.id, live, levels));
+  const grants = await seedGuestGrants(db, orgId, guest.user.id, live, levels);
+  const visible = guestVisible(live, collections, grants);
   console.log(`  ${label}: ${steps.join(', ')}`);
 
   const aggregateSpace = live.find((s, i) => i > 0 && !visible.has(s.id))!;
@@ -300,6 +312,7 @@ async function seedOrganization(db: Db, label: Label, n: number, runId: string):
     expect: {
       spaces: live.length,
       guestSpaces: visible.size,
+      guestCollections: guestVisibleCollections(collections, grants),
       members: n + 3, // the seeded members, the owner, the guest and the reader
       seenMembers: n - Math.ceil(n / 3),
       collections: collections.length,
@@ -591,6 +604,7 @@ function buildScenarios(db: Db, client: Client, limit: number): Scenario[] {
     rest(`REST space permissions/aggregate ?limit=${limit}`, 'owner', (o) => `/v1/spaces/${o.aggregateSpaceId}/permissions/aggregate?limit=${limit}`, (o) => o.expect.aggregate),
     { name: `GraphQL organization.spaces(first: ${limit})`, caller: 'owner', request: async (org) => graphql(org), check: graphqlCheck((o) => o.expect.spaces, limit) },
     rest(`REST spaces ?limit=${limit} as guest`, 'guest', spacesPath, (o) => o.expect.guestSpaces),
+    rest(`REST collections ?limit=${limit} as guest`, 'guest', (o) => `/v1/orgs/${o.id}/collections?limit=${limit}`, (o) => o.expect.guestCollections),
     rest(`REST spaces ?limit=${limit} as read member`, 'reader', spacesPath, (o) => o.expect.spaces),
   ];
 }

@@ -109,9 +109,14 @@ function grantedTargets(column: 'spaceId' | 'collectionId', userId: string): Sql
 export function guestSeesSpace(s: string, userId: string): Sql {
   // One IN over a union (not two ORed INs): PostgreSQL turns it into a join that starts from the
   // grants, instead of testing every space of the organization in list order.
-  return sql`${raw(s)}."id" IN (${grantedTargets('spaceId', userId)}
+  return sql`${raw(s)}."id" IN (${guestSpaceIds(userId)})`;
+}
+
+/** IDs of the spaces a guest's grants reach: granted, or under a granted collection (an ID may repeat). */
+export function guestSpaceIds(userId: string): Sql {
+  return sql`${grantedTargets('spaceId', userId)}
     UNION ALL
-    SELECT x."id" FROM "Space" x JOIN "Collection" c ON c."id" = x."parentId" WHERE c."ancestors" && ARRAY(${grantedTargets('collectionId', userId)}))`;
+    SELECT x."id" FROM "Space" x JOIN "Collection" c ON c."id" = x."parentId" WHERE c."ancestors" && ARRAY(${grantedTargets('collectionId', userId)})`;
 }
 
 export function guestSeesCollection(c: string, userId: string): Sql {

@@ -45,7 +45,8 @@ const wasGuest = new LRUCache<string, boolean>({ max: 10_000 });
 /**
  * An organization with, when the caller is an active member, the first page of one of its lists
  * read in the same statement (see ChildPages): `lists.member`'s for a member with an
- * organization role, `lists.guest`'s for a guest (what they see is read another way).
+ * organization role, `lists.guest`'s for a guest (what they see is read another way); without
+ * `lists.guest`, a guest's page is left to be read on its own.
  *
  * The statement holds one of the two lists, the one the caller needed last time (a member's by
  * default), and reads it only if the membership it reads agrees; otherwise the page is read again
@@ -56,7 +57,7 @@ export async function loadOrganizationWith<Row>(
   db: Queryable,
   viewerId: string,
   id: string,
-  lists: { member: ChildPages<Row>; guest: ChildPages<Row> },
+  lists: { member: ChildPages<Row>; guest?: ChildPages<Row> },
 ): Promise<{ organization: OrganizationRow | null; page?: Page<Row> }> {
   const hint = `${viewerId}:${id}`;
   let guest = wasGuest.get(hint) ?? false;
@@ -64,13 +65,15 @@ export async function loadOrganizationWith<Row>(
   for (let attempt = 0; ; attempt++) {
     const list = guest ? lists.guest : lists.member;
     const isThatKind = guest ? sql`viewer."role" IS NULL` : sql`viewer."role" IS NOT NULL`;
-    const column = sql`, (CASE WHEN ${activeMembership} AND ${isThatKind} THEN ${childPagesJson(list, raw('o."id"'), { row: 'o', viewer: 'viewer' })} END)::text AS "_children"`;
+    const column = list ? sql`, (CASE WHEN ${activeMembership} AND ${isThatKind} THEN ${childPagesJson(list, raw('o."id"'), { row: 'o', viewer: 'viewer' })} END)::text AS "_children"` : sql``;
     const [organization] = await db.$queryRaw<OrganizationRow[]>(sql`${selectOrganizations(viewerId, column)} WHERE o."id" = ${id}`);
-    if (organization?.viewerIsMember && (organization.viewerRole === null) === guest) return { organization, page: takeChildPages([organization], list).get(id) };
+    const matches = organization?.viewerIsMember && (organization.viewerRole === null) === guest;
+    if (matches && list) return { organization, page: takeChildPages([organization], list).get(id) };
     if (organization) delete (organization as { _children?: unknown })._children;
-    if (!organization?.viewerIsMember || attempt === 2) return { organization: organization ?? null };
+    if (matches || !organization?.viewerIsMember || attempt === 2) return { organization: organization ?? null };
     guest = !guest;
     wasGuest.set(hint, guest);
+    if (guest && !lists.guest) return { organization }; // the guest's page is read on its own
   }
 }
 
