@@ -45,8 +45,7 @@ const wasGuest = new LRUCache<string, boolean>({ max: 10_000 });
 /**
  * An organization with, when the caller is an active member, the first page of one of its lists
  * read in the same statement (see ChildPages): `lists.member`'s for a member with an
- * organization role, `lists.guest`'s for a guest (what they see is read another way); without
- * `lists.guest`, a guest's page is left to be read on its own.
+ * organization role, `lists.guest`'s for a guest (what they see is read another way).
  *
  * The statement holds one of the two lists, the one the caller needed last time (a member's by
  * default), and reads it only if the membership it reads agrees; otherwise the page is read again
@@ -57,7 +56,7 @@ export async function loadOrganizationWith<Row>(
   db: Queryable,
   viewerId: string,
   id: string,
-  lists: { member: ChildPages<Row>; guest?: ChildPages<Row> },
+  lists: { member: ChildPages<Row>; guest: ChildPages<Row> },
 ): Promise<{ organization: OrganizationRow | null; page?: Page<Row> }> {
   const hint = `${viewerId}:${id}`;
   let guest = wasGuest.get(hint) ?? false;
@@ -65,15 +64,14 @@ export async function loadOrganizationWith<Row>(
   for (let attempt = 0; ; attempt++) {
     const list = guest ? lists.guest : lists.member;
     const isThatKind = guest ? sql`viewer."role" IS NULL` : sql`viewer."role" IS NOT NULL`;
-    const column = list ? sql`, (CASE WHEN ${activeMembership} AND ${isThatKind} THEN ${childPagesJson(list, raw('o."id"'), { row: 'o', viewer: 'viewer' })} END)::text AS "_children"` : sql``;
+    const column = sql`, (CASE WHEN ${activeMembership} AND ${isThatKind} THEN ${childPagesJson(list, raw('o."id"'), { row: 'o', viewer: 'viewer' })} END)::text AS "_children"`;
     const [organization] = await db.$queryRaw<OrganizationRow[]>(sql`${selectOrganizations(viewerId, column)} WHERE o."id" = ${id}`);
     const matches = organization?.viewerIsMember && (organization.viewerRole === null) === guest;
-    if (matches && list) return { organization, page: takeChildPages([organization], list).get(id) };
+    if (matches) return { organization, page: takeChildPages([organization], list).get(id) };
     if (organization) delete (organization as { _children?: unknown })._children;
-    if (matches || !organization?.viewerIsMember || attempt === 2) return { organization: organization ?? null };
+    if (!organization?.viewerIsMember || attempt === 2) return { organization: organization ?? null };
     guest = !guest;
     wasGuest.set(hint, guest);
-    if (guest && !lists.guest) return { organization }; // the guest's page is read on its own
   }
 }
 
