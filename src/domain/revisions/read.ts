@@ -15,7 +15,7 @@ const { sql } = Prisma;
 const asEntries = <T extends Entry>(rows: ContentEntry[]) => rows.map(({ id: _id, ...entry }) => entry as T);
 
 /** `first`: only the first rows by `orderBy` (SQL over `e`; see visibleEntries). */
-export async function readEntries<T extends Entry = Entry>(db: Queryable, scope: RevisionScope, where: Prisma.Sql[], first?: { orderBy: Prisma.Sql; limit: number }): Promise<T[]> {
+export async function readEntries<T extends Entry = Entry>(db: Queryable, scope: RevisionScope, where: Prisma.Sql[], first?: { orderBy: Prisma.Sql; limit: number | Prisma.Sql }): Promise<T[]> {
   if (!first) return asEntries<T>(await db.$queryRaw<ContentEntry[]>(visibleEntries(scope, where)));
   return asEntries<T>(await db.$queryRaw<ContentEntry[]>(sql`SELECT e.* FROM (${visibleEntries(scope, where, first)}) e ORDER BY ${first.orderBy} LIMIT ${first.limit}`));
 }

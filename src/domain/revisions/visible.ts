@@ -20,7 +20,7 @@ export const atSeq = (alias: string, seq: number) =>
  * rows of "ContentEntry" with their columns. With `first`, the first rows by `orderBy` (SQL over
  * `e`): each branch of an overlay reads only that many, and the caller orders the union again.
  */
-export function visibleEntries(scope: RevisionScope, where: Sql[] = [], first?: { orderBy: Sql; limit: number }): Sql {
+export function visibleEntries(scope: RevisionScope, where: Sql[] = [], first?: { orderBy: Sql; limit: number | Sql }): Sql {
   const conditions = where.length ? sql` AND ${join(where, ' AND ')}` : sql``;
   const limited = first ? sql` ORDER BY ${first.orderBy} LIMIT ${first.limit}` : sql``;
   const own = (visible: Sql) => sql`SELECT e.* FROM "ContentEntry" e WHERE e."lineId" = ${scope.lineId} AND ${atSeq('e', scope.seq)}${visible}${conditions}${limited}`;
