@@ -136,7 +136,7 @@ const wasAdmin = new LRUCache<string, boolean>({ max: 10_000 });
 
 /**
  * Spaces by ID, deleted ones included, with the caller's role. For a caller who was an admin last
- * time, a statement without the grant lookups first (a sixth less PostgreSQL time for a space read
+ * time, a statement without the grant lookups first (a third less PostgreSQL time for a space read
  * by ID); the spaces whose role it leaves unresolved (the caller is no longer an admin there) are
  * read again with them.
  */
