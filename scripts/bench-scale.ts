@@ -257,24 +257,25 @@ async function seedGuestGrants(db: Db, orgId: string, guestId: string, live: Spa
   return { spaceIds: new Set(spaceIds), collectionIds: new Set(collectionIds) };
 }
 
-/** Live spaces the guest can read: granted directly, or under a granted collection (at any depth). */
-function guestVisible(live: SpaceRow[], collections: CollectionRow[], granted: { spaceIds: Set<string>; collectionIds: Set<string> }): Set<string> {
+/** Whether a collection is one the guest's grants reach: granted, or under a granted one (at any depth). */
+function underGrant(collections: CollectionRow[], granted: { collectionIds: Set<string> }): (collectionId: string | null) => boolean {
   const parentOf = new Map(collections.map((c) => [c.id, c.parentId]));
-  const underGrant = (collectionId: string | null): boolean => {
+  return (collectionId) => {
     for (let id = collectionId; id; id = parentOf.get(id) ?? null) if (granted.collectionIds.has(id)) return true;
     return false;
   };
-  return new Set(live.filter((s) => granted.spaceIds.has(s.id) || underGrant(s.parentId)).map((s) => s.id));
+}
+
+/** Live spaces the guest can read: granted directly, or under a granted collection (at any depth). */
+function guestVisible(live: SpaceRow[], collections: CollectionRow[], granted: { spaceIds: Set<string>; collectionIds: Set<string> }): Set<string> {
+  const reached = underGrant(collections, granted);
+  return new Set(live.filter((s) => granted.spaceIds.has(s.id) || reached(s.parentId)).map((s) => s.id));
 }
 
 /** How many collections the guest can see: the granted ones and everything under them. */
 function guestVisibleCollections(collections: CollectionRow[], granted: { collectionIds: Set<string> }): number {
-  const parentOf = new Map(collections.map((c) => [c.id, c.parentId]));
-  const underGrant = (collectionId: string | null): boolean => {
-    for (let id = collectionId; id; id = parentOf.get(id) ?? null) if (granted.collectionIds.has(id)) return true;
-    return false;
-  };
-  return collections.filter((c) => underGrant(c.id)).length;
+  const reached = underGrant(collections, granted);
+  return collections.filter((c) => reached(c.id)).length;
 }
 
 async function seedOrganization(db: Db, label: Label, n: number, runId: string): Promise<SeededOrg> {
