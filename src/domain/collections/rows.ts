@@ -6,7 +6,7 @@ import { Prisma, type Collection } from '../../generated/prisma/client.js';
 import { rowsById } from '../sql.js';
 import { collectionRoleSql, guestSeesCollection } from '../access/role-sql.js';
 import type { Role } from '../access/roles.js';
-import { childPagesColumn, planPage, readPages, takeChildPages, toPage, whereAll, type ChildPages, type Page, type PageArgs, type ParentRow, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { childPagesColumn, readChildPage, readPages, takeChildPages, whereAll, type ChildPages, type Page, type PageArgs, type ParentRow, type SortKey, type Queryable } from '../pagination/keyset.js';
 import { rowsAsJson, type ColumnKind } from '../pagination/rows-as-json.js';
 import { countPerKey, countRows } from '../pagination/count.js';
 import { siblingOrder } from '../content-tree/order.js';
@@ -94,10 +94,7 @@ export async function organizationCollectionsPage<Child>(
   args: PageArgs,
   children?: ChildPages<Child>,
 ): Promise<CollectionsPage<Child>> {
-  const list = organizationCollectionsChild(reader, nested, args, children as ChildPages<unknown> | undefined);
-  const key = list.keyOf(organizationId);
-  const plan = planPage(key, args);
-  const page = toPage(key, plan, await db.$queryRaw<CollectionRow[]>(list.query(sql`${organizationId}`, plan)));
+  const page = await readChildPage(db, organizationCollectionsChild(reader, nested, args, children as ChildPages<unknown> | undefined), organizationId);
   return withChildPages(page, children);
 }
 

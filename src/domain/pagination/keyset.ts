@@ -237,6 +237,13 @@ export type ChildPages<Row> = {
   inherit?(row: Row, parent: Record<string, unknown>): void;
 };
 
+/** The page of a child list (see ChildPages) of the parent `parentId`, read on its own statement. */
+export async function readChildPage<Row>(db: Queryable, child: ChildPages<Row>, parentId: string): Promise<Page<Row>> {
+  const key = child.keyOf(parentId);
+  const plan = planPage(key, child.args);
+  return toPage(key, plan, await db.$queryRaw<Row[]>(child.query(sql`${parentId}`, plan)));
+}
+
 /** Whether `args` ask for a first page, which a parent's statement can read (see ChildPages). */
 export const isFirstPage = (args: PageArgs) => args.after == null && args.before == null && args.last == null;
 

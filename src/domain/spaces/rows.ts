@@ -8,7 +8,7 @@ import type { RawQueryable } from '../../db/prepared.js';
 import { rowsById } from '../sql.js';
 import { guestSeesSpace, guestSpaceIds, spaceRoleSql, spaceRoleUnlessGrantsSql, UNRESOLVED_ROLE } from '../access/role-sql.js';
 import type { Role } from '../access/roles.js';
-import { byTimeThenId, planPage, readPage, readPagesWith, toPage, whereAll, type ChildPages, type Page, type PageArgs, type PageQuery, type SortKey, type Queryable } from '../pagination/keyset.js';
+import { byTimeThenId, readChildPage, readPage, readPagesWith, whereAll, type ChildPages, type Page, type PageArgs, type PageQuery, type SortKey, type Queryable } from '../pagination/keyset.js';
 import { countPerKey, countRows } from '../pagination/count.js';
 import { rowsAsJson, type ColumnKind, type RowsAsJson } from '../pagination/rows-as-json.js';
 import { siblingOrder } from '../content-tree/order.js';
@@ -189,17 +189,14 @@ export function organizationSpacesChild(reader: Reader, args: PageArgs, columns:
 }
 
 /** The page of `organizationSpacesChild`, on its own. */
-export async function organizationSpacesPage(
+export function organizationSpacesPage(
   db: Queryable,
   reader: Reader,
   organizationId: string,
   args: PageArgs,
   columns: readonly SpaceColumn[] = SPACE_COLUMNS,
 ): Promise<Page<SpaceRow>> {
-  const list = organizationSpacesChild(reader, args, columns);
-  const key = list.keyOf(organizationId);
-  const plan = planPage(key, args);
-  return toPage(key, plan, await db.$queryRaw<SpaceRow[]>(list.query(sql`${organizationId}`, plan)));
+  return readChildPage(db, organizationSpacesChild(reader, args, columns), organizationId);
 }
 
 /**
