@@ -38,14 +38,14 @@ export async function admin(config: Config, sub: string | undefined, values: Val
       if (days !== undefined && !(Number(days) > 0)) throw new UsageError('--expires-in-days must be a positive number');
       const expiresAt = days === undefined ? undefined : new Date(Date.now() + Number(days) * 86_400_000);
       const user = await userByEmail(database.db, required(values, 'email'));
-      const { token, record } = await createToken(database.db, user.id, { name: values.name, expiresAt });
+      const { token, record } = await createToken(database.db, { userId: user.id }, { name: values.name, expiresAt });
       out = { token, apiToken: record };
     } else if (sub === 'list-tokens') {
       const user = await userByEmail(database.db, required(values, 'email'));
-      out = { apiTokens: await listTokens(database.db, user.id) };
+      out = { apiTokens: await listTokens(database.db, { userId: user.id }) };
     } else if (sub === 'revoke-token') {
       const user = await userByEmail(database.db, required(values, 'email'));
-      await revokeToken(database.db, user.id, required(values, 'id'));
+      await revokeToken(database.db, { userId: user.id }, required(values, 'id'));
       out = { revoked: values.id };
     } else {
       throw new UsageError(`Unknown admin command: ${sub ?? '(none)'}`);

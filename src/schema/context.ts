@@ -2,13 +2,13 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { createLoaders, type Loaders } from '../domain/loaders/index.js';
-import { Access } from '../domain/access/access.js';
+import { Access, type TokenOrigin } from '../domain/access/access.js';
 import type { EventBus, OrganizationEvent } from '../events/bus.js';
 import { createMailer, type Mailer } from '../domain/mail/index.js';
 import { silentLogger } from '../observability/logger.js';
 
-/** The caller: the token's holder (see TokenHolder; without the SSO facts, a caller bound to no SSO). */
-export type Viewer = { userId: string; ssoOrganizationId?: string | null; ssoBound?: boolean };
+/** The caller: the token's holder (see TokenHolder; without the SSO and reach facts, a caller bound to no SSO whose token reaches all of its organizations). */
+export type Viewer = TokenOrigin & { userId: string };
 
 export type Context = {
   db: Db;
@@ -26,7 +26,7 @@ export type Services = { db: Db; config: Config; events: EventBus; mailer?: Mail
 const LOGGED_ONLY = createMailer({ logger: silentLogger() });
 
 export function createContext({ db, config, events, mailer = LOGGED_ONLY }: Services, viewer: Viewer): Context {
-  const loaders = createLoaders(db, viewer.userId);
+  const loaders = createLoaders(db, viewer.userId, viewer);
   return { db, config, viewer, loaders, access: new Access(loaders, viewer.userId, viewer), events, mailer };
 }
 

@@ -15,14 +15,16 @@ import type { Reader, SpaceRow } from '../spaces/rows.js';
 import type { JobRow } from '../jobs/rows.js';
 import { JOB_RULES, mayCollection, mayOrganization, maySpace, type CollectionAction, type JobAction, type OrganizationAction, type SpaceAction } from './capabilities.js';
 import type { Role } from './roles.js';
+import { reaches, type Reach } from './reach.js';
 
 /**
- * How the caller's token was obtained (identity/tokens.ts TokenHolder). An organization that
- * enforces SSO (`sso: true`) is reached by its SSO members — admins excepted, so that a broken
- * identity provider cannot lock the organization out — only with a token its own SAML sign-in
- * issued: any other token of theirs gets 403 there (and keeps working elsewhere).
+ * How the caller's token was obtained (identity/tokens.ts TokenHolder). `confinedTo`: the one
+ * organization the token reaches (reach.ts); everywhere else the caller is a stranger. An
+ * organization that enforces SSO (`sso: true`) is reached by its SSO members — admins excepted,
+ * so that a broken identity provider cannot lock the organization out — only with a token its own
+ * SAML sign-in issued: any other token of theirs gets 403 there (and keeps working elsewhere).
  */
-export type TokenOrigin = { ssoOrganizationId?: string | null; ssoBound?: boolean };
+export type TokenOrigin = Reach & { ssoOrganizationId?: string | null; ssoBound?: boolean };
 
 export const SSO_REQUIRED = 'This organization requires single sign-on: sign in through its SAML provider (GET /v1/orgs/{organizationId}/sso lists them) and use the token it gives';
 
@@ -34,17 +36,20 @@ export class Access {
   ) {}
 
   /**
-   * 403 when the organization requires this caller to come through its SSO sign-in (TokenOrigin).
-   * Costs nothing for callers bound to no SSO (most); otherwise the organization row, once per request.
+   * The one gate every check below passes, for the organization of what is reached: 404 (naming
+   * `what`) when the caller's credential does not reach that organization (reach.ts); 403 when the
+   * organization requires this caller to come through its SSO sign-in (TokenOrigin). Costs nothing
+   * for callers bound to no SSO (most); otherwise the organization row, once per request.
    */
-  async requireSignInOf(organizationId: string): Promise<void> {
+  async requireReach(organizationId: string, what = 'Organization'): Promise<void> {
+    if (!reaches(this.origin, organizationId)) throw notFound(what);
     if (!this.origin.ssoBound || this.origin.ssoOrganizationId === organizationId) return;
     const org = await this.loaders.organization.load(organizationId);
     if (org?.viewerIsMember && org.sso && org.viewerSso && org.viewerRole !== 'admin') throw forbidden(SSO_REQUIRED);
   }
 
   async orgRole(organizationId: string): Promise<{ member: boolean; role: Role | null }> {
-    await this.requireSignInOf(organizationId);
+    await this.requireReach(organizationId);
     const org = await this.loaders.organization.load(organizationId);
     return { member: !!org?.viewerIsMember, role: org?.viewerIsMember ? org.viewerRole : null };
   }
@@ -58,21 +63,21 @@ export class Access {
   /** `beforeSignIn`: also for a member who must sign in through SSO first (to find out how). */
   async requireOrganization(organizationId: string, action: OrganizationAction = 'view', { beforeSignIn = false } = {}): Promise<OrganizationRow> {
     const org = await this.loaders.organization.load(organizationId);
-    if (!org?.viewerIsMember) throw notFound('Organization');
-    if (!beforeSignIn) await this.requireSignInOf(organizationId);
+    if (!org?.viewerIsMember || !reaches(this.origin, organizationId)) throw notFound('Organization');
+    if (!beforeSignIn) await this.requireReach(organizationId);
     if (!mayOrganization(action, { member: true, role: org.viewerRole })) throw forbidden();
     return org;
   }
 
   /** The caller's role on a space (the row's own when it was read with one). */
   async spaceRole(space: Space | SpaceRow): Promise<Role | null> {
-    await this.requireSignInOf(space.organizationId);
+    await this.requireReach(space.organizationId, 'Space');
     if ('viewerRole' in space) return space.viewerRole;
     return (await this.loaders.space.load(space.id))?.viewerRole ?? null;
   }
 
   async collectionRole(collection: Collection | CollectionRow): Promise<Role | null> {
-    await this.requireSignInOf(collection.organizationId);
+    await this.requireReach(collection.organizationId, 'Collection');
     if ('viewerRole' in collection) return collection.viewerRole;
     return (await this.loaders.collection.load(collection.id))?.viewerRole ?? null;
   }
@@ -82,7 +87,7 @@ export class Access {
     const space = await this.loaders.space.load(id);
     const role = space && (opts.allowDeleted || isLive(space)) ? space.viewerRole : null;
     if (!space || !role) throw notFound('Space');
-    await this.requireSignInOf(space.organizationId);
+    await this.requireReach(space.organizationId, 'Space');
     if (!maySpace(action, role, space)) throw forbidden();
     return { space, role };
   }
@@ -99,7 +104,7 @@ export class Access {
     const collection = await this.loaders.collection.load(id);
     const role = collection?.viewerRole;
     if (!collection || !role) throw notFound('Collection');
-    await this.requireSignInOf(collection.organizationId);
+    await this.requireReach(collection.organizationId, 'Collection');
     if (!mayCollection(action, role)) throw forbidden();
     return { collection, role };
   }
@@ -108,7 +113,7 @@ export class Access {
   async requireJob(job: JobRow | null, action: JobAction = 'view'): Promise<JobRow> {
     const org = job && (await this.loaders.organization.load(job.organizationId));
     if (!job || !org?.viewerIsMember) throw notFound('Job');
-    await this.requireSignInOf(job.organizationId);
+    await this.requireReach(job.organizationId, 'Job');
     if (mayOrganization('manageJobs', { member: true, role: org.viewerRole })) return job;
     // Who started a job follows it (and may cancel it) while they are a member.
     if (job.createdById === this.userId) return job;
@@ -125,7 +130,7 @@ export class Access {
     const org = site && (await this.loaders.organization.load(site.organizationId));
     const membership = { member: !!org?.viewerIsMember, role: org?.viewerIsMember ? org.viewerRole : null };
     if (!site || !mayOrganization('viewSites', membership)) throw notFound('Site');
-    await this.requireSignInOf(site.organizationId);
+    await this.requireReach(site.organizationId, 'Site');
     if (action === 'manage' && !mayOrganization('manageSites', membership)) throw forbidden();
     return site;
   }

@@ -51,7 +51,7 @@ export async function lockAccess(tx: Tx, organizationIds: readonly string[], mod
 /** The same caller, reading through `tx`: fresh loaders, no cache of the request. */
 function accessWithin(tx: Tx, access: Access): Access {
   // Loaders only read; a transaction client reads like the client it came from.
-  return new Access(createLoaders(tx as unknown as Db, access.userId), access.userId, access.origin);
+  return new Access(createLoaders(tx as unknown as Db, access.userId, access.origin), access.userId, access.origin);
 }
 
 const ATTEMPTS = 4;

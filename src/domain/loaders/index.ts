@@ -10,15 +10,17 @@ import { peopleLoaders } from './people.js';
 import { LoaderRegistry } from './registry.js';
 import { revisionLoaders } from './revisions.js';
 import { siteLoaders } from './sites.js';
+import type { Reach } from '../access/reach.js';
 
 export { memberKey, revisionPageKey, teamMemberKey } from './keys.js';
 export { changeRequestKey } from './change-requests.js';
 export { pageVariant } from './registry.js';
 
-export function createLoaders(db: Db, viewerId: string) {
+/** `reach`: how far the caller's credential reaches (access/reach.ts); what it reads of people stays within. */
+export function createLoaders(db: Db, viewerId: string, reach: Reach = {}) {
   const registry = new LoaderRegistry();
   return {
-    ...peopleLoaders(db, viewerId, registry),
+    ...peopleLoaders(db, viewerId, registry, reach),
     ...contentLoaders(db, viewerId, registry),
     ...revisionLoaders(db, registry),
     ...changeRequestLoaders(db, registry),

@@ -6,6 +6,7 @@ import type { Db } from '../../db/client.js';
 import { loadOrganizations, type OrganizationRow } from '../organizations/rows.js';
 import { visibleUsers } from '../members/access.js';
 import { guestSeesSpace } from '../access/role-sql.js';
+import type { Reach } from '../access/reach.js';
 import { countMemberTeams, memberTeamsPages, teamMembersPages, type MemberTeamRow, type TeamMemberRow } from '../teams/rows.js';
 import type { Page } from '../pagination/keyset.js';
 import { fromPageVariant } from './registry.js';
@@ -20,13 +21,13 @@ function countsByMember(rows: { organizationId: string; userId: string; n: numbe
   return keys.map((k) => map.get(k) ?? 0);
 }
 
-export function peopleLoaders(db: Db, viewerId: string, registry: LoaderRegistry) {
+export function peopleLoaders(db: Db, viewerId: string, registry: LoaderRegistry, reach: Reach) {
   return {
     organization: registry.track<string, OrganizationRow | null>(async (ids) => byId(await loadOrganizations(db, viewerId, ids), ids)),
     user: registry.track<string, User | null>(async (ids) => byId(await db.user.findMany({ where: { id: { in: [...ids] } } }), ids)),
     /** Whether the caller may see a user in full (members/access.ts visibleUsers); primed where a read implies it. */
     userVisible: registry.track<string, boolean>(async (ids) => {
-      const visible = await visibleUsers(db, viewerId, ids);
+      const visible = await visibleUsers(db, viewerId, ids, reach);
       return ids.map((id) => visible.has(id));
     }),
     team: registry.track<string, Team | null>(async (ids) => byId(await db.team.findMany({ where: { id: { in: [...ids] } } }), ids)),

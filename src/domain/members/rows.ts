@@ -26,18 +26,18 @@ export type MemberFilter = {
 
 export type MemberRow = Member & { user: User };
 
-type Flat = Member & { u_id: string; u_email: string; u_displayName: string; u_photoURL: string | null; u_createdAt: Date };
+type Flat = Member & { u_id: string; u_email: string; u_displayName: string; u_photoURL: string | null; u_createdAt: Date; u_claimedAt: Date | null };
 
 /** Members `m` with their user; `extra` adds columns. */
 export function selectMembers(extra: Sql = sql``): Sql {
   return sql`SELECT m."organizationId", m."userId", m."role"::text AS "role", m."disabled", m."sso", m."joinedAt", m."lastSeenAt", m."sortName",
-      u."id" AS "u_id", u."email" AS "u_email", u."displayName" AS "u_displayName", u."photoURL" AS "u_photoURL", u."createdAt" AS "u_createdAt" ${extra}
+      u."id" AS "u_id", u."email" AS "u_email", u."displayName" AS "u_displayName", u."photoURL" AS "u_photoURL", u."createdAt" AS "u_createdAt", u."claimedAt" AS "u_claimedAt" ${extra}
     FROM "Member" m JOIN "User" u ON u."id" = m."userId"`;
 }
 
-export function toMemberRow<T extends Flat>(row: T): Omit<T, 'u_id' | 'u_email' | 'u_displayName' | 'u_photoURL' | 'u_createdAt'> & { user: User } {
-  const { u_id, u_email, u_displayName, u_photoURL, u_createdAt, ...member } = row;
-  return { ...member, user: { id: u_id, email: u_email, displayName: u_displayName, photoURL: u_photoURL, createdAt: u_createdAt } };
+export function toMemberRow<T extends Flat>(row: T): Omit<T, 'u_id' | 'u_email' | 'u_displayName' | 'u_photoURL' | 'u_createdAt' | 'u_claimedAt'> & { user: User } {
+  const { u_id, u_email, u_displayName, u_photoURL, u_createdAt, u_claimedAt, ...member } = row;
+  return { ...member, user: { id: u_id, email: u_email, displayName: u_displayName, photoURL: u_photoURL, createdAt: u_createdAt, claimedAt: u_claimedAt } };
 }
 
 const SORT_COLUMN: Record<MemberSort, { sql: Sql; type: 'timestamp' | 'text' }> = {

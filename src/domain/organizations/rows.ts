@@ -5,6 +5,7 @@ import { rowsById } from '../sql.js';
 import type { Role } from '../access/roles.js';
 import { byTimeThenId, childPagesJson, readPage, takeChildPages, type ChildPages, type Page, type PageArgs, type Queryable } from '../pagination/keyset.js';
 import { countRows } from '../pagination/count.js';
+import { reachSql, type Reach } from '../access/reach.js';
 
 type Sql = Prisma.Sql;
 const { sql, raw } = Prisma;
@@ -82,11 +83,12 @@ const byJoining = (viewerId: string) => byTimeThenId<OrganizationRow>(`organizat
 
 const activeMembership = sql`viewer."userId" IS NOT NULL AND NOT viewer."disabled"`;
 
-/** Organizations the caller is an active member of, in order of joining. */
-export function viewerOrganizationsPage(db: Queryable, viewerId: string, args: PageArgs): Promise<Page<OrganizationRow>> {
-  return readPage(db, selectOrganizations(viewerId), [activeMembership], byJoining(viewerId), args);
+/** Organizations the caller is an active member of (those their credential reaches), in order of joining. */
+export function viewerOrganizationsPage(db: Queryable, viewerId: string, reach: Reach, args: PageArgs): Promise<Page<OrganizationRow>> {
+  const conditions = reach.confinedTo ? [activeMembership, reachSql(reach, 'o."id"')] : [activeMembership];
+  return readPage(db, selectOrganizations(viewerId), conditions, byJoining(viewerId), args);
 }
 
-export function countViewerOrganizations(db: Queryable, viewerId: string): Promise<number> {
-  return countRows(db, sql`"Member" WHERE "userId" = ${viewerId} AND NOT "disabled"`);
+export function countViewerOrganizations(db: Queryable, viewerId: string, reach: Reach): Promise<number> {
+  return countRows(db, sql`"Member" WHERE "userId" = ${viewerId} AND NOT "disabled" AND ${reachSql(reach, '"organizationId"')}`);
 }

@@ -5,6 +5,13 @@
  * InResponseTo, clock skew, replay), then provisions: the user by e-mail (created if new), their
  * membership (joined with the provider's default role, else the organization's; the SSO flag set)
  * and the provider's default team; and answers an API token (30 days) for the member.
+ *
+ * An organization's identity provider vouches for identities in that organization only
+ * (access/reach.ts): the token it yields is confined to the organization, and it signs in an
+ * account that exists already only when that account is the organization's member — or was never
+ * claimed (only organizations ever vouched for it, see User.claimedAt), in which case it joins
+ * here alone. A claimed account that is not a member joins by accepting an invitation while
+ * signed in as itself; after that, the provider signs it in.
  */
 import type { SamlProvider } from '../../generated/prisma/client.js';
 import type { Config } from '../../config.js';
@@ -18,6 +25,9 @@ import { serviceProvider } from './service-provider.js';
 import { serviceProviderKeys } from './sp-keys.js';
 
 export const SSO_TOKEN_DAYS = 30;
+
+export const CLAIMED_ACCOUNT =
+  'An account with this e-mail address exists and is not a member of this organization: an identity provider signs in only its own members. Ask an admin to invite the address, accept the invitation while signed in as that account, then sign in here.';
 
 async function readyProvider(db: Db, id: string): Promise<SamlProvider & { ssoUrl: string; certificate: string }> {
   const provider = id.length <= 64 ? await db.samlProvider.findUnique({ where: { id } }) : null;
@@ -65,13 +75,14 @@ export async function finishLogin(db: Db, providerId: string, samlResponse: stri
       (await tx.user.create({ data: { id: newId('User'), email: login.email, displayName: name || login.email.split('@')[0] } }));
     const member = await tx.member.findUnique({ where: { organizationId_userId: { organizationId: organization.id, userId: user.id } } });
     if (member?.disabled) throw forbidden('This member is disabled in the organization');
+    if (!member && user.claimedAt) throw forbidden(CLAIMED_ACCOUNT);
     if (member) await tx.member.update({ where: { organizationId_userId: { organizationId: organization.id, userId: user.id } }, data: { sso: true } });
     else await tx.member.create({ data: { organizationId: organization.id, userId: user.id, role: provider.defaultRole ?? organization.defaultRole, sso: true } });
     if (provider.defaultTeamId && (await tx.team.findFirst({ where: { id: provider.defaultTeamId, organizationId: organization.id } }))) {
       await tx.teamMember.upsert({ where: { teamId_userId: { teamId: provider.defaultTeamId, userId: user.id } }, update: {}, create: { teamId: provider.defaultTeamId, userId: user.id } });
     }
     const expiresAt = new Date(Date.now() + SSO_TOKEN_DAYS * 24 * 3600 * 1000);
-    const { token } = await issueNamedToken(tx, user.id, { name: `SAML sign-in (${provider.label})`, expiresAt, ssoOrganizationId: organization.id });
+    const { token } = await issueNamedToken(tx, user.id, { name: `SAML sign-in (${provider.label})`, expiresAt, ssoOrganizationId: organization.id, confinedTo: organization.id });
     return { userId: user.id, email: user.email, organizationId: organization.id, token, expiresAt, joined: !member };
   });
 }

@@ -2,7 +2,7 @@
 import { createToken, listTokens, revokeToken } from '../../domain/identity/token-admin.js';
 import { builder } from '../builder.js';
 
-type TokenRecord = { id: string; name: string; createdAt: Date; lastUsedAt: Date | null; expiresAt: Date | null };
+type TokenRecord = { id: string; name: string; createdAt: Date; lastUsedAt: Date | null; expiresAt: Date | null; organizationId: string | null };
 
 const ApiTokenRef = builder.objectRef<TokenRecord>('ApiToken').implement({
   description: 'An API token of the caller (never its secret, which is shown once, when issued).',
@@ -12,6 +12,10 @@ const ApiTokenRef = builder.objectRef<TokenRecord>('ApiToken').implement({
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'Updated at most once a minute.' }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'Null: it does not expire.' }),
+    organizationId: t.exposeID('organizationId', {
+      nullable: true,
+      description: "The only organization the token reaches: an organization's SAML sign-in or invitation link issued it (or a token that does). Null: every organization of the user.",
+    }),
   }),
 });
 
@@ -32,18 +36,18 @@ const CreateApiTokenInput = builder.inputType('CreateApiTokenInput', {
 builder.queryField('apiTokens', (t) =>
   t.field({
     type: [ApiTokenRef],
-    description: "The caller's API tokens, oldest first.",
-    resolve: (_root, _args, ctx) => listTokens(ctx.db, ctx.viewer.userId),
+    description: "The caller's API tokens, oldest first (a token confined to an organization lists only the tokens confined there).",
+    resolve: (_root, _args, ctx) => listTokens(ctx.db, ctx.viewer),
   }),
 );
 
 builder.mutationFields((t) => ({
   createApiToken: t.field({
     type: IssuedApiToken,
-    description: 'Issues a new API token for the caller.',
+    description: 'Issues a new API token for the caller, confined to the organization the calling token is confined to (if any).',
     args: { input: t.arg({ type: CreateApiTokenInput, required: false }) },
     resolve: async (_root, { input }, ctx) => {
-      const { token, record } = await createToken(ctx.db, ctx.viewer.userId, { name: input?.name ?? undefined, expiresAt: input?.expiresAt ?? undefined });
+      const { token, record } = await createToken(ctx.db, ctx.viewer, { name: input?.name ?? undefined, expiresAt: input?.expiresAt ?? undefined });
       return { token, apiToken: record };
     },
   }),
@@ -51,7 +55,7 @@ builder.mutationFields((t) => ({
     description: "Revokes one of the caller's tokens (the one in use included). Other instances may accept it for up to QUIRE_TOKEN_CACHE_SECONDS more.",
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, { id }, ctx) => {
-      await revokeToken(ctx.db, ctx.viewer.userId, String(id));
+      await revokeToken(ctx.db, ctx.viewer, String(id));
       return true;
     },
   }),

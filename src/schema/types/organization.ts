@@ -96,7 +96,7 @@ builder.queryFields((t) => ({
     type: OrganizationRef,
     description: 'Organizations the caller is a member of.',
     resolve: async (_root, args, ctx) =>
-      pageConnection(await viewerOrganizationsPage(ctx.db, ctx.viewer.userId, args), () => countViewerOrganizations(ctx.db, ctx.viewer.userId)),
+      pageConnection(await viewerOrganizationsPage(ctx.db, ctx.viewer.userId, ctx.viewer, args), () => countViewerOrganizations(ctx.db, ctx.viewer.userId, ctx.viewer)),
   }),
   organization: t.field({
     type: OrganizationRef,
@@ -110,7 +110,7 @@ builder.queryFields((t) => ({
     type: [OrganizationRef],
     description: "Organizations that list the domain among their email domains. Only the caller's own email domain can be looked up.",
     args: { emailDomain: t.arg.string({ required: true }) },
-    resolve: (_root, { emailDomain }, ctx) => organizationsByEmailDomain(ctx.db, ctx.viewer.userId, emailDomain),
+    resolve: (_root, { emailDomain }, ctx) => organizationsByEmailDomain(ctx.db, ctx.viewer, emailDomain),
   }),
 }));
 
