@@ -1,11 +1,15 @@
 /**
- * The e-mailed invitation link, opened in a browser without an API token: `GET /invites/{secret}`
- * shows the invitation and a button; `POST /invites/{secret}` accepts it and shows the new user's
- * API token once (an HTML page; JSON when the client asks for `application/json`). A GET never
- * accepts: mail scanners open links. The page keeps the secret out of caches and referrers.
+ * The e-mailed invitation link, opened in a browser: `GET /invites/{secret}` shows the invitation
+ * and a button; `POST /invites/{secret}` accepts it (an HTML page; JSON when the client asks for
+ * `application/json`). A new invitee gets their first API token, confined to the inviting
+ * organization, shown once; an existing account accepts only signed in as itself — its API token
+ * in the page's field (form field `token`) or as `Authorization: Bearer` — and gets no new token
+ * (domain/invites/accept.ts). A GET never accepts: mail scanners open links. The page keeps the
+ * secret out of caches and referrers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Db } from '../db/client.js';
+import type { Authenticator } from '../domain/identity/tokens.js';
 import { acceptInvitation, previewInvitation, type Acceptance } from '../domain/invites/accept.js';
 import { INVITE_PATH } from '../domain/invites/email-invites.js';
 import { AppError } from '../domain/errors.js';
@@ -46,11 +50,32 @@ function accepted(req: IncomingMessage, res: ServerResponse, done: Acceptance): 
   const token = done.token
     ? `<p>Your API token — shown this once, keep it safe — is:</p><p><code style="display:block;padding:12px;background:#f6f8fa;border-radius:6px;word-break:break-all">${e(done.token)}</code></p>
 <p>Send it as <code>Authorization: Bearer &lt;token&gt;</code> to this server’s API.</p>`
-    : '<p>Sign in with your existing API token: it now reaches this organization too.</p>';
+    : '<p>Your existing API token now reaches this organization too.</p>';
   page(res, 200, `You joined ${done.organizationTitle}`, `<p>${e(done.user.email)} is now a member of <strong>${e(done.organizationTitle)}</strong>, with ${e(roleName(done.role))}.</p>${token}`);
 }
 
-export async function serveInvitation(req: IncomingMessage, res: ServerResponse, db: Db): Promise<void> {
+const BUTTON = 'padding:10px 20px;background:#0969da;color:#fff;border:0;border-radius:6px;font-weight:600;font-size:15px;cursor:pointer';
+
+/** The acceptance form: an existing account signs in with its API token first. */
+function acceptForm(existingAccount: boolean): string {
+  const signIn = existingAccount
+    ? `<p>This address belongs to an existing account: sign in with one of its API tokens to accept.</p>
+<p><label>API token <input name="token" type="password" required autocomplete="off" style="width:100%;padding:8px;border:1px solid #d8dee4;border-radius:6px;font-family:monospace"></label></p>`
+    : '';
+  return `<form method="post">${signIn}<button type="submit" style="${BUTTON}">Accept the invitation</button></form>`;
+}
+
+/** The API token the acceptance was sent with: the Authorization header, or the form's `token` field. */
+function tokenOf(req: IncomingMessage, body: Buffer | null): string | null {
+  if (req.headers.authorization) return req.headers.authorization;
+  if (!/^application\/x-www-form-urlencoded/i.test(req.headers['content-type'] ?? '') || !body) return null;
+  const token = new URLSearchParams(body.toString('utf8')).get('token')?.trim();
+  return token ? `Bearer ${token}` : null;
+}
+
+export type InvitationDeps = { db: Db; authenticate: Authenticator };
+
+export async function serveInvitation(req: IncomingMessage, res: ServerResponse, { db, authenticate }: InvitationDeps, body: Buffer | null): Promise<void> {
   const secret = (req.url ?? '').split('?', 1)[0].slice(INVITE_PATH.length);
   const json = wantsJson(req);
   const missing = () => (json ? sendError(res, 404, NOT_FOUND, HEADERS) : page(res, 404, 'Invitation not found', `<p>${e(NOT_FOUND)}</p>`));
@@ -58,13 +83,16 @@ export async function serveInvitation(req: IncomingMessage, res: ServerResponse,
   if (req.method === 'GET' || req.method === 'HEAD') {
     const invitation = await previewInvitation(db, secret);
     if (!invitation) return missing();
-    if (json) return sendJson(res, 200, { object: 'invitation', organizationTitle: invitation.organizationTitle, email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt.toISOString() }, HEADERS);
+    if (json) {
+      const { id, organizationId, organizationTitle, email, role, expiresAt, existingAccount } = invitation;
+      return sendJson(res, 200, { object: 'invitation', id, organization: organizationId, organizationTitle, email, role, expiresAt: expiresAt.toISOString(), existingAccount }, HEADERS);
+    }
     return page(
       res,
       200,
       `Join ${invitation.organizationTitle}`,
       `<p>${e(invitation.email)} is invited to join <strong>${e(invitation.organizationTitle)}</strong> with ${e(roleName(invitation.role))}.</p>
-<form method="post"><button type="submit" style="padding:10px 20px;background:#0969da;color:#fff;border:0;border-radius:6px;font-weight:600;font-size:15px;cursor:pointer">Accept the invitation</button></form>
+${acceptForm(invitation.existingAccount)}
 <p style="font-size:13px;color:#59636e">It expires on ${e(invitation.expiresAt.toUTCString())}.</p>`,
     );
   }
@@ -73,7 +101,10 @@ export async function serveInvitation(req: IncomingMessage, res: ServerResponse,
     return void res.end();
   }
   try {
-    return accepted(req, res, await acceptInvitation(db, secret));
+    const authorization = tokenOf(req, body);
+    const caller = authorization ? await authenticate(authorization) : null;
+    if (authorization && !caller) return json ? sendError(res, 401, 'The API token is not valid', HEADERS) : page(res, 401, 'The invitation could not be accepted', '<p>The API token is not valid.</p>');
+    return accepted(req, res, await acceptInvitation(db, secret, caller));
   } catch (error) {
     if (error instanceof AppError && error.status === 404) return missing();
     if (error instanceof AppError) return json ? sendError(res, error.status, error.message, HEADERS) : page(res, error.status, 'The invitation could not be accepted', `<p>${e(error.message)}</p>`);

@@ -125,7 +125,8 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
     job: claimed,
     services,
     signal: controller.signal,
-    access: claimed.createdById ? new Access(createLoaders(db, claimed.createdById), claimed.createdById) : null,
+    // A job acts for who started it, within its own organization only (domain/access/reach.ts).
+    access: claimed.createdById ? new Access(createLoaders(db, claimed.createdById, { confinedTo: claimed.organizationId }), claimed.createdById, { confinedTo: claimed.organizationId }) : null,
     progress(done, total = null, message) {
       pending = { done, total, message: message ?? pending?.message ?? 'Running' };
       const wait = PROGRESS_EVERY_MS - (Date.now() - lastWrite);

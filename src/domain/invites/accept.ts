@@ -1,25 +1,40 @@
 /**
- * Accepting an invite. Through the e-mailed link (no API token needed: the link's secret proves
- * the address), or signed in with an invite's ID: a pending e-mail invite addressed to the caller,
- * or a link invite of the organization, which anyone holding its ID may use while the
- * organization allows invite links and it has not expired. An e-mail invite is used once.
+ * Accepting an invite. Through the e-mailed link (the link's secret proves the address), or
+ * signed in with an invite's ID: a pending e-mail invite addressed to the caller, or a link invite
+ * of the organization, which anyone holding its ID may use while the organization allows invite
+ * links and it has not expired. An e-mail invite is used once.
  *
- * The link gives a new user (no API token yet) their first API token, shown once; a user who
- * already has one signs in as before — a leaked link joins them, but gives no credential.
+ * An organization vouches for an address in that organization only (access/reach.ts). So the link
+ * gives a credential only to an account no one has claimed (User.claimedAt: it never held a
+ * credential of wider reach — a genuinely new invitee), and that credential is confined to the
+ * inviting organization: an address squatted through one organization's link gives nothing in
+ * another. A claimed account accepts only while signed in as itself — the link with its own API
+ * token, or `POST /orgs/{id}/invites/{inviteId}` — and gets no new credential. A signed-in caller's
+ * token must reach the inviting organization.
  */
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Db } from '../../db/client.js';
 import type { Access } from '../access/access.js';
 import type { Role } from '../access/roles.js';
 import { forbidden, gone, notFound } from '../errors.js';
-import { digestToken, issueNamedToken } from '../identity/tokens.js';
+import { digestToken, issueNamedToken, type TokenHolder } from '../identity/tokens.js';
+import { reaches } from '../access/reach.js';
 import { kindOfId } from '../ids.js';
 import { grantContent, joinOrganization } from './join.js';
 
 type Tx = Prisma.TransactionClient;
 
 /** What the acceptance page shows before the invitee accepts. */
-export type InvitationPreview = { organizationTitle: string; email: string; role: Role | null; expiresAt: Date };
+export type InvitationPreview = {
+  id: string;
+  organizationId: string;
+  organizationTitle: string;
+  email: string;
+  role: Role | null;
+  expiresAt: Date;
+  /** The address belongs to a claimed account: it accepts signed in as itself. */
+  existingAccount: boolean;
+};
 
 const INVITATION = 'Invitation (it may have been used, withdrawn or replaced by a newer one)';
 
@@ -27,10 +42,11 @@ const INVITATION = 'Invitation (it may have been used, withdrawn or replaced by 
 export async function previewInvitation(db: Db, secret: string): Promise<InvitationPreview | null> {
   const invite = await db.memberInvite.findUnique({
     where: { digest: digestToken(secret) },
-    select: { role: true, expiresAt: true, user: { select: { email: true } }, organization: { select: { title: true } } },
+    select: { id: true, organizationId: true, role: true, expiresAt: true, user: { select: { email: true, claimedAt: true } }, organization: { select: { title: true } } },
   });
   if (!invite || invite.expiresAt <= new Date()) return null;
-  return { organizationTitle: invite.organization.title, email: invite.user.email, role: invite.role, expiresAt: invite.expiresAt };
+  const { id, organizationId, role, expiresAt } = invite;
+  return { id, organizationId, organizationTitle: invite.organization.title, email: invite.user.email, role, expiresAt, existingAccount: !!invite.user.claimedAt };
 }
 
 export type Acceptance = { organizationId: string; organizationTitle: string; user: { id: string; email: string }; role: Role | null; token?: string };
@@ -45,15 +61,26 @@ async function claim(tx: Tx, where: Prisma.Sql): Promise<ClaimedInvite | undefin
   return invite;
 }
 
-/** Accepts the invite behind an e-mailed link's secret (404 when unknown, used, withdrawn or expired). */
-export function acceptInvitation(db: Db, secret: string): Promise<Acceptance> {
+export const SIGN_IN_TO_ACCEPT =
+  'This invitation is for an existing account: accept it signed in as that account — send its API token with the acceptance (Authorization: Bearer <token>), or POST /v1/orgs/{organizationId}/invites/{inviteId} with it. The link alone gives an existing account nothing.';
+
+/**
+ * Accepts the invite behind an e-mailed link's secret (404 when unknown, used, withdrawn or
+ * expired). `caller`: who sent the acceptance with an API token, if anyone did.
+ */
+export function acceptInvitation(db: Db, secret: string, caller?: TokenHolder | null): Promise<Acceptance> {
   return db.$transaction(async (tx) => {
     const invite = await claim(tx, Prisma.sql`"digest" = ${digestToken(secret)}`);
     if (!invite || invite.expiresAt <= new Date()) throw notFound(INVITATION);
+    const user = await tx.user.findUniqueOrThrow({ where: { id: invite.userId }, select: { id: true, email: true, claimedAt: true } });
+    const signedInAsInvitee = !!caller && caller.userId === user.id && reaches(caller, invite.organizationId);
+    // Refused: the transaction rolls back, the invite stays pending for the account itself.
+    if (user.claimedAt && !signedInAsInvitee) throw forbidden(SIGN_IN_TO_ACCEPT.replace('{organizationId}', invite.organizationId).replace('{inviteId}', invite.id));
     await joinOrganization(tx, invite);
-    const user = await tx.user.findUniqueOrThrow({ where: { id: invite.userId }, select: { id: true, email: true, _count: { select: { tokens: true } } } });
     const organization = await tx.organization.findUniqueOrThrow({ where: { id: invite.organizationId }, select: { title: true } });
-    const token = user._count.tokens ? undefined : (await issueNamedToken(tx, user.id, { name: `Invitation to ${organization.title}`.slice(0, 100) })).token;
+    const token = user.claimedAt
+      ? undefined
+      : (await issueNamedToken(tx, user.id, { name: `Invitation to ${organization.title}`.slice(0, 100), confinedTo: invite.organizationId })).token;
     return { organizationId: invite.organizationId, organizationTitle: organization.title, user: { id: user.id, email: user.email }, role: invite.role, ...(token ? { token } : {}) };
   });
 }
@@ -64,6 +91,8 @@ export function acceptInvitation(db: Db, secret: string): Promise<Acceptance> {
  */
 export async function joinWithInvite(db: Db, access: Access, organizationId: string, inviteId: string): Promise<void> {
   const userId = access.userId;
+  // A credential confined to another organization does not reach this one (access/reach.ts).
+  if (!reaches(access.origin, organizationId)) throw notFound('Invite');
   await db.$transaction(async (tx) => {
     switch (kindOfId(inviteId)) {
       case 'MemberInvite': {
