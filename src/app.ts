@@ -172,7 +172,7 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
     if (pathname.startsWith(PDF_DOWNLOAD_PATH)) return serveExport(req, res, { db, config, accessOf: (userId) => contextOf({ userId }).access, logger });
     if (pathname.startsWith(FONT_PATH)) return serveFont(req, res, { db, config });
     if (pathname.startsWith(SSO_PATH)) return serveSso(req, res, { db, config, logger }, await readBody(req));
-    if (pathname.startsWith(INVITE_PATH)) return (await readBody(req, 64 * 1024), serveInvitation(req, res, db));
+    if (pathname.startsWith(INVITE_PATH)) return serveInvitation(req, res, { db, authenticate }, await readBody(req, 64 * 1024));
     if (pathname.startsWith(UPLOAD_PATH)) return receiveUploadRequest(req, res, { db, config }, await readBody(req, MAX_FONT_UPLOAD_BYTES));
     if (pathname.startsWith(FILE_DOWNLOAD_PATH)) return serveFile(req, res, { db, config, accessOf: (userId) => contextOf({ userId }).access, logger });
     const limit = bodyLimit(req, pathname);
