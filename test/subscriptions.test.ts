@@ -11,6 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { sdk } from './helpers/clients.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { REDIS_URL, redisReachable } from './helpers/redis.js';
+import { sseResults } from './helpers/sse.js';
 import { useServer } from './helpers/server.js';
 
 const server = useServer();
@@ -46,19 +47,8 @@ function subscribeSse(baseUrl: string, token: string, organizationId: string) {
     });
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     void (async () => {
-      let buffer = '';
-      const decoder = new TextDecoder();
       try {
-        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-          buffer += decoder.decode(chunk, { stream: true });
-          let end;
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
-            const message = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            const data = message.split('\n').find((line) => line.startsWith('data: '));
-            if (message.startsWith('event: next') && data) push(JSON.parse(data.slice(6)));
-          }
-        }
+        for await (const result of sseResults(response)) push(result);
       } catch (error) {
         if (!abort.signal.aborted) fail(error);
       }

@@ -1,14 +1,14 @@
 /**
  * Domain events, published after the write that caused them has committed, to the subscribers of
- * the organization — in this process through yoga's pubsub, or, with REDIS_URL, through Redis so
- * that a subscriber connected to any instance receives what any instance (or worker) published.
+ * the organization — in this process through yoga's pubsub, and, with REDIS_URL, through Redis as
+ * well so that a subscriber connected to any instance receives what any instance (or worker)
+ * published.
  * Events carry IDs, never content: a subscriber reads what changed with a query, through the
  * same access checks as always.
  */
-import { createPubSub, type PubSub } from 'graphql-yoga';
-import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
-import { Redis } from 'ioredis';
+import { createPubSub } from 'graphql-yoga';
 import { silentLogger, type Logger } from '../observability/logger.js';
+import { createRedisRelay } from './redis-relay.js';
 
 export const ORGANIZATION_EVENT_KINDS = [
   'organizationUpdated',
@@ -59,13 +59,13 @@ export type EventBus = {
   publishJob(event: JobEvent): void;
   /** The job's events from now on, until the iterator is returned. */
   subscribeJob(jobId: string): AsyncIterable<JobEvent>;
+  /** Redis for events across instances: not configured, up, or unavailable (events then reach this instance's subscribers only). */
+  redisState(): 'none' | 'up' | 'unavailable';
   close(): Promise<void>;
 };
 
 export function createEventBus(opts: { redisUrl?: string; logger?: Logger } = {}): EventBus {
   const logger = opts.logger ?? silentLogger();
-  let clients: Redis[] = [];
-  let pubsub: PubSub<Topics>;
   const open = new Set<{ return?(): Promise<unknown> }>();
   /** A subscription that close() ends (and that forgets itself when its reader returns it). */
   function tracked<T>(source: AsyncIterableIterator<T> & { return?(): Promise<unknown> }): AsyncIterable<T> {
@@ -83,26 +83,10 @@ export function createEventBus(opts: { redisUrl?: string; logger?: Logger } = {}
       },
     };
   }
-  if (opts.redisUrl) {
-    // Two connections: one in subscriber mode cannot publish. Errors are logged, not thrown:
-    // ioredis reconnects by itself, and a lost event must not fail the write that published it.
-    clients = [new Redis(opts.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }), new Redis(opts.redisUrl, { lazyConnect: false })];
-    for (const client of clients) client.on('error', (error: Error) => logger.warn({ err: { message: error.message } }, 'Redis connection error'));
-    // The event target fires its Redis commands and forgets them: a command that fails (Redis
-    // down longer than the retries) would be an unhandled rejection, which ends the process.
-    // It gets these two faces of the clients instead, whose failures are logged.
-    const [publisher, subscriber] = clients;
-    const failed = (what: string) => (error: Error) => void logger.warn({ err: { message: error.message } }, `Redis ${what} failed`);
-    const publishClient = { publish: (channel: string, message: string) => publisher.publish(channel, message).catch(failed('publish')) };
-    const subscribeClient = {
-      on: (event: string, listener: (...args: any[]) => void) => subscriber.on(event, listener),
-      subscribe: (channel: string) => subscriber.subscribe(channel).catch(failed('subscribe')),
-      unsubscribe: (channel: string) => subscriber.unsubscribe(channel).catch(failed('unsubscribe')),
-    };
-    pubsub = createPubSub<Topics>({ eventTarget: createRedisEventTarget({ publishClient: publishClient as unknown as Redis, subscribeClient: subscribeClient as unknown as Redis }) });
-  } else {
-    pubsub = createPubSub<Topics>();
-  }
+  // Without Redis, events stay in this process; with it, they also cross instances — and still
+  // reach this process's subscribers when Redis is down (redis-relay.ts).
+  const relay = opts.redisUrl ? createRedisRelay(opts.redisUrl, logger) : undefined;
+  const pubsub = createPubSub<Topics>(relay ? { eventTarget: relay.target as never } : undefined);
   return {
     publish(event) {
       pubsub.publish('organization', event.organizationId, { ...event, at: new Date().toISOString() });
@@ -116,11 +100,12 @@ export function createEventBus(opts: { redisUrl?: string; logger?: Logger } = {}
     subscribeJob(jobId) {
       return tracked(pubsub.subscribe('job', jobId));
     },
+    redisState: () => (!relay ? 'none' : relay.available() ? 'up' : 'unavailable'),
     async close() {
       // Subscriptions end first: each one unsubscribes from Redis, which needs the connection.
       await Promise.all([...open].map((source) => source.return?.()));
       open.clear();
-      await Promise.all(clients.map((c) => c.quit().catch(() => c.disconnect())));
+      await relay?.close();
     },
   };
 }
