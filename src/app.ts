@@ -163,6 +163,7 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
     }
     if (limiter) {
       const verdict = await limiter.check(req);
+      if (ready && events?.redisState() === 'unavailable') return sendJson(res, 200, { status: 'degraded', redis: 'unavailable' });
       for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
       if (!verdict.allowed) {
         return sendJson(res, 429, { error: { code: 429, message: `Rate limit of ${config.rateLimit} requests per ${config.rateLimitWindowSeconds} s exceeded; retry after ${verdict.headers['retry-after']} s` } });
