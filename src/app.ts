@@ -154,7 +154,10 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
     if (pathname === '/healthz' || pathname === '/readyz' || pathname === '/metrics' || pathname === '/graphql') info.route = `${req.method} ${pathname}`;
     if (pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
     if (pathname === '/readyz') {
+      // The database is required (503 without it). Redis is not: without it, events still reach
+      // this instance's subscribers, so the instance keeps serving and reports itself degraded.
       const ready = await isMigrated(db).catch(() => false);
+      if (ready && events?.redisState() === 'unavailable') return sendJson(res, 200, { status: 'degraded', redis: 'unavailable' });
       return sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable' });
     }
     if (pathname === '/metrics') {
@@ -163,7 +166,6 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
     }
     if (limiter) {
       const verdict = await limiter.check(req);
-      if (ready && events?.redisState() === 'unavailable') return sendJson(res, 200, { status: 'degraded', redis: 'unavailable' });
       for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
       if (!verdict.allowed) {
         return sendJson(res, 429, { error: { code: 429, message: `Rate limit of ${config.rateLimit} requests per ${config.rateLimitWindowSeconds} s exceeded; retry after ${verdict.headers['retry-after']} s` } });
