@@ -1,7 +1,12 @@
-/** A page body as written (markdown or a JSON document) turned into the stored document. */
+/**
+ * A page body as written (markdown or a JSON document) turned into the stored document. Markdown
+ * is converted in the conversion pool, off the event loop; a page past the markdown limits (or
+ * the pool's time or memory budget) is refused with a 400 naming the limit.
+ */
 import type { BlockNode, JSONDocument } from '../documents/types.js';
 import { newKey } from '../documents/keys.js';
-import { markdownToDocument } from '../markdown/index.js';
+import { badRequest } from '../errors.js';
+import { convertMarkdown, MarkdownLimitError } from '../markdown/index.js';
 import type { PageBody } from './page-input.js';
 
 export type ResolvedBody = { document: JSONDocument; title?: string; description?: string; frontMatter: Record<string, unknown> };
@@ -19,10 +24,22 @@ export function withKeys(document: JSONDocument): JSONDocument {
   return { object: 'document', data: document.data ?? {}, nodes: document.nodes.map(visit) as BlockNode[] };
 }
 
-/** `previous`: the page's document before this change, whose keys unchanged blocks keep. */
-export function resolveBody(body: PageBody, previous: JSONDocument | null): ResolvedBody {
+async function convert(markdown: string, previous: JSONDocument | null, field: string) {
+  try {
+    return await convertMarkdown(markdown, previous ? { previous } : {});
+  } catch (error) {
+    if (error instanceof MarkdownLimitError) throw badRequest(`Invalid value for "${field}": ${error.message}`, field);
+    throw error;
+  }
+}
+
+/**
+ * `previous`: the page's document before this change, whose keys unchanged blocks keep. `field`:
+ * where the body was in the request, named by a refusal.
+ */
+export async function resolveBody(body: PageBody, previous: JSONDocument | null, field = 'document.markdown'): Promise<ResolvedBody> {
   if ('markdown' in body) {
-    const parsed = markdownToDocument(body.markdown, previous ? { previous } : undefined);
+    const parsed = await convert(body.markdown, previous, field);
     return { document: parsed.document, title: parsed.title, description: parsed.description, frontMatter: parsed.frontMatter };
   }
   if ('document' in body) return { document: withKeys(body.document as JSONDocument), frontMatter: {} };

@@ -11,7 +11,7 @@ export const IMPORT_ERROR_CODES = [
   'BLOCKED_ADDRESS',
   /** The server answered with an error status (4xx, 5xx). */
   'HTTP_ERROR',
-  /** A response (or a zip entry, or the whole import) is larger than the limits allow. */
+  /** A response (or a zip entry, or the whole import) is larger than the limits allow, or a page is past the markdown limits. */
   'TOO_LARGE',
   /** The response's content type is not one the source reads. */
   'UNSUPPORTED_CONTENT_TYPE',

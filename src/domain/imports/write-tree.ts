@@ -14,11 +14,12 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { JSONDocument } from '../documents/types.js';
 import { slugOf } from '../documents/slug.js';
 import { newId } from '../ids.js';
-import { markdownToDocument, rewriteUrlTargets, type ContentRef } from '../markdown/index.js';
+import { convertMarkdown, MarkdownLimitError, rewriteUrlTargets, type ContentRef } from '../markdown/index.js';
 import { loadDocuments, putDocuments } from '../revisions/documents.js';
 import type { EntityVersion } from '../revisions/commit.js';
 import type { Workspace, WorkingPage } from '../change-requests/workspace.js';
 import { fileVersion, type StoredFile } from '../files/store-files.js';
+import { ImportError } from './import-error.js';
 import type { ImportedPage, ImportTree } from './tree.js';
 
 export type ImportedFileStored = { source: string; file: StoredFile };
@@ -43,6 +44,19 @@ function locate(target: string, base?: string): string | undefined {
 
 const fragmentOf = (target: string) => (target.includes('#') ? target.slice(target.indexOf('#') + 1) : '');
 
+/**
+ * A page's markdown converted in the conversion pool (one page at a time, so each has the whole
+ * time budget); a page past the markdown limits fails the import with TOO_LARGE, naming the page.
+ */
+async function convertPage(page: ImportedPage, previous: JSONDocument | undefined, signal?: AbortSignal) {
+  try {
+    return await convertMarkdown(page.markdown, { ...(previous ? { previous } : {}), ...(signal ? { signal } : {}) });
+  } catch (error) {
+    if (error instanceof MarkdownLimitError) throw new ImportError('TOO_LARGE', `The page ${page.source} cannot be imported: ${error.message}`);
+    throw error;
+  }
+}
+
 type Planned = { page: ImportedPage; id: string; parentId: string | null; document: JSONDocument | null; title: string };
 
 /** Sibling slugs, unique among themselves and the pages already there (`taken`). */
@@ -63,6 +77,7 @@ export async function writeImportTree(
   tree: ImportTree,
   files: ImportedFileStored[],
   target: ImportTarget,
+  signal?: AbortSignal,
 ): Promise<{ pages: number; files: number }> {
   const pageIds = new Map<string, string>();
   const fileIds = new Map<string, string>();
@@ -90,31 +105,31 @@ export async function writeImportTree(
   };
 
   const previous = target.page?.documentId ? (await loadDocuments(tx, [target.page.documentId])).get(target.page.documentId) : undefined;
-  const plan = (page: ImportedPage, parentId: string | null, id: string, groupAllowed: boolean): Planned => {
+  const plan = async (page: ImportedPage, parentId: string | null, id: string, groupAllowed: boolean): Promise<Planned> => {
     if (page.type === 'group' && groupAllowed) return { page, id, parentId, document: null, title: page.title || 'Group' };
-    const read = markdownToDocument(page.markdown, id === target.page?.entityId && previous ? { previous } : {});
+    const read = await convertPage(page, id === target.page?.entityId ? previous : undefined, signal);
     return { page, id, parentId, document: rewriteUrlTargets(read.document, resolver(page.source)), title: (read.title || page.title || 'Untitled').slice(0, 255) };
   };
   const idOf = (page: ImportedPage) => pageIds.get(locate(page.source) ?? '') ?? newId('RevisionPage');
 
   // Where each imported page goes, parents before children.
   const planned: Planned[] = [];
-  const place = (pages: ImportedPage[], parentId: string | null) => {
+  const place = async (pages: ImportedPage[], parentId: string | null) => {
     for (const page of pages) {
-      const item = plan(page, parentId, idOf(page), parentId === null);
+      const item = await plan(page, parentId, idOf(page), parentId === null);
       planned.push(item);
-      place(page.children, item.id);
+      await place(page.children, item.id);
     }
   };
   let replaced: Planned | undefined;
   if (target.page && first) {
-    replaced = plan(first, target.page.parentId, target.page.entityId, false);
+    replaced = await plan(first, target.page.parentId, target.page.entityId, false);
     if (target.tree) {
       for (const child of await ws.descendants(target.page.entityId)) ws.write('page', child.entityId, null);
-      place([...first.children, ...rest], target.page.entityId);
+      await place([...first.children, ...rest], target.page.entityId);
     }
   } else {
-    place(tree.pages, null);
+    await place(tree.pages, null);
   }
 
   const withBody = [replaced, ...planned].filter((p): p is Planned => !!p?.document);

@@ -26,7 +26,7 @@ export const placeholderPattern = (nonce: string) => new RegExp(`<!--quire:${non
 const placeholder = (nonce: string, index: number) => `<!--quire:${nonce}:${index}-->`;
 
 /** An open code or math fence; a non-blank line indented less than `column` ends it (its list item ended). */
-type Fence = { char: string; size: number; column: number };
+export type Fence = { char: string; size: number; column: number };
 type Frame = { name: string; region: number; lines: string[]; indent: number; fence: Fence | null };
 
 function stripIndent(line: string, count: number): string {
@@ -39,14 +39,14 @@ function stripIndent(line: string, count: number): string {
 const CONTAINER_PREFIX = /^(?:[ \t]*(?:>[ \t]?|(?:[*+-]|\d{1,9}[.)])[ \t]+))*/;
 
 /** Code (```, ~~~) and math ($$) fences, also right after list or quote markers. */
-function openingFence(line: string): Fence | null {
+export function openingFence(line: string): Fence | null {
   const prefix = CONTAINER_PREFIX.exec(line)![0];
   const m = /^([ \t]*)(`{3,}|~{3,}|\${2,})(.*)$/.exec(line.slice(prefix.length));
   if (!m || (m[2][0] !== '~' && m[3].includes(m[2][0]))) return null;
   return { char: m[2][0], size: m[2].length, column: prefix.length + m[1].length };
 }
 
-function closesFence(line: string, fence: Fence): boolean {
+export function closesFence(line: string, fence: Fence): boolean {
   const m = /^[ \t]*(`{3,}|~{3,}|\${2,})[ \t]*$/.exec(line.slice(CONTAINER_PREFIX.exec(line)![0].length));
   return !!m && m[1][0] === fence.char && m[1].length >= fence.size;
 }

@@ -1,0 +1,86 @@
+/**
+ * The conversion pool: worker threads (piscina) that run CPU-heavy conversions of untrusted input
+ * (markdown → document, see tasks.ts) away from the event loop, so health checks and every other
+ * request keep being answered while one runs. Each task has a time budget, counted from when it
+ * is asked for: past it, its thread is terminated. Each thread has a heap limit
+ * (`resourceLimits`): a task that exhausts it kills its thread only, not the server. Either way
+ * the caller gets a WorkerBudgetError naming the limit, and piscina starts a fresh thread.
+ *
+ * One pool per process, created on first use and closed when the app stops (closePool); idle
+ * threads do not keep the process alive.
+ */
+import { Piscina } from 'piscina';
+import { tasksFile } from './worker-file.js';
+
+export type PoolSettings = {
+  /** Threads converting at once (the rest of the tasks wait in the queue). */
+  threads: number;
+  /** Longest time one task may take, queueing included, in ms. */
+  timeoutMs: number;
+  /** Old-generation heap of one thread, in MB. */
+  memoryMb: number;
+};
+
+export const DEFAULT_POOL_SETTINGS: PoolSettings = { threads: 2, timeoutMs: 20_000, memoryMb: 512 };
+
+/** A task past its time budget or its thread's memory: refused, and its thread terminated. */
+export class WorkerBudgetError extends Error {
+  constructor(
+    readonly limit: 'time' | 'memory',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'WorkerBudgetError';
+  }
+}
+
+let settings = DEFAULT_POOL_SETTINGS;
+let pool: Piscina | undefined;
+
+/** The settings of the pools created from now on (the app's configuration). */
+export function configurePool(next: Partial<PoolSettings>): void {
+  settings = { ...DEFAULT_POOL_SETTINGS, ...Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined)) };
+}
+
+export const poolSettings = (): PoolSettings => settings;
+
+function currentPool(): Piscina {
+  if (!pool) {
+    const file = tasksFile();
+    pool = new Piscina({
+      filename: file.filename,
+      ...(file.execArgv ? { execArgv: file.execArgv } : {}),
+      minThreads: 0,
+      maxThreads: settings.threads,
+      idleTimeout: 30_000,
+      resourceLimits: { maxOldGenerationSizeMb: settings.memoryMb },
+    });
+  }
+  return pool;
+}
+
+const isOutOfMemory = (error: unknown) => (error as { code?: string })?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+
+/**
+ * Runs the tasks.ts export `task` on `input` in a thread. `signal` (a cancelled job) stops it
+ * too, rejecting with the signal's reason.
+ */
+export async function runTask<I, O>(task: string, input: I, signal?: AbortSignal): Promise<O> {
+  const { timeoutMs, memoryMb } = settings;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  try {
+    return (await currentPool().run(input, { name: task, signal: signal ? AbortSignal.any([signal, timeout]) : timeout })) as O;
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    if (timeout.aborted) throw new WorkerBudgetError('time', `The conversion took longer than the ${timeoutMs / 1000} s limit (conversion time)`);
+    if (isOutOfMemory(error)) throw new WorkerBudgetError('memory', `The conversion needed more than the ${memoryMb} MB memory limit (conversion memory)`);
+    throw error;
+  }
+}
+
+/** Ends the pool's threads (running tasks are cut); the next task creates a new pool. */
+export async function closePool(): Promise<void> {
+  const closing = pool;
+  pool = undefined;
+  await closing?.destroy();
+}

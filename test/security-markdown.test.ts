@@ -1,0 +1,175 @@
+/**
+ * Hostile markdown cannot freeze or kill the instance: nested brackets, a huge GFM table, tens of
+ * thousands of links and emphasis chains the pre-checks let through are sent as page bodies
+ * (REST content batch) and as markdown imports, while `GET /healthz` is timed: every answer comes
+ * within 200 ms, the hostile page is refused with a 400 naming the limit (an import's job ends
+ * `failed` with a readable reason, nothing written), and the server keeps converting afterwards.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { MAX_LINKS, MAX_NESTING_DEPTH, MAX_TABLE_CELLS } from '../src/domain/markdown/index.js';
+import { http, sdk } from './helpers/clients.js';
+import { createOrg } from './helpers/factories.js';
+import { useServer } from './helpers/server.js';
+import { serveSite, type Site } from './helpers/site.js';
+
+// A short conversion budget: the emphasis chain below would take minutes, and is cut at 3 s.
+const server = useServer({ worker: true, env: () => ({ QUIRE_CONVERT_TIMEOUT_SECONDS: '3' }) });
+
+const sites: Site[] = [];
+afterAll(async () => {
+  for (const site of sites) await site.close();
+});
+
+/** `[[[…x…]]]`, `depth` deep. */
+const brackets = (depth: number) => '['.repeat(depth) + 'x' + ']'.repeat(depth);
+/** A GFM table of `rows` × `columns` cells (header included in neither). */
+const table = (rows: number, columns: number) =>
+  ['|' + Array(columns).fill('h').join('|') + '|', '|' + Array(columns).fill('-').join('|') + '|', ...Array(rows).fill('|' + Array(columns).fill('x').join('|') + '|')].join('\n');
+const links = (count: number) => Array.from({ length: count }, (_, i) => `[l](/p${i})`).join(' ');
+/** Emphasis 32 deep (within the nesting limit), repeated: super-linear for the parser, missed by the pre-checks. */
+const emphasisChains = (count: number) => Array.from({ length: count }, () => '*_'.repeat(16) + 'x' + '_*'.repeat(16)).join(' ');
+
+async function changeRequest() {
+  const { org, owner } = await createOrg(server.db);
+  const api = sdk(server.url, owner.token);
+  const space = (await api.orgs.createSpace(org.id, { title: 'Hostile' })).data;
+  const cr = (await api.spaces.createChangeRequest(space.id, { subject: 'Hostile' })).data;
+  return { token: owner.token, spaceId: space.id as string, crId: cr.id as string, base: `/spaces/${space.id}/change-requests/${cr.id}/content` };
+}
+
+/**
+ * Runs `work` while `GET /healthz` is asked every 50 ms; answers the work's result and the
+ * slowest health answer, in ms.
+ */
+async function whileTimingHealth<T>(work: () => Promise<T>): Promise<{ result: T; slowest: number; checks: number }> {
+  let done = false;
+  const times: number[] = [];
+  const poll = (async () => {
+    while (!done) {
+      const started = performance.now();
+      const response = await fetch(`${server.url}/healthz`);
+      expect(response.status).toBe(200);
+      await response.text();
+      times.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  try {
+    const result = await work();
+    return { result, slowest: Math.max(...times), checks: times.length };
+  } finally {
+    done = true;
+    await poll;
+  }
+}
+
+const insertPage = (token: string, base: string, markdown: string) =>
+  http(server.url, token, 'POST', base, { changes: [{ operation: 'insert_page', title: 'Page', document: { markdown } }] });
+
+async function site(path: string, body: string) {
+  const s = await serveSite({ [path]: { type: 'text/markdown', body } });
+  sites.push(s);
+  return `${s.url}${path}`;
+}
+
+/** The server still converts an ordinary page, quickly. */
+async function stillConverts(token: string, base: string) {
+  const started = performance.now();
+  const ok = await insertPage(token, base, '# Fine\n\nA page with **bold** and a [link](https://example.com).\n');
+  expect(ok.status).toBe(200);
+  expect(performance.now() - started).toBeLessThan(2_000);
+}
+
+describe('hostile markdown through the content batch', () => {
+  it('refuses a 96 KB page of nested brackets with 400 naming the nesting depth, /healthz answering all along', async () => {
+    const { token, base } = await changeRequest();
+    const { result, slowest, checks } = await whileTimingHealth(() => insertPage(token, base, brackets(48_000)));
+    expect(result.status).toBe(400);
+    expect(result.body.error.message).toMatch(/nesting depth/);
+    expect(result.body.error.message).toContain(String(MAX_NESTING_DEPTH));
+    expect(checks).toBeGreaterThan(0);
+    expect(slowest).toBeLessThan(200);
+    expect((await http(server.url, token, 'GET', `${base}/pages`)).body.pages).toEqual([]);
+    await stillConverts(token, base);
+  });
+
+  it('refuses a 1.8 MB table (3,000 × 300) with 400 naming the table cells, and converts one within the limit', async () => {
+    const { token, base } = await changeRequest();
+    const { result, slowest } = await whileTimingHealth(() => insertPage(token, base, table(3_000, 300)));
+    expect(result.status).toBe(400);
+    expect(result.body.error.message).toMatch(/table cells/);
+    expect(result.body.error.message).toContain(String(MAX_TABLE_CELLS));
+    expect(slowest).toBeLessThan(200);
+
+    // 100 × 100: within the limit, converted (off the event loop too).
+    const within = await whileTimingHealth(() => insertPage(token, base, table(99, 100)));
+    expect(within.result.status).toBe(200);
+    expect(within.slowest).toBeLessThan(200);
+    const [page] = (await http(server.url, token, 'GET', `${base}/pages`)).body.pages;
+    const document = (await http(server.url, token, 'GET', `${base}/page/${page.id}?format=document`)).body.document;
+    expect(document.nodes[0]).toMatchObject({ type: 'table' });
+  });
+
+  it('refuses a page of 60,000 links with 400 naming the links limit', async () => {
+    const { token, base } = await changeRequest();
+    const { result, slowest } = await whileTimingHealth(() => insertPage(token, base, links(60_000)));
+    expect(result.status).toBe(400);
+    expect(result.body.error.message).toMatch(/links/);
+    expect(result.body.error.message).toContain(String(MAX_LINKS));
+    expect(slowest).toBeLessThan(200);
+    await stillConverts(token, base);
+  });
+
+  it('cuts a conversion the pre-checks let through at its time budget: 400 naming it, the thread stopped', async () => {
+    const { token, base } = await changeRequest();
+    const started = performance.now();
+    const { result, slowest } = await whileTimingHealth(() => insertPage(token, base, emphasisChains(4_000)));
+    expect(result.status).toBe(400);
+    expect(result.body.error.message).toMatch(/conversion time/);
+    expect(result.body.error.message).toContain('3 s');
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(slowest).toBeLessThan(200);
+    await stillConverts(token, base);
+  });
+});
+
+describe('hostile markdown through an import', () => {
+  async function importAndTime(markdown: string) {
+    const { token, spaceId, crId, base } = await changeRequest();
+    const before = await server.db.changeRequest.findUniqueOrThrow({ where: { id: crId } });
+    const url = await site('/hostile.md', markdown);
+    const timed = await whileTimingHealth(() => http(server.url, token, 'POST', `${base}/import`, { url, source: 'markdown' }));
+    const job = await server.db.job.findFirstOrThrow({ where: { changeRequestId: crId }, orderBy: { createdAt: 'desc' } });
+    const after = await server.db.changeRequest.findUniqueOrThrow({ where: { id: crId } });
+    return { ...timed, job, token, base, spaceId, unchanged: after.revisionId === before.revisionId };
+  }
+
+  it('fails a 400 KB import of nested brackets with a readable reason, writes nothing, /healthz answering all along', async () => {
+    const { result, slowest, job, token, base, unchanged } = await importAndTime(brackets(200_000));
+    expect(result.status).toBe(400);
+    expect(result.body.error.message).toMatch(/TOO_LARGE.*nesting depth/);
+    expect(job).toMatchObject({ state: 'failed', errorCode: 'TOO_LARGE' });
+    expect(job.errorMessage).toMatch(/nesting depth/);
+    expect(slowest).toBeLessThan(200);
+    expect(unchanged).toBe(true);
+    expect((await http(server.url, token, 'GET', `${base}/pages`)).body.pages).toEqual([]);
+    await stillConverts(token, base);
+  });
+
+  it('fails an import of 60,000 links naming the links limit', async () => {
+    const { result, slowest, job, unchanged } = await importAndTime(links(60_000));
+    expect(result.status).toBe(400);
+    expect(job).toMatchObject({ state: 'failed', errorCode: 'TOO_LARGE' });
+    expect(job.errorMessage).toMatch(/links/);
+    expect(slowest).toBeLessThan(200);
+    expect(unchanged).toBe(true);
+  });
+
+  it('fails an import of a huge table naming the table cells', async () => {
+    const { result, slowest, job, unchanged } = await importAndTime(table(3_000, 300));
+    expect(result.status).toBe(400);
+    expect(job.errorMessage).toMatch(/table cells/);
+    expect(slowest).toBeLessThan(200);
+    expect(unchanged).toBe(true);
+  });
+});
