@@ -37,6 +37,7 @@ import { createRateLimiter } from './http/rate-limit.js';
 import { createCors } from './http/cors.js';
 import compression from 'compression';
 import { requestInfo, startRequest, type RequestInfo } from './observability/request-info.js';
+import { closePool, configurePool } from './workers/pool.js';
 
 export type App = {
   /** The request listener, for a server of the caller's own. */
@@ -111,6 +112,7 @@ function listenFailure(error: NodeJS.ErrnoException, port: number, host: string)
  */
 export function buildApp({ db, config, events, logger = silentLogger() }: { db: Db; config: Config; events?: EventBus; logger?: Logger }): App {
   const ownEvents = events ? undefined : createEventBus({ redisUrl: config.redisUrl, logger });
+  configurePool({ threads: config.convertThreads, timeoutMs: config.convertTimeoutMs, memoryMb: config.convertMemoryMb });
   events ??= ownEvents!;
   const authenticate = createAuthenticator(db, { ttlMs: config.tokenCacheMs });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, logger });
@@ -249,6 +251,7 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
       if (!server) {
         await limiter?.close();
         await mailer.close();
+        await closePool();
         return void (await ownEvents?.close());
       }
       const http = server;
@@ -268,6 +271,7 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
       await drained;
       clearTimeout(timer);
       await mailer.close();
+      await closePool();
     },
   };
 }

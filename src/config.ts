@@ -29,6 +29,9 @@ const schema = z.object({
   QUIRE_GRAPHQL_TIMEOUT_SECONDS: z.coerce.number().min(0).default(30),
   QUIRE_DB_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(0).default(30),
   QUIRE_GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
+  QUIRE_CONVERT_THREADS: z.coerce.number().int().min(1).default(2),
+  QUIRE_CONVERT_TIMEOUT_SECONDS: z.coerce.number().min(1).default(20),
+  QUIRE_CONVERT_MEMORY_MB: z.coerce.number().int().min(64).default(512),
   REDIS_URL: z.string().url().optional(),
   QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   QUIRE_JOB_STALE_SECONDS: z.coerce.number().min(1).default(30),
@@ -75,6 +78,10 @@ export type Config = {
   dbStatementTimeoutMs: number;
   /** The largest cost (objects an answer may hold, see http/query-cost.ts) of one GraphQL operation. */
   graphqlMaxCost: number;
+  /** The conversion pool (src/workers/pool.ts): threads, time budget of one conversion, heap of one thread. */
+  convertThreads: number;
+  convertTimeoutMs: number;
+  convertMemoryMb: number;
   /** Redis for events that cross instances (subscriptions); without it, events stay in this process. */
   redisUrl?: string;
   /** Whether imports may fetch from loopback, private and link-local addresses (off: refused, against SSRF). */
@@ -122,6 +129,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPreparedStatements: e.QUIRE_DB_PREPARED_STATEMENTS,
     shutdownGraceMs: e.QUIRE_SHUTDOWN_GRACE_SECONDS * 1000,
     graphqlMaxCost: e.QUIRE_GRAPHQL_MAX_COST,
+    convertThreads: e.QUIRE_CONVERT_THREADS,
+    convertTimeoutMs: e.QUIRE_CONVERT_TIMEOUT_SECONDS * 1000,
+    convertMemoryMb: e.QUIRE_CONVERT_MEMORY_MB,
     graphqlTimeoutMs: e.QUIRE_GRAPHQL_TIMEOUT_SECONDS * 1000,
     dbStatementTimeoutMs: e.QUIRE_DB_STATEMENT_TIMEOUT_SECONDS * 1000,
     corsOrigins: e.QUIRE_CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),

@@ -49,10 +49,10 @@ function pageMeta(change: InsertPage | UpdatePage, base: PageData): PageData {
   return data;
 }
 
-async function storeBody(tx: Prisma.TransactionClient, change: InsertPage | UpdatePage, previousDocumentId: string | null) {
+async function storeBody(tx: Prisma.TransactionClient, change: InsertPage | UpdatePage, previousDocumentId: string | null, index: number) {
   if (!change.document) return null;
   const previous = previousDocumentId ? ((await loadDocuments(tx, [previousDocumentId])).get(previousDocumentId) ?? null) : null;
-  const body = resolveBody(change.document, previous);
+  const body = await resolveBody(change.document, previous, `${field(index, 'document')}.markdown`);
   const [documentId] = await putDocuments(tx, [body.document]);
   return { ...body, documentId };
 }
@@ -67,7 +67,7 @@ async function insert(tx: Prisma.TransactionClient, ws: Workspace, change: Inser
     if (type === 'group') throw badRequest(`Invalid value for "${field(index, 'type')}": groups exist only at the top level`, field(index, 'type'));
   }
   if (type === 'link' && !change.target) throw badRequest(`Invalid value for "${field(index, 'target')}": a link page needs a target`, field(index, 'target'));
-  const body = type === 'document' ? await storeBody(tx, change, null) : null;
+  const body = type === 'document' ? await storeBody(tx, change, null, index) : null;
   const title = (body?.title || change.title || 'Untitled').slice(0, 255);
   const slug = change.slug ?? slugify(title);
   await requireUniqueSlug(ws, parentId, slug, '', index);
@@ -91,7 +91,7 @@ async function update(tx: Prisma.TransactionClient, ws: Workspace, change: Updat
   if (!page) throw notFound('Page');
   if (change.document && page.type !== 'document') throw badRequest(`Invalid value for "${field(index, 'document')}": only document pages have a body`, field(index, 'document'));
   if (change.target && page.type !== 'link') throw badRequest(`Invalid value for "${field(index, 'target')}": only link pages have a target`, field(index, 'target'));
-  const body = await storeBody(tx, change, page.documentId);
+  const body = await storeBody(tx, change, page.documentId, index);
   const moving = change.into !== undefined && change.into !== page.parentId;
   const parentId = change.into === undefined ? page.parentId : change.into;
   if (moving && parentId) {

@@ -17,7 +17,7 @@ export async function createReusableContent(db: Db, access: Access, spaceId: str
   const input = parseInput(create, raw);
   return editContent(db, access, spaceId, changeRequest, async (tx, ws) => {
     const id = newId('ReusableContent');
-    const [documentId] = await putDocuments(tx, [resolveBody(input.document ?? {}, null).document]);
+    const [documentId] = await putDocuments(tx, [(await resolveBody(input.document ?? {}, null)).document]);
     ws.write('reusable-content', id, { parentId: null, position: '', type: '', title: input.title, slug: '', documentId, data: {}, createdAt: new Date() });
     return id;
   });
@@ -31,7 +31,7 @@ export async function updateReusableContent(db: Db, access: Access, spaceId: str
     let documentId = current.documentId;
     if (input.document) {
       const previous = documentId ? ((await loadDocuments(tx, [documentId])).get(documentId) ?? null) : null;
-      [documentId] = await putDocuments(tx, [resolveBody(input.document, previous).document]);
+      [documentId] = await putDocuments(tx, [(await resolveBody(input.document, previous)).document]);
     }
     ws.write('reusable-content', id, { ...current, title: input.title ?? current.title, documentId });
     return id;
