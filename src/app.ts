@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isUtf8 } from 'node:buffer';
 import { WebSocketServer } from 'ws';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
@@ -15,7 +16,7 @@ import { createAuthenticator } from './domain/identity/tokens.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { servePublished } from './published/serve.js';
 import { createGraphQLFastPath, mayTakeFastPath } from './http/graphql-fast-path.js';
-import { ANSWERED_METHODS, isWellFormedHost } from './http/request-hygiene.js';
+import { ANSWERED_METHODS, isWellFormedHost, UTF8_MESSAGE } from './http/request-hygiene.js';
 import { serveGraphQLOverWebSocket } from './http/graphql-ws.js';
 import { PDF_DOWNLOAD_PATH, serveExport } from './http/exports.js';
 import { FILE_DOWNLOAD_PATH, serveFile } from './http/files.js';
@@ -37,7 +38,6 @@ import { createRateLimiter } from './http/rate-limit.js';
 import { createCors } from './http/cors.js';
 import compression from 'compression';
 import { requestInfo, startRequest, type RequestInfo } from './observability/request-info.js';
-import { closePool, configurePool } from './workers/pool.js';
 
 export type App = {
   /** The request listener, for a server of the caller's own. */
@@ -112,7 +112,6 @@ function listenFailure(error: NodeJS.ErrnoException, port: number, host: string)
  */
 export function buildApp({ db, config, events, logger = silentLogger() }: { db: Db; config: Config; events?: EventBus; logger?: Logger }): App {
   const ownEvents = events ? undefined : createEventBus({ redisUrl: config.redisUrl, logger });
-  configurePool({ threads: config.convertThreads, timeoutMs: config.convertTimeoutMs, memoryMb: config.convertMemoryMb });
   events ??= ownEvents!;
   const authenticate = createAuthenticator(db, { ttlMs: config.tokenCacheMs });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, logger });
@@ -182,12 +181,15 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
     if (pathname.startsWith(FILE_DOWNLOAD_PATH)) return serveFile(req, res, { db, config, accessOf: (userId) => contextOf({ userId }).access, logger });
     const limit = bodyLimit(req, pathname);
     if (pathname === '/v1' || pathname.startsWith('/v1/')) return rest(req, res, await readBody(req, limit));
-    // A body of known length within the limit streams straight to yoga; others are read here,
-    // bounded. A plain JSON query is read here too, for the fast path to answer when it can.
+    // An upload of known length within the limit streams straight to yoga; other bodies are read
+    // here, bounded, and refused unless UTF-8 (decoded leniently, broken bytes would be stored as
+    // U+FFFD). A plain JSON query is answered by the fast path when it can.
     const length = req.headers['content-length'];
     const fast = pathname === '/graphql' && mayTakeFastPath(req);
-    if (fast || length === undefined || Number(length) > limit) {
+    const text = !/^multipart\//i.test(req.headers['content-type'] ?? '');
+    if (fast || text || length === undefined || Number(length) > limit) {
       const body = await readBody(req, limit);
+      if (body && text && !isUtf8(body)) return sendJson(res, 400, { errors: [{ message: UTF8_MESSAGE, extensions: { code: 'BAD_REQUEST' } }] });
       if (body && fast && (await graphqlFastPath(req, res, body))) return;
       if (body) (req as IncomingMessage & { body?: Buffer }).body = body;
     }
@@ -251,7 +253,6 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
       if (!server) {
         await limiter?.close();
         await mailer.close();
-        await closePool();
         return void (await ownEvents?.close());
       }
       const http = server;
@@ -271,7 +272,6 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
       await drained;
       clearTimeout(timer);
       await mailer.close();
-      await closePool();
     },
   };
 }

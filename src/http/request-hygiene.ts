@@ -1,10 +1,13 @@
 /**
  * Checks every request passes before it reaches REST or GraphQL: the method is one this server
- * answers, the Host header is a host, and no string of the input holds a NUL character
- * (PostgreSQL text cannot store one: left alone, it fails deep in a query as a 500).
+ * answers, the Host header is a host, a JSON body is UTF-8 (decoded leniently, broken bytes would
+ * be stored as U+FFFD), its JSON nests no deeper than a bound (deeper, recursive code overflows
+ * the stack: a 500), and no string of the input holds a NUL character (PostgreSQL text cannot
+ * store one: left alone, it fails deep in a query as a 500).
  */
 import { Kind, visit, type DocumentNode } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { findInJson } from '../domain/json-walk.js';
 
 export const ANSWERED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -17,24 +20,44 @@ export function isWellFormedHost(host: string): boolean {
   return !!match && (match[1] === undefined || Number(match[1]) <= 65535);
 }
 
-/** The path (e.g. `input.title`, `users[2]`) of the first string holding NUL in `value`, if any. */
-export function pathOfNul(value: unknown, path = ''): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path || 'value' : undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = pathOfNul(value[i], `${path}[${i}]`);
-      if (found) return found;
-    }
-  } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const found = pathOfNul(key, path ? `${path}.${key}` : key) ?? pathOfNul(item, path ? `${path}.${key}` : key);
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
+/**
+ * The deepest arrays and objects may nest in a request's JSON (REST bodies, GraphQL variables)
+ * and in a GraphQL document (brackets, braces and parentheses). Real input stays far below; past
+ * a few thousand levels, recursive code after JSON.parse (and graphql-js's own parser) overflows
+ * the stack.
+ */
+export const MAX_INPUT_DEPTH = 128;
 
 export const nulMessage = (field: string) => `Invalid value for "${field}": text cannot contain the NUL character (\\u0000)`;
+export const depthMessage = (field: string) => `Invalid value for "${field}": JSON nested deeper than ${MAX_INPUT_DEPTH} levels`;
+
+export const UTF8_MESSAGE = 'Request body is not valid UTF-8';
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** A body's text, or undefined when its bytes are not UTF-8. */
+export function utf8Text(bytes: Uint8Array): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+export type InputProblem = { field: string; message: string };
+
+/**
+ * The first problem of a request's parsed JSON, found without recursion: a string (or key) holding
+ * NUL, named by its path (`input.title`, `users[2]`), or nesting past {@link MAX_INPUT_DEPTH},
+ * named by the top-level field holding it.
+ */
+export function inputProblem(value: unknown): InputProblem | undefined {
+  return findInJson(value, (item, { path, depth }): InputProblem | undefined => {
+    if (typeof item === 'string') return item.includes('\u0000') ? { field: path || 'value', message: nulMessage(path || 'value') } : undefined;
+    if (item === null || typeof item !== 'object' || depth < MAX_INPUT_DEPTH) return undefined;
+    const field = path.split(/[.[]/, 1)[0] || 'value';
+    return { field, message: depthMessage(field) };
+  });
+}
 
 /** Documents already looked at (yoga's parser cache answers the same document for the same text). */
 const nulInDocuments = new WeakMap<DocumentNode, boolean>();
@@ -52,16 +75,20 @@ function nulInDocument(document: DocumentNode): boolean {
   return found;
 }
 
-/** GraphQL's part: NUL in a document's string literals or in variables is a BAD_REQUEST naming it. */
-export function useNoNulStrings(): Plugin {
-  const refuse = (field: string) => createGraphQLError(nulMessage(field), { extensions: { code: 'BAD_REQUEST', field, http: { status: 400 } } });
+/**
+ * GraphQL's part: NUL in a document's string literals, or NUL or too deep a nesting in variables,
+ * is a BAD_REQUEST naming the field. Variables are checked before anything else walks them
+ * (graphql-js's coercion, resolvers), so it must come before those plugins.
+ */
+export function useWellFormedInput(): Plugin {
+  const refuse = ({ field, message }: InputProblem) => createGraphQLError(message, { extensions: { code: 'BAD_REQUEST', field, http: { status: 400 } } });
   const check = ({ args, setResultAndStopExecution }: { args: { variableValues?: unknown }; setResultAndStopExecution(result: { errors: unknown[] }): void }) => {
-    const field = pathOfNul(args.variableValues ?? {});
-    if (field) setResultAndStopExecution({ errors: [refuse(field)] });
+    const problem = inputProblem(args.variableValues ?? {});
+    if (problem) setResultAndStopExecution({ errors: [refuse(problem)] });
   };
   return {
     onValidate({ params, setResult }) {
-      if (nulInDocument(params.documentAST)) setResult([refuse('query')]);
+      if (nulInDocument(params.documentAST)) setResult([refuse({ field: 'query', message: nulMessage('query') })]);
     },
     onExecute: check as never,
     onSubscribe: check as never,

@@ -10,7 +10,9 @@ import { useGraphQlJit } from '@envelop/graphql-jit';
 import { useGraphQLJsVariableCoercion } from './variable-coercion.js';
 import { useQueryCostLimit } from './query-cost.js';
 import { useMaxSelectionBreadth } from './selection-breadth.js';
-import { useNoNulStrings } from './request-hygiene.js';
+import { MAX_INPUT_DEPTH, useWellFormedInput } from './request-hygiene.js';
+import { useMaxDocumentNesting } from './document-nesting.js';
+import { useRequestErrorStatus } from './request-error-status.js';
 import { useExecutionTimeout } from './execution-timeout.js';
 import { useDocumentCache } from './document-cache.js';
 import type { Config } from '../config.js';
@@ -26,6 +28,8 @@ export type ServerContext = Record<string, unknown>;
 
 /** The most fields one selection set may hold, fragments spread into it included. */
 export const MAX_SELECTION_FIELDS = 100;
+/** The most tokens one document may hold. */
+export const MAX_DOCUMENT_TOKENS = 5000;
 
 /**
  * Errors are recognised by shape, not `instanceof GraphQLError`: graphql ships both CJS and ESM
@@ -83,11 +87,14 @@ export function createGraphQLServer({ config, authenticate, contextOf, logger = 
     plugins: [
       useDocumentCache(),
       maxDepthPlugin({ n: 16, flattenFragments: true }),
-      maxTokensPlugin({ n: 5000 }),
+      maxTokensPlugin({ n: MAX_DOCUMENT_TOKENS }),
+      // After the token limit: it wraps that plugin's parser, counting nesting before parsing.
+      useMaxDocumentNesting(MAX_INPUT_DEPTH, MAX_DOCUMENT_TOKENS),
       maxAliasesPlugin({ n: 20 }),
       useMaxSelectionBreadth(MAX_SELECTION_FIELDS),
       useQueryCostLimit(config.graphqlMaxCost),
-      useNoNulStrings(),
+      // Before anything walks the variables (coercion, resolvers): NUL and nesting depth.
+      useWellFormedInput(),
       useRequestInfo(),
       // graphql-js's variable coercion first: its messages name the offending field's path.
       useGraphQLJsVariableCoercion(),
@@ -98,6 +105,8 @@ export function createGraphQLServer({ config, authenticate, contextOf, logger = 
       useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== 'subscription' }),
       // Last: it wraps the execution the plugins above settled on (graphql-jit's).
       useExecutionTimeout(config.graphqlTimeoutMs),
+      // A request refused as a whole answers its error's status (a refused SSE subscription: 404, not 500).
+      useRequestErrorStatus(),
     ],
     // HTTP requests carry the token in a header; WebSocket operations pass it in (graphql-ws.ts).
     context: (initial) => contextFor(initial.request?.headers.get('authorization') ?? (initial.authorization as string | undefined)),

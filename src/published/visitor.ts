@@ -14,10 +14,16 @@ export type Visitor = { claims: Record<string, unknown>; shareKey?: string; cook
 
 export type Admission = { ok: true; visitor: Visitor } | { ok: false; status: 401 | 404 };
 
+/** The cookie's value; none when its percent-encoding is broken (the visitor is asked again, not answered a 500). */
 function cookie(req: IncomingMessage, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [key, ...value] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(value.join('='));
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(value.join('='));
+    } catch {
+      return undefined; // URIError
+    }
   }
   return undefined;
 }

@@ -9,7 +9,7 @@ import type { YogaServerInstance } from 'graphql-yoga';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../domain/errors.js';
 import type { Authenticator, TokenHolder } from '../domain/identity/tokens.js';
 import type { Context } from '../schema/context.js';
-import { nulMessage, pathOfNul } from '../http/request-hygiene.js';
+import { inputProblem, UTF8_MESSAGE, utf8Text } from '../http/request-hygiene.js';
 import { idTypeCheck } from './id-types.js';
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from '../db/unavailable.js';
 import { silentLogger, type Logger } from '../observability/logger.js';
@@ -119,7 +119,8 @@ function errorReply(errors: readonly GraphQLError[]): Reply {
 
 function parseBody(method: string, body: Buffer | null): Record<string, unknown> {
   if (method === 'GET' || method === 'DELETE' || !body) return {};
-  const text = body.toString('utf8');
+  const text = utf8Text(body);
+  if (text === undefined) throw new AppError('BAD_REQUEST', UTF8_MESSAGE);
   if (text.trim() === '') return {};
   let parsed: unknown;
   try {
@@ -182,8 +183,9 @@ export function createRestHandler(routes: Route[], { yoga, authenticate, createC
       query: url.searchParams,
       body: parseBody(req.method ?? 'GET', body),
     };
-    const nul = pathOfNul(input.params) ?? pathOfNul(Object.fromEntries(url.searchParams)) ?? pathOfNul(input.body);
-    if (nul) return failure(400, nulMessage(nul));
+    // Before anything walks the body: no NUL in any string, no nesting deeper than the limit.
+    const problem = inputProblem(input.params) ?? inputProblem(Object.fromEntries(url.searchParams)) ?? inputProblem(input.body);
+    if (problem) return failure(400, problem.message);
     const variables = match.route.variables(input);
     const misplaced = match.misplacedId(variables);
     if (misplaced) return failure(400, `Invalid value for "${misplaced}": must be a string (an ID)`);

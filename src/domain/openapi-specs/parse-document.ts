@@ -1,5 +1,9 @@
-/** The text of a specification read as JSON or YAML (one document, aliases bounded), or PARSE_ERROR. */
+/**
+ * The text of a specification read as JSON or YAML (one document, aliases bounded, nesting
+ * bounded: nesting.ts), or PARSE_ERROR.
+ */
 import { parseDocument } from 'yaml';
+import { assertSpecDepth, depthError, MAX_SPEC_DEPTH, yamlMayNestDeeperThan } from './nesting.js';
 import { parseError, type SpecIssue } from './processing-error.js';
 
 export type SpecFormat = 'json' | 'yaml';
@@ -10,6 +14,12 @@ const MAX_ALIAS_COUNT = 100;
 const LISTED_ERRORS = 10;
 
 export function parseSpecText(text: string): ParsedText {
+  const parsed = parseText(text);
+  assertSpecDepth(parsed.document);
+  return parsed;
+}
+
+function parseText(text: string): ParsedText {
   const body = text.replace(/^\uFEFF/, '');
   if (!body.trim()) throw parseError('The specification is empty', []);
   let jsonIssue: SpecIssue | undefined;
@@ -21,6 +31,8 @@ export function parseSpecText(text: string): ParsedText {
       jsonIssue = { message: `Invalid JSON: ${firstLine(error)}` };
     }
   }
+  // JSON.parse reads any depth; the YAML parser overflows the stack: its text is measured first.
+  if (yamlMayNestDeeperThan(body, MAX_SPEC_DEPTH)) throw jsonIssue ? parseError('The specification is not valid JSON', [jsonIssue]) : depthError();
   const yaml = parseDocument(body, { schema: 'core', merge: true, uniqueKeys: true, prettyErrors: true });
   if (yaml.errors.length) {
     const issues = jsonIssue ? [jsonIssue] : yaml.errors.slice(0, LISTED_ERRORS).map((error) => ({ message: `Invalid YAML: ${firstLine(error)}` }));

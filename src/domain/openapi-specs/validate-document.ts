@@ -44,7 +44,9 @@ export async function validateDocument(document: unknown, kind: SpecKind): Promi
   try {
     result = await validate(copy, PARSER_OPTIONS);
   } catch (error) {
-    throw parseError(`The ${kind.name} document could not be validated`, [{ message: safeMessage(error) }]);
+    // A stack overflow (local `$ref`s chained deeper than the text nests) is the document's fault, not the server's.
+    const message = error instanceof RangeError && /call stack/i.test(error.message) ? 'Its references nest too deeply to be resolved' : safeMessage(error);
+    throw parseError(`The ${kind.name} document could not be validated`, [{ message }]);
   }
   if (result.valid) return result.warnings.map((warning) => ({ message: safeMessage(warning.message) }));
 
