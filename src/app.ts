@@ -35,6 +35,8 @@ import { poolOf } from './db/client.js';
 import { silentLogger, type Logger } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { createRateLimiter } from './http/rate-limit.js';
+import { createRateLimitKeys } from './http/rate-limit-key.js';
+import { admitWebSockets } from './http/websocket-admission.js';
 import { createCors } from './http/cors.js';
 import compression from 'compression';
 import { requestInfo, startRequest, type RequestInfo } from './observability/request-info.js';
@@ -129,6 +131,7 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
     next: () => void,
   ) => void;
   const limiter = createRateLimiter({ points: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds, syncMs: config.rateLimitSyncMs, redisUrl: config.redisUrl, pool: poolOf(db) });
+  const rateLimitKeyOf = createRateLimitKeys(authenticate, config.trustProxy);
 
   /** One access-log line and one observation per request, once its answer is sent (or cut). */
   function finished(req: IncomingMessage, res: ServerResponse, info: RequestInfo): void {
@@ -166,11 +169,9 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
       return void res.end(await metrics.registry.metrics());
     }
     if (limiter) {
-      const verdict = await limiter.check(req);
+      const verdict = await limiter.check(await rateLimitKeyOf(req));
       for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
-      if (!verdict.allowed) {
-        return sendJson(res, 429, { error: { code: 429, message: `Rate limit of ${config.rateLimit} requests per ${config.rateLimitWindowSeconds} s exceeded; retry after ${verdict.headers['retry-after']} s` } });
-      }
+      if (!verdict.allowed) return sendJson(res, 429, { error: { code: 429, message: verdict.refusal } });
     }
     if (await servePublished(req, res, { db, config, logger })) return;
     if (pathname.startsWith(PDF_DOWNLOAD_PATH)) return serveExport(req, res, { db, config, accessOf: (userId) => contextOf({ userId }).access, logger });
@@ -203,6 +204,8 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
   function listener(req: IncomingMessage, res: ServerResponse): void {
     const info = startRequest(req);
     res.setHeader('x-request-id', info.id);
+    // No answer of quire's (JSON, errors, files, pages) is to be read by a browser as another type than it says.
+    res.setHeader('x-content-type-options', 'nosniff');
     if (stopping) res.shouldKeepAlive = false;
     unanswered.add(res);
     res.once('close', () => {
@@ -236,8 +239,10 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
       server = createServer(listener);
       // CONNECT (a proxy tunnel) is not for this server: answered, not left hanging.
       server.on('connect', (_req, socket) => socket.end('HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n'));
-      const wss = new WebSocketServer({ server, path: '/graphql' });
-      sockets = serveGraphQLOverWebSocket(wss, yoga, authenticate);
+      // A message over wsMaxMessageBytes closes its connection (1009) as soon as its frame header announces it, unread.
+      const wss = new WebSocketServer({ noServer: true, maxPayload: config.wsMaxMessageBytes });
+      admitWebSockets(server, wss, { path: '/graphql', maxPerAddress: config.wsMaxConnectionsPerAddress, trustProxy: config.trustProxy, limiter, keyOf: rateLimitKeyOf });
+      sockets = serveGraphQLOverWebSocket(wss, yoga, authenticate, { maxOperations: config.wsMaxSubscriptions, limiter, keyOf: rateLimitKeyOf });
       await new Promise<void>((resolve, reject) => {
         const refuse = (error: NodeJS.ErrnoException) => reject(new Error(listenFailure(error, port, host)));
         server!.once('error', refuse);

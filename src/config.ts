@@ -1,6 +1,7 @@
 /** Environment, parsed once. Every variable is documented in the README. */
 import path from 'node:path';
 import { z } from 'zod';
+import { isTrustSetting } from './http/client-address.js';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])
@@ -26,6 +27,10 @@ const schema = z.object({
   QUIRE_RATE_LIMIT: z.coerce.number().int().min(0).default(1000),
   QUIRE_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   QUIRE_RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(0).default(500),
+  QUIRE_TRUST_PROXY: z.string().default('').refine(isTrustSetting, 'a number of proxy hops, or a comma-separated list of proxy addresses or CIDR ranges'),
+  QUIRE_WS_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  QUIRE_WS_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
+  QUIRE_WS_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).default(100),
   QUIRE_GRAPHQL_TIMEOUT_SECONDS: z.coerce.number().min(0).default(30),
   QUIRE_DB_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(0).default(30),
   QUIRE_GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
@@ -72,6 +77,14 @@ export type Config = {
   rateLimitWindowSeconds: number;
   /** How often an instance sends its rate-limit counts to the shared store (0: every request, exactly). */
   rateLimitSyncMs: number;
+  /** The proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (http/client-address.ts); empty: none. */
+  trustProxy: string;
+  /** The largest WebSocket message accepted; a larger one closes the connection (1009). */
+  wsMaxMessageBytes: number;
+  /** WebSocket connections open at once from one client address. */
+  wsMaxConnectionsPerAddress: number;
+  /** Operations (subscriptions, and queries while they run) at once on one WebSocket connection. */
+  wsMaxSubscriptions: number;
   /** Longest execution of one GraphQL operation (0: no limit). */
   graphqlTimeoutMs: number;
   /** Longest SQL statement (PostgreSQL statement_timeout; 0: the server's default). */
@@ -138,6 +151,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: e.QUIRE_RATE_LIMIT,
     rateLimitWindowSeconds: e.QUIRE_RATE_LIMIT_WINDOW_SECONDS,
     rateLimitSyncMs: e.QUIRE_RATE_LIMIT_SYNC_MS,
+    trustProxy: e.QUIRE_TRUST_PROXY,
+    wsMaxMessageBytes: e.QUIRE_WS_MAX_MESSAGE_BYTES,
+    wsMaxConnectionsPerAddress: e.QUIRE_WS_MAX_CONNECTIONS_PER_ADDRESS,
+    wsMaxSubscriptions: e.QUIRE_WS_MAX_SUBSCRIPTIONS,
     redisUrl: e.REDIS_URL,
     fetchAllowPrivateNetworks: e.QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS,
     jobStaleMs: e.QUIRE_JOB_STALE_SECONDS * 1000,

@@ -3,13 +3,21 @@
  * the same parse and validation limits, context, error masking and codes as HTTP. A connection
  * needs a valid token (`authorization` in the connection parameters, or the upgrade request's
  * header): without one it is closed with 4401. The token is checked again for every operation.
+ *
+ * Each operation (a `subscribe` message) is counted in the rate limit as an HTTP request with the
+ * same token would be, and refused beyond it with RATE_LIMITED; at most `maxOperations` run at
+ * once on one connection (subscriptions, and queries while they run), refused beyond with
+ * TOO_MANY_OPERATIONS. Messages are bounded in size by the WebSocketServer (`maxPayload`), and
+ * connections per client by websocket-admission.ts.
  */
 import type { IncomingMessage } from 'node:http';
 import type { ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import type { YogaServerInstance } from 'graphql-yoga';
+import { createGraphQLError, type YogaServerInstance } from 'graphql-yoga';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { Authenticator } from '../domain/identity/tokens.js';
+import type { RateLimiter } from './rate-limit.js';
+import type { RateLimitKeyOf } from './rate-limit-key.js';
 import { isGraphQLError } from './yoga.js';
 
 type Extra = { socket: WebSocket; request: IncomingMessage };
@@ -22,7 +30,9 @@ function authorizationOf(connectionParams: Readonly<Record<string, unknown>> | u
   return typeof fromParams === 'string' ? fromParams : request.headers.authorization;
 }
 
-export function serveGraphQLOverWebSocket(wss: WebSocketServer, yoga: YogaServerInstance<any, any>, authenticate: Authenticator) {
+export type OperationLimits = { maxOperations: number; limiter?: RateLimiter; keyOf: RateLimitKeyOf };
+
+export function serveGraphQLOverWebSocket(wss: WebSocketServer, yoga: YogaServerInstance<any, any>, authenticate: Authenticator, limits: OperationLimits) {
   return useServer<Record<string, unknown> | undefined, Extra>(
     {
       execute: (args) => (args.rootValue as Enveloped).execute(args),
@@ -33,7 +43,15 @@ export function serveGraphQLOverWebSocket(wss: WebSocketServer, yoga: YogaServer
         return false;
       },
       onSubscribe: async (ctx, _id, payload) => {
+        // Counted before anything is awaited: graphql-ws has entered this operation already.
+        if (Object.keys(ctx.subscriptions).length > limits.maxOperations) {
+          return [createGraphQLError(`Limit of ${limits.maxOperations} operations at once per connection reached; complete one first`, { extensions: { code: 'TOO_MANY_OPERATIONS' } })];
+        }
         const authorization = authorizationOf(ctx.connectionParams, ctx.extra.request);
+        if (limits.limiter) {
+          const verdict = await limits.limiter.check(await limits.keyOf(ctx.extra.request, authorization));
+          if (!verdict.allowed) return [createGraphQLError(verdict.refusal, { extensions: { code: 'RATE_LIMITED', retryAfter: verdict.retryAfter } })];
+        }
         const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, socket: ctx.extra.socket, params: payload, authorization });
         let document;
         let contextValue;

@@ -1,31 +1,24 @@
 /**
- * Requests per token (per client address without one) and window, counted where every instance
+ * Requests per token (per client address without a valid one: rate-limit-key.ts) and window, counted where every instance
  * sees the same counts: Redis when REDIS_URL is set, otherwise PostgreSQL (the `quire_rate_limits`
  * table). Every answer states the budget in the headers the real service uses — X-RateLimit-Limit,
  * X-RateLimit-Remaining, X-RateLimit-Reset (epoch seconds) — and a request over it is a 429
- * `{error: {code, message}}` with Retry-After. Tokens are counted by digest, never stored.
+ * `{error: {code, message}}` with Retry-After (`refusal` is its message). Tokens are counted by digest, never stored.
  * Requests are counted in this process and sent to the store in batches (rate-limit-sync.ts);
  * with the store unreachable, requests are served, limited only by this instance's own counts.
  */
-import { hash } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { createSyncedCounter, type Take } from './rate-limit-sync.js';
 
-export type RateLimitVerdict = { allowed: boolean; headers: Record<string, string> };
+export type RateLimitVerdict = { allowed: true; headers: Record<string, string> } | { allowed: false; headers: Record<string, string>; refusal: string; retryAfter: number };
 
 export type RateLimiter = {
-  check(req: IncomingMessage): Promise<RateLimitVerdict>;
+  /** Counts one request (or WebSocket operation) against `key`'s budget (rate-limit-key.ts). */
+  check(key: string): Promise<RateLimitVerdict>;
   close(): Promise<void>;
 };
-
-function keyOf(req: IncomingMessage): string {
-  const authorization = req.headers.authorization;
-  if (authorization) return `token:${hash('sha256', authorization, 'base64url')}`;
-  return `address:${req.socket.remoteAddress ?? 'unknown'}`;
-}
 
 export function createRateLimiter(opts: {
   points: number;
@@ -63,10 +56,12 @@ export function createRateLimiter(opts: {
   });
 
   return {
-    async check(req) {
-      const take = await counter.take(keyOf(req));
+    async check(key) {
+      const take = await counter.take(key);
       if (!take.allowed) {
-        return { allowed: false, headers: { ...headersOf(take), 'retry-after': String(Math.max(1, Math.ceil((take.resetAt - Date.now()) / 1000))) } };
+        const retryAfter = Math.max(1, Math.ceil((take.resetAt - Date.now()) / 1000));
+        const refusal = `Rate limit of ${opts.points} requests per ${opts.windowSeconds} s exceeded; retry after ${retryAfter} s`;
+        return { allowed: false, headers: { ...headersOf(take), 'retry-after': String(retryAfter) }, refusal, retryAfter };
       }
       // The store has not answered for this window (unreachable): the budget is not known, so not
       // stated. Requests are served rather than refused (the database being down answers 503 on

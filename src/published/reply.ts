@@ -2,10 +2,13 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Site } from '../generated/prisma/client.js';
-import { renderMessagePage, type MessagePageView } from './render/index.js';
+import { renderMessagePage, SCRIPT_HASHES, type MessagePageView } from './render/index.js';
 
 /** Bumped when the HTML changes shape, so cached answers of an older quire are not reused. */
 export const RENDER_VERSION = '1';
+
+/** Pages run their own inline scripts only, named by their hashes: no injected script runs, even were one to slip into the HTML. */
+const PAGE_CSP = `default-src 'self'; img-src * data:; font-src 'self' http: https:; style-src 'self' 'unsafe-inline'; script-src 'self' ${SCRIPT_HASHES.join(' ')}; frame-ancestors 'self'`;
 
 export type Reply = { status: number; body: string | Buffer; type: string; etag?: string; cache: string; cookies?: string[] };
 
@@ -13,7 +16,7 @@ export function send(req: IncomingMessage, res: ServerResponse, reply: Reply): v
   const headers: Record<string, string | string[]> = { 'content-type': reply.type, 'cache-control': reply.cache, 'x-content-type-options': 'nosniff' };
   if (reply.etag) headers.etag = reply.etag;
   if (reply.cookies?.length) headers['set-cookie'] = reply.cookies;
-  if (reply.type.startsWith('text/html')) headers['content-security-policy'] = "default-src 'self'; img-src * data:; font-src 'self' http: https:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; frame-ancestors 'self'";
+  if (reply.type.startsWith('text/html')) headers['content-security-policy'] = PAGE_CSP;
   if (reply.etag && reply.status === 200 && req.headers['if-none-match'] === reply.etag) {
     res.writeHead(304, headers);
     return void res.end();

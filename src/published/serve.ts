@@ -22,6 +22,7 @@ import { searchReply } from './search-reply.js';
 import { siteOf } from './site-of-request.js';
 import { robotsTxt, sitemapXml } from './sitemap.js';
 import { admitVisitor } from './visitor.js';
+import { clientOf } from '../http/client-address.js';
 
 export type PublishedDeps = { db: Db; config: Config; logger: Logger };
 
@@ -60,7 +61,9 @@ export async function servePublished(req: IncomingMessage, res: ServerResponse, 
     send(req, res, message(site, admission.status, admission.status === 401 ? 'This site is for signed-in visitors: open it from the link you were given.' : 'This site does not exist, or is not published.'));
     return true;
   }
-  const { visitor } = admission;
+  // Over HTTPS (this server's TLS, or a trusted proxy's X-Forwarded-Proto) the key and token cookies never travel in clear afterwards.
+  const secure = clientOf(req, deps.config.trustProxy).https;
+  const visitor = secure ? { ...admission.visitor, cookies: admission.visitor.cookies.map((cookie) => `${cookie}; Secure`) } : admission.visitor;
   if (segments[0] === '~files') return (await serveFile(req, res, deps, site, visitor, segments.slice(1)), true);
   const searching = segments[0] === '~search';
   const located = await locate(deps.db, site, searching ? segments.slice(1) : segments, visitor.claims);

@@ -9,6 +9,12 @@ const PREFIX = 'quire_';
 // One-shot `hash`: a digest per request, without a Hash object's set-up.
 export const digestToken = (token: string) => hash('sha256', token, 'hex');
 
+/** The digest of the token an Authorization header carries (`Bearer`, any case and spacing), or null: one token, one digest. */
+export function bearerDigest(authorization: string | null | undefined): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  return match ? digestToken(match[1]) : null;
+}
+
 /**
  * `confinedTo`: the one organization the token reaches (access/reach.ts), when an organization
  * vouched for its holder. A token without it claims the account (User.claimedAt): from then on no
@@ -61,9 +67,8 @@ type TokenRow = { id: string; userId: string; expiresAt: Date | null; lastUsedAt
 export function createAuthenticator(db: Pick<Db, 'apiToken' | '$queryRaw'>, { ttlMs = 10_000, max = 10_000 } = {}): Authenticator {
   const known = ttlMs > 0 ? new LRUCache<string, TokenHolder>({ max, ttl: ttlMs }) : undefined;
   return async (authorization) => {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-    if (!match) return null;
-    const digest = digestToken(match[1]);
+    const digest = bearerDigest(authorization);
+    if (!digest) return null;
     const cached = known?.get(digest);
     if (cached) return cached;
     const [token] = await db.$queryRaw<TokenRow[]>`
