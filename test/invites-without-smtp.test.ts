@@ -58,15 +58,25 @@ describe('e-mail invites without an SMTP server', () => {
     expect((await gqlOk(server.url, owner.token, `query($org: ID!) { organization(id: $org) { memberInvites(first: 5) { totalCount } } }`, { org: org.id })).organization.memberInvites.totalCount).toBe(0);
   });
 
-  it('joins an existing user without giving them a token, and shows the HTML page to a browser', async () => {
+  it('joins an existing user only signed in as themself, without giving them a token, through the HTML page', async () => {
     const { org, owner } = await createOrg(server.db);
     const existing = await createActor(server.db);
     const { inviteMembers } = await gqlOk(server.url, owner.token, INVITE, { org: org.id, emails: [{ email: existing.email.toUpperCase() }], role: null });
     expect(inviteMembers.users).toEqual([existing.id]);
-    const accepted = await accept(secretOf(inviteMembers.invites[0].link), 'text/html');
+    const secret = secretOf(inviteMembers.invites[0].link);
+    // The page asks an existing account for its API token; the link alone does nothing.
+    expect(await (await fetch(`${server.url}/invites/${secret}`)).text()).toContain('name="token"');
+    const refused = await accept(secret, 'text/html');
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('existing account');
+    expect((await http(server.url, owner.token, 'GET', `/orgs/${org.id}/members/${existing.id}`)).status).toBe(404);
+    const form = (token: string) =>
+      fetch(`${server.url}/invites/${secret}`, { method: 'POST', headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token }).toString() });
+    expect((await form('quire_not-a-token')).status).toBe(401);
+    const accepted = await form(existing.token);
     expect(accepted.status).toBe(200);
-    expect(accepted.type).toContain('text/html');
-    expect(accepted.text).not.toContain('API token —');
+    expect(accepted.headers.get('content-type')).toContain('text/html');
+    expect(await accepted.text()).not.toContain('API token —');
     expect((await http(server.url, existing.token, 'GET', `/orgs/${org.id}/members/${existing.id}`)).body).toMatchObject({ role: null });
   });
 

@@ -69,13 +69,14 @@ async function openLink(secret: string, init: RequestInit = {}) {
 }
 
 /** Accepts the invitation behind `secret`, asking for JSON. */
-async function accept(secret: string) {
-  const answer = await openLink(secret, { method: 'POST', headers: { accept: 'application/json' } });
+/** Accepts with the link; `token`: signed in as the invited account (an existing account must be). */
+async function accept(secret: string, token?: string) {
+  const answer = await openLink(secret, { method: 'POST', headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) } });
   return { status: answer.status, type: answer.type, body: answer.type.includes('json') && answer.text ? JSON.parse(answer.text) : answer.text };
 }
 
-async function acceptOk(secret: string) {
-  const answer = await accept(secret);
+async function acceptOk(secret: string, token?: string) {
+  const answer = await accept(secret, token);
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return answer.body;
 }
@@ -269,7 +270,7 @@ describe('e-mail invites: POST /orgs/{id}/invites', () => {
     expect(result.failedSSOEmails).toEqual([elsewhere.email]);
     const newcomer = await acceptOk(await secretFor(fresh));
     expect((await member(owner.token, org.id, newcomer.user.id)).body).toMatchObject({ role: 'edit', sso: true });
-    await acceptOk(await secretFor(elsewhere.email));
+    await acceptOk(await secretFor(elsewhere.email), elsewhere.token);
     expect((await member(owner.token, org.id, elsewhere.id)).body).toMatchObject({ role: 'edit', sso: false });
     // Without `sso`, a new address joins as an ordinary member.
     const plain = address('plain');
@@ -316,12 +317,15 @@ describe('the e-mailed link: /invites/<secret>, without an API token', () => {
     expect((await member(owner.token, org.id, users[0])).body.role).toBe('edit');
   });
 
-  it('gives a user who already has an API token no new one: their own token now reaches the organization', async () => {
+  it('gives an existing account no new token: it accepts signed in, and its own token now reaches the organization', async () => {
     const { org, owner } = await createOrg(server.db);
     const existing = await createActor(server.db);
     await invited(owner.token, org.id, { emails: [existing.email], role: 'comment' });
     expect((await http(server.url, existing.token, 'GET', `/orgs/${org.id}`)).status).toBe(404);
-    const accepted = await acceptOk(await secretFor(existing.email));
+    // The link alone, or with another account's token, is refused (the invite stays pending).
+    expect((await accept(await secretFor(existing.email))).status).toBe(403);
+    expect((await accept(await secretFor(existing.email), owner.token)).status).toBe(403);
+    const accepted = await acceptOk(await secretFor(existing.email), existing.token);
     expect(accepted).toEqual({ object: 'invite-acceptance', organization: org.id, user: { id: existing.id, email: existing.email }, role: 'comment' });
     expect(accepted).not.toHaveProperty('token');
     expect((await http(server.url, existing.token, 'GET', `/orgs/${org.id}`)).status).toBe(200);

@@ -22,7 +22,7 @@ describe('token authentication', () => {
     // Long enough that a loaded CI machine cannot pass it between remembering and the delete below.
     const authenticate = createAuthenticator(db, { ttlMs: 3000 });
     const before = tokenLookups();
-    expect(await authenticate(`Bearer ${owner.token}`)).toEqual({ userId: owner.id, ssoOrganizationId: null, ssoBound: false });
+    expect(await authenticate(`Bearer ${owner.token}`)).toEqual({ userId: owner.id, confinedTo: null, ssoOrganizationId: null, ssoBound: false });
     expect((await authenticate(`bearer  ${owner.token} `))?.userId).toBe(owner.id);
     expect(tokenLookups() - before).toBe(1);
 
