@@ -40,6 +40,7 @@ import { admitWebSockets } from './http/websocket-admission.js';
 import { createCors } from './http/cors.js';
 import compression from 'compression';
 import { requestInfo, startRequest, type RequestInfo } from './observability/request-info.js';
+import { closePool, configurePool } from './workers/pool.js';
 
 export type App = {
   /** The request listener, for a server of the caller's own. */
@@ -114,6 +115,7 @@ function listenFailure(error: NodeJS.ErrnoException, port: number, host: string)
  */
 export function buildApp({ db, config, events, logger = silentLogger() }: { db: Db; config: Config; events?: EventBus; logger?: Logger }): App {
   const ownEvents = events ? undefined : createEventBus({ redisUrl: config.redisUrl, logger });
+  configurePool({ threads: config.convertThreads, timeoutMs: config.convertTimeoutMs, memoryMb: config.convertMemoryMb });
   events ??= ownEvents!;
   const authenticate = createAuthenticator(db, { ttlMs: config.tokenCacheMs });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, logger });
@@ -258,6 +260,7 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
       if (!server) {
         await limiter?.close();
         await mailer.close();
+        await closePool();
         return void (await ownEvents?.close());
       }
       const http = server;
@@ -277,6 +280,7 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
       await drained;
       clearTimeout(timer);
       await mailer.close();
+      await closePool();
     },
   };
 }
