@@ -1,6 +1,7 @@
 /** Environment, parsed once. Every variable is documented in the README. */
 import path from 'node:path';
 import { z } from 'zod';
+import { JOB_LIMIT_DEFAULTS } from './jobs/attempts.js';
 import { isTrustSetting } from './http/client-address.js';
 
 const bool = z
@@ -40,6 +41,8 @@ const schema = z.object({
   REDIS_URL: z.string().url().optional(),
   QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   QUIRE_JOB_STALE_SECONDS: z.coerce.number().min(1).default(30),
+  QUIRE_JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(JOB_LIMIT_DEFAULTS.maxAttempts),
+  QUIRE_JOB_TIME_BUDGET_SECONDS: z.coerce.number().min(1).default(JOB_LIMIT_DEFAULTS.timeBudgetSeconds),
   QUIRE_IMPORT_WAIT_SECONDS: z.coerce.number().min(0).default(30),
   QUIRE_JOB_POLL_SECONDS: z.coerce.number().min(0.1).default(2),
   SMTP_URL: z.string().regex(/^smtps?:\/\//i, 'must start with smtp:// or smtps://').optional(),
@@ -101,6 +104,10 @@ export type Config = {
   fetchAllowPrivateNetworks: boolean;
   /** A running job whose worker has not said it is alive for this long is taken back and retried. */
   jobStaleMs: number;
+  /** Runs of a job (each one stopped by a dead worker, its time budget or an internal error) before it fails for good. */
+  jobMaxAttempts: number;
+  /** Longest run of a job: past it the run is stopped, and counts as an attempt. */
+  jobTimeBudgetMs: number;
   /** How long a REST import waits for its job before answering 202 with the job's location. */
   importWaitMs: number;
   /** How often a job subscription re-reads its job, besides being woken by its events (which may not reach this process). */
@@ -158,6 +165,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     fetchAllowPrivateNetworks: e.QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS,
     jobStaleMs: e.QUIRE_JOB_STALE_SECONDS * 1000,
+    jobMaxAttempts: e.QUIRE_JOB_MAX_ATTEMPTS,
+    jobTimeBudgetMs: e.QUIRE_JOB_TIME_BUDGET_SECONDS * 1000,
     importWaitMs: e.QUIRE_IMPORT_WAIT_SECONDS * 1000,
     jobPollMs: e.QUIRE_JOB_POLL_SECONDS * 1000,
     smtpUrl: e.SMTP_URL,

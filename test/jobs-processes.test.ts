@@ -6,70 +6,29 @@
  * through Redis); and a worker killed with SIGKILL in the middle of an import leaves no
  * half-written revision: a new worker takes the job back and finishes it, once.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import pg from 'pg';
 import WebSocket from 'ws';
 import { createPrismaClient, type Db } from '../src/db/client.js';
-import { ensureDatabase } from '../src/db/embedded.js';
-import { migrateQueue } from '../src/db/queue-schema.js';
-import { applyMigrations } from '../src/db/schema-engine.js';
 import { createOrganizationWithOwner } from '../src/domain/identity/bootstrap.js';
 import { gqlOk, http } from './helpers/clients.js';
+import { killAll, ownDatabase, SERVE_READY, startQuire, WORKER_READY } from './helpers/processes.js';
 import { REDIS_URL, redisReachable } from './helpers/redis.js';
 import { serveSite, type Site } from './helpers/site.js';
 
-
-const children: ChildProcess[] = [];
-let databaseUrl = '';
-let dropDatabase = async () => {};
+let database: Awaited<ReturnType<typeof ownDatabase>> | undefined;
 let db: Db;
 let site: Site;
 
-/** Starts `node dist/main.js <args>`; resolves once its output matches `ready` (with the match). */
-function start(args: string[], env: Record<string, string>, ready: RegExp) {
-  const child = spawn(process.execPath, ['dist/main.js', ...args], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL, PORT: '0', HOST: '127.0.0.1', QUIRE_RATE_LIMIT: '0', QUIRE_LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  const matched = new Promise<RegExpExecArray>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${args[0]} not ready within 60 s:\n${output}`)), 60_000);
-    const look = (chunk: Buffer) => {
-      output += chunk;
-      const match = ready.exec(output);
-      if (match) (clearTimeout(timer), resolve(match));
-    };
-    child.stdout!.on('data', look);
-    child.stderr!.on('data', look);
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}:\n${output}`)));
-  });
-  return { child, matched };
-}
-
-const serve = async () => (await start(['serve'], { QUIRE_RUN_WORKER: 'false', QUIRE_JOB_POLL_SECONDS: '60' }, /listening: GraphQL and GraphiQL at (http:\/\/[^/\s]+)\/graphql/).matched)[1];
-const worker = () => start(['worker'], { QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS: 'true', QUIRE_JOB_STALE_SECONDS: '2' }, /worker running/);
+const start = (args: string[], env: Record<string, string>, ready: RegExp) => startQuire(args, { DATABASE_URL: database!.url, REDIS_URL, ...env }, ready);
+const serve = async () => (await start(['serve'], { QUIRE_RUN_WORKER: 'false', QUIRE_JOB_POLL_SECONDS: '60' }, SERVE_READY).matched)[1];
+const worker = () => start(['worker'], { QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS: 'true', QUIRE_JOB_STALE_SECONDS: '2' }, WORKER_READY);
 
 beforeAll(async () => {
   if (!redisReachable && !process.env.CI) return;
-  const admin = new URL(inject('databaseUrl'));
-  const name = `quire_procs_${randomUUID().slice(0, 8)}`;
-  admin.pathname = '/postgres';
-  await ensureDatabase(admin.toString(), name);
-  const adminUrl = admin.toString();
-  dropDatabase = async () => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).finally(() => client.end());
-  };
-  admin.pathname = `/${name}`;
-  databaseUrl = admin.toString();
-  await applyMigrations(databaseUrl);
-  await migrateQueue(databaseUrl);
-  db = createPrismaClient(databaseUrl);
+  database = await ownDatabase(inject('databaseUrl'), 'quire_procs');
+  db = createPrismaClient(database.url);
   // Eight pages, each answered slowly: an import takes a few seconds.
   const page = (title: string, body = '') => ({ type: 'text/html', delayMs: 400, body: `<html><body><main><h1>${title}</h1><p>${body}</p></main></body></html>` });
   const numbers = ['1', '2', '3', '4', '5', '6', '7'];
@@ -77,10 +36,10 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  killAll();
   await site?.close();
   await db?.$disconnect();
-  await dropDatabase();
+  await database?.drop();
 });
 
 async function changeRequest(baseUrl: string) {

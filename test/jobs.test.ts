@@ -137,7 +137,7 @@ describe('the job runner', () => {
     const doomed = await jobRow('import', { organizationId: org.id, createdById: owner.id });
     await server.db.job.update({ where: { id: doomed.id }, data: { state: 'running', workerId: 'dead-worker', attempts: 3, heartbeatAt: new Date(Date.now() - 60_000) } });
     await recoverLostJobs(server.db, s.events, 1000);
-    expect(await server.db.job.findUniqueOrThrow({ where: { id: doomed.id } })).toMatchObject({ state: 'failed', errorCode: 'WORKER_LOST' });
+    expect(await server.db.job.findUniqueOrThrow({ where: { id: doomed.id } })).toMatchObject({ state: 'failed', errorCode: 'JOB_STOPPED' });
     await s.events.close();
   });
 });

@@ -5,6 +5,7 @@
 import { AppError, ERROR_STATUS, type ErrorCode } from '../domain/errors.js';
 import { IMPORT_ERROR_CODES } from '../domain/imports/import-error.js';
 import { isFinished, type JobRow } from '../domain/jobs/rows.js';
+import { JOB_STOPPED } from './attempts.js';
 
 export type JobOutcome = Pick<JobRow, 'id' | 'state' | 'result' | 'errorCode' | 'errorMessage' | 'message'>;
 
@@ -12,6 +13,7 @@ export function jobFailure(job: JobOutcome): AppError {
   const code = job.errorCode ?? 'INTERNAL_ERROR';
   const message = job.errorMessage ?? job.message ?? 'The job failed';
   if (code === 'CANCELLED') return new AppError('CONFLICT', 'The job was cancelled');
+  if (code === JOB_STOPPED) return new AppError('TIMEOUT', message);
   if ((IMPORT_ERROR_CODES as readonly string[]).includes(code)) return new AppError('BAD_REQUEST', `The import failed (${code}): ${message}`, 'url');
   if (code in ERROR_STATUS && code !== 'INTERNAL') return new AppError(code as ErrorCode, message);
   return new AppError('INTERNAL', 'The job failed with an internal error');

@@ -5,10 +5,13 @@
  *
  * Idempotent: a job already finished is not run again. A handler writes what it produces in one
  * final transaction that also marks the job succeeded (`complete`), and that transaction refuses
- * to commit when the job was cancelled or taken over by another worker meanwhile — so a job's
- * work lands at most once, and a crash before it leaves nothing behind. Expected failures (an
- * import's reason code, a refused access) end the job `failed` at once; an internal error is
- * retried until MAX_ATTEMPTS runs have failed.
+ * to commit when the job was cancelled or taken over meanwhile — so a job's work lands at most
+ * once, and a crash before it leaves nothing behind. Every write of a run is fenced by its attempt
+ * number, so a run that was given up (taken back, or stopped past its budget) can write nothing
+ * even in the same worker as the run that replaced it. Expected failures (an import's reason
+ * code, a refused access) end the job `failed` at once; an internal error, or a run past the time
+ * budget (its signal aborted; the runner does not wait for a handler that ignores it), is retried
+ * until QUIRE_JOB_MAX_ATTEMPTS runs have started (attempts.ts).
  */
 import type { JobHelpers } from 'graphile-worker';
 import { Prisma } from '../generated/prisma/client.js';
@@ -17,23 +20,23 @@ import type { Db } from '../db/client.js';
 import { Access } from '../domain/access/access.js';
 import { AppError } from '../domain/errors.js';
 import { ImportError } from '../domain/imports/import-error.js';
-import { MAX_ATTEMPTS } from '../domain/jobs/enqueue.js';
 import { jobEvent, type JobRow } from '../domain/jobs/rows.js';
 import { createLoaders } from '../domain/loaders/index.js';
 import type { EventBus } from '../events/bus.js';
 import type { Logger } from '../observability/logger.js';
+import { JOB_STOPPED, overBudget, stoppedReason } from './attempts.js';
 
 export type JobServices = {
   db: Db;
   events: EventBus;
   logger: Logger;
-  config: Pick<Config, 'dataDir' | 'fetchAllowPrivateNetworks' | 'jobStaleMs'>;
+  config: Pick<Config, 'dataDir' | 'fetchAllowPrivateNetworks' | 'jobStaleMs' | 'jobMaxAttempts' | 'jobTimeBudgetMs'>;
 };
 
 export type JobContext = {
   job: JobRow;
   services: JobServices;
-  /** Aborted when the job is cancelled, taken over, or the worker stops: stop and throw. */
+  /** Aborted when the job is cancelled, taken over, past its time budget, or the worker stops: stop and throw. */
   signal: AbortSignal;
   /** The user who started the job, with their access as of now (null for the server's own jobs). */
   access: Access | null;
@@ -53,9 +56,10 @@ const { sql } = Prisma;
 const PROGRESS_EVERY_MS = 200;
 
 /** Why the handler's signal was aborted. */
+const STOPPED_BECAUSE = { cancelled: 'The job was cancelled', lost: 'The job was taken over by another worker', shutdown: 'The worker is stopping', budget: 'The run took longer than its time budget' };
 class Stop extends Error {
-  constructor(readonly why: 'cancelled' | 'lost' | 'shutdown') {
-    super(why === 'cancelled' ? 'The job was cancelled' : why === 'lost' ? 'The job was taken over by another worker' : 'The worker is stopping');
+  constructor(readonly why: keyof typeof STOPPED_BECAUSE) {
+    super(STOPPED_BECAUSE[why]);
   }
 }
 
@@ -67,13 +71,14 @@ function failureOf(error: unknown): { code: string; message: string } | null {
 }
 
 export async function runJob(services: JobServices, handlers: Record<string, JobHandler>, jobId: string, helpers: Pick<JobHelpers, 'job' | 'abortSignal'>): Promise<void> {
-  const { db, events, logger } = services;
+  const { db, events, logger, config } = services;
+  let attempt = 0; // this run's, once claimed: every later write is fenced by it
   const workerId = helpers.job.locked_by ?? 'unknown';
   const publish = (job: JobRow | undefined) => job && events.publishJob(jobEvent(job));
 
   /** Updates the row while this worker holds it (running, ours); answers it, or undefined when it no longer is. */
   const update = async (set: Prisma.Sql): Promise<JobRow | undefined> => {
-    const [row] = await db.$queryRaw<JobRow[]>`UPDATE "Job" SET ${set}, "version" = "version" + 1, "updatedAt" = now() WHERE "id" = ${jobId} AND "workerId" = ${workerId} AND "state" = 'running' RETURNING *`;
+    const [row] = await db.$queryRaw<JobRow[]>`UPDATE "Job" SET ${set}, "version" = "version" + 1, "updatedAt" = now() WHERE "id" = ${jobId} AND "workerId" = ${workerId} AND "attempts" = ${attempt} AND "state" = 'running' RETURNING *`;
     publish(row);
     return row;
   };
@@ -93,18 +98,23 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
     return;
   }
   publish(claimed);
+  attempt = claimed.attempts;
   const handler = handlers[claimed.kind];
 
   const controller = new AbortController();
   const stop = (why: Stop['why']) => !controller.signal.aborted && controller.abort(new Stop(why));
   const onShutdown = () => stop('shutdown');
   helpers.abortSignal?.addEventListener('abort', onShutdown);
+  const budget = setTimeout(() => stop('budget'), config.jobTimeBudgetMs);
+  // Past its budget, the run is given up whether or not the handler notices its signal.
+  const pastBudget = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => (controller.signal.reason as Stop).why === 'budget' && reject(controller.signal.reason)));
+  pastBudget.catch(() => {});
 
   // The heartbeat says this worker is alive (jobs/sweeper.ts takes back jobs whose heartbeat
   // stops) and is where a cancellation asked through the database is noticed.
   const beatEvery = Math.max(200, Math.min(1000, services.config.jobStaleMs / 3));
   const heartbeat = setInterval(() => {
-    db.$queryRaw<{ cancelRequested: boolean }[]>`UPDATE "Job" SET "heartbeatAt" = now() WHERE "id" = ${jobId} AND "workerId" = ${workerId} AND "state" = 'running' RETURNING "cancelRequested"`
+    db.$queryRaw<{ cancelRequested: boolean }[]>`UPDATE "Job" SET "heartbeatAt" = now() WHERE "id" = ${jobId} AND "workerId" = ${workerId} AND "attempts" = ${attempt} AND "state" = 'running' RETURNING "cancelRequested"`
       .then(([row]) => (!row ? stop('lost') : row.cancelRequested ? stop('cancelled') : undefined))
       .catch((error: Error) => logger.warn({ err: { message: error.message }, jobId }, 'job heartbeat failed'));
   }, beatEvery);
@@ -136,7 +146,7 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
     async complete(tx, result) {
       const rows = await tx.$executeRaw`
         UPDATE "Job" SET "state" = 'succeeded', "result" = ${JSON.stringify(result)}::jsonb, "message" = 'Done', "finishedAt" = now(), "version" = "version" + 1, "updatedAt" = now()
-        WHERE "id" = ${jobId} AND "workerId" = ${workerId} AND "state" = 'running' AND NOT "cancelRequested"`;
+        WHERE "id" = ${jobId} AND "workerId" = ${workerId} AND "attempts" = ${attempt} AND "state" = 'running' AND NOT "cancelRequested"`;
       if (rows !== 1) throw new Stop('lost');
       completed = true;
     },
@@ -144,7 +154,9 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
 
   try {
     if (!handler) throw new AppError('BAD_REQUEST', `No handler for jobs of kind ${claimed.kind}`);
-    await handler(context);
+    const running = handler(context);
+    running.catch(() => {}); // when given up past its budget, its end is no longer awaited
+    await Promise.race([running, pastBudget]);
     clearTimeout(timer);
     await flushing;
     if (completed) publish((await db.job.findUnique({ where: { id: jobId } })) ?? undefined);
@@ -165,12 +177,16 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
       return;
     }
     if (!why) logger.error({ err: error, jobId, kind: claimed.kind }, 'job failed with an internal error');
-    if (claimed.attempts < MAX_ATTEMPTS) {
-      await end('queued', { message: why === 'shutdown' ? 'The worker stopped; the job will be retried' : 'Retrying after an internal error' });
+    if (why === 'budget') logger.warn({ jobId, kind: claimed.kind, attempt, budgetMs: config.jobTimeBudgetMs }, 'job run stopped past its time budget');
+    if (attempt < config.jobMaxAttempts) {
+      const message = why === 'shutdown' ? 'The worker stopped; the job will be retried' : why === 'budget' ? `${overBudget(config)}; it will be run again` : 'Retrying after an internal error';
+      await end('queued', { message });
       throw error instanceof Error ? error : new Error(String(error)); // graphile-worker retries it, with backoff
     }
-    await end('failed', { errorCode: 'INTERNAL_ERROR', errorMessage: 'An internal error stopped the job', message: 'Failed' });
+    if (why) await end('failed', { errorCode: JOB_STOPPED, errorMessage: stoppedReason(attempt, config), message: 'Failed' });
+    else await end('failed', { errorCode: 'INTERNAL_ERROR', errorMessage: 'An internal error stopped the job', message: 'Failed' });
   } finally {
+    clearTimeout(budget);
     clearInterval(heartbeat);
     helpers.abortSignal?.removeEventListener('abort', onShutdown);
   }

@@ -2,24 +2,25 @@
  * Jobs whose worker died (killed, crashed, cut off from the database) stay `running` with a
  * heartbeat that no longer moves, and their queue entry stays locked by the dead worker. Every
  * worker looks for them: each is put back in the queue (its queue lock released) to be run again,
- * or fails with `WORKER_LOST` once it has been started MAX_ATTEMPTS times. A worker that was only
- * slow finds its job taken over, and its final transaction refuses to commit (runner.ts).
+ * or, once it has been started QUIRE_JOB_MAX_ATTEMPTS times, fails with `JOB_STOPPED` and a reason
+ * its user can read (attempts.ts) — a job whose run kills its worker is not run forever. A worker
+ * that was only slow finds its job taken over, and its final transaction refuses to commit (runner.ts).
  */
 import { Prisma } from '../generated/prisma/client.js';
 import type { Db } from '../db/client.js';
-import { MAX_ATTEMPTS } from '../domain/jobs/enqueue.js';
 import { jobEvent, type JobRow } from '../domain/jobs/rows.js';
 import type { EventBus } from '../events/bus.js';
+import { DEFAULT_JOB_LIMITS, JOB_STOPPED, stoppedReason, type JobLimits } from './attempts.js';
 
 const { sql } = Prisma;
 
 /** Takes back the jobs whose heartbeat is older than `staleMs`; answers them. */
-export async function recoverLostJobs(db: Db, events: EventBus, staleMs: number): Promise<JobRow[]> {
+export async function recoverLostJobs(db: Db, events: EventBus, staleMs: number, limits: JobLimits = DEFAULT_JOB_LIMITS): Promise<JobRow[]> {
   const stale = sql`"state" = 'running' AND "heartbeatAt" < now() - ${staleMs} * interval '1 millisecond'`;
   const failed = await db.$queryRaw<JobRow[]>`
-    UPDATE "Job" SET "state" = 'failed', "errorCode" = 'WORKER_LOST', "errorMessage" = 'The worker running the job stopped, too many times',
+    UPDATE "Job" SET "state" = 'failed', "errorCode" = ${JOB_STOPPED}, "errorMessage" = ${stoppedReason(limits.jobMaxAttempts, limits)},
       "message" = 'Failed', "finishedAt" = now(), "version" = "version" + 1, "updatedAt" = now()
-    WHERE ${stale} AND "attempts" >= ${MAX_ATTEMPTS} RETURNING *`;
+    WHERE ${stale} AND "attempts" >= ${limits.jobMaxAttempts} RETURNING *`;
   const requeued = await db.$queryRaw<JobRow[]>`
     UPDATE "Job" SET "state" = 'queued', "message" = 'The worker running it stopped; it will be run again', "version" = "version" + 1, "updatedAt" = now()
     WHERE ${stale} RETURNING *`;

@@ -56,7 +56,7 @@ export async function startWorker(url: string, services: JobServices): Promise<W
   });
   const staleMs = services.config.jobStaleMs;
   const sweep = () =>
-    recoverLostJobs(services.db, services.events, staleMs)
+    recoverLostJobs(services.db, services.events, staleMs, services.config)
       .then((lost) => lost.length && logger.warn({ jobs: lost.map((j) => j.id) }, 'took back jobs whose worker stopped'))
       .catch((error: Error) => logger.warn({ err: { message: error.message } }, 'looking for lost jobs failed'));
   void sweep();

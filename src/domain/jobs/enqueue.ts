@@ -11,8 +11,13 @@ import type { JobRow } from './rows.js';
 /** The graphile-worker task that runs every job (jobs/runner.ts). */
 export const RUN_JOB_TASK = 'run_job';
 
-/** Runs of a job before it fails for good (an internal error, or a worker lost mid-run). */
-export const MAX_ATTEMPTS = 3;
+/**
+ * The queue entry's own retry bound. The runner decides when a job has run enough
+ * (QUIRE_JOB_MAX_ATTEMPTS, counted on the job's row, jobs/attempts.ts) and then ends it without
+ * asking for another run; this only has to be above that setting's largest value, and bounds the
+ * runs that fail before they could claim their job (the database unreachable).
+ */
+const QUEUE_MAX_ATTEMPTS = 25;
 
 export type JobSpec = {
   kind: JobKind;
@@ -41,6 +46,6 @@ export async function enqueueJob(tx: Prisma.TransactionClient, spec: JobSpec): P
     },
   });
   // The job's ID is the queue entry's key: removing it (cancel) finds it without a scan.
-  await tx.$executeRaw`SELECT graphile_worker.add_job(${RUN_JOB_TASK}::text, json_build_object('jobId', ${id}::text), max_attempts := ${MAX_ATTEMPTS}::int, job_key := ${id}::text)`;
+  await tx.$executeRaw`SELECT graphile_worker.add_job(${RUN_JOB_TASK}::text, json_build_object('jobId', ${id}::text), max_attempts := ${QUEUE_MAX_ATTEMPTS}::int, job_key := ${id}::text)`;
   return job;
 }

@@ -60,7 +60,7 @@ const JobErrorRef = builder.simpleObject('JobError', {
   fields: (t) => ({
     code: t.string({
       description:
-        'A stable reason: an import\'s `FETCH_TIMEOUT`, `FETCH_ERROR`, `BLOCKED_ADDRESS`, `HTTP_ERROR`, `TOO_LARGE`, `UNSUPPORTED_CONTENT_TYPE`, `PARSE_ERROR`, `ROBOTS_DISALLOWED`; `CANCELLED`; `WORKER_LOST` (its worker stopped too many times); `INTERNAL_ERROR`; or the code of a refused operation (`FORBIDDEN`, `NOT_FOUND`, `CONFLICT`, `BAD_REQUEST`).',
+        'A stable reason: an import\'s `FETCH_TIMEOUT`, `FETCH_ERROR`, `BLOCKED_ADDRESS`, `HTTP_ERROR`, `TOO_LARGE`, `UNSUPPORTED_CONTENT_TYPE`, `PARSE_ERROR`, `ROBOTS_DISALLOWED`; `CANCELLED`; `JOB_STOPPED` (its runs were stopped QUIRE_JOB_MAX_ATTEMPTS times: its worker died or stopped responding, or a run passed its time budget); `INTERNAL_ERROR`; or the code of a refused operation (`FORBIDDEN`, `NOT_FOUND`, `CONFLICT`, `BAD_REQUEST`).',
     }),
     message: t.string(),
   }),
