@@ -17,6 +17,7 @@ import { createClient, type Client } from 'graphql-ws';
 import { chromium } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { loadConfig } from '../src/config.js';
 import { SCRIPT_HASHES } from '../src/published/render/index.js';
 import { CHROMIUM, CHROMIUM_ARGS, hasBrowser } from './helpers/chromium.js';
 import { sdk } from './helpers/clients.js';
@@ -217,6 +218,11 @@ describe('the rate limit', () => {
     expect(await viaProxy(`10.1.2.3, ${a}`)).toBe(997);
     // A peer that is not the trusted proxy is counted as itself, whatever it forwards.
     expect(remaining(await send(proxied.url, '/v1/user', { from: freshAddress(), headers: { 'x-forwarded-for': a } }))).toBe(999);
+  });
+
+  it('takes QUIRE_TRUST_PROXY as a hop count or a list of addresses and ranges, and refuses anything else at start', () => {
+    for (const setting of ['', '0', '1', '2', '10.0.0.0/8, 127.0.0.1', '::1, fd00::/8']) expect(loadConfig({ QUIRE_TRUST_PROXY: setting }).trustProxy).toBe(setting);
+    for (const setting of ['true', 'loadbalancer', '10.0.0.0/99', '1.2.3']) expect(() => loadConfig({ QUIRE_TRUST_PROXY: setting }), setting).toThrow(/QUIRE_TRUST_PROXY: a number of proxy hops/);
   });
 });
 

@@ -28,8 +28,10 @@ export type Client = { address: string; network: string; https: boolean };
 
 function parse(text: string | undefined): Address | undefined {
   const literal = text?.trim().replace(/^\[(.*)\]$/, '$1');
-  // process(): an IPv4-mapped IPv6 address (a dual-stack socket's view of IPv4) is the IPv4 one.
-  return literal && ipaddr.isValid(literal) ? ipaddr.process(literal) : undefined;
+  // IPv4 in its four-part form only (`1.2.3` and `0x7f.1` are not what a proxy writes); process():
+  // an IPv4-mapped IPv6 address (a dual-stack socket's view of IPv4) is the IPv4 one.
+  const valid = literal && (ipaddr.IPv4.isValidFourPartDecimal(literal) || ipaddr.IPv6.isValid(literal));
+  return valid ? ipaddr.process(literal) : undefined;
 }
 
 function compile(setting: string): Trust | undefined {
@@ -44,10 +46,10 @@ function compile(setting: string): Trust | undefined {
     .map((entry) => entry.trim())
     .filter(Boolean)
     .map((entry): [Address, number] => {
-      if (entry.includes('/')) return ipaddr.parseCIDR(entry);
-      const address = parse(entry);
+      const [text, bits] = entry.split('/');
+      const address = parse(text);
       if (!address) throw new Error(`not an IP address: ${entry}`);
-      return [address, address.kind() === 'ipv4' ? 32 : 128];
+      return bits === undefined ? [address, address.kind() === 'ipv4' ? 32 : 128] : ipaddr.parseCIDR(`${address.toString()}/${bits}`);
     });
   return (address) => ranges.some(([range, bits]) => range.kind() === address.kind() && address.match(range, bits));
 }
