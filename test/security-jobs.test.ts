@@ -118,4 +118,24 @@ describe('poison-pill jobs', () => {
     running.child.kill('SIGTERM');
     await running.exited;
   }, 120_000);
+
+  it('leaves an OpenAPI specification whose processing was given up complete with PARSE_ERROR, not in progress', async () => {
+    const settings = { QUIRE_JOB_STALE_SECONDS: '1', QUIRE_JOB_MAX_ATTEMPTS: '1', QUIRE_JOB_TIME_BUDGET_SECONDS: '60' };
+    const { organization, token } = await createOrganizationWithOwner(db, { title: 'Specs', ownerEmail: `specs-${Date.now()}@example.test` });
+    const put = await http(base, token, 'PUT', `/orgs/${organization.id}/openapi/hangs`, { source: { url: `${source.url}/hangs.md` } });
+    expect(put.status).toBe(201);
+    const job = await db.job.findFirstOrThrow({ where: { organizationId: organization.id, kind: 'openapi_process' } });
+    const running = await worker(settings);
+    await expect.poll(async () => (await row(job.id)).state, { timeout: 30_000, interval: 100 }).toBe('running');
+    expect((await http(base, token, 'GET', `/orgs/${organization.id}/openapi/hangs`)).body.processingState).toBe('progress');
+    running.child.kill('SIGKILL');
+    await running.exited;
+    const last = await worker(settings);
+    expect(await finished(job.id, 30_000)).toMatchObject({ state: 'failed', errorCode: 'JOB_STOPPED' });
+    await expect.poll(async () => (await http(base, token, 'GET', `/orgs/${organization.id}/openapi/hangs`)).body.processingState, { timeout: 10_000 }).toBe('complete');
+    const spec = await db.openAPISpec.findFirstOrThrow({ where: { organizationId: organization.id, slug: 'hangs' } });
+    expect(spec).toMatchObject({ lastProcessErrorCode: 'PARSE_ERROR', lastProcessedErrors: [{ message: expect.stringMatching(/^The job was stopped 1 time: /) }] });
+    last.child.kill('SIGTERM');
+    await last.exited;
+  }, 120_000);
 });

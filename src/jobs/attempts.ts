@@ -24,4 +24,4 @@ export const overBudget = (limits: JobLimits) => `The run took longer than the t
 
 /** Why the job failed for good, for its user. */
 export const stoppedReason = (times: number, limits: JobLimits) =>
-  `The job was stopped ${times} times: its worker stopped responding or ran past the time budget of ${seconds(limits.jobTimeBudgetMs)}`;
+  `The job was stopped ${times} time${times === 1 ? '' : 's'}: its worker stopped responding or ran past the time budget of ${seconds(limits.jobTimeBudgetMs)}`;

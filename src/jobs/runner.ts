@@ -25,6 +25,7 @@ import { createLoaders } from '../domain/loaders/index.js';
 import type { EventBus } from '../events/bus.js';
 import type { Logger } from '../observability/logger.js';
 import { JOB_STOPPED, overBudget, stoppedReason } from './attempts.js';
+import { afterGivenUp } from './given-up.js';
 
 export type JobServices = {
   db: Db;
@@ -183,8 +184,10 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
       await end('queued', { message });
       throw error instanceof Error ? error : new Error(String(error)); // graphile-worker retries it, with backoff
     }
-    if (why) await end('failed', { errorCode: JOB_STOPPED, errorMessage: stoppedReason(attempt, config), message: 'Failed' });
-    else await end('failed', { errorCode: 'INTERNAL_ERROR', errorMessage: 'An internal error stopped the job', message: 'Failed' });
+    const given = why
+      ? await end('failed', { errorCode: JOB_STOPPED, errorMessage: stoppedReason(attempt, config), message: 'Failed' })
+      : await end('failed', { errorCode: 'INTERNAL_ERROR', errorMessage: 'An internal error stopped the job', message: 'Failed' });
+    if (given) await afterGivenUp(db, given, logger);
   } finally {
     clearTimeout(budget);
     clearInterval(heartbeat);

@@ -11,6 +11,7 @@ import type { Db } from '../db/client.js';
 import { jobEvent, type JobRow } from '../domain/jobs/rows.js';
 import type { EventBus } from '../events/bus.js';
 import { DEFAULT_JOB_LIMITS, JOB_STOPPED, stoppedReason, type JobLimits } from './attempts.js';
+import { afterGivenUp } from './given-up.js';
 
 const { sql } = Prisma;
 
@@ -28,6 +29,7 @@ export async function recoverLostJobs(db: Db, events: EventBus, staleMs: number,
   const workers = [...new Set(lost.map((job) => job.workerId).filter((id): id is string => !!id))];
   if (workers.length) await db.$executeRaw`SELECT graphile_worker.force_unlock_workers(${workers}::text[])`;
   for (const job of failed) await db.$executeRaw`SELECT graphile_worker.remove_job(${job.id}::text)`;
+  for (const job of failed) await afterGivenUp(db, job);
   for (const job of lost) events.publishJob(jobEvent(job));
   return lost;
 }

@@ -3,17 +3,30 @@
  * read, parsed and validated, remote `$ref`s never followed. The specification is `progress`
  * while it runs and `complete` after, with a new version only when the content changed; a failure
  * is recorded on it (`FETCH_TIMEOUT`, `FETCH_ERROR` or `PARSE_ERROR`, with the problems) and
- * keeps its last version.
+ * keeps its last version. A job given up outside the handler (its runs stopped too often, or
+ * internal errors) leaves the specification `complete` with `PARSE_ERROR` and the job's reason.
  */
 import { ImportError } from '../../domain/imports/import-error.js';
 import { createSafeFetch } from '../../domain/imports/fetch/safe-fetch.js';
 import { DEFAULT_IMPORT_LIMITS } from '../../domain/imports/tree.js';
 import { newId } from '../../domain/ids.js';
 import { processSpec, SpecProcessingError } from '../../domain/openapi-specs/processing.js';
+import type { Db } from '../../db/client.js';
+import type { JobRow } from '../../domain/jobs/rows.js';
 import type { JobHandler } from '../runner.js';
 
 /** Problems kept on the specification (the count says how many there were). */
 const MAX_ERRORS = 100;
+
+/** The specification of a job that failed for good while it said `progress` (jobs/given-up.ts). */
+export async function openAPIProcessGivenUp(db: Db, job: JobRow): Promise<void> {
+  const specId = String((job.input as { specId?: unknown }).specId);
+  const message = job.errorMessage ?? 'The specification could not be processed';
+  await db.openAPISpec.updateMany({
+    where: { id: specId, processingState: 'progress' },
+    data: { processingState: 'complete', lastProcessedAt: new Date(), lastProcessErrorCode: 'PARSE_ERROR', lastProcessedErrors: [{ message }], lastProcessedErrorCount: 1 },
+  });
+}
 
 export const runOpenAPIProcess: JobHandler = async ({ job, services, signal, progress, complete }) => {
   const { db } = services;
