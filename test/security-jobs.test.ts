@@ -127,7 +127,7 @@ describe('poison-pill jobs', () => {
     const job = await db.job.findFirstOrThrow({ where: { organizationId: organization.id, kind: 'openapi_process' } });
     const running = await worker(settings);
     await expect.poll(async () => (await row(job.id)).state, { timeout: 30_000, interval: 100 }).toBe('running');
-    expect((await http(base, token, 'GET', `/orgs/${organization.id}/openapi/hangs`)).body.processingState).toBe('progress');
+    await expect.poll(async () => (await http(base, token, 'GET', `/orgs/${organization.id}/openapi/hangs`)).body.processingState, { timeout: 10_000 }).toBe('progress');
     running.child.kill('SIGKILL');
     await running.exited;
     const last = await worker(settings);
