@@ -12,8 +12,8 @@ import { createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 import { serveSite, type Site } from './helpers/site.js';
 
-// A short conversion budget: the emphasis chain below would take minutes, and is cut at 3 s.
-const server = useServer({ worker: true, env: () => ({ QUIRE_CONVERT_TIMEOUT_SECONDS: '3' }) });
+// A short conversion budget: the emphasis chain below would take minutes, and is cut at 5 s.
+const server = useServer({ worker: true, env: () => ({ QUIRE_CONVERT_TIMEOUT_SECONDS: '5' }) });
 
 const sites: Site[] = [];
 afterAll(async () => {
@@ -39,19 +39,20 @@ async function changeRequest() {
 
 /**
  * Runs `work` while `GET /healthz` is asked every 50 ms; answers the work's result and the
- * slowest health answer, in ms.
+ * slowest health answer, in ms, counted from when the check was due: the server runs in this
+ * process, so a blocked event loop shows as a late timer as much as a late answer.
  */
 async function whileTimingHealth<T>(work: () => Promise<T>): Promise<{ result: T; slowest: number; checks: number }> {
   let done = false;
   const times: number[] = [];
   const poll = (async () => {
     while (!done) {
-      const started = performance.now();
+      const due = performance.now() + 50;
+      await new Promise((resolve) => setTimeout(resolve, 50));
       const response = await fetch(`${server.url}/healthz`);
       expect(response.status).toBe(200);
       await response.text();
-      times.push(performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      times.push(performance.now() - due);
     }
   })();
   try {
@@ -66,8 +67,8 @@ async function whileTimingHealth<T>(work: () => Promise<T>): Promise<{ result: T
 const insertPage = (token: string, base: string, markdown: string) =>
   http(server.url, token, 'POST', base, { changes: [{ operation: 'insert_page', title: 'Page', document: { markdown } }] });
 
-async function site(path: string, body: string) {
-  const s = await serveSite({ [path]: { type: 'text/markdown', body } });
+async function site(path: string, body: string, type = 'text/markdown') {
+  const s = await serveSite({ [path]: { type, body } });
   sites.push(s);
   return `${s.url}${path}`;
 }
@@ -101,8 +102,8 @@ describe('hostile markdown through the content batch', () => {
     expect(result.body.error.message).toContain(String(MAX_TABLE_CELLS));
     expect(slowest).toBeLessThan(200);
 
-    // 100 × 100: within the limit, converted (off the event loop too).
-    const within = await whileTimingHealth(() => insertPage(token, base, table(99, 100)));
+    // 50 × 100: within the limit, converted (off the event loop too).
+    const within = await whileTimingHealth(() => insertPage(token, base, table(50, 100)));
     expect(within.result.status).toBe(200);
     expect(within.slowest).toBeLessThan(200);
     const [page] = (await http(server.url, token, 'GET', `${base}/pages`)).body.pages;
@@ -123,22 +124,22 @@ describe('hostile markdown through the content batch', () => {
   it('cuts a conversion the pre-checks let through at its time budget: 400 naming it, the thread stopped', async () => {
     const { token, base } = await changeRequest();
     const started = performance.now();
-    const { result, slowest } = await whileTimingHealth(() => insertPage(token, base, emphasisChains(4_000)));
+    const { result, slowest } = await whileTimingHealth(() => insertPage(token, base, emphasisChains(8_000)));
     expect(result.status).toBe(400);
     expect(result.body.error.message).toMatch(/conversion time/);
-    expect(result.body.error.message).toContain('3 s');
-    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(result.body.error.message).toContain('5 s');
+    expect(performance.now() - started).toBeLessThan(12_000);
     expect(slowest).toBeLessThan(200);
     await stillConverts(token, base);
   });
 });
 
 describe('hostile markdown through an import', () => {
-  async function importAndTime(markdown: string) {
+  async function importAndTime(body: string, source: 'markdown' | 'html' = 'markdown') {
     const { token, spaceId, crId, base } = await changeRequest();
     const before = await server.db.changeRequest.findUniqueOrThrow({ where: { id: crId } });
-    const url = await site('/hostile.md', markdown);
-    const timed = await whileTimingHealth(() => http(server.url, token, 'POST', `${base}/import`, { url, source: 'markdown' }));
+    const url = source === 'html' ? await site('/hostile.html', body, 'text/html') : await site('/hostile.md', body);
+    const timed = await whileTimingHealth(() => http(server.url, token, 'POST', `${base}/import`, { url, source }));
     const job = await server.db.job.findFirstOrThrow({ where: { changeRequestId: crId }, orderBy: { createdAt: 'desc' } });
     const after = await server.db.changeRequest.findUniqueOrThrow({ where: { id: crId } });
     return { ...timed, job, token, base, spaceId, unchanged: after.revisionId === before.revisionId };
@@ -171,5 +172,15 @@ describe('hostile markdown through an import', () => {
     expect(job.errorMessage).toMatch(/table cells/);
     expect(slowest).toBeLessThan(200);
     expect(unchanged).toBe(true);
+  });
+
+  it('reads a 170 KB HTML page off the event loop: converted within its limits, /healthz answering all along', async () => {
+    const html = `<html><body><main>${Array.from({ length: 4_000 }, (_, i) => `<p>Word ${i} <b>bold</b> <i>it</i></p>`).join('')}</main></body></html>`;
+    const { result, slowest, job, token, base } = await importAndTime(html, 'html');
+    expect(result.body.error?.message).toBeUndefined();
+    expect(result.status).toBe(200);
+    expect(job).toMatchObject({ state: 'succeeded' });
+    expect(slowest).toBeLessThan(200);
+    expect((await http(server.url, token, 'GET', `${base}/pages`)).body.pages).toHaveLength(1);
   });
 });

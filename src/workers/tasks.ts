@@ -4,6 +4,11 @@
  * value (`{ok: false}`), not an exception, so its kind survives the thread boundary.
  */
 import type { JSONDocument } from '../domain/documents/types.js';
+import { decodeHtml } from '../domain/imports/html/charset.js';
+import { htmlToMarkdown, type HtmlMarkdown } from '../domain/imports/html/to-markdown.js';
+import { ImportError } from '../domain/imports/import-error.js';
+import { docxToTree } from '../domain/imports/sources/docx.js';
+import type { ImportLimits, ImportTree } from '../domain/imports/tree.js';
 import { markdownToDocument, type PageMarkdown } from '../domain/markdown/index.js';
 import { documentSizeBreach, markdownLimitBreach, type MarkdownLimit } from '../domain/markdown/limits.js';
 
@@ -18,6 +23,23 @@ export function markdown(input: { markdown: string; previous?: JSONDocument }): 
   const tooLarge = documentSizeBreach(JSON.stringify(page.document).length);
   if (tooLarge) return { ok: false, limit: tooLarge.limit, message: tooLarge.message };
   return { ok: true, page };
+}
+
+/** An HTML page's bytes → its markdown (html/to-markdown.ts, which never throws). */
+export function html(input: { bytes: Uint8Array; charset?: string; baseUrl?: string }): HtmlMarkdown {
+  return htmlToMarkdown(decodeHtml(input.bytes, input.charset), input.baseUrl ? { baseUrl: input.baseUrl } : undefined);
+}
+
+export type DocxOutcome = { ok: true; tree: ImportTree } | { ok: false; code: string; message: string };
+
+/** A .docx → its page and pictures; the import's own refusals (a corrupt file, too large) as values. */
+export async function docx(input: { bytes: Uint8Array; name: string; limits: ImportLimits }): Promise<DocxOutcome> {
+  try {
+    return { ok: true, tree: await docxToTree(input.bytes, { name: input.name, limits: input.limits }) };
+  } catch (error) {
+    if (error instanceof ImportError) return { ok: false, code: error.code, message: error.message };
+    throw error;
+  }
 }
 
 /**

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import mammoth from 'mammoth';
 import { throwIfAborted } from '../fetch/fetch-errors.js';
 import { htmlToMarkdown } from '../html/to-markdown.js';
+import { docxToTreeInPool } from '../in-pool.js';
 import type { ImportedFile, ImportLimits, ImportSource, ImportTree } from '../tree.js';
 import { checkDocxArchive, notADocx } from './docx-archive.js';
 
@@ -85,7 +86,8 @@ function fileName(url: string): string {
 
 export const docxSource: ImportSource = async (url, context) => {
   const resource = await context.fetch(url, { accept: DOCX_TYPES });
-  const tree = await docxToTree(resource.bytes, { name: fileName(resource.url) || 'document.docx', limits: context.limits, signal: context.signal });
+  // Read in the conversion pool (docxToTree runs there), off the event loop.
+  const tree = await docxToTreeInPool({ bytes: resource.bytes, name: fileName(resource.url) || 'document.docx', limits: context.limits }, context.signal);
   context.progress(tree.totalResources, tree.totalResources);
   return tree;
 };

@@ -1,7 +1,6 @@
 /** `source: "html"`: one page from one HTML document, its main content converted to markdown. */
 import { throwIfAborted } from '../fetch/fetch-errors.js';
-import { decodeHtml } from '../html/charset.js';
-import { htmlToMarkdown } from '../html/to-markdown.js';
+import { htmlToMarkdownInPool } from '../in-pool.js';
 import type { ImportSource } from '../tree.js';
 import { titleFromUrl } from './text.js';
 
@@ -10,7 +9,7 @@ export const HTML_TYPES = ['text/html', 'application/xhtml+xml'];
 export const htmlSource: ImportSource = async (url, context) => {
   const resource = await context.fetch(url, { accept: HTML_TYPES });
   throwIfAborted(context.signal);
-  const { title, markdown } = htmlToMarkdown(decodeHtml(resource.bytes, resource.charset));
+  const { title, markdown } = await htmlToMarkdownInPool({ bytes: resource.bytes, ...(resource.charset ? { charset: resource.charset } : {}) }, context.signal);
   context.progress(1, 1);
   return {
     pages: [{ source: resource.url, title: title ?? titleFromUrl(resource.url), markdown, children: [] }],

@@ -5,9 +5,8 @@
  */
 import { TotalBytesExceededError } from '../fetch/byte-budget.js';
 import { throwIfAborted } from '../fetch/fetch-errors.js';
-import { decodeHtml } from '../html/charset.js';
-import { htmlToMarkdown } from '../html/to-markdown.js';
 import { ImportError } from '../import-error.js';
+import { htmlToMarkdownInPool } from '../in-pool.js';
 import type { FetchedResource, ImportedPage, ImportSource, SafeFetch } from '../tree.js';
 import { HTML_TYPES } from './html.js';
 import { looksLikeFile, normalizeUrl, sameOrigin } from './website/crawl-url.js';
@@ -43,8 +42,9 @@ export const websiteSource: ImportSource = async (startUrl, context) => {
   let notPages = 0; // URLs of `seen` that turned out not to be pages (another type, an error, a duplicate)
   const queue: { url: string; depth: number }[] = [];
 
-  const addPage = (resource: FetchedResource, source: string, depth: number) => {
-    const { title, markdown, links } = htmlToMarkdown(decodeHtml(resource.bytes, resource.charset), { baseUrl: source });
+  /** Converted in the conversion pool, off the event loop; past its budget: TOO_LARGE. */
+  const addPage = async (resource: FetchedResource, source: string, depth: number) => {
+    const { title, markdown, links } = await htmlToMarkdownInPool({ bytes: resource.bytes, ...(resource.charset ? { charset: resource.charset } : {}), baseUrl: source }, signal);
     crawled.add(source);
     pages.push({ source, ...(title ? { title } : {}), markdown, children: [] });
     context.progress(pages.length, undefined, source);
@@ -57,8 +57,10 @@ export const websiteSource: ImportSource = async (startUrl, context) => {
   };
 
   try {
-    addPage(first, firstUrl, 0);
-  } catch {
+    await addPage(first, firstUrl, 0);
+  } catch (error) {
+    throwIfAborted(signal);
+    if (error instanceof ImportError) throw error;
     throw new ImportError('PARSE_ERROR', `The page ${firstUrl} could not be read.`);
   }
 
@@ -85,8 +87,9 @@ export const websiteSource: ImportSource = async (startUrl, context) => {
       continue;
     }
     try {
-      addPage(outcome.value, source, depth);
+      await addPage(outcome.value, source, depth);
     } catch {
+      throwIfAborted(signal);
       notPages++;
     }
   }
