@@ -8,6 +8,7 @@ import { contextFor, flowToBlocks } from './from-blocks.js';
 import { phrasingToInlines } from './from-inlines.js';
 import { readFrontMatter, writeFrontMatter } from './front-matter.js';
 import { block, paragraph, plainText, textNode } from './nodes.js';
+import { markdownLimitBreach } from './limits.js';
 import { prepass } from './prepass.js';
 import { ensureKeys, preserveKeys } from './rekey.js';
 import type { WriteOptions } from './refs.js';
@@ -87,6 +88,13 @@ export function markdownToDocument(markdown: string, options: ReadOptions = {}):
  * the document, as a `heading-1`, instead of becoming the page title.
  */
 export function markdownToBody(markdown: string): JSONDocument {
+  // Read on the event loop (a review comment, bounded in length): markdown past the limits of
+  // limits.ts, which the parser would take seconds over, is shown as its text.
+  if (markdownLimitBreach(markdown)) {
+    const text = document([paragraph([textNode(markdown)])]);
+    ensureKeys(text);
+    return text;
+  }
   const { title, document: body } = markdownToDocument(markdown);
   if (!title) return body;
   const heading = block('heading-1', {}, [textNode(title)]);

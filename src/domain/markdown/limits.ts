@@ -11,6 +11,12 @@ import { closesFence, openingFence, type Fence } from './prepass.js';
 
 /** Nesting of brackets (links, images) or emphasis openers within one paragraph. */
 export const MAX_NESTING_DEPTH = 64;
+/**
+ * Emphasis markers in runs that mix `*` and `_` (`*_*_`), within one paragraph: the parser's
+ * emphasis matching is quadratic in them (20 KB of `*_*_x_*_*` in one paragraph: 4 s), while
+ * real text has a few (`**_bold italic_**`).
+ */
+export const MAX_MIXED_MARKERS = 1_000;
 /** Cells of the page's GFM tables, all tables together (columns × rows, header included). */
 export const MAX_TABLE_CELLS = 20_000;
 /** Links, images and bare URLs of one page. */
@@ -43,7 +49,7 @@ function delimiterColumns(line: string): number {
   return row.replace(/^\|/, '').replace(/\|$/, '').split('|').length;
 }
 
-type Paragraph = { brackets: number; openers: number };
+type Paragraph = { brackets: number; openers: number; mixed: number };
 
 /** Scans one line of a paragraph: its deepest nesting, and its links. */
 function scanLine(line: string, state: Paragraph): { depth: number; links: number } {
@@ -73,6 +79,7 @@ function scanLine(line: string, state: Paragraph): { depth: number; links: numbe
       const left = !isSpace(after) && (!isPunct(after) || isSpace(before) || isPunct(before));
       const right = !isSpace(before) && (!isPunct(before) || isSpace(after) || isPunct(after));
       const size = end - i + 1;
+      if (size > 1 && new Set(line.slice(i, end + 1)).size > 1) state.mixed += size;
       if (left && !right) depth = Math.max(depth, (state.openers += size));
       else if (right && !left) state.openers = Math.max(0, state.openers - size);
       i = end;
@@ -86,8 +93,9 @@ function scanLine(line: string, state: Paragraph): { depth: number; links: numbe
 export function markdownLimitBreach(markdown: string): MarkdownLimitError | null {
   const lines = markdown.split('\n');
   let fence: Fence | null = null;
-  let paragraph: Paragraph = { brackets: 0, openers: 0 };
+  let paragraph: Paragraph = { brackets: 0, openers: 0, mixed: 0 };
   let depth = 0;
+  let mixed = 0;
   let links = 0;
   let cells = 0;
   /** Lines before this index belong to a table already counted. */
@@ -100,7 +108,7 @@ export function markdownLimitBreach(markdown: string): MarkdownLimitError | null
     }
     if ((fence = openingFence(line))) continue;
     if (line.trim() === '') {
-      paragraph = { brackets: 0, openers: 0 };
+      paragraph = { brackets: 0, openers: 0, mixed: 0 };
       continue;
     }
     const columns = at >= tableEnd && at > 0 && lines[at - 1].trim() !== '' ? delimiterColumns(line) : 0;
@@ -111,9 +119,11 @@ export function markdownLimitBreach(markdown: string): MarkdownLimitError | null
     }
     const scanned = scanLine(line, paragraph);
     depth = Math.max(depth, scanned.depth);
+    mixed = Math.max(mixed, paragraph.mixed);
     links += scanned.links;
   }
   if (depth > MAX_NESTING_DEPTH) return new MarkdownLimitError('nesting depth', `Markdown nests brackets or emphasis ${depth} deep; the limit is ${MAX_NESTING_DEPTH} (nesting depth)`);
+  if (mixed > MAX_MIXED_MARKERS) return new MarkdownLimitError('nesting depth', `Markdown nests emphasis with ${mixed} mixed markers (\`*_*_…\`) in one paragraph; the limit is ${MAX_MIXED_MARKERS} (nesting depth)`);
   if (cells > MAX_TABLE_CELLS) return new MarkdownLimitError('table cells', `Markdown tables have ${cells} cells; the limit is ${MAX_TABLE_CELLS} table cells per page`);
   if (links > MAX_LINKS) return new MarkdownLimitError('links', `Markdown has ${links} links; the limit is ${MAX_LINKS} links per page`);
   return null;
