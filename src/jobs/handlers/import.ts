@@ -71,7 +71,7 @@ export const runImport: JobHandler = async (context) => {
       async (tx, ws) => {
         const page = input.pageId ? await ws.page(input.pageId) : undefined;
         if (input.pageId && !page) throw notFound('Page');
-        return writeImportTree(tx, ws, tree, files, { page: page ?? undefined, tree: TREE_SOURCES.includes(input.source) });
+        return writeImportTree(tx, ws, tree, files, { page: page ?? undefined, tree: TREE_SOURCES.includes(input.source) }, signal);
       },
       (tx, revision, written) => context.complete(tx, { revision, importedResources: written.pages + written.files, totalResources: tree.totalResources }),
     );
