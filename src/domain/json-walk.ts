@@ -5,10 +5,23 @@
  * own stack, so it can find such a value and refuse it before any recursive code sees it.
  */
 
-/** Where a value sits: its path (`input.title`, `users[2]`) and how many arrays and objects hold it. */
-export type JsonPlace = { path: string; depth: number };
+/**
+ * Where a value sits: its path (`input.title`, `users[2]`) and how many arrays and objects hold it.
+ * `path` is built when read (read it only when answering: building it for every value of a
+ * 10 MB body took ~100 ms), and only while `visit` runs.
+ */
+export type JsonPlace = { readonly path: string; readonly depth: number };
 
 const isContainer = (value: unknown): value is object => value !== null && typeof value === 'object';
+
+/** A value to visit: `key` is its index or key in `parent` (null at the root). */
+type Frame = { value: unknown; key: string | number | null; parent: Frame | null; depth: number };
+
+function pathOf(frame: Frame): string {
+  const parts: string[] = [];
+  for (let f: Frame | null = frame; f && f.key !== null; f = f.parent) parts.push(typeof f.key === 'number' ? `[${f.key}]` : f.parent?.key === null ? f.key : `.${f.key}`);
+  return parts.reverse().join('');
+}
 
 /**
  * Visits `root`, then every key (as a string, at its value's path) and value within it, depth
@@ -16,22 +29,34 @@ const isContainer = (value: unknown): value is object => value !== null && typeo
  * after `visit` has seen them, so a visitor that answers at some depth bounds the walk there.
  */
 export function findInJson<T>(root: unknown, visit: (value: unknown, place: JsonPlace) => T | undefined): T | undefined {
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value: root, path: '', depth: 0 }];
+  const stack: Frame[] = [{ value: root, key: null, parent: null, depth: 0 }];
+  let current = stack[0];
+  const place: JsonPlace = {
+    get path() {
+      return pathOf(current);
+    },
+    get depth() {
+      return current.depth;
+    },
+  };
   while (stack.length) {
-    const { value, path, depth } = stack.pop()!;
-    const found = visit(value, { path, depth });
+    const frame = stack.pop()!;
+    current = frame;
+    const found = visit(frame.value, place);
     if (found !== undefined) return found;
+    const { value, depth } = frame;
     if (!isContainer(value)) continue;
-    const children: { value: unknown; path: string; depth: number }[] = [];
     if (Array.isArray(value)) {
-      value.forEach((item, i) => children.push({ value: item, path: `${path}[${i}]`, depth: depth + 1 }));
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: frame, depth: depth + 1 });
     } else {
-      for (const [key, item] of Object.entries(value)) {
-        const at = path ? `${path}.${key}` : key;
-        children.push({ value: key, path: at, depth: depth + 1 }, { value: item, path: at, depth: depth + 1 });
+      const keys = Object.keys(value);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i];
+        const item: Frame = { value: (value as Record<string, unknown>)[key], key, parent: frame, depth: depth + 1 };
+        // The key itself is visited first, at its value's path.
+        stack.push(item, { value: key, key, parent: frame, depth: depth + 1 });
       }
     }
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
   return undefined;
 }

@@ -9,7 +9,7 @@ import type { YogaServerInstance } from 'graphql-yoga';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../domain/errors.js';
 import type { Authenticator, TokenHolder } from '../domain/identity/tokens.js';
 import type { Context } from '../schema/context.js';
-import { inputProblem, UTF8_MESSAGE, utf8Text } from '../http/request-hygiene.js';
+import { inputProblem, markChecked, UTF8_MESSAGE, utf8Text } from '../http/request-hygiene.js';
 import { idTypeCheck } from './id-types.js';
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from '../db/unavailable.js';
 import { silentLogger, type Logger } from '../observability/logger.js';
@@ -187,6 +187,8 @@ export function createRestHandler(routes: Route[], { yoga, authenticate, createC
     const problem = inputProblem(input.params) ?? inputProblem(Object.fromEntries(url.searchParams)) ?? inputProblem(input.body);
     if (problem) return failure(400, problem.message);
     const variables = match.route.variables(input);
+    // Made of what was just checked: the GraphQL plugin does not walk it again.
+    markChecked(variables);
     const misplaced = match.misplacedId(variables);
     if (misplaced) return failure(400, `Invalid value for "${misplaced}": must be a string (an ID)`);
     const { execute, schema } = yoga.getEnveloped({ req });
