@@ -4,9 +4,12 @@
  * (REST content batch) and as markdown imports, while `GET /healthz` is timed: every answer comes
  * within 200 ms, the hostile page is refused with a 400 naming the limit (an import's job ends
  * `failed` with a readable reason, nothing written), and the server keeps converting afterwards.
+ * A large page within the limits (multi-MB documents) is stored without blocking /healthz either,
+ * under the same content-addressed ID the event loop would have computed.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_LINKS, MAX_NESTING_DEPTH, MAX_TABLE_CELLS } from '../src/domain/markdown/index.js';
+import { MAX_DOCUMENT_BYTES, MAX_LINKS, MAX_NESTING_DEPTH, MAX_TABLE_CELLS } from '../src/domain/markdown/index.js';
+import { documentId } from '../src/domain/revisions/documents.js';
 import { http, sdk } from './helpers/clients.js';
 import { createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
@@ -139,6 +142,69 @@ describe('hostile markdown through the content batch', () => {
     expect(performance.now() - started).toBeLessThan(12_000);
     expect(slowest).toBeLessThan(200);
     await stillConverts(token, base);
+  });
+});
+
+/** `count` keyed paragraphs: about 184 bytes of document JSON each. */
+const paragraphs = (count: number) => ({
+  object: 'document',
+  data: {},
+  nodes: Array.from({ length: count }, (_, i) => ({
+    object: 'block',
+    type: 'paragraph',
+    key: `p${i}`,
+    isVoid: false,
+    data: {},
+    nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: `Paragraph ${i} xxxxxxxxxx`, marks: [] }] }],
+  })),
+});
+
+/** The stored document of a page of the change request: its row's ID and body. */
+async function storedDocument(base: string, token: string, title: string) {
+  const pages = (await http(server.url, token, 'GET', `${base}/pages`)).body.pages as { id: string; title: string }[];
+  const page = pages.find((p) => p.title === title)!;
+  const entry = await server.db.contentEntry.findFirstOrThrow({ where: { entityId: page.id }, orderBy: { id: 'desc' } });
+  const row = await server.db.document.findUniqueOrThrow({ where: { id: entry.documentId! } });
+  const read = (await http(server.url, token, 'GET', `${base}/page/${page.id}?format=document`)).body.document;
+  return { id: row.id, body: row.body as never, read };
+}
+
+describe('large pages within the limits', () => {
+  it('stores a table just under the cell limit (a 5 MB document) off the event loop, under the ID documentId computes', async () => {
+    const { token, base } = await changeRequest();
+    const columns = 100;
+    const markdown = table(MAX_TABLE_CELLS / columns - 1, columns); // header row included: exactly the limit
+    const { result, slowest, checks } = await whileTimingHealth(() =>
+      http(server.url, token, 'POST', base, { changes: [{ operation: 'insert_page', title: 'Big table', document: { markdown } }] }),
+    );
+    expect(result.status).toBe(200);
+    expect(checks).toBeGreaterThan(0);
+    expect(slowest).toBeLessThan(200);
+    const { id, body, read } = await storedDocument(base, token, 'Big table');
+    expect(documentId(body).size).toBeGreaterThan(4_000_000);
+    expect(documentId(body).id).toBe(id);
+    expect(read).toEqual(body);
+    expect(read.nodes[0]).toMatchObject({ type: 'table' });
+  });
+
+  it('stores a 4 MB JSON document off the event loop, identical when read back, and refuses one past the document size', async () => {
+    const { token, base } = await changeRequest();
+    const document = paragraphs(22_000);
+    const { result, slowest } = await whileTimingHealth(() =>
+      http(server.url, token, 'POST', base, { changes: [{ operation: 'insert_page', title: 'Big JSON', document: { document } }] }),
+    );
+    expect(result.status).toBe(200);
+    expect(slowest).toBeLessThan(200);
+    const { id, body, read } = await storedDocument(base, token, 'Big JSON');
+    expect(body).toEqual(document);
+    expect(documentId(document as never).id).toBe(id);
+    expect(read).toEqual(document);
+
+    const tooLarge = paragraphs(Math.ceil(MAX_DOCUMENT_BYTES / 180));
+    const refused = await http(server.url, token, 'POST', base, { changes: [{ operation: 'insert_page', title: 'Too large', document: { document: tooLarge } }] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/changes\.0\.document.*document size/);
+    expect(refused.body.error.message).toContain(`${MAX_DOCUMENT_BYTES / 1024 / 1024} MB`);
   });
 });
 

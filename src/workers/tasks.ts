@@ -4,6 +4,7 @@
  * value (`{ok: false}`), not an exception, so its kind survives the thread boundary.
  */
 import type { JSONDocument } from '../domain/documents/types.js';
+import { withKeys } from '../domain/documents/with-keys.js';
 import { decodeHtml } from '../domain/imports/html/charset.js';
 import { htmlToMarkdown, type HtmlMarkdown } from '../domain/imports/html/to-markdown.js';
 import { ImportError } from '../domain/imports/import-error.js';
@@ -11,18 +12,53 @@ import { docxToTree } from '../domain/imports/sources/docx.js';
 import type { ImportLimits, ImportTree } from '../domain/imports/tree.js';
 import { markdownToDocument, type PageMarkdown } from '../domain/markdown/index.js';
 import { documentSizeBreach, markdownLimitBreach, type MarkdownLimit } from '../domain/markdown/limits.js';
+import { preparedFields, type PreparedFields } from '../domain/revisions/document-id.js';
 
 export type Refusal = { ok: false; limit: MarkdownLimit; message: string };
 export type MarkdownOutcome = { ok: true; page: PageMarkdown } | Refusal;
+/** A converted page in its stored form: the document itself stays in the thread. */
+export type StoredPage = Omit<PageMarkdown, 'document'> & { stored: PreparedFields };
+export type StoredMarkdownOutcome = { ok: true; page: StoredPage } | Refusal;
+export type StoredDocumentOutcome = { ok: true; stored: PreparedFields } | Refusal;
+
+const refusal = (error: { limit: MarkdownLimit; message: string }): Refusal => ({ ok: false, limit: error.limit, message: error.message });
 
 /** A page's markdown → its document (keys of `previous` kept for unchanged blocks), within the page limits. */
 export function markdown(input: { markdown: string; previous?: JSONDocument }): MarkdownOutcome {
   const breach = markdownLimitBreach(input.markdown);
-  if (breach) return { ok: false, limit: breach.limit, message: breach.message };
+  if (breach) return refusal(breach);
   const page = markdownToDocument(input.markdown, input.previous ? { previous: input.previous } : {});
   const tooLarge = documentSizeBreach(JSON.stringify(page.document).length);
-  if (tooLarge) return { ok: false, limit: tooLarge.limit, message: tooLarge.message };
+  if (tooLarge) return refusal(tooLarge);
   return { ok: true, page };
+}
+
+/**
+ * A page's markdown → its document's stored form (canonical JSON, ID, links), so the event loop
+ * neither receives the document (a structured clone of 5 MB: ~100 ms) nor stringifies and hashes
+ * it (~200 ms). `previous` comes as JSON text, parsed here for the same reason.
+ */
+export function markdownStored(input: { markdown: string; previousJson?: string }): StoredMarkdownOutcome {
+  const breach = markdownLimitBreach(input.markdown);
+  if (breach) return refusal(breach);
+  const previous = input.previousJson ? (JSON.parse(input.previousJson) as JSONDocument) : undefined;
+  const { document, ...page } = markdownToDocument(input.markdown, previous ? { previous } : {});
+  const stored = preparedFields(document);
+  // The canonical JSON has the characters of JSON.stringify's, in another order: the same length.
+  const tooLarge = documentSizeBreach(stored.json.length);
+  if (tooLarge) return refusal(tooLarge);
+  return { ok: true, page: { ...page, stored } };
+}
+
+/**
+ * A JSON document sent as a page body (as JSON text) → keys given to its blocks (`keys`), then its
+ * stored form; past the document size limit, refused.
+ */
+export function storeDocument(input: { json: string; keys: boolean }): StoredDocumentOutcome {
+  const parsed = JSON.parse(input.json) as JSONDocument;
+  const stored = preparedFields(input.keys ? withKeys(parsed) : parsed);
+  const tooLarge = documentSizeBreach(stored.json.length);
+  return tooLarge ? refusal(tooLarge) : { ok: true, stored };
 }
 
 /** An HTML page's bytes → its markdown (html/to-markdown.ts, which never throws). */

@@ -8,7 +8,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { badRequest, notFound } from '../errors.js';
 import { slugOf } from '../documents/slug.js';
 import { newId } from '../ids.js';
-import { loadDocuments, putDocuments } from '../revisions/documents.js';
+import { loadDocumentText, putDocuments } from '../revisions/documents.js';
 import type { EntityVersion } from '../revisions/commit.js';
 import type { PageData } from '../revisions/entries.js';
 import type { InsertPage, PageChange, UpdatePage } from './page-input.js';
@@ -51,9 +51,9 @@ function pageMeta(change: InsertPage | UpdatePage, base: PageData): PageData {
 
 async function storeBody(tx: Prisma.TransactionClient, change: InsertPage | UpdatePage, previousDocumentId: string | null, index: number) {
   if (!change.document) return null;
-  const previous = previousDocumentId ? ((await loadDocuments(tx, [previousDocumentId])).get(previousDocumentId) ?? null) : null;
-  const body = await resolveBody(change.document, previous, `${field(index, 'document')}.markdown`);
-  const [documentId] = await putDocuments(tx, [body.document]);
+  const previous = previousDocumentId ? await loadDocumentText(tx, previousDocumentId) : null;
+  const body = await resolveBody(change.document, previous, field(index, 'document'));
+  const [documentId] = await putDocuments(tx, [body.stored]);
   return { ...body, documentId };
 }
 

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import type { Access } from '../access/access.js';
 import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { loadDocuments, putDocuments } from '../revisions/documents.js';
+import { loadDocumentText, putDocuments } from '../revisions/documents.js';
 import { parseInput } from '../validation.js';
 import { resolveBody } from './page-body.js';
 import { bodySchema } from './page-input.js';
@@ -17,7 +17,7 @@ export async function createReusableContent(db: Db, access: Access, spaceId: str
   const input = parseInput(create, raw);
   return editContent(db, access, spaceId, changeRequest, async (tx, ws) => {
     const id = newId('ReusableContent');
-    const [documentId] = await putDocuments(tx, [(await resolveBody(input.document ?? {}, null)).document]);
+    const [documentId] = await putDocuments(tx, [(await resolveBody(input.document ?? {}, null)).stored]);
     ws.write('reusable-content', id, { parentId: null, position: '', type: '', title: input.title, slug: '', documentId, data: {}, createdAt: new Date() });
     return id;
   });
@@ -30,8 +30,8 @@ export async function updateReusableContent(db: Db, access: Access, spaceId: str
     if (!current) throw notFound('Reusable content');
     let documentId = current.documentId;
     if (input.document) {
-      const previous = documentId ? ((await loadDocuments(tx, [documentId])).get(documentId) ?? null) : null;
-      [documentId] = await putDocuments(tx, [(await resolveBody(input.document, previous)).document]);
+      const previous = documentId ? await loadDocumentText(tx, documentId) : null;
+      [documentId] = await putDocuments(tx, [(await resolveBody(input.document, previous)).stored]);
     }
     ws.write('reusable-content', id, { ...current, title: input.title ?? current.title, documentId });
     return id;

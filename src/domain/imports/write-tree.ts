@@ -16,6 +16,7 @@ import { slugOf } from '../documents/slug.js';
 import { newId } from '../ids.js';
 import { convertMarkdown, MarkdownLimitError, rewriteUrlTargets, type ContentRef } from '../markdown/index.js';
 import { loadDocuments, putDocuments } from '../revisions/documents.js';
+import { prepareOffLoop } from '../revisions/prepare.js';
 import type { EntityVersion } from '../revisions/commit.js';
 import type { Workspace, WorkingPage } from '../change-requests/workspace.js';
 import { fileVersion, type StoredFile } from '../files/store-files.js';
@@ -46,16 +47,21 @@ const fragmentOf = (target: string) => (target.includes('#') ? target.slice(targ
 
 /**
  * A page's markdown converted in the conversion pool (one page at a time, so each has the whole
- * time budget); a page past the markdown limits fails the import with TOO_LARGE, naming the page.
+ * time budget), and its document prepared for storing (large ones in the pool too,
+ * revisions/prepare.ts); a page past the markdown or document limits fails the import with
+ * TOO_LARGE, naming the page.
  */
-async function convertPage(page: ImportedPage, previous: JSONDocument | undefined, signal?: AbortSignal) {
+async function pageLimits<T>(page: ImportedPage, work: () => Promise<T>): Promise<T> {
   try {
-    return await convertMarkdown(page.markdown, { ...(previous ? { previous } : {}), ...(signal ? { signal } : {}) });
+    return await work();
   } catch (error) {
     if (error instanceof MarkdownLimitError) throw new ImportError('TOO_LARGE', `The page ${page.source} cannot be imported: ${error.message}`);
     throw error;
   }
 }
+
+const convertPage = (page: ImportedPage, previous: JSONDocument | undefined, signal?: AbortSignal) =>
+  pageLimits(page, () => convertMarkdown(page.markdown, { ...(previous ? { previous } : {}), ...(signal ? { signal } : {}) }));
 
 type Planned = { page: ImportedPage; id: string; parentId: string | null; document: JSONDocument | null; title: string };
 
@@ -133,7 +139,9 @@ export async function writeImportTree(
   }
 
   const withBody = [replaced, ...planned].filter((p): p is Planned => !!p?.document);
-  const documentIds = await putDocuments(tx, withBody.map((p) => p.document!));
+  const prepared = [];
+  for (const p of withBody) prepared.push(await pageLimits(p.page, () => prepareOffLoop(p.document!, { keys: false, ...(signal ? { signal } : {}) })));
+  const documentIds = await putDocuments(tx, prepared);
   const stored = new Map(withBody.map((p, i) => [p, documentIds[i]]));
   const documentOf = (p: Planned) => stored.get(p) ?? null;
 

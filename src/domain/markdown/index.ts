@@ -16,7 +16,7 @@ import { parseBodyMdast, parsePageMdast, stringifyMdast } from './remark.js';
 import { blocksToMdast } from './to-blocks.js';
 
 export { sameContent, withoutKeys } from './compare.js';
-export { convertMarkdown } from './convert.js';
+export { convertMarkdown, convertMarkdownStored, type StoredMarkdown } from './convert.js';
 export { MarkdownLimitError, MAX_DOCUMENT_BYTES, MAX_LINKS, MAX_NESTING_DEPTH, MAX_TABLE_CELLS } from './limits.js';
 export { relativeTargets, rewriteRelativeTargets, rewriteUrlTargets, type RelativeTarget } from './links.js';
 export { ensureKeys, preserveKeys } from './rekey.js';
