@@ -1,12 +1,12 @@
 /**
  * Event-loop block of storing a large page through the real content batch (`POST …/content`):
- * for documents of about 1, 5 and 10 MB as JSON, sent as markdown (converted in the conversion
+ * for documents of about 1, 5 and 7.5 MB as JSON (the limit is 8 MiB), sent as markdown (converted in the conversion
  * pool) and as a JSON document, prints the longest time the server's event loop was blocked
  * (a 5 ms timer's worst lateness) while the request ran, and the request's time; then the same
  * for reading the page's document back (`GET …/content/page/{id}?format=document`). The server runs
  * in this process, so the client's work counts too: request bodies are prepared before timing.
  * Figures, no thresholds (security issue 21: `/healthz` must answer within 200 ms). Usage:
- *   DATABASE_URL=postgresql://… npx tsx scripts/bench-document-store.ts [--sizes 1,5,10] [--runs 3]
+ *   DATABASE_URL=postgresql://… npx tsx scripts/bench-document-store.ts [--sizes 1,5,7.5] [--runs 3]
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -18,7 +18,7 @@ import { createOrganizationWithOwner } from '../src/domain/identity/bootstrap.js
 import { createLogger } from '../src/observability/logger.js';
 import { closePool } from '../src/workers/pool.js';
 
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1,5,10' }, runs: { type: 'string', default: '3' } } });
+const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1,5,7.5' }, runs: { type: 'string', default: '3' } } });
 const sizes = values.sizes!.split(',').map(Number);
 const runs = Number(values.runs);
 const url = process.env.DATABASE_URL;
