@@ -22,8 +22,11 @@ export function createRateLimitKeys(authenticate: Authenticator, trustProxy: str
   return async (req, authorization = req.headers.authorization) => {
     const digest = bearerDigest(authorization);
     if (digest && !refused.has(digest)) {
-      if (await authenticate(authorization)) return `token:${digest}`;
-      refused.set(digest, true);
+      // Not knowing (the database unreachable): the address's budget; the request itself then
+      // answers 503 in the shape of its protocol, from where it authenticates.
+      const holder = await authenticate(authorization).catch(() => undefined);
+      if (holder) return `token:${digest}`;
+      if (holder === null) refused.set(digest, true);
     }
     return `address:${clientOf(req, trustProxy).network}`;
   };
