@@ -56,14 +56,12 @@ export async function servePublished(req: IncomingMessage, res: ServerResponse, 
     send(req, res, { status: 200, body: await sitemapXml(deps.db, site, origin, sitePath), type: 'application/xml; charset=utf-8', cache: cacheFor(site) });
     return true;
   }
-  const admission = await admitVisitor(deps.db, site, req, url, sitePath || '/');
+  const admission = await admitVisitor(deps.db, site, req, url, sitePath || '/', clientOf(req, deps.config.trustProxy).https);
   if (!admission.ok) {
     send(req, res, message(site, admission.status, admission.status === 401 ? 'This site is for signed-in visitors: open it from the link you were given.' : 'This site does not exist, or is not published.'));
     return true;
   }
-  // Over HTTPS (this server's TLS, or a trusted proxy's X-Forwarded-Proto) the key and token cookies never travel in clear afterwards.
-  const secure = clientOf(req, deps.config.trustProxy).https;
-  const visitor = secure ? { ...admission.visitor, cookies: admission.visitor.cookies.map((cookie) => `${cookie}; Secure`) } : admission.visitor;
+  const { visitor } = admission;
   if (segments[0] === '~files') return (await serveFile(req, res, deps, site, visitor, segments.slice(1)), true);
   const searching = segments[0] === '~search';
   const located = await locate(deps.db, site, searching ? segments.slice(1) : segments, visitor.claims);

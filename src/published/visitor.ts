@@ -28,10 +28,15 @@ function cookie(req: IncomingMessage, name: string): string | undefined {
   return undefined;
 }
 
-const setCookie = (name: string, value: string, path: string) => `${name}=${encodeURIComponent(value)}; Path=${path}; HttpOnly; SameSite=Lax; Max-Age=86400`;
+/** Over HTTPS (`secure`), the key and token cookies never travel in clear afterwards. */
+const setCookie = (name: string, value: string, path: string, secure: boolean) =>
+  `${name}=${encodeURIComponent(value)}; Path=${path}; HttpOnly; SameSite=Lax; Max-Age=86400${secure ? '; Secure' : ''}`;
 
-/** `sitePath`: the site's path prefix (`/sites/{id}`, or `/` on its own hostname), the cookies' scope. */
-export async function admitVisitor(db: Db, site: Site, req: IncomingMessage, url: URL, sitePath: string): Promise<Admission> {
+/**
+ * `sitePath`: the site's path prefix (`/sites/{id}`, or `/` on its own hostname), the cookies' scope;
+ * `secure`: the request came over HTTPS (this server's TLS, or a trusted proxy's X-Forwarded-Proto).
+ */
+export async function admitVisitor(db: Db, site: Site, req: IncomingMessage, url: URL, sitePath: string, secure: boolean): Promise<Admission> {
   const visitor: Visitor = { claims: {}, cookies: [] };
   if (site.visibility === 'public' || site.visibility === 'unlisted') return { ok: true, visitor };
   if (site.visibility === 'share_link') {
@@ -42,7 +47,7 @@ export async function admitVisitor(db: Db, site: Site, req: IncomingMessage, url
     if (!key || key.length > 200) return { ok: false, status: 404 };
     const link = await db.siteShareLink.findFirst({ where: { siteId: site.id, key, active: true }, select: { id: true } });
     if (!link) return { ok: false, status: 404 };
-    if (given) visitor.cookies.push(setCookie(name, key, sitePath));
+    if (given) visitor.cookies.push(setCookie(name, key, sitePath, secure));
     return { ok: true, visitor: { ...visitor, shareKey: key } };
   }
   const name = `quire_visitor_${site.id}`;
@@ -51,7 +56,7 @@ export async function admitVisitor(db: Db, site: Site, req: IncomingMessage, url
   if (!token || token.length > 8192) return { ok: false, status: 401 };
   try {
     const { payload } = await jwtVerify(token, new TextEncoder().encode(site.visitorAuthKey), { algorithms: ['HS256'] });
-    if (given) visitor.cookies.push(setCookie(name, token, sitePath));
+    if (given) visitor.cookies.push(setCookie(name, token, sitePath, secure));
     return { ok: true, visitor: { ...visitor, claims: payload as Record<string, unknown> } };
   } catch {
     return { ok: false, status: 401 };
