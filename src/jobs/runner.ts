@@ -71,15 +71,24 @@ function failureOf(error: unknown): { code: string; message: string } | null {
   return null;
 }
 
+/** A job acts for who started it, within its own organization only (domain/access/reach.ts). */
+function accessOfCreator(db: Db, job: JobRow): Access | null {
+  if (!job.createdById) return null;
+  const reach = { confinedTo: job.organizationId };
+  return new Access(createLoaders(db, job.createdById, reach), job.createdById, reach);
+}
+
 export async function runJob(services: JobServices, handlers: Record<string, JobHandler>, jobId: string, helpers: Pick<JobHelpers, 'job' | 'abortSignal'>): Promise<void> {
   const { db, events, logger, config } = services;
   let attempt = 0; // this run's, once claimed: every later write is fenced by it
   const workerId = helpers.job.locked_by ?? 'unknown';
   const publish = (job: JobRow | undefined) => job && events.publishJob(jobEvent(job));
 
-  /** Updates the row while this worker holds it (running, ours); answers it, or undefined when it no longer is. */
+  /** The fence of every write of this run: the row is still running, in this worker, on this attempt. */
+  const ours = () => sql`"id" = ${jobId} AND "workerId" = ${workerId} AND "attempts" = ${attempt} AND "state" = 'running'`;
+  /** Updates the row while this run holds it; answers it, or undefined when it no longer does. */
   const update = async (set: Prisma.Sql): Promise<JobRow | undefined> => {
-    const [row] = await db.$queryRaw<JobRow[]>`UPDATE "Job" SET ${set}, "version" = "version" + 1, "updatedAt" = now() WHERE "id" = ${jobId} AND "workerId" = ${workerId} AND "attempts" = ${attempt} AND "state" = 'running' RETURNING *`;
+    const [row] = await db.$queryRaw<JobRow[]>`UPDATE "Job" SET ${set}, "version" = "version" + 1, "updatedAt" = now() WHERE ${ours()} RETURNING *`;
     publish(row);
     return row;
   };
@@ -115,7 +124,7 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
   // stops) and is where a cancellation asked through the database is noticed.
   const beatEvery = Math.max(200, Math.min(1000, services.config.jobStaleMs / 3));
   const heartbeat = setInterval(() => {
-    db.$queryRaw<{ cancelRequested: boolean }[]>`UPDATE "Job" SET "heartbeatAt" = now() WHERE "id" = ${jobId} AND "workerId" = ${workerId} AND "attempts" = ${attempt} AND "state" = 'running' RETURNING "cancelRequested"`
+    db.$queryRaw<{ cancelRequested: boolean }[]>`UPDATE "Job" SET "heartbeatAt" = now() WHERE ${ours()} RETURNING "cancelRequested"`
       .then(([row]) => (!row ? stop('lost') : row.cancelRequested ? stop('cancelled') : undefined))
       .catch((error: Error) => logger.warn({ err: { message: error.message }, jobId }, 'job heartbeat failed'));
   }, beatEvery);
@@ -136,8 +145,7 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
     job: claimed,
     services,
     signal: controller.signal,
-    // A job acts for who started it, within its own organization only (domain/access/reach.ts).
-    access: claimed.createdById ? new Access(createLoaders(db, claimed.createdById, { confinedTo: claimed.organizationId }), claimed.createdById, { confinedTo: claimed.organizationId }) : null,
+    access: accessOfCreator(db, claimed),
     progress(done, total = null, message) {
       pending = { done, total, message: message ?? pending?.message ?? 'Running' };
       const wait = PROGRESS_EVERY_MS - (Date.now() - lastWrite);
@@ -147,7 +155,7 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
     async complete(tx, result) {
       const rows = await tx.$executeRaw`
         UPDATE "Job" SET "state" = 'succeeded', "result" = ${JSON.stringify(result)}::jsonb, "message" = 'Done', "finishedAt" = now(), "version" = "version" + 1, "updatedAt" = now()
-        WHERE "id" = ${jobId} AND "workerId" = ${workerId} AND "attempts" = ${attempt} AND "state" = 'running' AND NOT "cancelRequested"`;
+        WHERE ${ours()} AND NOT "cancelRequested"`;
       if (rows !== 1) throw new Stop('lost');
       completed = true;
     },
