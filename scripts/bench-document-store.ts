@@ -14,9 +14,9 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createPrismaClient } from '../src/db/client.js';
 import { applyMigrations } from '../src/db/schema-engine.js';
-import { createOrganizationWithOwner } from '../src/domain/identity/bootstrap.js';
+import { createOrganizationWithOwner } from '../src/domain/people/identity/bootstrap.js';
 import { createLogger } from '../src/observability/logger.js';
-import { closePool } from '../src/workers/pool.js';
+import { closePool } from '../src/lib/threads/pool.js';
 
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1,5,7.5' }, runs: { type: 'string', default: '3' } } });
 const sizes = values.sizes!.split(',').map(Number);

@@ -15,14 +15,14 @@ import { createPrismaClient, type Db } from '../src/db/client.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { applyMigrations } from '../src/db/schema-engine.js';
 import { Access } from '../src/domain/access/access.js';
-import { createChangeRequest } from '../src/domain/change-requests/create.js';
-import { mergeChangeRequest } from '../src/domain/change-requests/merge.js';
-import { writeContent } from '../src/domain/change-requests/write-content.js';
-import { createOrganizationWithOwner } from '../src/domain/identity/bootstrap.js';
+import { createChangeRequest } from '../src/domain/versions/change-requests/create.js';
+import { mergeChangeRequest } from '../src/domain/versions/change-requests/merge.js';
+import { writeContent } from '../src/domain/versions/change-requests/write-content.js';
+import { createOrganizationWithOwner } from '../src/domain/people/identity/bootstrap.js';
 import { createLoaders } from '../src/domain/loaders/index.js';
-import { createSpace } from '../src/domain/spaces/create.js';
-import { duplicateSpace } from '../src/domain/spaces/duplicate.js';
-import { blobStore } from '../src/domain/files/blob-store.js';
+import { createSpace } from '../src/domain/content/spaces/create.js';
+import { duplicateSpace } from '../src/domain/content/spaces/duplicate.js';
+import { blobStore } from '../src/domain/versions/files/blob-store.js';
 
 /** The benchmark's changes carry no files by URL. */
 const noFetch = () => Promise.reject(new Error('no fetching in this benchmark'));

@@ -27,8 +27,8 @@ import { createPrismaClient, type Db } from '../src/db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded.js';
 import { applyMigrations } from '../src/db/schema-engine.js';
 import type { Prisma } from '../src/generated/prisma/client.js';
-import { createOrganizationWithOwner, createUser } from '../src/domain/identity/bootstrap.js';
-import { newId } from '../src/domain/ids.js';
+import { createOrganizationWithOwner, createUser } from '../src/domain/people/identity/bootstrap.js';
+import { newId } from '../src/domain/kernel/ids.js';
 
 // ─── options ────────────────────────────────────────────────────────────────────────────────
 

@@ -22,16 +22,16 @@ import { ensureDatabase, startEmbeddedPostgres } from '../src/db/embedded.js';
 import { applyMigrations } from '../src/db/schema-engine.js';
 import { Prisma } from '../src/generated/prisma/client.js';
 import { Access } from '../src/domain/access/access.js';
-import type { BlockNode, JSONDocument } from '../src/domain/documents/types.js';
-import { createOrganizationWithOwner, createUser } from '../src/domain/identity/bootstrap.js';
-import { newId } from '../src/domain/ids.js';
+import type { BlockNode, JSONDocument } from '../src/lib/documents/types.js';
+import { createOrganizationWithOwner, createUser } from '../src/domain/people/identity/bootstrap.js';
+import { newId } from '../src/domain/kernel/ids.js';
 import { createLoaders } from '../src/domain/loaders/index.js';
-import { putDocuments } from '../src/domain/revisions/documents.js';
-import { revisionScope } from '../src/domain/revisions/load.js';
-import { reindexSpace } from '../src/domain/search/index-pages.js';
-import { searchOrganization } from '../src/domain/search/query.js';
-import { createSpace } from '../src/domain/spaces/create.js';
-import type { Reader } from '../src/domain/spaces/rows.js';
+import { putDocuments } from '../src/domain/versions/revisions/documents.js';
+import { revisionScope } from '../src/domain/versions/revisions/load.js';
+import { reindexSpace } from '../src/domain/versions/search/index-pages.js';
+import { searchOrganization } from '../src/domain/versions/search/query.js';
+import { createSpace } from '../src/domain/content/spaces/create.js';
+import type { Reader } from '../src/domain/content/spaces/rows.js';
 
 const { values } = parseArgs({
   options: {

@@ -31,8 +31,8 @@ import autocannon from 'autocannon';
 import { createPrismaClient } from '../src/db/client.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { applyMigrations } from '../src/db/schema-engine.js';
-import { createOrganizationWithOwner } from '../src/domain/identity/bootstrap.js';
-import { newId } from '../src/domain/ids.js';
+import { createOrganizationWithOwner } from '../src/domain/people/identity/bootstrap.js';
+import { newId } from '../src/domain/kernel/ids.js';
 import { startBenchServer, type Target } from './bench-target.js';
 
 const { values } = parseArgs({

@@ -13,8 +13,8 @@ import { loadConfig } from '../src/config.js';
 import { createPrismaClient } from '../src/db/client.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { applyMigrations } from '../src/db/schema-engine.js';
-import { createOrganizationWithOwner } from '../src/domain/identity/bootstrap.js';
-import { newId } from '../src/domain/ids.js';
+import { createOrganizationWithOwner } from '../src/domain/people/identity/bootstrap.js';
+import { newId } from '../src/domain/kernel/ids.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' }, size: { type: 'string', default: '20' } } });
 const seconds = Number(values.seconds);

@@ -1,5 +1,5 @@
 /**
- * Fidelity of the markdown converter (src/domain/markdown): `npx tsx scripts/markdown-fidelity.ts`.
+ * Fidelity of the markdown converter (src/lib/markdown): `npx tsx scripts/markdown-fidelity.ts`.
  *
  * 1. Every example of the CommonMark spec: markdown → document → markdown → document, preserved
  *    when both documents (and title, description, front matter) are equal ignoring keys. Also, when
@@ -14,7 +14,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { documentToMarkdown, markdownToDocument, sameContent, type PageMarkdown } from '../src/domain/markdown/index.js';
+import { documentToMarkdown, markdownToDocument, sameContent, type PageMarkdown } from '../src/lib/markdown/index.js';
 
 type Example = { markdown: string; html: string; section: string; number: number };
 

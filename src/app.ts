@@ -12,7 +12,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import { isMigrated } from './db/database.js';
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from './db/unavailable.js';
-import { createAuthenticator } from './domain/identity/tokens.js';
+import { createAuthenticator } from './domain/people/identity/tokens.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { servePublished } from './published/serve.js';
 import { createGraphQLFastPath, mayTakeFastPath } from './http/graphql-fast-path.js';
@@ -23,13 +23,13 @@ import { FILE_DOWNLOAD_PATH, serveFile } from './http/files.js';
 import { FONT_PATH, receiveUploadRequest, serveFont, UPLOAD_PATH } from './http/storage.js';
 import { serveSso, SSO_PATH } from './http/sso.js';
 import { INVITE_PATH, serveInvitation } from './http/invites.js';
-import { DEFAULT_MAX_FONT_BYTES as MAX_FONT_UPLOAD_BYTES } from './domain/fonts/index.js';
-import { MAX_FILE_BYTES } from './domain/files/file-input.js';
+import { DEFAULT_MAX_FONT_BYTES as MAX_FONT_UPLOAD_BYTES } from './lib/fonts/index.js';
+import { MAX_FILE_BYTES } from './domain/versions/files/file-input.js';
 import { createGraphQLServer } from './http/yoga.js';
 import { createRestHandler } from './rest/router.js';
 import { routes } from './rest/routes/index.js';
 import { createContext, type Viewer } from './schema/context.js';
-import { createMailer } from './domain/mail/index.js';
+import { createMailer } from './domain/people/mail/index.js';
 import { sendJson } from './http/error-reply.js';
 import { poolOf } from './db/client.js';
 import { silentLogger, type Logger } from './observability/logger.js';
@@ -40,7 +40,7 @@ import { admitWebSockets } from './http/websocket-admission.js';
 import { createCors } from './http/cors.js';
 import compression from 'compression';
 import { requestInfo, startRequest, type RequestInfo } from './observability/request-info.js';
-import { closePool, configurePool } from './workers/pool.js';
+import { closePool, configurePool } from './lib/threads/pool.js';
 
 export type App = {
   /** The request listener, for a server of the caller's own. */

@@ -94,7 +94,7 @@ export type Config = {
   dbStatementTimeoutMs: number;
   /** The largest cost (objects an answer may hold, see http/query-cost.ts) of one GraphQL operation. */
   graphqlMaxCost: number;
-  /** The conversion pool (src/workers/pool.ts): threads, time budget of one conversion, heap of one thread. */
+  /** The conversion pool (src/lib/threads/pool.ts): threads, time budget of one conversion, heap of one thread. */
   convertThreads: number;
   convertTimeoutMs: number;
   convertMemoryMb: number;

@@ -6,7 +6,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadConfig } from './config.js';
-import { AppError } from './domain/errors.js';
+import { AppError } from './lib/errors.js';
 import { UsageError } from './cli/usage-error.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;

@@ -82,8 +82,8 @@ describe('role checks that guard a write', () => {
     const { org } = await createOrg(server.db);
     const { createActor } = await import('./helpers/factories.js');
     const { createContext } = await import('../src/schema/context.js');
-    const { updateMember } = await import('../src/domain/members/update.js');
-    const { removeMember } = await import('../src/domain/members/remove.js');
+    const { updateMember } = await import('../src/domain/people/members/update.js');
+    const { removeMember } = await import('../src/domain/people/members/remove.js');
     const { createEventBus } = await import('../src/events/bus.js');
     const { loadConfig } = await import('../src/config.js');
     const admin = await createActor(server.db, { org: org.id, role: 'admin' });
@@ -110,7 +110,7 @@ describe('role checks that guard a write', () => {
     const { org, owner } = await createOrg(server.db);
     const { createActor } = await import('./helpers/factories.js');
     const { inviteToContent } = await import('../src/domain/access/grants.js');
-    const { createSpace } = await import('../src/domain/spaces/create.js');
+    const { createSpace } = await import('../src/domain/content/spaces/create.js');
     const sharer = await createActor(server.db, { org: org.id, role: 'read' });
     const other = await createActor(server.db, { org: org.id, role: 'read' });
     const shelf = (await http(server.url, owner.token, 'POST', `/orgs/${org.id}/collections`, { title: 'Shelf' })).body;
@@ -128,13 +128,13 @@ describe('role checks that guard a write', () => {
   it('refuse a team change when the caller stopped owning the team after the check', async () => {
     const { org, owner } = await createOrg(server.db);
     const { createActor } = await import('./helpers/factories.js');
-    const { updateTeamMembers } = await import('../src/domain/teams/members.js');
+    const { updateTeamMembers } = await import('../src/domain/people/teams/members.js');
     const lead = await createActor(server.db, { org: org.id, role: 'read' });
     const newcomer = await createActor(server.db, { org: org.id, role: 'read' });
     const team = (await http(server.url, owner.token, 'PUT', `/orgs/${org.id}/teams`, { title: 'Docs' })).body;
     expect((await http(server.url, owner.token, 'PUT', `/orgs/${org.id}/teams/${team.id}/members/${lead.id}`, { role: 'owner' })).status).toBeLessThan(300);
     const ctx = await checkedContext(lead.id);
-    const { requireTeam } = await import('../src/domain/teams/access.js');
+    const { requireTeam } = await import('../src/domain/people/teams/access.js');
     await requireTeam(ctx.access, team.id, 'manage', org.id);
     await server.db.teamMember.update({ where: { teamId_userId: { teamId: team.id, userId: lead.id } }, data: { role: 'member' } });
     await expect(updateTeamMembers(server.db, ctx.access, org.id, team.id, { add: [newcomer.id] })).rejects.toMatchObject({ code: 'FORBIDDEN' });
@@ -145,7 +145,7 @@ describe('role checks that guard a write', () => {
     const { org, owner } = await createOrg(server.db);
     const { createActor } = await import('./helpers/factories.js');
     const { lockAccess } = await import('../src/domain/access/guarded-write.js');
-    const { updateSpace } = await import('../src/domain/spaces/update.js');
+    const { updateSpace } = await import('../src/domain/content/spaces/update.js');
     const editor = await createActor(server.db, { org: org.id, role: 'edit' });
     const space = (await http(server.url, owner.token, 'POST', `/orgs/${org.id}/spaces`, { title: 'Before' })).body;
     const ctx = await checkedContext(editor.id);

@@ -4,8 +4,8 @@
  * Pages are written as users write them: in change requests, merged into the space.
  */
 import { describe, expect, it } from 'vitest';
-import { pageLinksOf } from '../src/domain/content-links/revision-links.js';
-import { resolveStatus } from '../src/domain/content-links/status.js';
+import { pageLinksOf } from '../src/domain/versions/content-links/revision-links.js';
+import { resolveStatus } from '../src/domain/versions/content-links/status.js';
 import { gql, gqlOk, http, sdk } from './helpers/clients.js';
 import { createOrg, type Actor } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';

@@ -13,7 +13,7 @@ import { loadConfig } from '../src/config.js';
 import { createPrismaClient } from '../src/db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded.js';
 import { applyMigrations } from '../src/db/schema-engine.js';
-import { createOrganizationWithOwner } from '../src/domain/identity/bootstrap.js';
+import { createOrganizationWithOwner } from '../src/domain/people/identity/bootstrap.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {

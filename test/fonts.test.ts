@@ -5,14 +5,14 @@ import { dirname, join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { create } from 'fontkit';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../src/domain/errors.js';
+import { AppError } from '../src/lib/errors.js';
 import {
   fontDefinitionSchema,
   mergeFontFaces,
   readFontFile,
   validateFontInput,
   type FontInputMode,
-} from '../src/domain/fonts/index.js';
+} from '../src/lib/fonts/index.js';
 
 const require = createRequire(import.meta.url);
 const interFiles = join(dirname(require.resolve('@fontsource/inter/package.json')), 'files');

@@ -8,9 +8,9 @@ import { crc32, deflateSync } from 'node:zlib';
 import { Document, HeadingLevel, ImageRun, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
 import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { docxSource, docxToTree } from '../src/domain/imports/sources/docx.js';
-import { DEFAULT_IMPORT_LIMITS, type ImportTree } from '../src/domain/imports/tree.js';
-import { markdownToDocument } from '../src/domain/markdown/index.js';
+import { docxSource, docxToTree } from '../src/lib/import-readers/sources/docx.js';
+import { DEFAULT_IMPORT_LIMITS, type ImportTree } from '../src/lib/import-readers/tree.js';
+import { markdownToDocument } from '../src/lib/markdown/index.js';
 import { localServer, plainContext } from './helpers/plain-fetch.js';
 
 type Node = { type?: string; data?: Record<string, any>; nodes?: Node[]; fragments?: Node[]; leaves?: { text: string; marks: { type: string }[] }[] };

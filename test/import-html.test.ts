@@ -4,10 +4,10 @@
  * a local HTTP server with the charset cases. No database needed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { htmlToMarkdown } from '../src/domain/imports/html/to-markdown.js';
-import { ImportError } from '../src/domain/imports/import-error.js';
-import { htmlSource } from '../src/domain/imports/sources/html.js';
-import { markdownToDocument, type PageMarkdown } from '../src/domain/markdown/index.js';
+import { htmlToMarkdown } from '../src/lib/import-readers/html/to-markdown.js';
+import { ImportError } from '../src/lib/import-readers/import-error.js';
+import { htmlSource } from '../src/lib/import-readers/sources/html.js';
+import { markdownToDocument, type PageMarkdown } from '../src/lib/markdown/index.js';
 import { localServer, plainContext } from './helpers/plain-fetch.js';
 
 type Node = {

@@ -1,5 +1,5 @@
 /**
- * The `website` import source (src/domain/imports/sources/website.ts) crawling a little site served
+ * The `website` import source (src/lib/import-readers/sources/website.ts) crawling a little site served
  * on loopback: breadth-first order, same-origin links only, duplicates and cycles, non-HTML and
  * failing links skipped, depth, page, byte and time limits, robots.txt, charsets, cancellation.
  * No database needed.
@@ -7,10 +7,10 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSafeFetch } from '../src/domain/imports/fetch/index.js';
-import { ImportError } from '../src/domain/imports/import-error.js';
-import { websiteSource } from '../src/domain/imports/sources/website.js';
-import { DEFAULT_IMPORT_LIMITS, type ImportLimits, type SourceContext } from '../src/domain/imports/tree.js';
+import { createSafeFetch } from '../src/lib/fetch/index.js';
+import { ImportError } from '../src/lib/import-readers/import-error.js';
+import { websiteSource } from '../src/lib/import-readers/sources/website.js';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits, type SourceContext } from '../src/lib/import-readers/tree.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 const routes = new Map<string, Handler>();

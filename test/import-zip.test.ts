@@ -4,16 +4,16 @@
  */
 import { once } from 'node:events';
 import http from 'node:http';
-import { createSafeFetch } from '../src/domain/imports/fetch/index.js';
+import { createSafeFetch } from '../src/lib/fetch/index.js';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import yazl from 'yazl';
 import { describe, expect, it } from 'vitest';
-import { markdownToDocument } from '../src/domain/markdown/index.js';
-import { ImportError } from '../src/domain/imports/import-error.js';
-import { readZipTree, zipSource } from '../src/domain/imports/sources/zip.js';
-import { DEFAULT_IMPORT_LIMITS, type ImportedPage, type ImportLimits } from '../src/domain/imports/tree.js';
-import { startsWithHeading } from '../src/domain/imports/zip/pages.js';
+import { markdownToDocument } from '../src/lib/markdown/index.js';
+import { ImportError } from '../src/lib/import-readers/import-error.js';
+import { readZipTree, zipSource } from '../src/lib/import-readers/sources/zip.js';
+import { DEFAULT_IMPORT_LIMITS, type ImportedPage, type ImportLimits } from '../src/lib/import-readers/tree.js';
+import { startsWithHeading } from '../src/lib/import-readers/zip/pages.js';
 
 type Content = string | Buffer | { data: Buffer | string; mode?: number } | { directory: true };
 

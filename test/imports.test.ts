@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import yazl from 'yazl';
 import { buildApp } from '../src/app.js';
-import { newId } from '../src/domain/ids.js';
+import { newId } from '../src/domain/kernel/ids.js';
 import { JOB_HANDLERS } from '../src/jobs/worker.js';
 import { runJob } from '../src/jobs/runner.js';
 import { silentLogger } from '../src/observability/logger.js';

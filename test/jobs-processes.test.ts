@@ -11,7 +11,7 @@ import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 import { createPrismaClient, type Db } from '../src/db/client.js';
-import { createOrganizationWithOwner } from '../src/domain/identity/bootstrap.js';
+import { createOrganizationWithOwner } from '../src/domain/people/identity/bootstrap.js';
 import { gqlOk, http } from './helpers/clients.js';
 import { killAll, ownDatabase, SERVE_READY, startQuire, WORKER_READY } from './helpers/processes.js';
 import { REDIS_URL, redisReachable } from './helpers/redis.js';

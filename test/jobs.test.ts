@@ -8,8 +8,8 @@
 import { quickAddJob } from 'graphile-worker';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { ImportError } from '../src/domain/imports/import-error.js';
-import { newId } from '../src/domain/ids.js';
+import { ImportError } from '../src/lib/import-readers/import-error.js';
+import { newId } from '../src/domain/kernel/ids.js';
 import type { JobKind } from '../src/generated/prisma/client.js';
 import { createEventBus, type JobEvent } from '../src/events/bus.js';
 import { runJob, type JobHandler, type JobServices } from '../src/jobs/runner.js';

@@ -14,7 +14,7 @@ import { createClient } from 'graphql-ws';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 import { createPrismaClient } from '../src/db/client.js';
-import { createOrganizationWithOwner } from '../src/domain/identity/bootstrap.js';
+import { createOrganizationWithOwner } from '../src/domain/people/identity/bootstrap.js';
 
 const run = promisify(execFile);
 const children: ChildProcess[] = [];

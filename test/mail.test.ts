@@ -8,8 +8,8 @@ import { once } from 'node:events';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
-import { AppError } from '../src/domain/errors.js';
-import { createMailer, inviteEmail, MailError, normalizeEmail, type Mailer } from '../src/domain/mail/index.js';
+import { AppError } from '../src/lib/errors.js';
+import { createMailer, inviteEmail, MailError, normalizeEmail, type Mailer } from '../src/domain/people/mail/index.js';
 import { createLogger } from '../src/observability/logger.js';
 
 type Received = { mailFrom: string; rcptTo: string[]; user?: string; raw: string };

@@ -1,5 +1,5 @@
 /**
- * The platform's markdown dialect (src/domain/markdown): `{% %}` tags, `<details>`, `<figure>`,
+ * The platform's markdown dialect (src/lib/markdown): `{% %}` tags, `<details>`, `<figure>`,
  * `<mark>` colours, front matter and titles, in both directions with exact output; tags nested
  * in tags and in list items; malformed tags; and the round trip of every page under
  * test/fixtures/markdown-dialect. No database needed.
@@ -8,8 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { BlockNode } from '../src/domain/documents/types.js';
-import { documentToMarkdown, markdownToDocument, sameContent, withoutKeys } from '../src/domain/markdown/index.js';
+import type { BlockNode } from '../src/lib/documents/types.js';
+import { documentToMarkdown, markdownToDocument, sameContent, withoutKeys } from '../src/lib/markdown/index.js';
 import { block, codeBlock, doc, fragment, leaves, link, mark, p, text, url, voidBlock, type Inline } from './helpers/document-builders.js';
 
 // ---- expected documents (keys left out) ----

@@ -1,11 +1,11 @@
 /**
- * Markdown ↔ JSON document (src/domain/markdown): CommonMark and GFM blocks, inlines and marks in
+ * Markdown ↔ JSON document (src/lib/markdown): CommonMark and GFM blocks, inlines and marks in
  * both directions with exact output, keys (new, unique, kept across re-imports), relative link
  * helpers, writing malformed documents, and fuzzing (reading never throws). No database needed.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { BlockNode, InlineNode, JSONDocument } from '../src/domain/documents/types.js';
+import type { BlockNode, InlineNode, JSONDocument } from '../src/lib/documents/types.js';
 import {
   documentToMarkdown,
   markdownToBody,
@@ -14,7 +14,7 @@ import {
   rewriteRelativeTargets,
   sameContent,
   withoutKeys,
-} from '../src/domain/markdown/index.js';
+} from '../src/lib/markdown/index.js';
 import { block, codeBlock, doc, inlines, leaves, link, mark, p, text, url, voidBlock, type Inline } from './helpers/document-builders.js';
 
 // ---- expected documents (keys left out; inline content as the editor keeps it) ----

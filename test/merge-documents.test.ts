@@ -1,8 +1,8 @@
-/** Three-way merge of JSON documents, block by block (src/domain/merge). Pure: no database. */
+/** Three-way merge of JSON documents, block by block (src/lib/merge). Pure: no database. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { BlockNode, FragmentNode, JSONDocument, TextNode } from '../src/domain/documents/types.js';
-import { mergeDocuments, type BlockConflict } from '../src/domain/merge/index.js';
+import type { BlockNode, FragmentNode, JSONDocument, TextNode } from '../src/lib/documents/types.js';
+import { mergeDocuments, type BlockConflict } from '../src/lib/merge/index.js';
 
 const text = (value: string): TextNode => ({ object: 'text', leaves: [{ object: 'leaf', text: value, marks: [] }] });
 const block = (type: string, key: string | undefined, data: Record<string, unknown>, nodes: BlockNode['nodes'], fragments?: FragmentNode[]): BlockNode => ({

@@ -1,9 +1,9 @@
-/** Three-way merge of revision entities and their page tree (src/domain/merge). Pure: no database. */
+/** Three-way merge of revision entities and their page tree (src/lib/merge). Pure: no database. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { BlockNode, JSONDocument } from '../src/domain/documents/types.js';
-import { mergeEntities, type EntityMerge, type EntityVersion, type EntityVersions, type MergeEntitiesInput } from '../src/domain/merge/index.js';
-import { deepEqual } from '../src/domain/merge/equal.js';
+import type { BlockNode, JSONDocument } from '../src/lib/documents/types.js';
+import { mergeEntities, type EntityMerge, type EntityVersion, type EntityVersions, type MergeEntitiesInput } from '../src/lib/merge/index.js';
+import { deepEqual } from '../src/lib/merge/equal.js';
 
 type Revision = Map<string, EntityVersion>;
 

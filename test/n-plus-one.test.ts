@@ -3,7 +3,7 @@
  * SQL statements (organization → collections → spaces → permissions/users).
  */
 import { describe, expect, it } from 'vitest';
-import { newId } from '../src/domain/ids.js';
+import { newId } from '../src/domain/kernel/ids.js';
 import { gqlOk } from './helpers/clients.js';
 import { createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';

@@ -1,5 +1,5 @@
 /**
- * Processing of OpenAPI specifications (src/domain/openapi-specs), against specifications served
+ * Processing of OpenAPI specifications (src/lib/openapi), against specifications served
  * by a real HTTP server on loopback: fetching (time-out, unreachable, HTTP and content-type
  * failures), JSON and YAML parsing, validation, content hashes, external `$ref`s never followed,
  * progress, and the slug rules. No database needed.
@@ -11,11 +11,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AppError } from '../src/domain/errors.js';
-import { createSafeFetch } from '../src/domain/imports/fetch/index.js';
-import { ImportError } from '../src/domain/imports/import-error.js';
-import { DEFAULT_IMPORT_LIMITS, type SafeFetch } from '../src/domain/imports/tree.js';
-import { canonicalText, processSpec, SpecProcessingError, validateSlug, type ProcessedSpec } from '../src/domain/openapi-specs/processing.js';
+import { AppError } from '../src/lib/errors.js';
+import { createSafeFetch } from '../src/lib/fetch/index.js';
+import { ImportError } from '../src/lib/import-readers/import-error.js';
+import { DEFAULT_IMPORT_LIMITS, type SafeFetch } from '../src/lib/import-readers/tree.js';
+import { canonicalText, processSpec, SpecProcessingError, validateSlug, type ProcessedSpec } from '../src/lib/openapi/processing.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 const routes = new Map<string, Handler>();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { http, sdk, sdkError } from './helpers/clients.js';
-import { createOrganizationWithOwner } from '../src/domain/identity/bootstrap.js';
+import { createOrganizationWithOwner } from '../src/domain/people/identity/bootstrap.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { documentLinkRows, linkPageTarget } from '../src/domain/content-links/extract.js';
+import { documentLinkRows, linkPageTarget } from '../src/lib/documents/extract-links.js';
 import { gqlOk, http, sdk } from './helpers/clients.js';
 import { createOrg, type Actor } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';

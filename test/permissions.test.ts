@@ -1,6 +1,6 @@
 import { MemberRole } from '@gitbook/api';
 import { describe, expect, it } from 'vitest';
-import { newId } from '../src/domain/ids.js';
+import { newId } from '../src/domain/kernel/ids.js';
 import { gqlOk, http, sdk, sdkError } from './helpers/clients.js';
 import { createActor, createOrg, type Actor } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';

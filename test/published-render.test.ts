@@ -11,8 +11,8 @@ import { fromHtml } from 'hast-util-from-html';
 import { select, selectAll } from 'hast-util-select';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { BlockNode, InlineNode, JSONDocument } from '../src/domain/documents/types.js';
-import { markdownToDocument } from '../src/domain/markdown/index.js';
+import type { BlockNode, InlineNode, JSONDocument } from '../src/lib/documents/types.js';
+import { markdownToDocument } from '../src/lib/markdown/index.js';
 import {
   PAGE_IDS,
   renderDocument,

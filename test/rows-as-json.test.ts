@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createPrismaClient } from '../src/db/client.js';
 import { Prisma } from '../src/generated/prisma/client.js';
-import { rowsAsJson, rowsAsJsonSql, rowsFromJson } from '../src/domain/pagination/rows-as-json.js';
+import { rowsAsJson, rowsAsJsonSql, rowsFromJson } from '../src/domain/kernel/pagination/rows-as-json.js';
 
 const db = createPrismaClient(inject('databaseUrl'), { poolMax: 1 });
 afterAll(() => db.$disconnect());

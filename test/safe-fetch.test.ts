@@ -1,5 +1,5 @@
 /**
- * The safe fetcher of imports (src/domain/imports/fetch) against a real HTTP server on loopback:
+ * The safe fetcher of imports (src/lib/fetch) against a real HTTP server on loopback:
  * address classification and SSRF refusals, redirects, time-outs, size caps (declared, streamed,
  * decompressed, total), status and content-type checks, cancellation. No database needed.
  */
@@ -7,10 +7,10 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ImportError } from '../src/domain/imports/import-error.js';
-import { createSafeFetch, isPublicAddress, TotalBytesExceededError } from '../src/domain/imports/fetch/index.js';
-import { BlockedAddressError, guardedLookup } from '../src/domain/imports/fetch/guarded-lookup.js';
-import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../src/domain/imports/tree.js';
+import { ImportError } from '../src/lib/import-readers/import-error.js';
+import { createSafeFetch, isPublicAddress, TotalBytesExceededError } from '../src/lib/fetch/index.js';
+import { BlockedAddressError, guardedLookup } from '../src/lib/fetch/guarded-lookup.js';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../src/lib/import-readers/tree.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 const routes = new Map<string, Handler>();

@@ -1,5 +1,5 @@
 /**
- * The SAML service-provider core (src/domain/sso) against a test identity provider whose keys and
+ * The SAML service-provider core (src/lib/saml) against a test identity provider whose keys and
  * certificate are made at run time (test/helpers/saml-idp.ts): the signed AuthnRequest redirect,
  * a valid sign-in, and every refusal — unsigned, forged, tampered, signature wrapping, replay,
  * expiry, audience, destination, InResponseTo, issuer, missing e-mail. No database needed.
@@ -15,7 +15,7 @@ import {
   serviceProvider,
   type ServiceProvider,
   type ServiceProviderConfig,
-} from '../src/domain/sso/index.js';
+} from '../src/lib/saml/index.js';
 import { TestIdp, makeKeyPair, newId, signElement, toBase64, type KeyPair, type ResponseOptions } from './helpers/saml-idp.js';
 
 const ENTITY_ID = 'https://quire.test/orgs/org1/saml/p1/metadata';

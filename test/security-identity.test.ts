@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueToken } from '../src/domain/identity/tokens.js';
+import { issueToken } from '../src/domain/people/identity/tokens.js';
 import { routes } from '../src/rest/routes/index.js';
 import { gql, gqlOk, http } from './helpers/clients.js';
 import { createActor, createOrg, type Actor } from './helpers/factories.js';

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPrismaClient, type Db } from '../src/db/client.js';
-import { createOrganizationWithOwner } from '../src/domain/identity/bootstrap.js';
+import { createOrganizationWithOwner } from '../src/domain/people/identity/bootstrap.js';
 import { gqlOk, http } from './helpers/clients.js';
 import { killAll, ownDatabase, SERVE_READY, startQuire, WORKER_READY } from './helpers/processes.js';
 import { serveSite, type Site } from './helpers/site.js';

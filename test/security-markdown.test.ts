@@ -8,8 +8,8 @@
  * under the same content-addressed ID the event loop would have computed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_DOCUMENT_BYTES, MAX_LINKS, MAX_NESTING_DEPTH, MAX_TABLE_CELLS } from '../src/domain/markdown/index.js';
-import { documentId } from '../src/domain/revisions/documents.js';
+import { MAX_DOCUMENT_BYTES, MAX_LINKS, MAX_NESTING_DEPTH, MAX_TABLE_CELLS } from '../src/lib/markdown/index.js';
+import { documentId } from '../src/domain/versions/revisions/documents.js';
 import { http, sdk } from './helpers/clients.js';
 import { createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';

@@ -22,7 +22,7 @@ describe('spaces over REST (SDK)', () => {
   });
 
   it('counts change requests by status and open comments', async () => {
-    const { newId } = await import('../src/domain/ids.js');
+    const { newId } = await import('../src/domain/kernel/ids.js');
     const { org, owner } = await createOrg(server.db);
     const api = sdk(server.url, owner.token);
     const { data: space } = await api.orgs.createSpace(org.id, { title: 'Busy' });
@@ -98,7 +98,7 @@ describe('spaces over REST (SDK)', () => {
   });
 
   it('purges spaces deleted more than 7 days ago, and only those, each through a job', async () => {
-    const { schedulePurges } = await import('../src/domain/spaces/trash.js');
+    const { schedulePurges } = await import('../src/domain/content/spaces/trash.js');
     const { waitForJob } = await import('../src/jobs/wait.js');
     const { org, owner } = await createOrg(server.db);
     const api = sdk(server.url, owner.token);

@@ -9,7 +9,7 @@ import { verify, X509Certificate } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gql, http } from './helpers/clients.js';
-import { issueToken } from '../src/domain/identity/tokens.js';
+import { issueToken } from '../src/domain/people/identity/tokens.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { makeKeyPair, TestIdp } from './helpers/saml-idp.js';
 import { useServer } from './helpers/server.js';

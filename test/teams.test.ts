@@ -1,6 +1,6 @@
 import { MemberRole, TeamMemberRole } from '@gitbook/api';
 import { describe, expect, it } from 'vitest';
-import { newId } from '../src/domain/ids.js';
+import { newId } from '../src/domain/kernel/ids.js';
 import { gql, gqlOk, http, sdk, sdkError } from './helpers/clients.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';

@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createPrismaClient } from '../src/db/client.js';
-import { createAuthenticator, digestToken } from '../src/domain/identity/tokens.js';
+import { createAuthenticator, digestToken } from '../src/domain/people/identity/tokens.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { gql } from './helpers/clients.js';

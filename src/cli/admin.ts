@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
-import { createOrganizationWithOwner, createUser, userByEmail } from '../domain/identity/bootstrap.js';
-import { createToken, listTokens, revokeToken } from '../domain/identity/token-admin.js';
+import { createOrganizationWithOwner, createUser, userByEmail } from '../domain/people/identity/bootstrap.js';
+import { createToken, listTokens, revokeToken } from '../domain/people/identity/token-admin.js';
 import { UsageError } from './usage-error.js';
 
 type Values = Record<string, string | undefined>;

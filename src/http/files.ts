@@ -10,9 +10,9 @@ import { pipeline } from 'node:stream/promises';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Access } from '../domain/access/access.js';
-import { blobStore } from '../domain/files/blob-store.js';
-import { DOWNLOAD_TTL_SECONDS, FILE_DOWNLOAD_PATH, verifyFileToken } from '../domain/files/download-link.js';
-import { signingSecret } from '../domain/identity/signing-secret.js';
+import { blobStore } from '../domain/versions/files/blob-store.js';
+import { DOWNLOAD_TTL_SECONDS, FILE_DOWNLOAD_PATH, verifyFileToken } from '../domain/versions/files/download-link.js';
+import { signingSecret } from '../domain/kernel/signing-secret.js';
 import type { Logger } from '../observability/logger.js';
 
 export { FILE_DOWNLOAD_PATH };

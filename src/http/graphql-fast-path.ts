@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import { processRegularResult, type YogaServerInstance } from 'graphql-yoga';
-import type { Authenticator, TokenHolder } from '../domain/identity/tokens.js';
+import type { Authenticator, TokenHolder } from '../domain/people/identity/tokens.js';
 import type { Context } from '../schema/context.js';
 import { requestInfo } from '../observability/request-info.js';
 

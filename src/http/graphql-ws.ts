@@ -15,7 +15,7 @@ import type { ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { createGraphQLError, type YogaServerInstance } from 'graphql-yoga';
 import type { WebSocket, WebSocketServer } from 'ws';
-import type { Authenticator } from '../domain/identity/tokens.js';
+import type { Authenticator } from '../domain/people/identity/tokens.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { RateLimitKeyOf } from './rate-limit-key.js';
 import { isGraphQLError } from './yoga.js';

@@ -9,11 +9,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Db } from '../db/client.js';
-import type { Authenticator } from '../domain/identity/tokens.js';
-import { acceptInvitation, previewInvitation, type Acceptance } from '../domain/invites/accept.js';
-import { INVITE_PATH } from '../domain/invites/email-invites.js';
-import { AppError } from '../domain/errors.js';
-import { escapeHtml as e } from '../domain/html-escape.js';
+import type { Authenticator } from '../domain/people/identity/tokens.js';
+import { acceptInvitation, previewInvitation, type Acceptance } from '../domain/people/invites/accept.js';
+import { INVITE_PATH } from '../domain/people/invites/email-invites.js';
+import { AppError } from '../lib/errors.js';
+import { escapeHtml as e } from '../lib/html-escape.js';
 import { sendError, sendJson } from './error-reply.js';
 
 export { INVITE_PATH };

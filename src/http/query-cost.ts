@@ -20,7 +20,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { DEFAULT_PAGE_SIZE } from '../domain/pagination/keyset.js';
+import { DEFAULT_PAGE_SIZE } from '../domain/kernel/pagination/keyset.js';
 
 type Variables = Record<string, unknown> | null | undefined;
 

@@ -12,7 +12,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
-import { bearerDigest, type Authenticator } from '../domain/identity/tokens.js';
+import { bearerDigest, type Authenticator } from '../domain/people/identity/tokens.js';
 import { clientOf } from './client-address.js';
 
 export type RateLimitKeyOf = (req: IncomingMessage, authorization?: string) => Promise<string>;

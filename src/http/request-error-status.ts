@@ -3,13 +3,13 @@
  * `data` whose errors came from the server's code (it cannot tell them from crashes): a
  * subscription refused before its stream starts (`organizationEvents` on another organization:
  * NOT_FOUND) answered HTTP 500 over SSE. Such errors carry the status of their domain code
- * (src/domain/errors.ts) instead, as `extensions.http.status`, which yoga reads for the answer's
+ * (src/lib/errors.ts) instead, as `extensions.http.status`, which yoga reads for the answer's
  * status and leaves out of the body. Results with `data` keep GraphQL's 200: a field's error
  * there is partial, not the request's.
  */
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { GraphQLError } from 'graphql';
-import { ERROR_STATUS, type ErrorCode } from '../domain/errors.js';
+import { ERROR_STATUS, type ErrorCode } from '../lib/errors.js';
 
 type Result = { errors?: readonly GraphQLError[] };
 

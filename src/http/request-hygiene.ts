@@ -7,7 +7,7 @@
  */
 import { Kind, visit, type DocumentNode } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { findInJson } from '../domain/json-walk.js';
+import { findInJson } from '../lib/json-walk.js';
 
 export const ANSWERED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 

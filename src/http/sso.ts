@@ -7,10 +7,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import { AppError } from '../domain/errors.js';
-import { finishLogin, metadataOf, startLogin, type SsoSettings } from '../domain/sso/login.js';
-import { SSO_PATH } from '../domain/sso/providers.js';
-import { SamlError } from '../domain/sso/saml-error.js';
+import { AppError } from '../lib/errors.js';
+import { finishLogin, metadataOf, startLogin, type SsoSettings } from '../domain/people/sso/login.js';
+import { SSO_PATH } from '../domain/people/sso/providers.js';
+import { SamlError } from '../lib/saml/saml-error.js';
 import type { Logger } from '../observability/logger.js';
 import { sendError } from './error-reply.js';
 

@@ -7,11 +7,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import { AppError } from '../domain/errors.js';
-import { blobStore } from '../domain/files/blob-store.js';
-import { facesOf } from '../domain/fonts/custom-fonts.js';
-import { signingSecret } from '../domain/identity/signing-secret.js';
-import { receiveUpload, uploadOfToken, UPLOAD_PATH } from '../domain/storage/uploads.js';
+import { AppError } from '../lib/errors.js';
+import { blobStore } from '../domain/versions/files/blob-store.js';
+import { facesOf } from '../domain/publishing/fonts/custom-fonts.js';
+import { signingSecret } from '../domain/kernel/signing-secret.js';
+import { receiveUpload, uploadOfToken, UPLOAD_PATH } from '../domain/versions/storage/uploads.js';
 import { sendError } from './error-reply.js';
 
 export { UPLOAD_PATH };

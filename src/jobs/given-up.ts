@@ -6,7 +6,7 @@
  */
 import type { JobKind } from '../generated/prisma/client.js';
 import type { Db } from '../db/client.js';
-import type { JobRow } from '../domain/jobs/rows.js';
+import type { JobRow } from '../domain/work/jobs/rows.js';
 import type { Logger } from '../observability/logger.js';
 import { openAPIProcessGivenUp } from './handlers/openapi.js';
 

@@ -2,9 +2,9 @@
  * A finished job as the answer of an operation that waited for it (a space copy, a REST import):
  * its result, or its failure as the API's one error type.
  */
-import { AppError, ERROR_STATUS, type ErrorCode } from '../domain/errors.js';
-import { IMPORT_ERROR_CODES } from '../domain/imports/import-error.js';
-import { isFinished, type JobRow } from '../domain/jobs/rows.js';
+import { AppError, ERROR_STATUS, type ErrorCode } from '../lib/errors.js';
+import { IMPORT_ERROR_CODES } from '../lib/import-readers/import-error.js';
+import { isFinished, type JobRow } from '../domain/work/jobs/rows.js';
 import { JOB_STOPPED } from './attempts.js';
 
 export type JobOutcome = Pick<JobRow, 'id' | 'state' | 'result' | 'errorCode' | 'errorMessage' | 'message'>;

@@ -8,7 +8,7 @@
  */
 import { Prisma } from '../generated/prisma/client.js';
 import type { Db } from '../db/client.js';
-import { jobEvent, type JobRow } from '../domain/jobs/rows.js';
+import { jobEvent, type JobRow } from '../domain/work/jobs/rows.js';
 import type { EventBus } from '../events/bus.js';
 import { DEFAULT_JOB_LIMITS, JOB_STOPPED, stoppedReason, type JobLimits } from './attempts.js';
 import { afterGivenUp } from './given-up.js';

@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../db/client.js';
-import { isFinished, type JobRow } from '../domain/jobs/rows.js';
+import { isFinished, type JobRow } from '../domain/work/jobs/rows.js';
 import type { EventBus } from '../events/bus.js';
 
 const POLL_MS = 1000;

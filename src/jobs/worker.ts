@@ -5,8 +5,8 @@
  */
 import { Logger, parseCronItems, run, type TaskList } from 'graphile-worker';
 import type { JobKind } from '../generated/prisma/client.js';
-import { RUN_JOB_TASK } from '../domain/jobs/enqueue.js';
-import { schedulePurges } from '../domain/spaces/trash.js';
+import { RUN_JOB_TASK } from '../domain/work/jobs/enqueue.js';
+import { schedulePurges } from '../domain/content/spaces/trash.js';
 import { runImport } from './handlers/import.js';
 import { runOpenAPIProcess } from './handlers/openapi.js';
 import { runSpaceDuplicate, runSpacePurge } from './handlers/space-jobs.js';

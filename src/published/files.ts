@@ -1,10 +1,10 @@
 /** Files of a published site: the bytes of a file of a site space's current revision. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Site } from '../generated/prisma/client.js';
-import { blobStore } from '../domain/files/blob-store.js';
-import type { FileData } from '../domain/revisions/entries.js';
-import { revisionScope } from '../domain/revisions/load.js';
-import { entityIn } from '../domain/revisions/read.js';
+import { blobStore } from '../domain/versions/files/blob-store.js';
+import type { FileData } from '../domain/versions/revisions/entries.js';
+import { revisionScope } from '../domain/versions/revisions/load.js';
+import { entityIn } from '../domain/versions/revisions/read.js';
 import { cacheFor, message, send } from './reply.js';
 import type { PublishedDeps } from './serve.js';
 import type { Visitor } from './visitor.js';

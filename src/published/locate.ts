@@ -7,9 +7,9 @@
  */
 import type { Site, SiteSection, SiteSpace, Space } from '../generated/prisma/client.js';
 import type { Db } from '../db/client.js';
-import { evaluateCondition } from '../domain/sites/condition.js';
-import { bySiblingOrder } from '../domain/sites/order.js';
-import { isLive } from '../domain/spaces/lifecycle.js';
+import { evaluateCondition } from '../domain/publishing/sites/condition.js';
+import { bySiblingOrder } from '../domain/publishing/sites/order.js';
+import { isLive } from '../domain/content/spaces/lifecycle.js';
 
 export type Located = {
   sections: SiteSection[];

@@ -5,16 +5,16 @@
  * its body names — never the whole revision, whatever the size of the space.
  */
 import type { Db } from '../db/client.js';
-import type { JSONDocument } from '../domain/documents/types.js';
-import { documentLinkRows } from '../domain/content-links/extract.js';
-import type { FileData, PageEntry } from '../domain/revisions/entries.js';
-import { pageData } from '../domain/revisions/entries.js';
-import { loadDocuments } from '../domain/revisions/documents.js';
-import { revisionScope } from '../domain/revisions/load.js';
-import { pathsOf } from '../domain/revisions/paths.js';
-import { ancestors, childPages, entitiesIn, pageAtPath } from '../domain/revisions/read.js';
-import type { RevisionScope } from '../domain/revisions/scope.js';
-import { bySiblingOrder, joinPath } from '../domain/revisions/tree.js';
+import type { JSONDocument } from '../lib/documents/types.js';
+import { documentLinkRows } from '../lib/documents/extract-links.js';
+import type { FileData, PageEntry } from '../domain/versions/revisions/entries.js';
+import { pageData } from '../domain/versions/revisions/entries.js';
+import { loadDocuments } from '../domain/versions/revisions/documents.js';
+import { revisionScope } from '../domain/versions/revisions/load.js';
+import { pathsOf } from '../domain/versions/revisions/paths.js';
+import { ancestors, childPages, entitiesIn, pageAtPath } from '../domain/versions/revisions/read.js';
+import type { RevisionScope } from '../domain/versions/revisions/scope.js';
+import { bySiblingOrder, joinPath } from '../domain/versions/revisions/tree.js';
 import type { NavItem } from './render/index.js';
 
 export type PageContent = {

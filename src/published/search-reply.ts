@@ -1,6 +1,6 @@
 /** The search page of a published site: the organization search over the site spaces shown to the visitor. */
 import type { Site } from '../generated/prisma/client.js';
-import { searchOrganization } from '../domain/search/query.js';
+import { searchOrganization } from '../domain/versions/search/query.js';
 import type { Located } from './locate.js';
 import { frame } from './frame.js';
 import { renderSearchPage } from './render/index.js';

@@ -4,8 +4,8 @@ import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Site } from '../generated/prisma/client.js';
-import { PUBLISHED_PREFIX } from '../domain/sites/published-urls.js';
-import { SITE_HOSTNAME } from '../domain/sites/sites.js';
+import { PUBLISHED_PREFIX } from '../domain/publishing/sites/published-urls.js';
+import { SITE_HOSTNAME } from '../domain/publishing/sites/sites.js';
 
 /** Which site answers on a hostname (null: none), remembered for a few seconds. */
 const hostSites = new LRUCache<string, string>({ max: 10_000, ttl: 10_000, allowStale: false });

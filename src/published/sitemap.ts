@@ -5,12 +5,12 @@
  */
 import type { Db } from '../db/client.js';
 import type { Site, SiteSection, SiteSpace, Space } from '../generated/prisma/client.js';
-import { pageData } from '../domain/revisions/entries.js';
-import { revisionScope } from '../domain/revisions/load.js';
-import { allPages } from '../domain/revisions/read.js';
-import { buildTree, walk } from '../domain/revisions/tree.js';
-import { bySiblingOrder } from '../domain/sites/order.js';
-import { isLive } from '../domain/spaces/lifecycle.js';
+import { pageData } from '../domain/versions/revisions/entries.js';
+import { revisionScope } from '../domain/versions/revisions/load.js';
+import { allPages } from '../domain/versions/revisions/read.js';
+import { buildTree, walk } from '../domain/versions/revisions/tree.js';
+import { bySiblingOrder } from '../domain/publishing/sites/order.js';
+import { isLive } from '../domain/content/spaces/lifecycle.js';
 import { escapeHtml } from './render/index.js';
 
 /** The sitemap protocol's limit for one file. */

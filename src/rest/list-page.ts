@@ -1,5 +1,5 @@
 /** The documented list envelope over a short list held whole (a site's sections or site spaces): `page` and `limit` as offsets. */
-import { badRequest, AppError } from '../domain/errors.js';
+import { badRequest, AppError } from '../lib/errors.js';
 import { arrayConnection } from '../schema/connection.js';
 import { listOf, pageArgs } from './route.js';
 

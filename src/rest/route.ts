@@ -3,7 +3,7 @@
  * how path, query and body become variables, and how the result becomes the documented JSON.
  * Rows hold no business rules: those live in the resolvers and domain commands.
  */
-import { badRequest } from '../domain/errors.js';
+import { badRequest } from '../lib/errors.js';
 import { MAX_PAGE_SIZE } from '../schema/connection.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

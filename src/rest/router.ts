@@ -6,8 +6,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DocumentNode, GraphQLError } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
-import { AppError, ERROR_STATUS, type ErrorCode } from '../domain/errors.js';
-import type { Authenticator, TokenHolder } from '../domain/identity/tokens.js';
+import { AppError, ERROR_STATUS, type ErrorCode } from '../lib/errors.js';
+import type { Authenticator, TokenHolder } from '../domain/people/identity/tokens.js';
 import type { Context } from '../schema/context.js';
 import { inputProblem, markChecked, UTF8_MESSAGE, utf8Text } from '../http/request-hygiene.js';
 import { idTypeCheck } from './id-types.js';

@@ -5,7 +5,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
-import { kindOfId } from '../domain/ids.js';
+import { kindOfId } from '../domain/kernel/ids.js';
 import type { Context } from './context.js';
 import { loadNode } from './node-loaders.js';
 
@@ -29,7 +29,7 @@ export const builder = new SchemaBuilder<{
     onUnusedQuery: null,
   },
   relay: {
-    // IDs are the same strings as in REST; their prefix names the type (src/domain/ids.ts).
+    // IDs are the same strings as in REST; their prefix names the type (src/domain/kernel/ids.ts).
     encodeGlobalID: (_typename, id) => String(id),
     decodeGlobalID: (globalID) => ({ typename: kindOfId(globalID) ?? 'Unknown', id: globalID }),
     cursorType: 'String',

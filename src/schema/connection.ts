@@ -5,8 +5,8 @@
  * caller and computed in memory (content links, a caller's organizations).
  */
 import { resolveArrayConnection } from '@pothos/plugin-relay';
-import { badRequest } from '../domain/errors.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageArgs } from '../domain/pagination/keyset.js';
+import { badRequest } from '../lib/errors.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageArgs } from '../domain/kernel/pagination/keyset.js';
 import { builder } from './builder.js';
 
 export { MAX_PAGE_SIZE, type PageArgs };

@@ -4,7 +4,7 @@ import type { Db } from '../db/client.js';
 import { createLoaders, type Loaders } from '../domain/loaders/index.js';
 import { Access, type TokenOrigin } from '../domain/access/access.js';
 import type { EventBus, OrganizationEvent } from '../events/bus.js';
-import { createMailer, type Mailer } from '../domain/mail/index.js';
+import { createMailer, type Mailer } from '../domain/people/mail/index.js';
 import { silentLogger } from '../observability/logger.js';
 
 /** The caller: the token's holder (see TokenHolder; without the SSO and reach facts, a caller bound to no SSO whose token reaches all of its organizations). */

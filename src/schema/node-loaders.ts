@@ -2,8 +2,8 @@
  * `node(id)` resolution: an explicit registry from type name to an access-checked loader, so a
  * node refetch passes the same checks as the resource's own root field.
  */
-import { notFound } from '../domain/errors.js';
-import { requireTeam } from '../domain/teams/access.js';
+import { notFound } from '../lib/errors.js';
+import { requireTeam } from '../domain/people/teams/access.js';
 import type { Context } from './context.js';
 
 type NodeLoader = (ctx: Context, id: string) => Promise<object>;

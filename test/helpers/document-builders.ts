@@ -1,5 +1,5 @@
 /** Expected JSON documents of the markdown suites, written short (keys left out, inline content as the editor keeps it). */
-import type { BlockNode, FragmentNode, InlineNode, JSONDocument, Mark, TextNode } from '../../src/domain/documents/types.js';
+import type { BlockNode, FragmentNode, InlineNode, JSONDocument, Mark, TextNode } from '../../src/lib/documents/types.js';
 
 export type Inline = InlineNode | TextNode;
 

@@ -1,7 +1,7 @@
 /** Test data, created through the same domain functions as the admin CLI. */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../src/db/client.js';
-import { createOrganizationWithOwner, createUser } from '../../src/domain/identity/bootstrap.js';
+import { createOrganizationWithOwner, createUser } from '../../src/domain/people/identity/bootstrap.js';
 
 export type Actor = { id: string; email: string; token: string };
 

@@ -4,8 +4,8 @@
  */
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createSafeFetch } from '../../src/domain/imports/fetch/index.js';
-import { DEFAULT_IMPORT_LIMITS, type SafeFetch, type SourceContext } from '../../src/domain/imports/tree.js';
+import { createSafeFetch } from '../../src/lib/fetch/index.js';
+import { DEFAULT_IMPORT_LIMITS, type SafeFetch, type SourceContext } from '../../src/lib/import-readers/tree.js';
 
 export const plainFetch: SafeFetch = (url, options) => createSafeFetch({ limits: DEFAULT_IMPORT_LIMITS, allowPrivateNetworks: true })(url, options);
 

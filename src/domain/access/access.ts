@@ -5,14 +5,14 @@
  * the rows (computed in SQL, see role-sql.ts); the caller's membership with the organization row.
  */
 import type { Collection, Site, Space } from '../../generated/prisma/client.js';
-import type { CollectionRow } from '../collections/rows.js';
-import { forbidden, notFound } from '../errors.js';
+import type { CollectionRow } from '../content/collections/rows.js';
+import { forbidden, notFound } from '../../lib/errors.js';
 import { changeRequestKey, type Loaders } from '../loaders/index.js';
-import type { ChangeRequestRow } from '../change-requests/rows.js';
-import type { OrganizationRow } from '../organizations/rows.js';
-import { isLive } from '../spaces/lifecycle.js';
-import type { Reader, SpaceRow } from '../spaces/rows.js';
-import type { JobRow } from '../jobs/rows.js';
+import type { ChangeRequestRow } from '../versions/change-requests/rows.js';
+import type { OrganizationRow } from '../people/organizations/rows.js';
+import { isLive } from '../content/spaces/lifecycle.js';
+import type { Reader, SpaceRow } from '../content/spaces/rows.js';
+import type { JobRow } from '../work/jobs/rows.js';
 import { JOB_RULES, mayCollection, mayOrganization, maySpace, type CollectionAction, type JobAction, type OrganizationAction, type SpaceAction } from './capabilities.js';
 import type { Role } from './roles.js';
 import { reaches, type Reach } from './reach.js';

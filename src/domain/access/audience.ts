@@ -3,9 +3,9 @@
  * and every member with their effective role through any path (see role-sql.ts).
  */
 import { Prisma, type ContentPermission } from '../../generated/prisma/client.js';
-import { byTimeThenId, readPages, readPagesWith, whereAll, type Page, type PageArgs, type PagePlan, type PageQuery, type Queryable } from '../pagination/keyset.js';
-import { countPerKey } from '../pagination/count.js';
-import { callerSeesTeam } from '../teams/rows.js';
+import { byTimeThenId, readPages, readPagesWith, whereAll, type Page, type PageArgs, type PagePlan, type PageQuery, type Queryable } from '../kernel/pagination/keyset.js';
+import { countPerKey } from '../kernel/pagination/count.js';
+import { callerSeesTeam } from '../people/teams/rows.js';
 import type { Access } from './access.js';
 import type { ContentRef } from './content.js';
 import { collectionRoleSql, spaceRoleSql } from './role-sql.js';

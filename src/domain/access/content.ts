@@ -1,6 +1,6 @@
 /** A space or a collection, named by ID: the target of content permissions. */
-import { notFound } from '../errors.js';
-import { kindOfId } from '../ids.js';
+import { notFound } from '../../lib/errors.js';
+import { kindOfId } from '../kernel/ids.js';
 import type { Access } from './access.js';
 import type { CollectionAction, SpaceAction } from './capabilities.js';
 

@@ -5,9 +5,10 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { notFound } from '../errors.js';
-import { newId } from '../ids.js';
-import { parseInput, roleSchema } from '../validation.js';
+import { notFound } from '../../lib/errors.js';
+import { newId } from '../kernel/ids.js';
+import { parseInput } from '../../lib/validation.js';
+import { roleSchema } from './roles.js';
 import type { Access } from './access.js';
 import { requireContent, type ContentRef } from './content.js';
 import { guardedWrite } from './guarded-write.js';

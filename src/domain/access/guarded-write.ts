@@ -20,8 +20,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db } from '../../db/client.js';
-import { lockParents, type TreeParent } from '../content-tree/transaction.js';
-import { conflict } from '../errors.js';
+import { lockParents, type TreeParent } from '../content/content-tree/transaction.js';
+import { conflict } from '../../lib/errors.js';
 import { createLoaders } from '../loaders/index.js';
 import { Access } from './access.js';
 import type { OrganizationAction } from './capabilities.js';

@@ -16,7 +16,7 @@
  * PostgreSQL orders enum values as declared — admin first — so the highest role is the least.
  */
 import { Prisma } from '../../generated/prisma/client.js';
-import { TRASH_RETENTION_MS } from '../spaces/lifecycle.js';
+import { TRASH_RETENTION_MS } from '../content/spaces/lifecycle.js';
 
 type Sql = Prisma.Sql;
 const { sql, raw } = Prisma;

@@ -1,11 +1,11 @@
 /** Loaders of change requests and revisions. */
 import type { Db } from '../../db/client.js';
 import { Prisma, type ChangeRequestStatus, type Revision } from '../../generated/prisma/client.js';
-import { changeRequestsPages, countChangeRequests, type ChangeRequestRow } from '../change-requests/rows.js';
-import type { Page } from '../pagination/keyset.js';
-import { countPerKey } from '../pagination/count.js';
-import type { JSONDocument } from '../documents/types.js';
-import { loadDocuments } from '../revisions/documents.js';
+import { changeRequestsPages, countChangeRequests, type ChangeRequestRow } from '../versions/change-requests/rows.js';
+import type { Page } from '../kernel/pagination/keyset.js';
+import { countPerKey } from '../kernel/pagination/count.js';
+import type { JSONDocument } from '../../lib/documents/types.js';
+import { loadDocuments } from '../versions/revisions/documents.js';
 import { byId, splitKey } from './keys.js';
 import { fromPageVariant, type LoaderRegistry } from './registry.js';
 

@@ -2,10 +2,10 @@
 import type { Db } from '../../db/client.js';
 import { audiencePages, countAudience, countTeamGrants, countUserGrants, teamGrantsPages, userGrantsPages, type AudienceEntry, type TeamGrant, type UserGrant } from '../access/audience.js';
 import type { Role } from '../access/roles.js';
-import { kindOfId } from '../ids.js';
-import { childCollectionsPages, countGuestChildCollections, loadCollections, type CollectionRow } from '../collections/rows.js';
-import type { Page } from '../pagination/keyset.js';
-import { collectionSpacesPages, countGuestCollectionSpaces, loadSpaces, type SpaceColumn, type SpaceRow } from '../spaces/rows.js';
+import { kindOfId } from '../kernel/ids.js';
+import { childCollectionsPages, countGuestChildCollections, loadCollections, type CollectionRow } from '../content/collections/rows.js';
+import type { Page } from '../kernel/pagination/keyset.js';
+import { collectionSpacesPages, countGuestCollectionSpaces, loadSpaces, type SpaceColumn, type SpaceRow } from '../content/spaces/rows.js';
 import { byId } from './keys.js';
 import { fromPageVariant, type LoaderRegistry } from './registry.js';
 

@@ -1,14 +1,14 @@
 /** Loaders of organizations (with the caller's membership), users, members and teams. */
-import { countPerKey } from '../pagination/count.js';
-import { liveSql } from '../spaces/lifecycle.js';
+import { countPerKey } from '../kernel/pagination/count.js';
+import { liveSql } from '../content/spaces/lifecycle.js';
 import { Prisma, type Member, type Team, type TeamMember, type User } from '../../generated/prisma/client.js';
 import type { Db } from '../../db/client.js';
-import { loadOrganizations, type OrganizationRow } from '../organizations/rows.js';
-import { visibleUsers } from '../members/access.js';
+import { loadOrganizations, type OrganizationRow } from '../people/organizations/rows.js';
+import { visibleUsers } from '../people/members/access.js';
 import { guestSeesSpace } from '../access/role-sql.js';
 import type { Reach } from '../access/reach.js';
-import { countMemberTeams, memberTeamsPages, teamMembersPages, type MemberTeamRow, type TeamMemberRow } from '../teams/rows.js';
-import type { Page } from '../pagination/keyset.js';
+import { countMemberTeams, memberTeamsPages, teamMembersPages, type MemberTeamRow, type TeamMemberRow } from '../people/teams/rows.js';
+import type { Page } from '../kernel/pagination/keyset.js';
 import { fromPageVariant } from './registry.js';
 import { byId, memberKey, splitKey, teamMemberKey } from './keys.js';
 import type { LoaderRegistry } from './registry.js';

@@ -4,7 +4,7 @@
  * first `load` (a request uses a few of the dozens it could), loaders of pages per page arguments.
  */
 import DataLoader from 'dataloader';
-import type { PageArgs } from '../pagination/keyset.js';
+import type { PageArgs } from '../kernel/pagination/keyset.js';
 
 /** What callers use of a DataLoader. */
 export type Loader<K, V> = Pick<DataLoader<K, V>, 'load'> & {

@@ -1,11 +1,11 @@
 /** Loaders of revision content: pages, and which pages exist. */
 import type { Db } from '../../db/client.js';
 import { Prisma, type ContentEntry } from '../../generated/prisma/client.js';
-import type { PageEntry } from '../revisions/entries.js';
-import type { RevisionScope } from '../revisions/scope.js';
-import { visibleEntries } from '../revisions/visible.js';
-import { revisionScope } from '../revisions/load.js';
-import { entitiesIn } from '../revisions/read.js';
+import type { PageEntry } from '../versions/revisions/entries.js';
+import type { RevisionScope } from '../versions/revisions/scope.js';
+import { visibleEntries } from '../versions/revisions/visible.js';
+import { revisionScope } from '../versions/revisions/load.js';
+import { entitiesIn } from '../versions/revisions/read.js';
 import { groupBy, revisionPageKey, splitKey } from './keys.js';
 import type { LoaderRegistry } from './registry.js';
 

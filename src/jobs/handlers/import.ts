@@ -4,17 +4,17 @@
  * new revision and the job's success commit together, so a worker killed at any point before
  * leaves no half-written revision (the job is run again, see sweeper.ts).
  */
-import { forbidden, notFound } from '../../domain/errors.js';
-import { editContent } from '../../domain/change-requests/write-content.js';
-import { blobStore } from '../../domain/files/blob-store.js';
-import { acceptFile } from '../../domain/files/file-input.js';
-import { storeFiles } from '../../domain/files/store-files.js';
-import { createSafeFetch } from '../../domain/imports/fetch/safe-fetch.js';
-import { ImportError } from '../../domain/imports/import-error.js';
-import { IMPORT_SOURCES, TREE_SOURCES } from '../../domain/imports/sources/index.js';
-import type { ImportInput } from '../../domain/imports/start.js';
-import { DEFAULT_IMPORT_LIMITS, type ImportedFile, type ImportLimits } from '../../domain/imports/tree.js';
-import { writeImportTree, type ImportedFileStored } from '../../domain/imports/write-tree.js';
+import { forbidden, notFound } from '../../lib/errors.js';
+import { editContent } from '../../domain/versions/change-requests/write-content.js';
+import { blobStore } from '../../domain/versions/files/blob-store.js';
+import { acceptFile } from '../../domain/versions/files/file-input.js';
+import { storeFiles } from '../../domain/versions/files/store-files.js';
+import { createSafeFetch } from '../../lib/fetch/safe-fetch.js';
+import { ImportError } from '../../lib/import-readers/import-error.js';
+import { IMPORT_SOURCES, TREE_SOURCES } from '../../lib/import-readers/sources/index.js';
+import type { ImportInput } from '../../domain/work/imports/start.js';
+import { DEFAULT_IMPORT_LIMITS, type ImportedFile, type ImportLimits } from '../../lib/import-readers/tree.js';
+import { writeImportTree, type ImportedFileStored } from '../../domain/work/imports/write-tree.js';
 import type { JobContext, JobHandler } from '../runner.js';
 
 /** Files the source gave that the store accepts (name, size); the others are left out, not fatal. */

@@ -6,13 +6,13 @@
  * keeps its last version. A job given up outside the handler (its runs stopped too often, or
  * internal errors) leaves the specification `complete` with `PARSE_ERROR` and the job's reason.
  */
-import { ImportError } from '../../domain/imports/import-error.js';
-import { createSafeFetch } from '../../domain/imports/fetch/safe-fetch.js';
-import { DEFAULT_IMPORT_LIMITS } from '../../domain/imports/tree.js';
-import { newId } from '../../domain/ids.js';
-import { processSpec, SpecProcessingError } from '../../domain/openapi-specs/processing.js';
+import { ImportError } from '../../lib/import-readers/import-error.js';
+import { createSafeFetch } from '../../lib/fetch/safe-fetch.js';
+import { DEFAULT_IMPORT_LIMITS } from '../../lib/import-readers/tree.js';
+import { newId } from '../../domain/kernel/ids.js';
+import { processSpec, SpecProcessingError } from '../../lib/openapi/processing.js';
 import type { Db } from '../../db/client.js';
-import type { JobRow } from '../../domain/jobs/rows.js';
+import type { JobRow } from '../../domain/work/jobs/rows.js';
 import type { JobHandler } from '../runner.js';
 
 /** Problems kept on the specification (the count says how many there were). */

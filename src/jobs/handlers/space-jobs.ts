@@ -1,7 +1,7 @@
 /** The space jobs: a copy (started by `duplicateSpace`) and a purge (queued by the hourly schedule). */
-import { forbidden } from '../../domain/errors.js';
-import { duplicateSpace } from '../../domain/spaces/duplicate.js';
-import { purgeSpace } from '../../domain/spaces/trash.js';
+import { forbidden } from '../../lib/errors.js';
+import { duplicateSpace } from '../../domain/content/spaces/duplicate.js';
+import { purgeSpace } from '../../domain/content/spaces/trash.js';
 import type { JobHandler } from '../runner.js';
 
 export const runSpaceDuplicate: JobHandler = async ({ job, services, access, complete, progress }) => {

@@ -3,7 +3,7 @@
  * function answers undefined for what it cannot resolve (a deleted page, a file of another
  * space, a page the visitor may not see): the renderer then shows a broken link as text.
  */
-import type { JSONDocument } from '../../domain/documents/types.js';
+import type { JSONDocument } from '../../lib/documents/types.js';
 
 export type RenderedFile = { url: string; name: string; contentType: string; size?: number };
 

@@ -4,7 +4,7 @@
  * and drops anything else (`javascript:`, `data:`, `vbscript:`…).
  */
 
-import { escapeHtml } from '../../domain/html-escape.js';
+import { escapeHtml } from '../../lib/html-escape.js';
 
 export { escapeHtml };
 

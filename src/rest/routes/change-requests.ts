@@ -1,5 +1,5 @@
 /** Sections 4.6 and 4.7 of the API description: change requests and their content. */
-import { badRequest, notFound } from '../../domain/errors.js';
+import { badRequest, notFound } from '../../lib/errors.js';
 import { booleanParam, CONNECTION_FIELDS, enumParam, listOf, pageArgs, pick, route, stringParam, type RestInput } from '../route.js';
 import {
   CHANGE_REQUEST_FRAGMENT,

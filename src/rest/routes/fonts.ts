@@ -1,5 +1,5 @@
 /** Section 4.17 (custom fonts) and the storage upload that precedes them (the public document's `POST /orgs/{id}/storage/upload`). */
-import { badRequest } from '../../domain/errors.js';
+import { badRequest } from '../../lib/errors.js';
 import { CONNECTION_FIELDS, listOf, pageArgs, route, type RestInput } from '../route.js';
 
 const BASE = '/orgs/{organizationId}/fonts';

@@ -4,7 +4,7 @@
  * has finished — waiting up to QUIRE_IMPORT_WAIT_SECONDS; a longer one answers 202 with the job
  * and its `Location` (`GET /v1/jobs/{jobId}`, a quire addition, as is the job subscription).
  */
-import { parseImportInput } from '../../domain/imports/start.js';
+import { parseImportInput } from '../../domain/work/imports/start.js';
 import { route, type RestInput, type Route } from '../route.js';
 import { importHeaders, importStatus, JOB_FRAGMENT, presentImport, presentJob } from '../present-jobs.js';
 

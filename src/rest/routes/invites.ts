@@ -3,9 +3,9 @@
  * Shapes "not shown" follow the public document: link invites are `InviteLinkToOrganization`,
  * `InviteLinkToSpace` or `InviteLinkToCollection` (with `expiresAt` added).
  */
-import { badRequest } from '../../domain/errors.js';
+import { badRequest } from '../../lib/errors.js';
 import { ROLES } from '../../domain/access/roles.js';
-import { accountEmail } from '../../domain/invites/email-invites.js';
+import { accountEmail } from '../../domain/people/invites/email-invites.js';
 import { COLLECTION_FRAGMENT, presentCollection } from '../present-content.js';
 import { presentSpace, SPACE_FRAGMENT } from '../present.js';
 import { CONNECTION_FIELDS, defined, listOf, pageArgs, route } from '../route.js';

@@ -3,7 +3,7 @@
  * the public document's ContentReferenceUsage, with `stats`), and the backlinks of a page and of
  * a file (items as ContentLocation of kind `page`). `GET /spaces/{spaceId}/links` is in spaces.ts.
  */
-import { notFound } from '../../domain/errors.js';
+import { notFound } from '../../lib/errors.js';
 import { CONNECTION_FIELDS, listOf, pageArgs, route, type RestInput } from '../route.js';
 import { nestPages, PAGE_FRAGMENT, presentPage } from '../present-change-requests.js';
 import { ORGANIZATION_FRAGMENT, presentOrganization, presentSpace, SPACE_FRAGMENT, wireEnum } from '../present.js';

@@ -1,5 +1,5 @@
 /** Section 4.5 of the API description: organization members. */
-import { MEMBER_ROLE_FILTERS, MEMBER_SORTS } from '../../domain/members/rows.js';
+import { MEMBER_ROLE_FILTERS, MEMBER_SORTS } from '../../domain/people/members/rows.js';
 import { MEMBER_FRAGMENT, presentMember, presentTeam, TEAM_FRAGMENT } from '../present-people.js';
 import { presentSpace, SPACE_FRAGMENT } from '../present.js';
 import { CONNECTION_FIELDS, enumParam, listOf, pageArgs, pick, route, stringParam } from '../route.js';

@@ -1,5 +1,5 @@
 /** Section 4.14 of the API description: OpenAPI specifications by slug, and their versions. */
-import { badRequest } from '../../domain/errors.js';
+import { badRequest } from '../../lib/errors.js';
 import { CONNECTION_FIELDS, listOf, pageArgs, route } from '../route.js';
 
 const BASE = '/orgs/{organizationId}/openapi';

@@ -1,6 +1,6 @@
 /** Section 4.12 of the API description: users (and teams) of a space or a collection. */
-import { notFound } from '../../domain/errors.js';
-import { kindOfId } from '../../domain/ids.js';
+import { notFound } from '../../lib/errors.js';
+import { kindOfId } from '../../domain/kernel/ids.js';
 import { ROLES } from '../../domain/access/roles.js';
 import { CONNECTION_FIELDS, enumParam, listOf, pageArgs, pick, route, type RestInput, type Route } from '../route.js';
 import { presentTeamPermission, presentUserPermission, TEAM_PERMISSION_FRAGMENT, USER_PERMISSION_FRAGMENT } from '../present-content.js';

@@ -2,7 +2,7 @@
  * Reviews and requested reviewers of change requests (tags `change-requests-reviews` and
  * `change-request-reviewers` of the public document), with their documented shapes.
  */
-import { badRequest } from '../../domain/errors.js';
+import { badRequest } from '../../lib/errors.js';
 import { presentUser, USER_FRAGMENT, wireEnum } from '../present.js';
 import { booleanParam, CONNECTION_FIELDS, enumParam, listOf, pageArgs, pick, route, type RestInput } from '../route.js';
 

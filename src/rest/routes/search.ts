@@ -1,5 +1,5 @@
 /** Section 4.8 of the API description: searching an organization's content. */
-import { badRequest } from '../../domain/errors.js';
+import { badRequest } from '../../lib/errors.js';
 import { CONNECTION_FIELDS, listOf, pageArgs, route } from '../route.js';
 
 const SEARCH_FRAGMENT = `fragment RestSearchSpace on SearchSpaceResult {

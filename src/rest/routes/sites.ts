@@ -4,7 +4,7 @@
  * through `organization(id) { site(id) }`, writes name the organization, so another
  * organization's site is 404 on every path.
  */
-import { badRequest } from '../../domain/errors.js';
+import { badRequest } from '../../lib/errors.js';
 import { SECTION_GROUP_FRAGMENT, SITE_SPACE_FRAGMENT, SITE_FRAGMENT, SITE_SECTION_FRAGMENT, SHARE_LINK_FRAGMENT, presentSectionGroup, presentShareLink, presentSite, presentSiteSection, presentSiteSpace, presentStructure } from '../present-sites.js';
 import { booleanParam, CONNECTION_FIELDS, listOf, pageArgs, pick, route, stringParam, type RestInput } from '../route.js';
 import { arrayPage } from '../list-page.js';

@@ -1,5 +1,5 @@
 /** Section 4.1 of the API description: spaces. */
-import { LINK_STATUSES } from '../../domain/content-links/status.js';
+import { LINK_STATUSES } from '../../domain/versions/content-links/status.js';
 import { CONNECTION_FIELDS, enumParam, listOf, pageArgs, pick, position, route } from '../route.js';
 import { CONTENT_LINK_FRAGMENT, presentContentLink } from '../present-content.js';
 import { presentSpace, SPACE_FRAGMENT } from '../present.js';

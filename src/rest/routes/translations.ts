@@ -3,7 +3,7 @@
  * `languages`) are served; the public document (0.202) has since replaced these paths with
  * translation syncs (`source`, `language`), which this server does not run.
  */
-import { badRequest } from '../../domain/errors.js';
+import { badRequest } from '../../lib/errors.js';
 import { CONNECTION_FIELDS, listOf, pageArgs, route, type RestInput } from '../route.js';
 
 const BASE = '/orgs/{organizationId}/translations';

@@ -3,7 +3,7 @@
  * ID (`GET /users/{userId}`, where every user's `urls.location` points), found only when the
  * caller may see them (members/access.ts visibleUsers), like `node(id)`.
  */
-import { notFound } from '../../domain/errors.js';
+import { notFound } from '../../lib/errors.js';
 import { presentUser, USER_FRAGMENT } from '../present.js';
 import { route, type Route } from '../route.js';
 

@@ -1,5 +1,5 @@
 /** The caller's API tokens: listed, issued (the clear text shown once) and revoked. */
-import { createToken, listTokens, revokeToken } from '../../domain/identity/token-admin.js';
+import { createToken, listTokens, revokeToken } from '../../domain/people/identity/token-admin.js';
 import { builder } from '../builder.js';
 
 type TokenRecord = { id: string; name: string; createdAt: Date; lastUsedAt: Date | null; expiresAt: Date | null; organizationId: string | null };

@@ -1,14 +1,14 @@
 /** Writes of change requests: open, update, and change their content. */
-import { createChangeRequest } from '../../domain/change-requests/create.js';
-import { updateChangeRequest } from '../../domain/change-requests/update.js';
-import { writeContent } from '../../domain/change-requests/write-content.js';
-import type { ChangeOutcome } from '../../domain/change-requests/apply.js';
-import { fileFetch } from '../../domain/imports/fetch/file-fetch.js';
-import { blobStore } from '../../domain/files/blob-store.js';
+import { createChangeRequest } from '../../domain/versions/change-requests/create.js';
+import { updateChangeRequest } from '../../domain/versions/change-requests/update.js';
+import { writeContent } from '../../domain/versions/change-requests/write-content.js';
+import type { ChangeOutcome } from '../../domain/versions/change-requests/apply.js';
+import { fileFetch } from '../../domain/versions/files/file-fetch.js';
+import { blobStore } from '../../domain/versions/files/blob-store.js';
 import { entitiesOfRevision, RevisionFileRef } from './revision-content.js';
-import { mergeChangeRequest } from '../../domain/change-requests/merge.js';
-import { updateFromSpace } from '../../domain/change-requests/update-from-space.js';
-import type { ChangeRequestRow } from '../../domain/change-requests/rows.js';
+import { mergeChangeRequest } from '../../domain/versions/change-requests/merge.js';
+import { updateFromSpace } from '../../domain/versions/change-requests/update-from-space.js';
+import type { ChangeRequestRow } from '../../domain/versions/change-requests/rows.js';
 import { builder } from '../builder.js';
 import { forgetLoaded, type Context } from '../context.js';
 import { ChangeRequestRef, ChangeRequestStatusEnum } from './change-request.js';

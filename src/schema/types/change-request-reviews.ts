@@ -7,7 +7,7 @@
  * now, rules included, is `ChangeRequest.mergeable`.
  */
 import { maySpace } from '../../domain/access/capabilities.js';
-import { failingMergeRule } from '../../domain/change-requests/merge-rules.js';
+import { failingMergeRule } from '../../domain/versions/change-requests/merge-rules.js';
 import {
   countReviewerRequests,
   removeReviewer,
@@ -15,10 +15,10 @@ import {
   reviewerRequests,
   reviewerRequestsPage,
   type ReviewerRequestRow,
-} from '../../domain/change-requests/requested-reviewers.js';
-import { countReviews, findReview, reviewsPage, submitReview, type ReviewRow } from '../../domain/change-requests/reviews.js';
-import { notFound } from '../../domain/errors.js';
-import { markdownToBody } from '../../domain/markdown/index.js';
+} from '../../domain/versions/change-requests/requested-reviewers.js';
+import { countReviews, findReview, reviewsPage, submitReview, type ReviewRow } from '../../domain/versions/change-requests/reviews.js';
+import { notFound } from '../../lib/errors.js';
+import { markdownToBody } from '../../lib/markdown/index.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import { forgetLoaded, type Context } from '../context.js';

@@ -1,14 +1,14 @@
 /** Change requests of a space: their fields, the space's list of them, and `changeRequest`. */
 import type { ChangeRequestStatus } from '../../generated/prisma/client.js';
-import type { ChangeRequestRow } from '../../domain/change-requests/rows.js';
+import type { ChangeRequestRow } from '../../domain/versions/change-requests/rows.js';
 import { pageVariant } from '../../domain/loaders/index.js';
-import { changeRequestConflicts } from '../../domain/change-requests/conflicts.js';
-import { changeRequestChanges } from '../../domain/change-requests/changes.js';
-import { baseOf } from '../../domain/change-requests/merge.js';
-import { badRequest } from '../../domain/errors.js';
-import { revisionScope } from '../../domain/revisions/load.js';
+import { changeRequestConflicts } from '../../domain/versions/change-requests/conflicts.js';
+import { changeRequestChanges } from '../../domain/versions/change-requests/changes.js';
+import { baseOf } from '../../domain/versions/change-requests/merge.js';
+import { badRequest } from '../../lib/errors.js';
+import { revisionScope } from '../../domain/versions/revisions/load.js';
 import { downloadUrl } from './revision-content.js';
-import type { BlockConflict, EntityConflict } from '../../domain/merge/index.js';
+import type { BlockConflict, EntityConflict } from '../../lib/merge/index.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import { apiUrl, appUrl } from '../urls.js';

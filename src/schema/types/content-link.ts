@@ -1,6 +1,6 @@
 /** Content links of a space's current revision, with their status and the space's link statistics. */
-import { spaceLinks } from '../../domain/content-links/space-links.js';
-import { linkStats } from '../../domain/content-links/stats.js';
+import { spaceLinks } from '../../domain/versions/content-links/space-links.js';
+import { linkStats } from '../../domain/versions/content-links/stats.js';
 import { builder } from '../builder.js';
 import { arrayConnection } from '../connection.js';
 

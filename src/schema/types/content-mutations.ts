@@ -1,9 +1,9 @@
 /** Writes of a change request's files and reusable contents (pages: change-request-mutations.ts). */
-import { createReusableContent, deleteReusableContent, updateReusableContent } from '../../domain/change-requests/reusable-contents.js';
-import { uploadFiles } from '../../domain/change-requests/upload-files.js';
-import { blobStore } from '../../domain/files/blob-store.js';
-import { MAX_FILE_BYTES } from '../../domain/files/file-input.js';
-import { badRequest } from '../../domain/errors.js';
+import { createReusableContent, deleteReusableContent, updateReusableContent } from '../../domain/versions/change-requests/reusable-contents.js';
+import { uploadFiles } from '../../domain/versions/change-requests/upload-files.js';
+import { blobStore } from '../../domain/versions/files/blob-store.js';
+import { MAX_FILE_BYTES } from '../../domain/versions/files/file-input.js';
+import { badRequest } from '../../lib/errors.js';
 import { builder } from '../builder.js';
 import { forgetLoaded, type Context } from '../context.js';
 import { entitiesOfRevision, ReusableContentRef, RevisionFileRef } from './revision-content.js';

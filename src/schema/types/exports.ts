@@ -1,5 +1,5 @@
 /** Exports of content: the signed URL of a change request's PDF (see domain/exports/change-request-pdf.ts). */
-import { changeRequestPdfUrl } from '../../domain/exports/change-request-pdf.js';
+import { changeRequestPdfUrl } from '../../domain/versions/exports/change-request-pdf.js';
 import { builder } from '../builder.js';
 
 builder.prismaObjectFields('ChangeRequest', (t) => ({

@@ -1,8 +1,8 @@
 /** Custom fonts in the graph (`Organization.fonts`, `font(id)`), their mutations, and the storage upload that precedes them. */
 import type { CustomFont } from '../../generated/prisma/client.js';
-import { createFont, deleteFont, facesOf, findFont, fontsPage, updateFont } from '../../domain/fonts/custom-fonts.js';
-import { signingSecret } from '../../domain/identity/signing-secret.js';
-import { startUpload } from '../../domain/storage/uploads.js';
+import { createFont, deleteFont, facesOf, findFont, fontsPage, updateFont } from '../../domain/publishing/fonts/custom-fonts.js';
+import { signingSecret } from '../../domain/kernel/signing-secret.js';
+import { startUpload } from '../../domain/versions/storage/uploads.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import { OrganizationRef } from './organization.js';

@@ -5,9 +5,9 @@
  */
 import type { LinkInvite } from '../../generated/prisma/client.js';
 import { atLeast } from '../../domain/access/roles.js';
-import { joinWithInvite } from '../../domain/invites/accept.js';
-import { countMemberInvites, inviteByEmail, memberInvitesPage, revokeMemberInvite, type PendingInvite, type SentInvite } from '../../domain/invites/email-invites.js';
-import { countLinkInvites, createLinkInvite, deleteLinkInvite, findLinkInvite, linkInvitesPage, updateLinkInvite } from '../../domain/invites/link-invites.js';
+import { joinWithInvite } from '../../domain/people/invites/accept.js';
+import { countMemberInvites, inviteByEmail, memberInvitesPage, revokeMemberInvite, type PendingInvite, type SentInvite } from '../../domain/people/invites/email-invites.js';
+import { countLinkInvites, createLinkInvite, deleteLinkInvite, findLinkInvite, linkInvitesPage, updateLinkInvite } from '../../domain/people/invites/link-invites.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import { forgetLoaded, published, type Context } from '../context.js';

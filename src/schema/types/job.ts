@@ -5,11 +5,11 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { changeRequestKey } from '../../domain/loaders/index.js';
-import { notFound } from '../../domain/errors.js';
-import { startImport } from '../../domain/imports/start.js';
-import { cancelJob } from '../../domain/jobs/cancel.js';
-import { findJob, organizationJobs, spaceJobs } from '../../domain/jobs/read.js';
-import { isFinished, jobEvent, type JobRow } from '../../domain/jobs/rows.js';
+import { notFound } from '../../lib/errors.js';
+import { startImport } from '../../domain/work/imports/start.js';
+import { cancelJob } from '../../domain/work/jobs/cancel.js';
+import { findJob, organizationJobs, spaceJobs } from '../../domain/work/jobs/read.js';
+import { isFinished, jobEvent, type JobRow } from '../../domain/work/jobs/rows.js';
 import { waitForJob } from '../../jobs/wait.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';

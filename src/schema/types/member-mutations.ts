@@ -1,7 +1,7 @@
-import { signingSecret } from '../../domain/identity/signing-secret.js';
-import { pingOrganization } from '../../domain/members/ping.js';
-import { removeMember } from '../../domain/members/remove.js';
-import { setMemberSso, updateMember } from '../../domain/members/update.js';
+import { signingSecret } from '../../domain/kernel/signing-secret.js';
+import { pingOrganization } from '../../domain/people/members/ping.js';
+import { removeMember } from '../../domain/people/members/remove.js';
+import { setMemberSso, updateMember } from '../../domain/people/members/update.js';
 import type { Member } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { forgetLoaded, published, type Context } from '../context.js';

@@ -1,10 +1,10 @@
-import { findMember, requireMemberRead, requireMemberSpacesRead } from '../../domain/members/access.js';
-import { countMembers, MEMBER_ROLE_FILTERS, MEMBER_SORTS, membersPage } from '../../domain/members/rows.js';
-import { countGuestSpaces, memberSpacesPage } from '../../domain/spaces/rows.js';
+import { findMember, requireMemberRead, requireMemberSpacesRead } from '../../domain/people/members/access.js';
+import { countMembers, MEMBER_ROLE_FILTERS, MEMBER_SORTS, membersPage } from '../../domain/people/members/rows.js';
+import { countGuestSpaces, memberSpacesPage } from '../../domain/content/spaces/rows.js';
 import { memberKey } from '../../domain/loaders/index.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
-import type { MemberSpaceRow } from '../../domain/spaces/rows.js';
+import type { MemberSpaceRow } from '../../domain/content/spaces/rows.js';
 import { RoleEnum, SortOrderEnum } from './enums.js';
 import { SpaceRef } from './space.js';
 import { UserRef } from './user.js';

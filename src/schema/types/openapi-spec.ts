@@ -5,7 +5,7 @@
  */
 import type { OpenAPISpec, OpenAPISpecVersion } from '../../generated/prisma/client.js';
 import { mayOrganization } from '../../domain/access/capabilities.js';
-import { createSpec, deleteSpec, findSpec, putSpec, specsPage } from '../../domain/openapi-specs/specs.js';
+import { createSpec, deleteSpec, findSpec, putSpec, specsPage } from '../../domain/publishing/openapi-specs/specs.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import { forgetLoaded } from '../context.js';

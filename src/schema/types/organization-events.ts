@@ -5,8 +5,8 @@
  * when their role reads those — and stops receiving them when they leave the organization.
  */
 import { filter, pipe } from 'graphql-yoga';
-import { AppError } from '../../domain/errors.js';
-import { kindOfId } from '../../domain/ids.js';
+import { AppError } from '../../lib/errors.js';
+import { kindOfId } from '../../domain/kernel/ids.js';
 import { ORGANIZATION_EVENT_KINDS, type OrganizationEvent } from '../../events/bus.js';
 import { builder } from '../builder.js';
 import { forgetLoaded, type Context } from '../context.js';

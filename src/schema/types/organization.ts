@@ -1,9 +1,9 @@
 import { organizationPermissions } from '../../domain/access/capabilities.js';
-import { organizationsByEmailDomain } from '../../domain/organizations/by-email-domain.js';
-import { updateOrganization } from '../../domain/organizations/update.js';
+import { organizationsByEmailDomain } from '../../domain/people/organizations/by-email-domain.js';
+import { updateOrganization } from '../../domain/people/organizations/update.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
-import { countViewerOrganizations, viewerOrganizationsPage } from '../../domain/organizations/rows.js';
+import { countViewerOrganizations, viewerOrganizationsPage } from '../../domain/people/organizations/rows.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import { forgetLoaded, published, type Context } from '../context.js';
 import { OrganizationTypeEnum, RoleEnum } from './enums.js';

@@ -4,11 +4,11 @@
  * Links come from the "DocumentLink" rows of the page's document (content-links/page-links.ts);
  * backlinks are pages read in SQL by page ID (content-links/backlinks.ts).
  */
-import { backlinksPage, countBacklinks, type BacklinkTarget } from '../../domain/content-links/backlinks.js';
-import { pageLinks } from '../../domain/content-links/page-links.js';
-import { notFound } from '../../domain/errors.js';
-import type { PageArgs } from '../../domain/pagination/keyset.js';
-import type { RevisionScope } from '../../domain/revisions/scope.js';
+import { backlinksPage, countBacklinks, type BacklinkTarget } from '../../domain/versions/content-links/backlinks.js';
+import { pageLinks } from '../../domain/versions/content-links/page-links.js';
+import { notFound } from '../../lib/errors.js';
+import type { PageArgs } from '../../domain/kernel/pagination/keyset.js';
+import type { RevisionScope } from '../../domain/versions/revisions/scope.js';
 import { builder } from '../builder.js';
 import { arrayConnection, pageConnection } from '../connection.js';
 import type { Context } from '../context.js';

@@ -2,11 +2,11 @@
  * One page change at a time (each a batch of one: see updateChangeRequestContent), answered with
  * the page as the change request's new revision has it.
  */
-import { writeContent } from '../../domain/change-requests/write-content.js';
-import { fileFetch } from '../../domain/imports/fetch/file-fetch.js';
-import { blobStore } from '../../domain/files/blob-store.js';
-import { revisionScope } from '../../domain/revisions/load.js';
-import { pageById } from '../../domain/revisions/pages.js';
+import { writeContent } from '../../domain/versions/change-requests/write-content.js';
+import { fileFetch } from '../../domain/versions/files/file-fetch.js';
+import { blobStore } from '../../domain/versions/files/blob-store.js';
+import { revisionScope } from '../../domain/versions/revisions/load.js';
+import { pageById } from '../../domain/versions/revisions/pages.js';
 import { builder } from '../builder.js';
 import { forgetLoaded, type Context } from '../context.js';
 import { PageRef, PageTypeEnum, type PageShape } from './page.js';

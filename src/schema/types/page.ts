@@ -1,9 +1,9 @@
 /** Pages of a revision: documents, groups and links, each with its path and child pages. */
-import type { PageData } from '../../domain/revisions/entries.js';
-import type { RevisionScope } from '../../domain/revisions/scope.js';
-import { walk, type PageNode } from '../../domain/revisions/tree.js';
-import { documentToMarkdown } from '../../domain/markdown/index.js';
-import type { JSONDocument } from '../../domain/documents/types.js';
+import type { PageData } from '../../domain/versions/revisions/entries.js';
+import type { RevisionScope } from '../../domain/versions/revisions/scope.js';
+import { walk, type PageNode } from '../../domain/versions/revisions/tree.js';
+import { documentToMarkdown } from '../../lib/markdown/index.js';
+import type { JSONDocument } from '../../lib/documents/types.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { apiUrl, appUrl } from '../urls.js';

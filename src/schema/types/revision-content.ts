@@ -1,12 +1,12 @@
 /** A revision's files and reusable contents. */
-import { signingSecret } from '../../domain/identity/signing-secret.js';
-import { fileData, type Entry } from '../../domain/revisions/entries.js';
-import { countEntities, entitiesPage } from '../../domain/revisions/lists.js';
-import { entitiesIn, entityIn, readEntries } from '../../domain/revisions/read.js';
-import { revisionScope } from '../../domain/revisions/load.js';
-import type { RevisionScope } from '../../domain/revisions/scope.js';
-import { FILE_DOWNLOAD_PATH, signFileToken } from '../../domain/files/download-link.js';
-import { documentToMarkdown } from '../../domain/markdown/index.js';
+import { signingSecret } from '../../domain/kernel/signing-secret.js';
+import { fileData, type Entry } from '../../domain/versions/revisions/entries.js';
+import { countEntities, entitiesPage } from '../../domain/versions/revisions/lists.js';
+import { entitiesIn, entityIn, readEntries } from '../../domain/versions/revisions/read.js';
+import { revisionScope } from '../../domain/versions/revisions/load.js';
+import type { RevisionScope } from '../../domain/versions/revisions/scope.js';
+import { FILE_DOWNLOAD_PATH, signFileToken } from '../../domain/versions/files/download-link.js';
+import { documentToMarkdown } from '../../lib/markdown/index.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';

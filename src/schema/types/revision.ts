@@ -1,11 +1,11 @@
 /** Revisions: immutable states of a space's content (its own, or a change request's). */
 import type { Revision } from '../../generated/prisma/client.js';
-import { pageById, pageByPath } from '../../domain/revisions/pages.js';
-import { badRequest } from '../../domain/errors.js';
+import { pageById, pageByPath } from '../../domain/versions/revisions/pages.js';
+import { badRequest } from '../../lib/errors.js';
 import { builder } from '../builder.js';
 import { apiUrl, appUrl } from '../urls.js';
 import { asPages, PageRef } from './page.js';
-import { buildTree, walk } from '../../domain/revisions/tree.js';
+import { buildTree, walk } from '../../domain/versions/revisions/tree.js';
 
 export const RevisionTypeEnum = builder.enumType('RevisionType', { values: ['edits', 'merge', 'update', 'rollback'] as const });
 

@@ -1,6 +1,6 @@
 /** SAML providers in the graph: `Organization.samlProviders`, `samlProvider(id)`, `ssoProviders` (how members sign in) and the mutations. */
 import type { SamlProvider } from '../../generated/prisma/client.js';
-import { createProvider, deleteProvider, findProvider, loginProviders, providersPage, serviceOf, updateProvider } from '../../domain/sso/providers.js';
+import { createProvider, deleteProvider, findProvider, loginProviders, providersPage, serviceOf, updateProvider } from '../../domain/people/sso/providers.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { pageConnection } from '../connection.js';

@@ -1,5 +1,5 @@
 /** Searching an organization's content: spaces whose pages match, best first (domain/search/query.ts). */
-import { searchOrganization, PAGES_PER_SPACE, SECTIONS_PER_PAGE, type PageHit, type SectionHit, type SpaceHit } from '../../domain/search/query.js';
+import { searchOrganization, PAGES_PER_SPACE, SECTIONS_PER_PAGE, type PageHit, type SectionHit, type SpaceHit } from '../../domain/versions/search/query.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import { appUrl } from '../urls.js';

@@ -1,15 +1,15 @@
 /**
  * Every write to sites: the sites themselves (create, update, publish, unpublish, delete), their
  * sections and site spaces (add, update, move, delete), share links and customization. Each runs
- * one domain command (src/domain/sites/), which checks the caller's role and validates its input.
+ * one domain command (src/domain/publishing/sites/), which checks the caller's role and validates its input.
  */
-import { deleteSiteSpaceCustomization, patchSiteSpaceCustomization, putSiteCustomization } from '../../domain/sites/customization-store.js';
-import { addSection, deleteSection, moveSection, updateSection } from '../../domain/sites/sections.js';
-import { createSectionGroup, deleteSectionGroup, moveSectionGroup, updateSectionGroup } from '../../domain/sites/section-groups.js';
-import { createShareLink, deleteShareLink, updateShareLink } from '../../domain/sites/share-links.js';
-import { addSiteSpace, deleteSiteSpace, moveSiteSpace, updateSiteSpace } from '../../domain/sites/site-spaces.js';
-import { createSite, deleteSite, setPublished, updateSite } from '../../domain/sites/sites.js';
-import { notFound } from '../../domain/errors.js';
+import { deleteSiteSpaceCustomization, patchSiteSpaceCustomization, putSiteCustomization } from '../../domain/publishing/sites/customization-store.js';
+import { addSection, deleteSection, moveSection, updateSection } from '../../domain/publishing/sites/sections.js';
+import { createSectionGroup, deleteSectionGroup, moveSectionGroup, updateSectionGroup } from '../../domain/publishing/sites/section-groups.js';
+import { createShareLink, deleteShareLink, updateShareLink } from '../../domain/publishing/sites/share-links.js';
+import { addSiteSpace, deleteSiteSpace, moveSiteSpace, updateSiteSpace } from '../../domain/publishing/sites/site-spaces.js';
+import { createSite, deleteSite, setPublished, updateSite } from '../../domain/publishing/sites/sites.js';
+import { notFound } from '../../lib/errors.js';
 import { builder } from '../builder.js';
 import { forgetLoaded, type Context } from '../context.js';
 import { PositionInput } from './position.js';

@@ -5,14 +5,14 @@
  */
 import type { Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace } from '../../generated/prisma/client.js';
 import { mayOrganization } from '../../domain/access/capabilities.js';
-import { notFound } from '../../domain/errors.js';
+import { notFound } from '../../lib/errors.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { byTimeThenId, readPage } from '../../domain/pagination/keyset.js';
-import { sectionBaseUrl, shareLinkUrl, siteBaseUrl, siteSpaceBaseUrl } from '../../domain/sites/published-urls.js';
-import { countShareLinks, shareLinksPage } from '../../domain/sites/share-links.js';
-import { siteCustomization, siteSpaceCustomization } from '../../domain/sites/customization-store.js';
-import { apiVisibility } from '../../domain/sites/sites.js';
-import { groupsOfSite } from '../../domain/sites/section-groups.js';
+import { byTimeThenId, readPage } from '../../domain/kernel/pagination/keyset.js';
+import { sectionBaseUrl, shareLinkUrl, siteBaseUrl, siteSpaceBaseUrl } from '../../domain/publishing/sites/published-urls.js';
+import { countShareLinks, shareLinksPage } from '../../domain/publishing/sites/share-links.js';
+import { siteCustomization, siteSpaceCustomization } from '../../domain/publishing/sites/customization-store.js';
+import { apiVisibility } from '../../domain/publishing/sites/sites.js';
+import { groupsOfSite } from '../../domain/publishing/sites/section-groups.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import type { Context } from '../context.js';

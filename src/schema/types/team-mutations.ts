@@ -1,6 +1,6 @@
-import { createTeam } from '../../domain/teams/create.js';
-import { removeTeamMember, setTeamMember, updateTeamMembers } from '../../domain/teams/members.js';
-import { deleteTeam, updateTeam } from '../../domain/teams/update.js';
+import { createTeam } from '../../domain/people/teams/create.js';
+import { removeTeamMember, setTeamMember, updateTeamMembers } from '../../domain/people/teams/members.js';
+import { deleteTeam, updateTeam } from '../../domain/people/teams/update.js';
 import type { Team } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { forgetLoaded, published, type Context } from '../context.js';

@@ -1,8 +1,8 @@
 import { memberKey } from '../../domain/loaders/index.js';
-import { requireTeam, teamPermissions } from '../../domain/teams/access.js';
-import { countTeams, isUnfilteredTeams, teamsPage, type TeamMemberRow } from '../../domain/teams/rows.js';
+import { requireTeam, teamPermissions } from '../../domain/people/teams/access.js';
+import { countTeams, isUnfilteredTeams, teamsPage, type TeamMemberRow } from '../../domain/people/teams/rows.js';
 import { pageVariant } from '../../domain/loaders/index.js';
-import { forbidden } from '../../domain/errors.js';
+import { forbidden } from '../../lib/errors.js';
 import type { Team } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';

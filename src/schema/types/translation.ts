@@ -1,7 +1,7 @@
 /** Translation settings in the graph: `Organization.translations`, `translationSettings(id)` and their mutations. */
 import type { TranslationSettings } from '../../generated/prisma/client.js';
 import { mayOrganization } from '../../domain/access/capabilities.js';
-import { createTranslation, deleteTranslation, findTranslation, replaceTranslation, translationsPage } from '../../domain/translations/settings.js';
+import { createTranslation, deleteTranslation, findTranslation, replaceTranslation, translationsPage } from '../../domain/publishing/translations/settings.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import { apiUrl } from '../urls.js';

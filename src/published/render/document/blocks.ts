@@ -3,8 +3,8 @@
  * renders its children one level deeper, and below MAX_DEPTH a subtree is written as plain text,
  * so the recursion stays bounded however deep the document.
  */
-import { blockChildren, childrenOf, dataOf, fragmentNamed, fragmentsOf, inlineChildren, isRecord } from '../../../domain/markdown/nodes.js';
-import type { BlockNode } from '../../../domain/documents/types.js';
+import { blockChildren, childrenOf, dataOf, fragmentNamed, fragmentsOf, inlineChildren, isRecord } from '../../../lib/markdown/nodes.js';
+import type { BlockNode } from '../../../lib/documents/types.js';
 import { element, escapeHtml } from '../html.js';
 import { renderContentRef, renderEmbed } from './cards.js';
 import { renderCode } from './code.js';

@@ -2,8 +2,8 @@
  * Link cards: embeds (an external URL; quire loads no third-party frames or scripts, so an embed
  * is a link to what it embeds) and content-refs (a card to a page, file, space or URL).
  */
-import { dataOf } from '../../../domain/markdown/nodes.js';
-import type { BlockNode } from '../../../domain/documents/types.js';
+import { dataOf } from '../../../lib/markdown/nodes.js';
+import type { BlockNode } from '../../../lib/documents/types.js';
 import { element, escapeHtml, safeUrl } from '../html.js';
 import { refId, refLabel, refUrl } from './refs.js';
 import type { RenderState } from './state.js';

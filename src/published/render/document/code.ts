@@ -3,8 +3,8 @@
  * (line numbers are a CSS counter on those spans, so copying the code does not copy them), the
  * title as a `<figcaption>`. No highlighting here: the `language-x` class is what highlighters read.
  */
-import { childrenOf, dataOf, inlineChildren, isRecord } from '../../../domain/markdown/nodes.js';
-import type { BlockNode } from '../../../domain/documents/types.js';
+import { childrenOf, dataOf, inlineChildren, isRecord } from '../../../lib/markdown/nodes.js';
+import type { BlockNode } from '../../../lib/documents/types.js';
 import { classes, classToken, element, escapeHtml } from '../html.js';
 import { renderInlines } from './inlines.js';
 import { textNodeHtml } from './marks.js';

@@ -4,9 +4,9 @@
  * self-link after its text. The self-link is hidden from assistive technologies and from the tab
  * order: it only repeats the heading, and the page outline already links every heading.
  */
-import { childrenOf, dataOf } from '../../../domain/markdown/nodes.js';
-import { slugOf } from '../../../domain/documents/slug.js';
-import type { BlockNode } from '../../../domain/documents/types.js';
+import { childrenOf, dataOf } from '../../../lib/markdown/nodes.js';
+import { slugOf } from '../../../lib/documents/slug.js';
+import type { BlockNode } from '../../../lib/documents/types.js';
 import { attrs } from '../html.js';
 import { renderInlines } from './inlines.js';
 import type { RenderState } from './state.js';

@@ -1,6 +1,6 @@
 /** A page's JSON document → the HTML of its body, and the outline of its headings. */
-import { isRecord } from '../../../domain/markdown/nodes.js';
-import type { JSONDocument } from '../../../domain/documents/types.js';
+import { isRecord } from '../../../lib/markdown/nodes.js';
+import type { JSONDocument } from '../../../lib/documents/types.js';
 import type { RenderContext } from '../context.js';
 import { renderBlocks } from './blocks.js';
 import { newState, type OutlineHeading } from './state.js';

@@ -2,8 +2,8 @@
  * Inline content: texts, links (a ContentRef resolved through the context; broken ones stay
  * text), mentions, emoji, inline maths and images, buttons. Unknown inlines show their text.
  */
-import { childrenOf, dataOf, isRecord, typeOf } from '../../../domain/markdown/nodes.js';
-import { emojiText } from '../../../domain/markdown/to-inlines.js';
+import { childrenOf, dataOf, isRecord, typeOf } from '../../../lib/markdown/nodes.js';
+import { emojiText } from '../../../lib/markdown/to-inlines.js';
 import { classes, classToken, element, escapeHtml } from '../html.js';
 import { textNodeHtml } from './marks.js';
 import { inlineImageHtml } from './image-tags.js';

@@ -2,8 +2,8 @@
  * Lists: `list-unordered` → `<ul>`, `list-ordered` → `<ol start>`, `list-tasks` → a `<ul>` whose
  * items start with a disabled checkbox (the published page shows state, it cannot change it).
  */
-import { blockChildren, childrenOf, dataOf } from '../../../domain/markdown/nodes.js';
-import type { BlockNode } from '../../../domain/documents/types.js';
+import { blockChildren, childrenOf, dataOf } from '../../../lib/markdown/nodes.js';
+import type { BlockNode } from '../../../lib/documents/types.js';
 import { attrs, element } from '../html.js';
 import { renderInlines } from './inlines.js';
 import type { RenderBlocks, RenderState } from './state.js';

@@ -4,8 +4,8 @@
  * neighbouring leaves share the elements of the marks they have in common:
  * `bold ` + `it` (bold, italic) gives `<strong>bold <em>it</em></strong>`.
  */
-import { isRecord, leavesOf, marksOf } from '../../../domain/markdown/nodes.js';
-import type { Mark } from '../../../domain/documents/types.js';
+import { isRecord, leavesOf, marksOf } from '../../../lib/markdown/nodes.js';
+import type { Mark } from '../../../lib/documents/types.js';
 import { attrs, classes, escapeHtml } from '../html.js';
 
 const TAGS: [type: string, tag: string][] = [

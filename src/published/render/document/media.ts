@@ -1,6 +1,6 @@
 /** Image blocks (`images` → `image`, as figures with captions) and file download cards. */
-import { blockChildren, dataOf, fragmentNamed, inlineChildren } from '../../../domain/markdown/nodes.js';
-import type { BlockNode } from '../../../domain/documents/types.js';
+import { blockChildren, dataOf, fragmentNamed, inlineChildren } from '../../../lib/markdown/nodes.js';
+import type { BlockNode } from '../../../lib/documents/types.js';
 import { classes, classToken, element, escapeHtml } from '../html.js';
 import { altOf, imgTags } from './image-tags.js';
 import { renderInlines } from './inlines.js';

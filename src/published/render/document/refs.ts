@@ -1,5 +1,5 @@
 /** Content references (`data.ref` of links, cards, images, files) → safe URLs through the context. */
-import { isRecord } from '../../../domain/markdown/nodes.js';
+import { isRecord } from '../../../lib/markdown/nodes.js';
 import type { ContentRefLike, RenderContext, RenderedFile } from '../context.js';
 import { safeUrl } from '../html.js';
 

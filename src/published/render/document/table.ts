@@ -5,8 +5,8 @@
  * checkboxes, files, users, select options, ratings, references, images). Card views are shown
  * as tables too.
  */
-import { blockChildren, dataOf, fragmentsOf, inlineChildren, isRecord } from '../../../domain/markdown/nodes.js';
-import type { BlockNode, FragmentNode } from '../../../domain/documents/types.js';
+import { blockChildren, dataOf, fragmentsOf, inlineChildren, isRecord } from '../../../lib/markdown/nodes.js';
+import type { BlockNode, FragmentNode } from '../../../lib/documents/types.js';
 import { attrs, classes, element, escapeHtml } from '../html.js';
 import { imgTags } from './image-tags.js';
 import { renderInlines } from './inlines.js';

@@ -5,8 +5,8 @@
  * JavaScript a reader sees all the content. The page script (page/script.ts) then shows the
  * tablist, hides the titles and the unselected panels, and handles clicks and arrow keys.
  */
-import { blockChildren, dataOf } from '../../../domain/markdown/nodes.js';
-import type { BlockNode } from '../../../domain/documents/types.js';
+import { blockChildren, dataOf } from '../../../lib/markdown/nodes.js';
+import type { BlockNode } from '../../../lib/documents/types.js';
 import { attrs, element, escapeHtml } from '../html.js';
 import type { RenderBlocks, RenderState } from './state.js';
 

@@ -2,8 +2,8 @@
  * The text of any subtree without recursion (an explicit stack), so that arbitrarily deep
  * documents can still be shown: what lies below MAX_DEPTH, heading titles, alt texts.
  */
-import { isRecord } from '../../../domain/markdown/nodes.js';
-import { emojiText } from '../../../domain/markdown/to-inlines.js';
+import { isRecord } from '../../../lib/markdown/nodes.js';
+import { emojiText } from '../../../lib/markdown/to-inlines.js';
 
 const BREAK = Symbol('block break');
 

@@ -3,7 +3,7 @@
  * current page is `aria-current="page"`; pages with children fold them in a `<details>` placed
  * after the page's link (so the link stays a plain link), open on the way to the current page.
  */
-import { emojiText } from '../../../domain/markdown/to-inlines.js';
+import { emojiText } from '../../../lib/markdown/to-inlines.js';
 import { element, escapeHtml } from '../html.js';
 import { PAGE_IDS } from '../ids.js';
 import type { UiStrings } from '../strings.js';

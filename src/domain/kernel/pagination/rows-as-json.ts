@@ -1,0 +1,77 @@
+/**
+ * How the rows of a list travel when many lists are read in one statement (a page per parent, or a
+ * child page inside its parent's row): one JSON array per list, each row an array of its columns'
+ * values as text, turned back into a row object by a function compiled once per column list.
+ *
+ * Why text: PostgreSQL's `json_build_array` looks up the output function of every argument on
+ * every call (a catalog lookup per value), where `array_agg(ARRAY[…]::text[])` converts each value
+ * with a function resolved once per statement and `array_to_json` writes the whole page at once.
+ * For organization → 20 collections → 20 spaces the statement spends a fifth less CPU in
+ * PostgreSQL (measured with pgbench, alternated). No key is repeated in every row either (a
+ * quarter of the text of `json_agg(item)` for a page of spaces), and arrays of values parse in a
+ * quarter of the time of objects. Values arrive as PostgreSQL writes them as text (DateStyle ISO,
+ * which node-postgres and Prisma's adapter already rely on) and are revived by their kind.
+ */
+import { Prisma } from '../../../generated/prisma/client.js';
+
+type Sql = Prisma.Sql;
+const { sql, raw } = Prisma;
+
+/**
+ * A column's kind: `text` (text, enums cast to text), `int`, `date` (timestamp without time zone,
+ * holding UTC), `json` (jsonb, or an array: sent as JSON text), `bytea` (as `\x…` hex).
+ */
+export type ColumnKind = 'text' | 'int' | 'date' | 'json' | 'bytea';
+
+export type RowsAsJson<Row> = {
+  /** The columns read from each row of the list's statement (aliased `item`), in order. */
+  readonly columns: readonly string[];
+  readonly kinds: readonly ColumnKind[];
+  /** A column of each row holding a nested list's JSON (a parent row's `_children`), if any. */
+  readonly nested?: string;
+  /** The row object of a row's values (and its nested list's JSON, if any), compiled once. */
+  readonly make: (values: readonly (string | null)[], nested?: unknown) => Row;
+};
+
+const date = (text: string) => new Date(`${text.replace(' ', 'T')}Z`);
+const bytes = (text: string) => Buffer.from(text.slice(2), 'hex');
+const REVIVE: Record<ColumnKind, (v: string) => string> = {
+  text: (v) => v,
+  int: (v) => `(${v} === null ? null : +${v})`,
+  date: (v) => `(${v} === null ? null : date(${v}))`,
+  json: (v) => `(${v} === null ? null : JSON.parse(${v}))`,
+  bytea: (v) => `(${v} === null ? null : bytes(${v}))`,
+};
+
+/**
+ * Rows of `columns` (name → kind, in the order they travel); `nested`: a column holding a nested
+ * list's JSON, carried beside the values. The names are the code's own column names, not input:
+ * they are compiled into an object literal, so that every row gets the same shape (a loop
+ * assigning keys one by one is several times slower).
+ */
+export function rowsAsJson<Row>(columns: Readonly<Record<string, ColumnKind>>, nested?: string): RowsAsJson<Row> {
+  const names = Object.keys(columns);
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: ${REVIVE[columns[name]](`v[${i}]`)}`);
+  if (nested) fields.push(`${JSON.stringify(nested)}: n`);
+  const make = new Function('date', 'bytes', `return (v, n) => ({ ${fields.join(', ')} });`)(date, bytes) as RowsAsJson<Row>['make'];
+  return { columns: names, kinds: names.map((name) => columns[name]), nested, make };
+}
+
+const valueSql = (column: string, kind: ColumnKind) => (kind === 'json' ? `to_json(item."${column}")::text` : `item."${column}"::text`);
+
+/** The rows of `query` (aliased `item`) as one JSON array (a value of type json; `[]` when none). */
+export function rowsAsJsonSql(json: RowsAsJson<unknown>, query: Sql): Sql {
+  const values = raw(`ARRAY[${json.columns.map((column, i) => valueSql(column, json.kinds[i])).join(', ')}]`);
+  // An aggregate over a subquery with ORDER BY reads its rows in that order.
+  return json.nested
+    ? sql`(SELECT coalesce(json_agg(json_build_array(${values}, item.${raw(`"${json.nested}"`)})), '[]') FROM (${query}) item)`
+    : sql`(SELECT coalesce(array_to_json(array_agg(${values})), '[]') FROM (${query}) item)`;
+}
+
+/** Rows read by rowsAsJsonSql (as JSON text, or already parsed when they came nested in a parent's). */
+export function rowsFromJson<Row>(json: RowsAsJson<Row>, value: unknown): Row[] {
+  const list = (typeof value === 'string' ? JSON.parse(value) : (value ?? [])) as unknown[];
+  const { make } = json;
+  if (!json.nested) return (list as (string | null)[][]).map((values) => make(values));
+  return (list as [(string | null)[], unknown][]).map(([values, children]) => make(values, children));
+}

@@ -1,0 +1,18 @@
+/** Small SQL helpers shared by the row modules. */
+import { Prisma } from '../../generated/prisma/client.js';
+import { prepare, type RawQueryable } from '../../db/prepared.js';
+
+/**
+ * Reads rows by ID as the caller `viewerId` sees them: `select(viewer)` is the statement before its
+ * `WHERE`, `idColumn` the column the IDs are of. Both statements are prepared once (db/prepared.ts).
+ * A single ID is compared with `=`: PostgreSQL then settles on one plan for the statement after a
+ * few executions, where `= ANY($array)` (an array of unknown length) makes it plan every execution
+ * anew. Most loads are of one row.
+ */
+export function rowsById<Row>(idColumn: string, select: (viewer: Prisma.Sql) => Prisma.Sql) {
+  const column = Prisma.raw(idColumn);
+  const one = prepare<[viewerId: string, id: string]>(2, (viewer, id) => Prisma.sql`${select(viewer)} WHERE ${column} = ${id}`);
+  const many = prepare<[viewerId: string, ids: string[]]>(2, (viewer, ids) => Prisma.sql`${select(viewer)} WHERE ${column} = ANY(${ids}::text[])`);
+  return (db: RawQueryable, viewerId: string, ids: readonly string[]): Promise<Row[]> =>
+    ids.length === 1 ? one.query<Row>(db, viewerId, ids[0]) : many.query<Row>(db, viewerId, [...ids]);
+}

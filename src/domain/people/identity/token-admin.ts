@@ -1,0 +1,39 @@
+/**
+ * A user's API tokens, managed by the user themself (GraphQL `viewer.apiTokens`, `createApiToken`,
+ * `revokeApiToken`) or by an operator (the admin CLI). Nobody sees another user's tokens, and no
+ * one ever sees a token's clear text again after it was issued. A credential confined to one
+ * organization (access/reach.ts) manages only tokens confined to that organization, and the
+ * tokens it makes are confined there too: it never mints, lists or revokes one of wider reach.
+ */
+import { z } from 'zod';
+import type { Db } from '../../../db/client.js';
+import { badRequest, notFound } from '../../../lib/errors.js';
+import { parseInput } from '../../../lib/validation.js';
+import type { Reach } from '../../access/reach.js';
+import { issueNamedToken, TOKEN_FIELDS } from './tokens.js';
+
+const createInput = z.object({
+  name: z.string().trim().max(100).optional(),
+  expiresAt: z.date().nullish(),
+});
+
+/** Whose tokens, as seen by which credential: an operator's is not confined. */
+export type TokenOwner = Reach & { userId: string };
+
+const within = (owner: TokenOwner) => ({ userId: owner.userId, ...(owner.confinedTo ? { organizationId: owner.confinedTo } : {}) });
+
+export function listTokens(db: Db, owner: TokenOwner) {
+  return db.apiToken.findMany({ where: within(owner), select: TOKEN_FIELDS, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+}
+
+export async function createToken(db: Db, owner: TokenOwner, raw: z.input<typeof createInput>) {
+  const data = parseInput(createInput, raw);
+  if (data.expiresAt && data.expiresAt.getTime() <= Date.now()) throw badRequest('Invalid value for "expiresAt": must be in the future', 'expiresAt');
+  return db.$transaction((tx) => issueNamedToken(tx, owner.userId, { name: data.name, expiresAt: data.expiresAt, confinedTo: owner.confinedTo }));
+}
+
+/** Deletes one of the owner's tokens; another user's token, or one beyond the credential's reach, is "not found". */
+export async function revokeToken(db: Db, owner: TokenOwner, tokenId: string): Promise<void> {
+  const { count } = await db.apiToken.deleteMany({ where: { id: tokenId, ...within(owner) } });
+  if (!count) throw notFound('API token');
+}

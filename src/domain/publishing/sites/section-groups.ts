@@ -1,0 +1,77 @@
+/**
+ * Section groups: named groups of a site's sections (the tabs shown under one heading). One
+ * level: a group holds sections, not other groups (nesting is refused with a 400).
+ */
+import { z } from 'zod';
+import type { Prisma, Site, SiteSectionGroup } from '../../../generated/prisma/client.js';
+import type { Db } from '../../../db/client.js';
+import type { Access } from '../../access/access.js';
+import { badRequest, notFound } from '../../../lib/errors.js';
+import { newId } from '../../kernel/ids.js';
+import { parseInput } from '../../../lib/validation.js';
+import { bySiblingOrder, positionAmong, type SitePosition } from './order.js';
+import { siteWrite } from './write.js';
+
+type Tx = Prisma.TransactionClient;
+
+export const groupsOfSite = async (db: Tx | Db, siteId: string) => (await db.siteSectionGroup.findMany({ where: { siteId } })).sort(bySiblingOrder);
+
+async function requireGroup(tx: Tx, site: Site, id: string): Promise<SiteSectionGroup> {
+  const group = await tx.siteSectionGroup.findFirst({ where: { id, siteId: site.id } });
+  if (!group) throw notFound('Site section group');
+  return group;
+}
+
+/** Puts the sections named in `field` into the group (they must be the site's). */
+async function assignSections(tx: Tx, site: Site, groupId: string, sectionIds: readonly string[], field: string): Promise<void> {
+  const found = await tx.siteSection.findMany({ where: { id: { in: [...sectionIds] }, siteId: site.id }, select: { id: true } });
+  const missing = sectionIds.find((id) => !found.some((s) => s.id === id));
+  if (missing) throw badRequest(`Invalid value for "${field}": no section ${missing} in this site`, field);
+  await tx.siteSection.updateMany({ where: { id: { in: [...sectionIds] } }, data: { sectionGroupId: groupId } });
+}
+
+const icon = z.string().trim().max(50).nullish();
+const noNesting = (value: unknown, field: string) => {
+  if (value !== undefined && value !== null) throw badRequest(`Invalid value for "${field}": section groups do not nest on this server`, field);
+};
+
+const createSchema = z.object({ title: z.string().trim().min(1).max(100), icon, sections: z.array(z.string().max(100)).max(200).optional(), parent: z.unknown().optional(), draft: z.literal(false).optional() }).strict();
+
+export function createSectionGroup(db: Db, access: Access, siteId: string, raw: unknown): Promise<SiteSectionGroup> {
+  const input = parseInput(createSchema, raw);
+  noNesting(input.parent, 'parent');
+  return siteWrite(db, access, siteId, async (tx, site) => {
+    const group = await tx.siteSectionGroup.create({ data: { id: newId('SiteSectionGroup'), siteId, title: input.title, icon: input.icon || null, position: positionAmong(await groupsOfSite(tx, siteId), null) } });
+    if (input.sections?.length) await assignSections(tx, site, group.id, input.sections, 'sections');
+    return group;
+  });
+}
+
+const updateSchema = z.object({ title: z.string().trim().min(1).max(100).optional(), icon, parentSectionGroupId: z.unknown().optional(), draft: z.literal(false).optional() }).strict();
+
+export function updateSectionGroup(db: Db, access: Access, siteId: string, id: string, raw: unknown): Promise<SiteSectionGroup> {
+  const input = parseInput(updateSchema, raw);
+  noNesting(input.parentSectionGroupId, 'parentSectionGroupId');
+  return siteWrite(db, access, siteId, async (tx, site) => {
+    await requireGroup(tx, site, id);
+    return tx.siteSectionGroup.update({ where: { id }, data: { ...(input.title !== undefined ? { title: input.title } : {}), ...(input.icon !== undefined ? { icon: input.icon || null } : {}) } });
+  });
+}
+
+/** Deletes the group; its sections stay, ungrouped. */
+export function deleteSectionGroup(db: Db, access: Access, siteId: string, id: string): Promise<void> {
+  return siteWrite(db, access, siteId, async (tx, site) => {
+    await requireGroup(tx, site, id);
+    await tx.siteSectionGroup.delete({ where: { id } });
+  });
+}
+
+const moveSchema = z.object({ position: z.object({ before: z.string().nullish(), after: z.string().nullish() }).strict().optional() }).strict();
+
+export function moveSectionGroup(db: Db, access: Access, siteId: string, id: string, raw: unknown): Promise<SiteSectionGroup> {
+  const { position } = parseInput(moveSchema, raw);
+  return siteWrite(db, access, siteId, async (tx, site) => {
+    await requireGroup(tx, site, id);
+    return tx.siteSectionGroup.update({ where: { id }, data: { position: positionAmong(await groupsOfSite(tx, siteId), id, position as SitePosition | undefined) } });
+  });
+}

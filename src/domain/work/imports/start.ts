@@ -1,0 +1,63 @@
+/**
+ * Starting an import into a change request (or into one of its pages): the request is checked
+ * here — input, the caller's right to edit, the page — and the work is a job (kind `import`,
+ * jobs/handlers/import.ts), so a long import survives the request that started it and can be
+ * watched. The job's input holds the URL, the source and the page: nothing else is needed to run it.
+ */
+import { z } from 'zod';
+import type { Db } from '../../../db/client.js';
+import type { Access } from '../../access/access.js';
+import { badRequest, conflict, notFound } from '../../../lib/errors.js';
+import { enqueueJob } from '../jobs/enqueue.js';
+import type { JobRow } from '../jobs/rows.js';
+import { revisionScope } from '../../versions/revisions/load.js';
+import { entityIn } from '../../versions/revisions/read.js';
+import { parseInput } from '../../../lib/validation.js';
+import { IMPORT_SOURCES, THIRD_PARTY_SOURCES, type ImportSourceName } from '../../../lib/import-readers/sources/index.js';
+
+const SOURCE_NAMES = Object.keys(IMPORT_SOURCES) as ImportSourceName[];
+
+const importSchema = z
+  .object({
+    url: z
+      .string()
+      .max(2048)
+      .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), 'must be an http or https URL'),
+    source: z.string().max(100),
+  })
+  .strict();
+
+export type ImportInput = { url: string; source: ImportSourceName; pageId?: string };
+
+/** The validated body of an import (`{url, source}`): a 400 naming the field otherwise. */
+export function parseImportInput(raw: unknown): { url: string; source: ImportSourceName } {
+  const { url, source } = parseInput(importSchema, raw);
+  if ((THIRD_PARTY_SOURCES as readonly string[]).includes(source)) {
+    throw badRequest(`Invalid value for "source": this server does not import from ${source}; export the content from it (as markdown, HTML, .docx or a zip) and import that`, 'source');
+  }
+  if (!(SOURCE_NAMES as string[]).includes(source)) throw badRequest(`Invalid value for "source": one of ${[...SOURCE_NAMES, ...THIRD_PARTY_SOURCES].join(', ')}`, 'source');
+  return { url, source: source as ImportSourceName };
+}
+
+/** Queues the import; answers its job. Needs `edit` on the space (a locked space refuses it). */
+export async function startImport(db: Db, access: Access, spaceId: string, changeRequestIdOrNumber: string, raw: unknown, pageId?: string): Promise<JobRow> {
+  const input = parseImportInput(raw);
+  const { space, changeRequest } = await access.requireChangeRequest(spaceId, changeRequestIdOrNumber, 'edit');
+  if (changeRequest.status === 'merged') throw conflict('The change request is merged: it cannot change any more');
+  if (pageId !== undefined) {
+    const page = await entityIn(db, await revisionScope(db, changeRequest.revisionId), 'page', pageId);
+    if (!page) throw notFound('Page');
+    if (page.type !== 'document') throw badRequest(`Invalid value for "pageId": only document pages have content to import into`, 'pageId');
+  }
+  return db.$transaction((tx) =>
+    enqueueJob(tx, {
+      kind: 'import',
+      organizationId: space.organizationId,
+      spaceId: space.id,
+      changeRequestId: changeRequest.id,
+      input: { ...input, ...(pageId ? { pageId } : {}) },
+      createdById: access.userId,
+      message: 'Waiting to import',
+    }),
+  );
+}

@@ -1,0 +1,183 @@
+/**
+ * Writes what a source read (an ImportTree) into a change request's workspace: pages with their
+ * bodies, files, and links between them. Page and file IDs are chosen first, so a link from one
+ * imported page to another (or to an imported image) becomes a page (or file) reference, whatever
+ * order they were read in. Everything goes through the workspace, so it lands in the one revision
+ * the import commits.
+ *
+ * Into the change request: the imported pages are added after its last top-level page. Into a
+ * page (`pageId`): that page takes the first imported page's body (and title); for a tree source
+ * its children are replaced by the rest of the tree.
+ */
+import { generateNKeysBetween } from 'fractional-indexing';
+import type { Prisma } from '../../../generated/prisma/client.js';
+import type { JSONDocument } from '../../../lib/documents/types.js';
+import { slugOf } from '../../../lib/documents/slug.js';
+import { newId } from '../../kernel/ids.js';
+import { convertMarkdown, MarkdownLimitError, rewriteUrlTargets, type ContentRef } from '../../../lib/markdown/index.js';
+import { loadDocuments, putDocuments } from '../../versions/revisions/documents.js';
+import { prepareOffLoop } from '../../../lib/documents/prepare.js';
+import type { EntityVersion } from '../../versions/revisions/commit.js';
+import type { Workspace, WorkingPage } from '../../versions/change-requests/workspace.js';
+import { fileVersion, type StoredFile } from '../../versions/files/store-files.js';
+import { ImportError } from '../../../lib/import-readers/import-error.js';
+import type { ImportedPage, ImportTree } from '../../../lib/import-readers/tree.js';
+
+export type ImportedFileStored = { source: string; file: StoredFile };
+
+export type ImportTarget = {
+  /** The page the import replaces; absent: the pages are added to the change request. */
+  page?: WorkingPage & { entityId: string };
+  /** Zip and website imports are trees: into a page, they replace its children too. */
+  tree: boolean;
+};
+
+/** A source's location as a URL (zip paths under `file:///`), without its fragment. */
+function locate(target: string, base?: string): string | undefined {
+  try {
+    const url = new URL(target, base ?? 'file:///');
+    url.hash = '';
+    return url.href;
+  } catch {
+    return undefined;
+  }
+}
+
+const fragmentOf = (target: string) => (target.includes('#') ? target.slice(target.indexOf('#') + 1) : '');
+
+/**
+ * A page's markdown converted in the conversion pool (one page at a time, so each has the whole
+ * time budget), and its document prepared for storing (large ones in the pool too,
+ * revisions/prepare.ts); a page past the markdown or document limits fails the import with
+ * TOO_LARGE, naming the page.
+ */
+async function pageLimits<T>(page: ImportedPage, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof MarkdownLimitError) throw new ImportError('TOO_LARGE', `The page ${page.source} cannot be imported: ${error.message}`);
+    throw error;
+  }
+}
+
+const convertPage = (page: ImportedPage, previous: JSONDocument | undefined, signal?: AbortSignal) =>
+  pageLimits(page, () => convertMarkdown(page.markdown, { ...(previous ? { previous } : {}), ...(signal ? { signal } : {}) }));
+
+type Planned = { page: ImportedPage; id: string; parentId: string | null; document: JSONDocument | null; title: string };
+
+/** Sibling slugs, unique among themselves and the pages already there (`taken`). */
+async function uniqueSlug(title: string, used: Set<string>, taken: (slug: string) => Promise<boolean>): Promise<string> {
+  const base = (slugOf(title) || 'page').slice(0, 90);
+  for (let n = 1; ; n++) {
+    const slug = n === 1 ? base : `${base}-${n}`;
+    if (!used.has(slug) && !(await taken(slug))) {
+      used.add(slug);
+      return slug;
+    }
+  }
+}
+
+export async function writeImportTree(
+  tx: Prisma.TransactionClient,
+  ws: Workspace,
+  tree: ImportTree,
+  files: ImportedFileStored[],
+  target: ImportTarget,
+  signal?: AbortSignal,
+): Promise<{ pages: number; files: number }> {
+  const pageIds = new Map<string, string>();
+  const fileIds = new Map<string, string>();
+  const [first, ...rest] = tree.pages;
+  const walk = (pages: ImportedPage[], fn: (page: ImportedPage) => void) => pages.forEach((p) => (fn(p), walk(p.children, fn)));
+  walk(tree.pages, (page) => {
+    const key = locate(page.source);
+    if (key && !pageIds.has(key)) pageIds.set(key, page === first && target.page ? target.page.entityId : newId('RevisionPage'));
+  });
+  for (const { source } of files) {
+    const key = locate(source);
+    if (key && !fileIds.has(key)) fileIds.set(key, newId('File'));
+  }
+
+  /** A page's link or image target as a reference to what this import writes (undefined: left as is). */
+  const resolver = (base: string) => (url: string): ContentRef | undefined => {
+    const key = locate(url, locate(base));
+    if (!key) return undefined;
+    const file = fileIds.get(key);
+    if (file) return { kind: 'file', file };
+    const page = pageIds.get(key);
+    if (!page) return undefined;
+    const anchor = fragmentOf(url);
+    return anchor ? { kind: 'anchor', page, anchor } : { kind: 'page', page };
+  };
+
+  const previous = target.page?.documentId ? (await loadDocuments(tx, [target.page.documentId])).get(target.page.documentId) : undefined;
+  const plan = async (page: ImportedPage, parentId: string | null, id: string, groupAllowed: boolean): Promise<Planned> => {
+    if (page.type === 'group' && groupAllowed) return { page, id, parentId, document: null, title: page.title || 'Group' };
+    const read = await convertPage(page, id === target.page?.entityId ? previous : undefined, signal);
+    return { page, id, parentId, document: rewriteUrlTargets(read.document, resolver(page.source)), title: (read.title || page.title || 'Untitled').slice(0, 255) };
+  };
+  const idOf = (page: ImportedPage) => pageIds.get(locate(page.source) ?? '') ?? newId('RevisionPage');
+
+  // Where each imported page goes, parents before children.
+  const planned: Planned[] = [];
+  const place = async (pages: ImportedPage[], parentId: string | null) => {
+    for (const page of pages) {
+      const item = await plan(page, parentId, idOf(page), parentId === null);
+      planned.push(item);
+      await place(page.children, item.id);
+    }
+  };
+  let replaced: Planned | undefined;
+  if (target.page && first) {
+    replaced = await plan(first, target.page.parentId, target.page.entityId, false);
+    if (target.tree) {
+      for (const child of await ws.descendants(target.page.entityId)) ws.write('page', child.entityId, null);
+      await place([...first.children, ...rest], target.page.entityId);
+    }
+  } else {
+    await place(tree.pages, null);
+  }
+
+  const withBody = [replaced, ...planned].filter((p): p is Planned => !!p?.document);
+  const prepared = [];
+  for (const p of withBody) prepared.push(await pageLimits(p.page, () => prepareOffLoop(p.document!, { keys: false, ...(signal ? { signal } : {}) })));
+  const documentIds = await putDocuments(tx, prepared);
+  const stored = new Map(withBody.map((p, i) => [p, documentIds[i]]));
+  const documentOf = (p: Planned) => stored.get(p) ?? null;
+
+  if (replaced && target.page) {
+    const documentId = documentOf(replaced);
+    ws.write('page', target.page.entityId, { ...target.page, title: replaced.title, documentId });
+  }
+
+  // Positions and slugs per parent: new parents hold only imported pages; the top level (or the
+  // replaced page, whose children were removed) is appended to.
+  const byParent = new Map<string | null, Planned[]>();
+  for (const p of planned) byParent.set(p.parentId, [...(byParent.get(p.parentId) ?? []), p]);
+  for (const [parentId, siblings] of byParent) {
+    const isNew = parentId !== null && parentId !== target.page?.entityId;
+    const [last] = isNew ? [undefined] : await ws.neighbours(parentId, undefined, '');
+    const positions = generateNKeysBetween(last?.position ?? null, null, siblings.length);
+    const used = new Set<string>();
+    const taken = isNew ? async () => false : (slug: string) => ws.slugTaken(parentId, slug, '');
+    for (const [i, p] of siblings.entries()) {
+      const version: EntityVersion = {
+        parentId,
+        position: positions[i],
+        type: p.document ? 'document' : 'group',
+        title: p.title,
+        slug: await uniqueSlug(p.title, used, taken),
+        documentId: documentOf(p),
+        data: {},
+        createdAt: new Date(),
+      };
+      ws.write('page', p.id, version);
+    }
+  }
+
+  for (const { source, file } of files) {
+    const id = fileIds.get(locate(source) ?? '');
+    if (id) ws.write('file', id, fileVersion(file));
+  }
+  return { pages: planned.length + (replaced ? 1 : 0), files: fileIds.size };
+}

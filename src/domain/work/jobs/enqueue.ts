@@ -1,0 +1,51 @@
+/**
+ * Starting a job: its row and its queue entry (graphile-worker's `add_job`, in the same database)
+ * are written in the caller's transaction, so the queue holds the job exactly when the write that
+ * asked for it commits — a rolled-back request leaves no job, and a committed one is never lost.
+ * The queue entry carries the job's ID only; the row holds the rest.
+ */
+import type { JobKind, Prisma } from '../../../generated/prisma/client.js';
+import { newId } from '../../kernel/ids.js';
+import type { JobRow } from './rows.js';
+
+/** The graphile-worker task that runs every job (jobs/runner.ts). */
+export const RUN_JOB_TASK = 'run_job';
+
+/**
+ * The queue entry's own retry bound. The runner decides when a job has run enough
+ * (QUIRE_JOB_MAX_ATTEMPTS, counted on the job's row, jobs/attempts.ts) and then ends it without
+ * asking for another run; this only has to be above that setting's largest value, and bounds the
+ * runs that fail before they could claim their job (the database unreachable).
+ */
+const QUEUE_MAX_ATTEMPTS = 25;
+
+export type JobSpec = {
+  kind: JobKind;
+  organizationId: string;
+  spaceId?: string | null;
+  changeRequestId?: string | null;
+  /** IDs and settings only. */
+  input?: Prisma.InputJsonObject;
+  /** Null for jobs the server starts itself. */
+  createdById: string | null;
+  message?: string;
+};
+
+export async function enqueueJob(tx: Prisma.TransactionClient, spec: JobSpec): Promise<JobRow> {
+  const id = newId('Job');
+  const job = await tx.job.create({
+    data: {
+      id,
+      kind: spec.kind,
+      organizationId: spec.organizationId,
+      spaceId: spec.spaceId ?? null,
+      changeRequestId: spec.changeRequestId ?? null,
+      input: spec.input ?? {},
+      createdById: spec.createdById,
+      message: spec.message ?? 'Waiting for a worker',
+    },
+  });
+  // The job's ID is the queue entry's key: removing it (cancel) finds it without a scan.
+  await tx.$executeRaw`SELECT graphile_worker.add_job(${RUN_JOB_TASK}::text, json_build_object('jobId', ${id}::text), max_attempts := ${QUEUE_MAX_ATTEMPTS}::int, job_key := ${id}::text)`;
+  return job;
+}

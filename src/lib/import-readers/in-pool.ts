@@ -1,0 +1,32 @@
+/**
+ * The CPU-heavy steps of reading an import — HTML → markdown (a 4 MB page parses for ~2 s) and
+ * .docx → HTML → markdown (mammoth) — run in the conversion pool (src/lib/threads/pool.ts), so a
+ * hostile page or document cannot hold the event loop. A step past the pool's time or memory
+ * budget fails the import with TOO_LARGE, naming the limit; a refusal of the reader itself (a
+ * corrupt .docx) comes back with its own reason.
+ */
+import { runTask, WorkerBudgetError } from '../threads/pool.js';
+import type { DocxOutcome } from '../threads/tasks.js';
+import type { HtmlMarkdown } from './html/to-markdown.js';
+import { ImportError, type ImportErrorCode } from './import-error.js';
+import type { ImportLimits, ImportTree } from './tree.js';
+
+async function run<I, O>(task: string, input: I, what: string, signal?: AbortSignal): Promise<O> {
+  try {
+    return await runTask<I, O>(task, input, signal);
+  } catch (error) {
+    if (error instanceof WorkerBudgetError) throw new ImportError('TOO_LARGE', `${what} cannot be imported: ${error.message}`);
+    throw error;
+  }
+}
+
+/** An HTML page (its bytes, as fetched) → markdown, its title and links. */
+export const htmlToMarkdownInPool = (input: { bytes: Uint8Array; charset?: string; baseUrl?: string }, signal?: AbortSignal) =>
+  run<typeof input, HtmlMarkdown>('html', input, `The page ${input.baseUrl ?? ''}`.trim(), signal);
+
+/** A .docx → one page and its pictures. */
+export async function docxToTreeInPool(input: { bytes: Uint8Array; name: string; limits: ImportLimits }, signal?: AbortSignal): Promise<ImportTree> {
+  const outcome = await run<typeof input, DocxOutcome>('docx', input, `The document ${input.name}`, signal);
+  if (!outcome.ok) throw new ImportError(outcome.code as ImportErrorCode, outcome.message);
+  return outcome.tree;
+}

@@ -1,0 +1,41 @@
+/**
+ * A page's markdown → its document, off the event loop and within bounds: the conversion runs in
+ * the conversion pool (src/lib/threads/pool.ts), refusing pages past the limits of limits.ts and
+ * conversions past the pool's time or memory budget with a MarkdownLimitError naming the limit.
+ * Callers answering untrusted input (page bodies, imports) use this rather than the synchronous
+ * markdownToDocument. `convertMarkdownStored` answers the document's stored form instead of the
+ * document (see tasks.ts `markdownStored`): for a page body that is only stored.
+ */
+import type { JSONDocument } from '../documents/types.js';
+import { PreparedDocument } from '../documents/document-id.js';
+import { runTask, WorkerBudgetError } from '../threads/pool.js';
+import type { MarkdownOutcome, Refusal, StoredMarkdownOutcome, StoredPage } from '../threads/tasks.js';
+import type { PageMarkdown } from './index.js';
+import { MarkdownLimitError } from './limits.js';
+
+/** Runs a task of the pool whose refusals are page limits; either way, a MarkdownLimitError names the limit. */
+export async function runLimitedTask<I, O extends { ok: true } | Refusal>(task: string, input: I, signal?: AbortSignal): Promise<Extract<O, { ok: true }>> {
+  let outcome: O;
+  try {
+    outcome = await runTask<I, O>(task, input, signal);
+  } catch (error) {
+    if (error instanceof WorkerBudgetError) throw new MarkdownLimitError(error.limit === 'time' ? 'conversion time' : 'conversion memory', error.message);
+    throw error;
+  }
+  if (!outcome.ok) throw new MarkdownLimitError((outcome as Refusal).limit, (outcome as Refusal).message);
+  return outcome as Extract<O, { ok: true }>;
+}
+
+export async function convertMarkdown(markdown: string, options: { previous?: JSONDocument; signal?: AbortSignal } = {}): Promise<PageMarkdown> {
+  const input = { markdown, ...(options.previous ? { previous: options.previous } : {}) };
+  return (await runLimitedTask<typeof input, MarkdownOutcome>('markdown', input, options.signal)).page;
+}
+
+export type StoredMarkdown = Omit<StoredPage, 'stored'> & { stored: PreparedDocument };
+
+/** `previousJson`: the page's document before, as JSON text (see revisions/documents.ts loadDocumentText). */
+export async function convertMarkdownStored(markdown: string, options: { previousJson?: string; signal?: AbortSignal } = {}): Promise<StoredMarkdown> {
+  const input = { markdown, ...(options.previousJson ? { previousJson: options.previousJson } : {}) };
+  const { page } = await runLimitedTask<typeof input, StoredMarkdownOutcome>('markdownStored', input, options.signal);
+  return { ...page, stored: new PreparedDocument(page.stored) };
+}

@@ -1,0 +1,86 @@
+/**
+ * What the conversion threads run (see pool.ts): CPU-heavy conversions of untrusted input, each
+ * a named export taking and returning structured-cloneable values. A limit breach comes back as a
+ * value (`{ok: false}`), not an exception, so its kind survives the thread boundary.
+ */
+import type { JSONDocument } from '../documents/types.js';
+import { withKeys } from '../documents/with-keys.js';
+import { decodeHtml } from '../import-readers/html/charset.js';
+import { htmlToMarkdown, type HtmlMarkdown } from '../import-readers/html/to-markdown.js';
+import { ImportError } from '../import-readers/import-error.js';
+import { docxToTree } from '../import-readers/sources/docx.js';
+import type { ImportLimits, ImportTree } from '../import-readers/tree.js';
+import { markdownToDocument, type PageMarkdown } from '../markdown/index.js';
+import { documentSizeBreach, markdownLimitBreach, type MarkdownLimit } from '../markdown/limits.js';
+import { preparedFields, type PreparedFields } from '../documents/document-id.js';
+
+export type Refusal = { ok: false; limit: MarkdownLimit; message: string };
+export type MarkdownOutcome = { ok: true; page: PageMarkdown } | Refusal;
+/** A converted page in its stored form: the document itself stays in the thread. */
+export type StoredPage = Omit<PageMarkdown, 'document'> & { stored: PreparedFields };
+export type StoredMarkdownOutcome = { ok: true; page: StoredPage } | Refusal;
+export type StoredDocumentOutcome = { ok: true; stored: PreparedFields } | Refusal;
+
+const refusal = (error: { limit: MarkdownLimit; message: string }): Refusal => ({ ok: false, limit: error.limit, message: error.message });
+
+/** A page's markdown → its document (keys of `previous` kept for unchanged blocks), within the page limits. */
+export function markdown(input: { markdown: string; previous?: JSONDocument }): MarkdownOutcome {
+  const breach = markdownLimitBreach(input.markdown);
+  if (breach) return refusal(breach);
+  const page = markdownToDocument(input.markdown, input.previous ? { previous: input.previous } : {});
+  const tooLarge = documentSizeBreach(JSON.stringify(page.document).length);
+  if (tooLarge) return refusal(tooLarge);
+  return { ok: true, page };
+}
+
+/**
+ * A page's markdown → its document's stored form (canonical JSON, ID, links), so the event loop
+ * neither receives the document (a structured clone of 5 MB: ~100 ms) nor stringifies and hashes
+ * it (~200 ms). `previous` comes as JSON text, parsed here for the same reason.
+ */
+export function markdownStored(input: { markdown: string; previousJson?: string }): StoredMarkdownOutcome {
+  const breach = markdownLimitBreach(input.markdown);
+  if (breach) return refusal(breach);
+  const previous = input.previousJson ? (JSON.parse(input.previousJson) as JSONDocument) : undefined;
+  const { document, ...page } = markdownToDocument(input.markdown, previous ? { previous } : {});
+  const stored = preparedFields(document);
+  // The canonical JSON has the characters of JSON.stringify's, in another order: the same length.
+  const tooLarge = documentSizeBreach(stored.json.length);
+  if (tooLarge) return refusal(tooLarge);
+  return { ok: true, page: { ...page, stored } };
+}
+
+/**
+ * A JSON document sent as a page body (as JSON text) → keys given to its blocks (`keys`), then its
+ * stored form; past the document size limit, refused.
+ */
+export function storeDocument(input: { json: string; keys: boolean }): StoredDocumentOutcome {
+  const parsed = JSON.parse(input.json) as JSONDocument;
+  const stored = preparedFields(input.keys ? withKeys(parsed) : parsed);
+  const tooLarge = documentSizeBreach(stored.json.length);
+  return tooLarge ? refusal(tooLarge) : { ok: true, stored };
+}
+
+/** An HTML page's bytes → its markdown (html/to-markdown.ts, which never throws). */
+export function html(input: { bytes: Uint8Array; charset?: string; baseUrl?: string }): HtmlMarkdown {
+  return htmlToMarkdown(decodeHtml(input.bytes, input.charset), input.baseUrl ? { baseUrl: input.baseUrl } : undefined);
+}
+
+export type DocxOutcome = { ok: true; tree: ImportTree } | { ok: false; code: string; message: string };
+
+/** A .docx → its page and pictures; the import's own refusals (a corrupt file, too large) as values. */
+export async function docx(input: { bytes: Uint8Array; name: string; limits: ImportLimits }): Promise<DocxOutcome> {
+  try {
+    return { ok: true, tree: await docxToTree(input.bytes, { name: input.name, limits: input.limits }) };
+  } catch (error) {
+    if (error instanceof ImportError) return { ok: false, code: error.code, message: error.message };
+    throw error;
+  }
+}
+
+/**
+ * piscina loads the `default` export when a thread starts, by require() first and import() when
+ * that finds no function. From source on Node 20, only tsx's require hook reaches a worker
+ * thread (its import hook does not), so a default export must exist.
+ */
+export default markdown;

@@ -1,0 +1,14 @@
+/** Input validation with zod: the first issue becomes a 400 that names the offending field. */
+import { z } from 'zod';
+import { badRequest } from './errors.js';
+
+/** `prefix` places the input in a larger one (`emails.3.`: its fields are named `emails.3.role`…). */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefix = ''): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = prefix + issue.path.join('.');
+  throw badRequest(field ? `Invalid value for "${field}": ${issue.message}` : issue.message, field || undefined);
+}
+
+export const titleSchema = (max: number, min = 0) => z.string().trim().min(min).max(max);
