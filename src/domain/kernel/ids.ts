@@ -33,6 +33,7 @@ export const ID_PREFIX = {
   SamlProvider: 'saml',
   MemberInvite: 'minv',
   LinkInvite: 'invite',
+  OutboxEvent: 'evt',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;
