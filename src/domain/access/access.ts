@@ -7,7 +7,8 @@
 import type { Collection, Site, Space } from '../../generated/prisma/client.js';
 import type { CollectionRow } from '../content/collections/rows.js';
 import { forbidden, notFound } from '../../lib/errors.js';
-import { changeRequestKey, type Loaders } from '../loaders/index.js';
+import type { Loaders } from '../loaders/index.js';
+import { changeRequestKey } from '../loaders/keys.js';
 import type { ChangeRequestRow } from '../versions/change-requests/rows.js';
 import type { OrganizationRow } from '../people/organizations/rows.js';
 import { isLive } from '../content/spaces/lifecycle.js';

@@ -6,11 +6,10 @@ import type { Page } from '../kernel/pagination/keyset.js';
 import { countPerKey } from '../kernel/pagination/count.js';
 import type { JSONDocument } from '../../lib/documents/types.js';
 import { loadDocuments } from '../versions/revisions/documents.js';
-import { byId, splitKey } from './keys.js';
+import { byId, splitKey, changeRequestKey } from './keys.js';
 import { fromPageVariant, type LoaderRegistry } from './registry.js';
 
 /** Key of `changeRequestInSpace`: the space and the request's ID or number. */
-export const changeRequestKey = (spaceId: string, idOrNumber: string) => `${spaceId}:${idOrNumber}`;
 
 const asNumber = (value: string) => (/^[1-9]\d{0,8}$/.test(value) ? Number(value) : null);
 

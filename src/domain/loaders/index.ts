@@ -12,8 +12,6 @@ import { revisionLoaders } from './revisions.js';
 import { siteLoaders } from './sites.js';
 import type { Reach } from '../access/reach.js';
 
-export { memberKey, revisionPageKey, teamMemberKey } from './keys.js';
-export { changeRequestKey } from './change-requests.js';
 export { pageVariant } from './registry.js';
 
 /** `reach`: how far the caller's credential reaches (access/reach.ts); what it reads of people stays within. */

@@ -1,5 +1,7 @@
 /** Keys and grouping helpers shared by the request-scoped loaders. */
 
+/** A change request of a space by its ID or its number. */
+export const changeRequestKey = (spaceId: string, idOrNumber: string) => `${spaceId}:${idOrNumber}`;
 export const memberKey = (organizationId: string, userId: string) => `${organizationId}:${userId}`;
 export const teamMemberKey = (teamId: string, userId: string) => `${teamId}:${userId}`;
 export const revisionPageKey = (revisionId: string, pageId: string) => `${revisionId}:${pageId}`;

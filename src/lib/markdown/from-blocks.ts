@@ -119,7 +119,7 @@ function paragraphBlocks(node: MdNode, ctx: ParseContext): BlockNode[] {
       continue;
     }
     if (segment.length) flush();
-    out.push(...tagBlocks(Number(match[1]), ctx));
+    out.push(...tagBlocks(Number(match[1]), ctx, markdownBodyToBlocks));
   }
   if (segment.length) flush();
   return out;
@@ -217,7 +217,7 @@ export function flowToBlocks(nodes: MdNode[], ctx: ParseContext): BlockNode[] {
       }
       if (whole.startsWith('<!--') && placeholder === undefined) continue;
       flushImages();
-      if (placeholder !== undefined) emit(...tagBlocks(Number(placeholder), ctx));
+      if (placeholder !== undefined) emit(...tagBlocks(Number(placeholder), ctx, markdownBodyToBlocks));
       else if (detailsAttrs !== undefined) details.push({ open: /\bopen\b/i.test(detailsAttrs), title: null, body: [] });
       else if (summary !== undefined) {
         const title = htmlToInlines(summary);

@@ -3,7 +3,6 @@
  * own, so tags nest. Attribute strings are typed back (`lineNumbers="true"` → true).
  */
 import type { BlockNode } from '../documents/types.js';
-import { markdownBodyToBlocks } from './from-blocks.js';
 import type { ParseContext } from './from-inlines.js';
 import { block, paragraph, voidBlock } from './nodes.js';
 import { urlToRef } from './refs.js';
@@ -40,7 +39,10 @@ function codeAttributes(attrs: Record<string, string>): Record<string, unknown> 
   });
 }
 
-export function tagBlocks(index: number, ctx: ParseContext): BlockNode[] {
+/** A tag's body is markdown read by the block reader that called (passed in: the two recurse into each other). */
+export type BodyReader = (text: string, pre: ParseContext['pre'], depth: number, itemType?: string) => BlockNode[];
+
+export function tagBlocks(index: number, ctx: ParseContext, markdownBodyToBlocks: BodyReader): BlockNode[] {
   const region = ctx.pre.regions[index];
   if (!region) return [];
   const { name, attrs, args } = region.tag;

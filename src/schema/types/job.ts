@@ -4,7 +4,7 @@
  * subscription `job(id)` that streams every change of a job until it finishes.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { changeRequestKey } from '../../domain/loaders/index.js';
+import { changeRequestKey } from '../../domain/loaders/keys.js';
 import { notFound } from '../../lib/errors.js';
 import { startImport } from '../../domain/work/imports/start.js';
 import { cancelJob } from '../../domain/work/jobs/cancel.js';

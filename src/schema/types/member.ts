@@ -1,7 +1,7 @@
 import { findMember, requireMemberRead, requireMemberSpacesRead } from '../../domain/people/members/access.js';
 import { countMembers, MEMBER_ROLE_FILTERS, MEMBER_SORTS, membersPage } from '../../domain/people/members/rows.js';
 import { countGuestSpaces, memberSpacesPage } from '../../domain/content/spaces/rows.js';
-import { memberKey } from '../../domain/loaders/index.js';
+import { memberKey } from '../../domain/loaders/keys.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import type { MemberSpaceRow } from '../../domain/content/spaces/rows.js';

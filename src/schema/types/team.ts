@@ -1,4 +1,4 @@
-import { memberKey } from '../../domain/loaders/index.js';
+import { memberKey } from '../../domain/loaders/keys.js';
 import { requireTeam, teamPermissions } from '../../domain/people/teams/access.js';
 import { countTeams, isUnfilteredTeams, teamsPage, type TeamMemberRow } from '../../domain/people/teams/rows.js';
 import { pageVariant } from '../../domain/loaders/index.js';

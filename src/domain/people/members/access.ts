@@ -4,7 +4,7 @@
  * effective roles) is for organization admins and the member themself.
  */
 import { notFound } from '../../../lib/errors.js';
-import { memberKey } from '../../loaders/index.js';
+import { memberKey } from '../../loaders/keys.js';
 import type { Queryable } from '../../kernel/pagination/keyset.js';
 import { Prisma } from '../../../generated/prisma/client.js';
 import type { Access } from '../../access/access.js';

@@ -4,7 +4,7 @@
  */
 import type { Prisma, Team } from '../../../generated/prisma/client.js';
 import { forbidden, notFound } from '../../../lib/errors.js';
-import { teamMemberKey } from '../../loaders/index.js';
+import { teamMemberKey } from '../../loaders/keys.js';
 import type { Access } from '../../access/access.js';
 import { TEAM_RULES, teamPermissionsOf, type TeamAction, type TeamStanding } from '../../access/capabilities.js';
 

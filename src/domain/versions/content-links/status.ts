@@ -5,7 +5,7 @@
  * reference names one; spaces, collections and users in the organization).
  */
 import type { Loaders } from '../../loaders/index.js';
-import { memberKey, revisionPageKey } from '../../loaders/index.js';
+import { memberKey, revisionPageKey } from '../../loaders/keys.js';
 import { refField } from '../../../lib/documents/content-ref.js';
 import type { PageLink } from '../../../lib/documents/extract-links.js';
 import { pageTarget, reusableContentTarget } from './page-target.js';

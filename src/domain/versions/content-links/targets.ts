@@ -4,7 +4,8 @@
  * whatever the number of links.
  */
 import type { Collection, Space } from '../../../generated/prisma/client.js';
-import { memberKey, revisionPageKey, type Loaders } from '../../loaders/index.js';
+import { type Loaders } from '../../loaders/index.js';
+import { memberKey, revisionPageKey } from '../../loaders/keys.js';
 import { refField } from '../../../lib/documents/content-ref.js';
 import { pageTarget, reusableContentTarget } from './page-target.js';
 import type { Queryable } from '../../kernel/pagination/keyset.js';
