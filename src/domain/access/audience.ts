@@ -6,8 +6,6 @@ import { Prisma, type ContentPermission } from '../../generated/prisma/client.js
 import { byTimeThenId, readPages, readPagesWith, whereAll, type Page, type PageArgs, type PagePlan, type PageQuery, type Queryable } from '../kernel/pagination/keyset.js';
 import { countPerKey } from '../kernel/pagination/count.js';
 import { callerSeesTeam } from '../people/teams/rows.js';
-import type { Access } from './access.js';
-import type { ContentRef } from './content.js';
 import { collectionRoleSql, spaceRoleSql } from './role-sql.js';
 import type { Role } from './roles.js';
 
@@ -54,7 +52,7 @@ export function countTeamGrants(db: Queryable, viewerId: string, ids: readonly s
 }
 
 export type AudienceEntry = { userId: string; role: Role; joinedAt: Date };
-type Kind = ContentRef['kind'];
+type Kind = 'space' | 'collection';
 
 /**
  * Who holds a grant reaching the content named by `content` (a space or collection ID): directly,
@@ -123,13 +121,4 @@ export function countAudience(db: Queryable, kind: Kind, ids: readonly string[],
     }, 'sum(a.n)');
   }
   return countPerKey(db, ids, (content) => withAccess(kind, content, only));
-}
-
-/**
- * Who may list who has access: members with an organization role, and whoever administers the
- * content (a guest granted `admin` manages its sharing). Other guests only see the content.
- */
-export async function canListAudience(access: Access, content: ContentRef & { viewerRole: Role | null }): Promise<boolean> {
-  const { role } = await access.orgRole(content.organizationId);
-  return role !== null || content.viewerRole === 'admin';
 }

@@ -4,7 +4,7 @@ import { liveSql } from '../content/spaces/lifecycle.js';
 import { Prisma, type Member, type Team, type TeamMember, type User } from '../../generated/prisma/client.js';
 import type { Db } from '../../db/client.js';
 import { loadOrganizations, type OrganizationRow } from '../people/organizations/rows.js';
-import { visibleUsers } from '../people/members/access.js';
+import { visibleUsers } from '../people/members/rows.js';
 import { guestSeesSpace } from '../access/role-sql.js';
 import type { Reach } from '../access/reach.js';
 import { countMemberTeams, memberTeamsPages, teamMembersPages, type MemberTeamRow, type TeamMemberRow } from '../people/teams/rows.js';

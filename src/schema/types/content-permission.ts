@@ -1,6 +1,6 @@
 /** Section 4.12: who may access a space or collection, and direct grants to users and teams. */
 import type { Collection, Space } from '../../generated/prisma/client.js';
-import { canListAudience } from '../../domain/access/audience.js';
+import { canListAudience } from '../../domain/access/content.js';
 import { pageVariant } from '../../domain/loaders/index.js';
 import type { ContentRef } from '../../domain/access/content.js';
 import { forbidden } from '../../lib/errors.js';

@@ -5,6 +5,7 @@ import { ROLES, type Role } from '../../access/roles.js';
 import { readPage, type Page, type PageArgs, type SortKey, type Queryable } from '../../kernel/pagination/keyset.js';
 import { countRows } from '../../kernel/pagination/count.js';
 import { badRequest } from '../../../lib/errors.js';
+import { reachSql, type Reach } from '../../access/reach.js';
 
 type Sql = Prisma.Sql;
 const { sql, raw } = Prisma;
@@ -87,4 +88,20 @@ type MemberCounters = Pick<Organization, 'id' | 'memberCount' | 'seenMemberCount
 export function countMembers(db: Queryable, org: MemberCounters, filter: MemberFilter): number | Promise<number> {
   if (!filter.role && !filter.search?.trim()) return filter.sort === 'lastSeenAt' ? org.seenMemberCount : org.memberCount;
   return countRows(db, sql`"Member" m JOIN "User" u ON u."id" = m."userId" WHERE ${Prisma.join(conditions(org.id, filter), ' AND ')}`);
+}
+
+/**
+ * Which of `userIds` the caller may see in full (with their e-mail): themself, members of an
+ * organization where the caller has an organization role (they read its members), and teammates.
+ * Others the caller meets (the author of a change request, a reviewer) show their name only.
+ */
+export async function visibleUsers(db: Queryable, viewerId: string, userIds: readonly string[], reach: Reach = {}): Promise<Set<string>> {
+  const rows = await db.$queryRaw<{ id: string }[]>(sql`SELECT u."id" FROM unnest(${[...userIds]}::text[]) AS u("id")
+    WHERE u."id" = ${viewerId}
+    OR EXISTS (SELECT 1 FROM "Member" them JOIN "Member" me ON me."organizationId" = them."organizationId"
+      WHERE them."userId" = u."id" AND me."userId" = ${viewerId} AND NOT me."disabled" AND me."role" IS NOT NULL AND ${reachSql(reach, 'me."organizationId"')})
+    OR EXISTS (SELECT 1 FROM "TeamMember" them JOIN "TeamMember" me ON me."teamId" = them."teamId"
+      JOIN "Team" t ON t."id" = me."teamId" JOIN "Member" mine ON mine."organizationId" = t."organizationId" AND mine."userId" = me."userId"
+      WHERE them."userId" = u."id" AND me."userId" = ${viewerId} AND NOT mine."disabled" AND ${reachSql(reach, 't."organizationId"')})`);
+  return new Set(rows.map((row) => row.id));
 }
