@@ -1,8 +1,10 @@
 /** Environment, parsed once. Every variable is documented in the README. */
 import path from 'node:path';
 import { z } from 'zod';
-import { JOB_LIMIT_DEFAULTS } from './jobs/attempts.js';
 import { isTrustSetting } from './http/client-address.js';
+
+/** The defaults of QUIRE_JOB_MAX_ATTEMPTS and QUIRE_JOB_TIME_BUDGET_SECONDS (jobs/attempts.ts). */
+export const JOB_LIMIT_DEFAULTS = { maxAttempts: 3, timeBudgetSeconds: 900 } as const;
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])

@@ -5,10 +5,7 @@
  * its time budget or by its worker's death uses its attempt, and after `maxAttempts` the job
  * ends `failed` with JOB_STOPPED and a reason its user can read.
  */
-import type { Config } from '../config.js';
-
-/** The defaults of QUIRE_JOB_MAX_ATTEMPTS and QUIRE_JOB_TIME_BUDGET_SECONDS. */
-export const JOB_LIMIT_DEFAULTS = { maxAttempts: 3, timeBudgetSeconds: 900 } as const;
+import { JOB_LIMIT_DEFAULTS, type Config } from '../config.js';
 
 export type JobLimits = Pick<Config, 'jobMaxAttempts' | 'jobTimeBudgetMs'>;
 

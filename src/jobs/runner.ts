@@ -15,42 +15,17 @@
  */
 import type { JobHelpers } from 'graphile-worker';
 import { Prisma } from '../generated/prisma/client.js';
-import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { Access } from '../domain/access/access.js';
 import { AppError } from '../lib/errors.js';
 import { ImportError } from '../lib/import-readers/import-error.js';
 import { jobEvent, type JobRow } from '../domain/work/jobs/rows.js';
 import { createLoaders } from '../domain/loaders/index.js';
-import type { EventBus } from '../events/bus.js';
-import type { Logger } from '../observability/logger.js';
 import { JOB_STOPPED, overBudget, stoppedReason } from './attempts.js';
 import { afterGivenUp } from './given-up.js';
+import type { JobContext, JobHandler, JobServices } from './handler.js';
 
-export type JobServices = {
-  db: Db;
-  events: EventBus;
-  logger: Logger;
-  config: Pick<Config, 'dataDir' | 'fetchAllowPrivateNetworks' | 'jobStaleMs' | 'jobMaxAttempts' | 'jobTimeBudgetMs'>;
-};
-
-export type JobContext = {
-  job: JobRow;
-  services: JobServices;
-  /** Aborted when the job is cancelled, taken over, past its time budget, or the worker stops: stop and throw. */
-  signal: AbortSignal;
-  /** The user who started the job, with their access as of now (null for the server's own jobs). */
-  access: Access | null;
-  /** Progress for subscribers; cheap (written at most every PROGRESS_EVERY_MS). */
-  progress(done: number, total?: number | null, message?: string): void;
-  /**
-   * Inside the handler's final transaction: marks the job succeeded with `result`. Throws — rolling
-   * the transaction back — when the job was cancelled or taken over meanwhile.
-   */
-  complete(tx: Prisma.TransactionClient, result: Prisma.InputJsonObject): Promise<void>;
-};
-
-export type JobHandler = (context: JobContext) => Promise<void>;
+export type { JobContext, JobHandler, JobServices };
 
 const { sql } = Prisma;
 

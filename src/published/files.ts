@@ -6,7 +6,7 @@ import type { FileData } from '../domain/versions/revisions/entries.js';
 import { revisionScope } from '../domain/versions/revisions/load.js';
 import { entityIn } from '../domain/versions/revisions/read.js';
 import { cacheFor, message, send } from './reply.js';
-import type { PublishedDeps } from './serve.js';
+import type { PublishedDeps } from './deps.js';
 import type { Visitor } from './visitor.js';
 
 /** A file of a site space's current revision, to visitors of the site. */

@@ -5,7 +5,7 @@ import { frame } from './frame.js';
 import { pageContent } from './page-content.js';
 import { renderDocumentWithOutline, renderPage, type PageView } from './render/index.js';
 import { cacheFor, etagOf, message, type Reply } from './reply.js';
-import type { PublishedDeps } from './serve.js';
+import type { PublishedDeps } from './deps.js';
 import type { Visitor } from './visitor.js';
 
 /**

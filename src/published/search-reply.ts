@@ -5,7 +5,7 @@ import type { Located } from './locate.js';
 import { frame } from './frame.js';
 import { renderSearchPage } from './render/index.js';
 import { cacheFor, etagOf, type Reply } from './reply.js';
-import type { PublishedDeps } from './serve.js';
+import type { PublishedDeps } from './deps.js';
 import type { Visitor } from './visitor.js';
 
 export async function searchReply(deps: PublishedDeps, site: Site, sitePath: string, located: Located, visitor: Visitor, url: URL): Promise<Reply> {

@@ -10,9 +10,7 @@
  * `Cache-Control`: public sites may be cached by a CDN for a minute, others only by the browser.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
-import type { Logger } from '../observability/logger.js';
+import type { PublishedDeps } from './deps.js';
 import { serveFile } from './files.js';
 import { locate } from './locate.js';
 import { pageReply } from './page-reply.js';
@@ -23,8 +21,6 @@ import { siteOf } from './site-of-request.js';
 import { robotsTxt, sitemapXml } from './sitemap.js';
 import { admitVisitor } from './visitor.js';
 import { clientOf } from '../http/client-address.js';
-
-export type PublishedDeps = { db: Db; config: Config; logger: Logger };
 
 export async function servePublished(req: IncomingMessage, res: ServerResponse, deps: PublishedDeps): Promise<boolean> {
   const url = new URL(req.url ?? '/', 'http://x');

@@ -15,7 +15,7 @@ import { IMPORT_SOURCES, TREE_SOURCES } from '../../lib/import-readers/sources/i
 import type { ImportInput } from '../../domain/work/imports/start.js';
 import { DEFAULT_IMPORT_LIMITS, type ImportedFile, type ImportLimits } from '../../lib/import-readers/tree.js';
 import { writeImportTree, type ImportedFileStored } from '../../domain/work/imports/write-tree.js';
-import type { JobContext, JobHandler } from '../runner.js';
+import type { JobContext, JobHandler } from '../handler.js';
 
 /** Files the source gave that the store accepts (name, size); the others are left out, not fatal. */
 async function storeImportedFiles(context: JobContext, files: ImportedFile[]): Promise<ImportedFileStored[]> {

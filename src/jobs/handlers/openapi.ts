@@ -13,7 +13,7 @@ import { newId } from '../../domain/kernel/ids.js';
 import { processSpec, SpecProcessingError } from '../../lib/openapi/processing.js';
 import type { Db } from '../../db/client.js';
 import type { JobRow } from '../../domain/work/jobs/rows.js';
-import type { JobHandler } from '../runner.js';
+import type { JobHandler } from '../handler.js';
 
 /** Problems kept on the specification (the count says how many there were). */
 const MAX_ERRORS = 100;

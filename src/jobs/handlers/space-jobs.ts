@@ -2,7 +2,7 @@
 import { forbidden } from '../../lib/errors.js';
 import { duplicateSpace } from '../../domain/content/spaces/duplicate.js';
 import { purgeSpace } from '../../domain/content/spaces/trash.js';
-import type { JobHandler } from '../runner.js';
+import type { JobHandler } from '../handler.js';
 
 export const runSpaceDuplicate: JobHandler = async ({ job, services, access, complete, progress }) => {
   if (!access || !job.spaceId) throw forbidden();

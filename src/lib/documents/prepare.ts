@@ -9,7 +9,7 @@ import type { JSONDocument } from './types.js';
 import { withKeys } from './with-keys.js';
 import { runLimitedTask } from '../markdown/convert.js';
 import { documentSizeBreach } from '../markdown/limits.js';
-import type { StoredDocumentOutcome } from '../threads/tasks.js';
+import type { StoredDocumentOutcome } from '../threads/outcomes.js';
 import { PreparedDocument, prepareDocument } from './document-id.js';
 
 /**

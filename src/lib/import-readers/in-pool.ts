@@ -6,7 +6,7 @@
  * corrupt .docx) comes back with its own reason.
  */
 import { runTask, WorkerBudgetError } from '../threads/pool.js';
-import type { DocxOutcome } from '../threads/tasks.js';
+import type { DocxOutcome } from '../threads/outcomes.js';
 import type { HtmlMarkdown } from './html/to-markdown.js';
 import { ImportError, type ImportErrorCode } from './import-error.js';
 import type { ImportLimits, ImportTree } from './tree.js';

@@ -9,8 +9,8 @@
 import type { JSONDocument } from '../documents/types.js';
 import { PreparedDocument } from '../documents/document-id.js';
 import { runTask, WorkerBudgetError } from '../threads/pool.js';
-import type { MarkdownOutcome, Refusal, StoredMarkdownOutcome, StoredPage } from '../threads/tasks.js';
-import type { PageMarkdown } from './index.js';
+import type { MarkdownOutcome, Refusal, StoredMarkdownOutcome, StoredPage } from '../threads/outcomes.js';
+import type { PageMarkdown } from './page.js';
 import { MarkdownLimitError } from './limits.js';
 
 /** Runs a task of the pool whose refusals are page limits; either way, a MarkdownLimitError names the limit. */

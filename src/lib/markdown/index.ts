@@ -12,6 +12,7 @@ import { markdownLimitBreach } from './limits.js';
 import { prepass } from './prepass.js';
 import { ensureKeys, preserveKeys } from './rekey.js';
 import type { WriteOptions } from './refs.js';
+import type { PageMarkdown } from './page.js';
 import { parseBodyMdast, parsePageMdast, stringifyMdast } from './remark.js';
 import { blocksToMdast } from './to-blocks.js';
 
@@ -22,7 +23,7 @@ export { relativeTargets, rewriteRelativeTargets, rewriteUrlTargets, type Relati
 export { ensureKeys, preserveKeys } from './rekey.js';
 export type { ContentRef, WriteOptions } from './refs.js';
 
-export type PageMarkdown = { title?: string; description?: string; frontMatter: Record<string, unknown>; document: JSONDocument };
+export type { PageMarkdown };
 
 export type ReadOptions = WriteOptions & {
   /**

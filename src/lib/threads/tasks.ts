@@ -9,17 +9,11 @@ import { decodeHtml } from '../import-readers/html/charset.js';
 import { htmlToMarkdown, type HtmlMarkdown } from '../import-readers/html/to-markdown.js';
 import { ImportError } from '../import-readers/import-error.js';
 import { docxToTree } from '../import-readers/sources/docx.js';
-import type { ImportLimits, ImportTree } from '../import-readers/tree.js';
-import { markdownToDocument, type PageMarkdown } from '../markdown/index.js';
+import type { ImportLimits } from '../import-readers/tree.js';
+import { markdownToDocument } from '../markdown/index.js';
 import { documentSizeBreach, markdownLimitBreach, type MarkdownLimit } from '../markdown/limits.js';
-import { preparedFields, type PreparedFields } from '../documents/document-id.js';
-
-export type Refusal = { ok: false; limit: MarkdownLimit; message: string };
-export type MarkdownOutcome = { ok: true; page: PageMarkdown } | Refusal;
-/** A converted page in its stored form: the document itself stays in the thread. */
-export type StoredPage = Omit<PageMarkdown, 'document'> & { stored: PreparedFields };
-export type StoredMarkdownOutcome = { ok: true; page: StoredPage } | Refusal;
-export type StoredDocumentOutcome = { ok: true; stored: PreparedFields } | Refusal;
+import type { DocxOutcome, MarkdownOutcome, Refusal, StoredDocumentOutcome, StoredMarkdownOutcome } from './outcomes.js';
+import { preparedFields } from '../documents/document-id.js';
 
 const refusal = (error: { limit: MarkdownLimit; message: string }): Refusal => ({ ok: false, limit: error.limit, message: error.message });
 
@@ -65,8 +59,6 @@ export function storeDocument(input: { json: string; keys: boolean }): StoredDoc
 export function html(input: { bytes: Uint8Array; charset?: string; baseUrl?: string }): HtmlMarkdown {
   return htmlToMarkdown(decodeHtml(input.bytes, input.charset), input.baseUrl ? { baseUrl: input.baseUrl } : undefined);
 }
-
-export type DocxOutcome = { ok: true; tree: ImportTree } | { ok: false; code: string; message: string };
 
 /** A .docx → its page and pictures; the import's own refusals (a corrupt file, too large) as values. */
 export async function docx(input: { bytes: Uint8Array; name: string; limits: ImportLimits }): Promise<DocxOutcome> {

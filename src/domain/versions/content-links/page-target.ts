@@ -1,7 +1,7 @@
 /** The page a `page` or `anchor` reference points at, and the reusable content of a `reusable-content` one, and in which space. */
 import { refField, type ContentRef } from '../../../lib/documents/content-ref.js';
 import type { PageLink } from '../../../lib/documents/extract-links.js';
-import type { LinkSource } from './revision-links.js';
+import type { LinkSource } from './link-source.js';
 
 /** The reference's `space`, unless it names the source's own space (undefined: the link's own revision). */
 function otherSpace(target: ContentRef, source: Pick<LinkSource, 'space'>): string | undefined {

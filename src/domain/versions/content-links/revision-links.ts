@@ -3,7 +3,6 @@
  * pages, files and reusable contents the links name exist in it. Read from "DocumentLink" rows
  * (written with the documents, see extract.ts), never from the documents' bodies.
  */
-import type { Space } from '../../../generated/prisma/client.js';
 import { Prisma } from '../../../generated/prisma/client.js';
 import type { PageData, PageEntry } from '../revisions/entries.js';
 import type { Queryable } from '../../kernel/pagination/keyset.js';
@@ -13,20 +12,11 @@ import { visibleEntries } from '../revisions/visible.js';
 import { asContentRef, refField, type ContentRef } from '../../../lib/documents/content-ref.js';
 import type { LinkLocation, PageLink } from '../../../lib/documents/extract-links.js';
 import { pageTarget, reusableContentTarget } from './page-target.js';
+import type { LinkSource } from './link-source.js';
 
 const { sql } = Prisma;
 
-export type LinkSource = {
-  /** The space the revision belongs to (its own, or a change request's revision of it). */
-  space: Pick<Space, 'id' | 'organizationId'>;
-  /** Pages of the revision: every one, or at least every one the links name. */
-  pageIds: ReadonlySet<string>;
-  /** Files and reusable contents of the revision among those the links name (absent: none exist). */
-  fileIds?: ReadonlySet<string>;
-  reusableContentIds?: ReadonlySet<string>;
-  /** In page tree order, then document order. */
-  links: PageLink[];
-};
+export type { LinkSource };
 
 /** The links of one page given its document's references: a link page's target, a document's links. */
 export function pageLinksOf(page: Pick<PageEntry, 'type' | 'data'>, location: LinkLocation, documentRefs: readonly ContentRef[]): PageLink[] {
