@@ -8,13 +8,18 @@ import type { Db } from '../../../db/client.js';
 import type { Access } from '../../access/access.js';
 import { notFound } from '../../../lib/errors.js';
 import { applyOverridePatch, effectiveCustomization, validateCustomization, validateOverridePatch, type SiteCustomization } from './customization.js';
+import { recordSiteEvent } from './events.js';
 import { siteWrite } from './write.js';
 
 export const siteCustomization = (site: Site) => site.customization as unknown as SiteCustomization;
 
 export async function putSiteCustomization(db: Db, access: Access, siteId: string, raw: unknown): Promise<SiteCustomization> {
   const customization = validateCustomization(raw);
-  const site = await siteWrite(db, access, siteId, (tx) => tx.site.update({ where: { id: siteId }, data: { customization: customization as object } }));
+  const site = await siteWrite(db, access, siteId, async (tx, locked) => {
+    const updated = await tx.site.update({ where: { id: siteId }, data: { customization: customization as object } });
+    await recordSiteEvent(tx, access, locked, 'siteCustomizationUpdated', siteId, { target: 'site' });
+    return updated;
+  });
   return siteCustomization(site);
 }
 
@@ -42,14 +47,17 @@ export async function patchSiteSpaceCustomization(db: Db, access: Access, siteId
     const current = await tx.siteSpace.findFirst({ where: { id: siteSpaceId, siteId } });
     if (!current) throw notFound('Site space');
     const override = applyOverridePatch(current.customization as never, patch);
-    return { site, siteSpace: await tx.siteSpace.update({ where: { id: siteSpaceId }, data: { customization: override as object } }) };
+    const siteSpace = await tx.siteSpace.update({ where: { id: siteSpaceId }, data: { customization: override as object } });
+    await recordSiteEvent(tx, access, site, 'siteCustomizationUpdated', siteSpaceId, { target: 'siteSpace' });
+    return { site, siteSpace };
   });
   return siteSpaceCustomization(db, site, siteSpace);
 }
 
 export function deleteSiteSpaceCustomization(db: Db, access: Access, siteId: string, siteSpaceId: string): Promise<void> {
-  return siteWrite(db, access, siteId, async (tx) => {
+  return siteWrite(db, access, siteId, async (tx, site) => {
     const { count } = await tx.siteSpace.updateMany({ where: { id: siteSpaceId, siteId }, data: { customization: Prisma.DbNull } });
     if (!count) throw notFound('Site space');
+    await recordSiteEvent(tx, access, site, 'siteCustomizationUpdated', siteSpaceId, { target: 'siteSpace', removed: true });
   });
 }

@@ -10,6 +10,7 @@ import { badRequest, notFound } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { parseInput } from '../../../lib/validation.js';
 import { bySiblingOrder, positionAmong, type SitePosition } from './order.js';
+import { namedFields, recordSiteEvent } from './events.js';
 import { siteWrite } from './write.js';
 
 type Tx = Prisma.TransactionClient;
@@ -43,6 +44,7 @@ export function createSectionGroup(db: Db, access: Access, siteId: string, raw: 
   return siteWrite(db, access, siteId, async (tx, site) => {
     const group = await tx.siteSectionGroup.create({ data: { id: newId('SiteSectionGroup'), siteId, title: input.title, icon: input.icon || null, position: positionAmong(await groupsOfSite(tx, siteId), null) } });
     if (input.sections?.length) await assignSections(tx, site, group.id, input.sections, 'sections');
+    await recordSiteEvent(tx, access, site, 'siteSectionGroupCreated', group.id);
     return group;
   });
 }
@@ -54,7 +56,9 @@ export function updateSectionGroup(db: Db, access: Access, siteId: string, id: s
   noNesting(input.parentSectionGroupId, 'parentSectionGroupId');
   return siteWrite(db, access, siteId, async (tx, site) => {
     await requireGroup(tx, site, id);
-    return tx.siteSectionGroup.update({ where: { id }, data: { ...(input.title !== undefined ? { title: input.title } : {}), ...(input.icon !== undefined ? { icon: input.icon || null } : {}) } });
+    const updated = await tx.siteSectionGroup.update({ where: { id }, data: { ...(input.title !== undefined ? { title: input.title } : {}), ...(input.icon !== undefined ? { icon: input.icon || null } : {}) } });
+    await recordSiteEvent(tx, access, site, 'siteSectionGroupUpdated', id, { fields: namedFields({ title: input.title, icon: input.icon }) });
+    return updated;
   });
 }
 
@@ -63,6 +67,7 @@ export function deleteSectionGroup(db: Db, access: Access, siteId: string, id: s
   return siteWrite(db, access, siteId, async (tx, site) => {
     await requireGroup(tx, site, id);
     await tx.siteSectionGroup.delete({ where: { id } });
+    await recordSiteEvent(tx, access, site, 'siteSectionGroupDeleted', id);
   });
 }
 
@@ -72,6 +77,8 @@ export function moveSectionGroup(db: Db, access: Access, siteId: string, id: str
   const { position } = parseInput(moveSchema, raw);
   return siteWrite(db, access, siteId, async (tx, site) => {
     await requireGroup(tx, site, id);
-    return tx.siteSectionGroup.update({ where: { id }, data: { position: positionAmong(await groupsOfSite(tx, siteId), id, position as SitePosition | undefined) } });
+    const moved = await tx.siteSectionGroup.update({ where: { id }, data: { position: positionAmong(await groupsOfSite(tx, siteId), id, position as SitePosition | undefined) } });
+    await recordSiteEvent(tx, access, site, 'siteSectionGroupUpdated', id, { fields: ['position'] });
+    return moved;
   });
 }

@@ -14,6 +14,7 @@ import { newId } from '../../kernel/ids.js';
 import { parseInput } from '../../../lib/validation.js';
 import { validateCondition } from './condition.js';
 import { bySiblingOrder, positionAmong, type SitePosition } from './order.js';
+import { namedFields, recordSiteEvent } from './events.js';
 import { freePath, sitePathSchema } from './paths.js';
 import { insertSiteSpace } from './site-spaces.js';
 import { siteWrite } from './write.js';
@@ -48,6 +49,7 @@ export function addSection(db: Db, access: Access, siteId: string, raw: unknown)
       await tx.siteSection.update({ where: { id: section.id }, data: { defaultSiteSpaceId: site.defaultSiteSpaceId } });
       await tx.site.update({ where: { id: site.id }, data: { defaultSectionId: section.id, defaultSiteSpaceId: null } });
     }
+    await recordSiteEvent(tx, access, site, 'siteSectionCreated', section.id);
     const already = await tx.siteSpace.findFirst({ where: { siteId: site.id, sectionId: section.id, spaceId: space.id } });
     if (!already) await insertSiteSpace(tx, access, site, space.id, section.id);
     return tx.siteSection.findUniqueOrThrow({ where: { id: section.id } });
@@ -79,7 +81,7 @@ export function updateSection(db: Db, access: Access, siteId: string, id: string
       throw badRequest(`Invalid value for "defaultSiteSpace": no site space ${input.defaultSiteSpace} in this section`, 'defaultSiteSpace');
     }
     const set = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : { [key]: value });
-    return tx.siteSection.update({
+    const updated = await tx.siteSection.update({
       where: { id },
       data: {
         ...set('title', input.title),
@@ -90,6 +92,8 @@ export function updateSection(db: Db, access: Access, siteId: string, id: string
         ...set('description', input.description === undefined ? undefined : input.description || null),
       },
     });
+    await recordSiteEvent(tx, access, site, 'siteSectionUpdated', id, { fields: namedFields(input) });
+    return updated;
   });
 }
 
@@ -102,6 +106,7 @@ export function deleteSection(db: Db, access: Access, siteId: string, id: string
       const [next] = await sectionsOf(tx, site.id);
       await tx.site.update({ where: { id: site.id }, data: { defaultSectionId: next?.id ?? null } });
     }
+    await recordSiteEvent(tx, access, site, 'siteSectionDeleted', section.id);
   });
 }
 
@@ -111,6 +116,8 @@ export function moveSection(db: Db, access: Access, siteId: string, id: string, 
   const { position } = parseInput(moveSchema, raw);
   return siteWrite(db, access, siteId, async (tx, site) => {
     await requireSection(tx, site, id);
-    return tx.siteSection.update({ where: { id }, data: { position: positionAmong(await sectionsOf(tx, site.id), id, position as SitePosition | undefined) } });
+    const moved = await tx.siteSection.update({ where: { id }, data: { position: positionAmong(await sectionsOf(tx, site.id), id, position as SitePosition | undefined) } });
+    await recordSiteEvent(tx, access, site, 'siteSectionUpdated', id, { fields: ['position'] });
+    return moved;
   });
 }

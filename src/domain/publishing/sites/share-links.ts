@@ -12,6 +12,7 @@ import { notFound } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { byTimeThenId, readPage, type Page, type PageArgs } from '../../kernel/pagination/keyset.js';
 import { parseInput } from '../../../lib/validation.js';
+import { namedFields, recordSiteEvent } from './events.js';
 import { siteWrite } from './write.js';
 
 const { sql } = Prisma;
@@ -28,20 +29,27 @@ const nameSchema = z.string().trim().min(1).max(50);
 
 export function createShareLink(db: Db, access: Access, siteId: string, raw: unknown): Promise<SiteShareLink> {
   const { name } = parseInput(z.object({ name: nameSchema }).strict(), raw);
-  return siteWrite(db, access, siteId, (tx) => tx.siteShareLink.create({ data: { id: newId('SiteShareLink'), siteId, name, key: randomBytes(24).toString('base64url') } }));
+  return siteWrite(db, access, siteId, async (tx, site) => {
+    const link = await tx.siteShareLink.create({ data: { id: newId('SiteShareLink'), siteId, name, key: randomBytes(24).toString('base64url') } });
+    await recordSiteEvent(tx, access, site, 'shareLinkCreated', link.id);
+    return link;
+  });
 }
 
 export function updateShareLink(db: Db, access: Access, siteId: string, id: string, raw: unknown): Promise<SiteShareLink> {
   const input = parseInput(z.object({ name: nameSchema.optional(), active: z.boolean().optional() }).strict(), raw);
-  return siteWrite(db, access, siteId, async (tx) => {
+  return siteWrite(db, access, siteId, async (tx, site) => {
     if (!(await tx.siteShareLink.findFirst({ where: { id, siteId } }))) throw notFound('Share link');
-    return tx.siteShareLink.update({ where: { id }, data: input });
+    const link = await tx.siteShareLink.update({ where: { id }, data: input });
+    await recordSiteEvent(tx, access, site, 'shareLinkUpdated', id, { fields: namedFields(input) });
+    return link;
   });
 }
 
 export function deleteShareLink(db: Db, access: Access, siteId: string, id: string): Promise<void> {
-  return siteWrite(db, access, siteId, async (tx) => {
+  return siteWrite(db, access, siteId, async (tx, site) => {
     const { count } = await tx.siteShareLink.deleteMany({ where: { id, siteId } });
     if (!count) throw notFound('Share link');
+    await recordSiteEvent(tx, access, site, 'shareLinkDeleted', id);
   });
 }

@@ -14,6 +14,7 @@ import { newId } from '../../kernel/ids.js';
 import { parseInput } from '../../../lib/validation.js';
 import { validateCondition } from './condition.js';
 import { bySiblingOrder, positionAmong, type SitePosition } from './order.js';
+import { namedFields, recordSiteEvent } from './events.js';
 import { freePath, sitePathSchema } from './paths.js';
 import { siteWrite } from './write.js';
 
@@ -56,6 +57,7 @@ export async function insertSiteSpace(tx: Tx, access: Access, site: Site, spaceI
     },
   });
   if (!siblings.length) await setDefaultSiteSpace(tx, site, parent, created.id);
+  await recordSiteEvent(tx, access, site, 'siteSpaceAdded', created.id, { spaceId: space.id, sectionId: parent });
   return created;
 }
 
@@ -84,10 +86,12 @@ export function updateSiteSpace(db: Db, access: Access, siteId: string, id: stri
       const siblings = await siblingSiteSpaces(tx, site.id, siteSpace.sectionId);
       if (siblings.some((s) => s.id !== id && s.path === input.path)) throw badRequest(`Invalid value for "path": another site space of the same section has the path "${input.path}"`, 'path');
     }
-    return tx.siteSpace.update({
+    const updated = await tx.siteSpace.update({
       where: { id },
       data: { ...(input.path !== undefined ? { path: input.path } : {}), ...(condition !== undefined ? { condition } : {}) },
     });
+    await recordSiteEvent(tx, access, site, 'siteSpaceUpdated', id, { fields: namedFields(input) });
+    return updated;
   });
 }
 
@@ -104,7 +108,11 @@ export async function removeSiteSpace(tx: Tx, site: Site, siteSpace: SiteSpace):
 }
 
 export function deleteSiteSpace(db: Db, access: Access, siteId: string, id: string): Promise<void> {
-  return siteWrite(db, access, siteId, async (tx, site) => removeSiteSpace(tx, site, await requireSiteSpace(tx, site, id)));
+  return siteWrite(db, access, siteId, async (tx, site) => {
+    const siteSpace = await requireSiteSpace(tx, site, id);
+    await removeSiteSpace(tx, site, siteSpace);
+    await recordSiteEvent(tx, access, site, 'siteSpaceRemoved', id, { spaceId: siteSpace.spaceId });
+  });
 }
 
 const moveSchema = z.object({ position: z.object({ before: z.string().nullish(), after: z.string().nullish() }).strict().optional() }).strict();
@@ -114,6 +122,8 @@ export function moveSiteSpace(db: Db, access: Access, siteId: string, id: string
   return siteWrite(db, access, siteId, async (tx, site) => {
     const siteSpace = await requireSiteSpace(tx, site, id);
     const siblings = await siblingSiteSpaces(tx, site.id, siteSpace.sectionId);
-    return tx.siteSpace.update({ where: { id }, data: { position: positionAmong(siblings, id, position as SitePosition | undefined) } });
+    const moved = await tx.siteSpace.update({ where: { id }, data: { position: positionAmong(siblings, id, position as SitePosition | undefined) } });
+    await recordSiteEvent(tx, access, site, 'siteSpaceUpdated', id, { fields: ['position'] });
+    return moved;
   });
 }

@@ -14,6 +14,7 @@ import { badRequest } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { parseInput } from '../../../lib/validation.js';
 import { DEFAULT_CUSTOMIZATION } from './customization.js';
+import { namedFields, recordSiteEvent } from './events.js';
 import { freePath } from './paths.js';
 import { insertSiteSpace } from './site-spaces.js';
 import { siteWrite } from './write.js';
@@ -53,6 +54,7 @@ export async function createSite(db: Db, access: Access, organizationId: string,
         visitorAuthKey: randomBytes(32).toString('base64url'),
       },
     });
+    await recordSiteEvent(tx, access, site, 'siteCreated', site.id);
     for (const [i, spaceId] of (input.spaces ?? []).entries()) await insertSiteSpace(tx, access, site, spaceId, null, `spaces.${i}`);
     return tx.site.findUniqueOrThrow({ where: { id: site.id } });
   });
@@ -98,7 +100,7 @@ export function updateSite(db: Db, access: Access, siteId: string, raw: unknown)
       if (!siteSpace) throw badRequest(`Invalid value for "defaultSiteSpace": no site space ${input.defaultSiteSpace} ${defaultSectionId ? "in the site's default section" : "at the site's root"}`, 'defaultSiteSpace');
       if (defaultSectionId) await tx.siteSection.update({ where: { id: defaultSectionId }, data: { defaultSiteSpaceId: siteSpace.id } });
     }
-    return tx.site.update({
+    const updated = await tx.site.update({
       where: { id: siteId },
       data: {
         ...(input.title !== undefined ? { title: input.title } : {}),
@@ -110,16 +112,23 @@ export function updateSite(db: Db, access: Access, siteId: string, raw: unknown)
         ...(input.defaultSiteSpace !== undefined && !defaultSectionId ? { defaultSiteSpaceId: input.defaultSiteSpace } : {}),
       },
     });
+    await recordSiteEvent(tx, access, site, 'siteUpdated', site.id, { fields: namedFields(input) });
+    return updated;
   });
 }
 
 export function deleteSite(db: Db, access: Access, siteId: string): Promise<void> {
-  return siteWrite(db, access, siteId, async (tx) => void (await tx.site.delete({ where: { id: siteId } })));
+  return siteWrite(db, access, siteId, async (tx, site) => {
+    await tx.site.delete({ where: { id: siteId } });
+    await recordSiteEvent(tx, access, site, 'siteDeleted', site.id);
+  });
 }
 
 /** Publishing makes the site answer at its published URL (for its visibility's audience); unpublishing stops it. */
 export function setPublished(db: Db, access: Access, siteId: string, published: boolean): Promise<Site> {
-  return siteWrite(db, access, siteId, (tx, site) =>
-    tx.site.update({ where: { id: siteId }, data: { published, publishedAt: published ? (site.published ? site.publishedAt : new Date()) : null } }),
-  );
+  return siteWrite(db, access, siteId, async (tx, site) => {
+    const updated = await tx.site.update({ where: { id: siteId }, data: { published, publishedAt: published ? (site.published ? site.publishedAt : new Date()) : null } });
+    await recordSiteEvent(tx, access, site, 'siteUpdated', site.id, { fields: ['published'], published });
+    return updated;
+  });
 }

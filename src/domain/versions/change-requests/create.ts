@@ -5,6 +5,7 @@ import { guardedWrite } from '../../access/guarded-write.js';
 import { newId } from '../../kernel/ids.js';
 import { commitRevision } from '../revisions/commit.js';
 import { parseInput } from '../../../lib/validation.js';
+import { changeRequestOf, recordChangeRequestEvent } from './events.js';
 import { lockSpaceLine } from './line.js';
 
 export const SUBJECT_MAX = 100;
@@ -22,7 +23,7 @@ export async function createChangeRequest(db: Db, access: Access, spaceId: strin
   const data = parseInput(input, raw ?? {});
   const check = (a: Access) => a.requireSpace(spaceId, 'edit');
   const id = newId('ChangeRequest');
-  await guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check }, async (tx) => {
+  await guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check }, async (tx, { space }) => {
     const base = await lockSpaceLine(tx, spaceId);
     const [{ number }] = await tx.$queryRaw<{ number: number }[]>`UPDATE "Space" SET "lastChangeRequestNumber" = "lastChangeRequestNumber" + 1
       WHERE "id" = ${spaceId} RETURNING "lastChangeRequestNumber" AS number`;
@@ -39,6 +40,7 @@ export async function createChangeRequest(db: Db, access: Access, spaceId: strin
     await tx.changeRequest.create({
       data: { id, spaceId, number, subject: data.subject ?? '', createdById: access.userId, revisionId: revision.id, revisionInitialId: base.id },
     });
+    await recordChangeRequestEvent(tx, 'changeRequestCreated', changeRequestOf(space, id, access.userId), { number });
   });
   return id;
 }

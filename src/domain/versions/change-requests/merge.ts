@@ -14,6 +14,7 @@ import { revisionScope } from '../revisions/load.js';
 import { reindexPages } from '../search/index-pages.js';
 import type { RevisionScope } from '../revisions/scope.js';
 import { lockChangeRequest, lockSpaceLine } from './line.js';
+import { changeRequestOf, recordChangeRequestEvent, writtenEntities } from './events.js';
 import { checkMergeRules } from './merge-rules.js';
 import { sameAs, threeWay } from './three-way.js';
 import { Prisma } from '../../../generated/prisma/client.js';
@@ -36,6 +37,7 @@ export async function mergeChangeRequest(db: Db, access: Access, spaceId: string
     const sides = { ours: head, base: await baseOf(tx, head), theirs };
     const result = await threeWay(tx, sides);
     if (result.conflicts.length) return { revision: theirs.id, result: 'conflicts' as const };
+    const written = result.merged.filter((m) => !sameAs(m.version, m.theirs));
     const revision = await commitRevision(tx, {
       spaceId,
       lineId: spaceId,
@@ -44,15 +46,15 @@ export async function mergeChangeRequest(db: Db, access: Access, spaceId: string
       parents: [theirs.id, head.id],
       createdById: access.userId,
       mergedFromId: changeRequest.id,
-      writes: result.merged.filter((m) => !sameAs(m.version, m.theirs)).map(({ kind, entityId, version }) => ({ kind, entityId, version })),
+      writes: written.map(({ kind, entityId, version }) => ({ kind, entityId, version })),
     });
     await tx.space.update({ where: { id: spaceId }, data: { revisionId: revision.id } });
-    const writtenPages = result.merged.filter((m) => m.kind === 'page' && !sameAs(m.version, m.theirs)).map((m) => m.entityId);
-    await reindexPages(tx, spaceId, revision, writtenPages);
+    await reindexPages(tx, spaceId, revision, written.filter((m) => m.kind === 'page').map((m) => m.entityId));
     await tx.changeRequest.update({
       where: { id: changeRequest.id },
       data: { status: 'merged', revisionMerged: revision.id, mergedById: access.userId, mergedAt: new Date() },
     });
+    await recordChangeRequestEvent(tx, 'changeRequestMerged', changeRequestOf(space, changeRequest.id, access.userId), { revisionId: revision.id, ...writtenEntities(written) });
     return { revision: revision.id, result: 'merge' as const };
   });
 }

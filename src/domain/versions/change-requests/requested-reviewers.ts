@@ -19,6 +19,7 @@ import { countRows } from '../../kernel/pagination/count.js';
 import { byTimeThenId, readPage, type Page, type PageArgs, type Queryable } from '../../kernel/pagination/keyset.js';
 import { parseInput } from '../../../lib/validation.js';
 import { subjectSchema } from './create.js';
+import { changeRequestOf, recordChangeRequestEvent } from './events.js';
 import { lockChangeRequest } from './line.js';
 
 const { sql } = Prisma;
@@ -81,7 +82,7 @@ export async function requestReviewers(db: Db, access: Access, spaceId: string, 
   const data = parseInput(requestInput, raw ?? {});
   const users = [...new Set(data.users)];
   const check = (a: Access) => a.requireChangeRequest(spaceId, idOrNumber, 'edit');
-  return guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check }, async (tx, { changeRequest: found }) => {
+  return guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check }, async (tx, { changeRequest: found, space }) => {
     const { changeRequest } = await lockChangeRequest(tx, found.id);
     const readers = await readersOfSpace(tx, spaceId, users);
     const outsider = users.find((u) => !readers.has(u));
@@ -89,11 +90,16 @@ export async function requestReviewers(db: Db, access: Access, spaceId: string, 
     if (users.includes(changeRequest.createdById)) {
       throw badRequest(`Invalid value for "users": ${changeRequest.createdById} is the author of the change request, who cannot review it`, 'users');
     }
+    const asked = new Set((await tx.changeRequestReviewer.findMany({ where: { changeRequestId: changeRequest.id, userId: { in: users } }, select: { userId: true } })).map((r) => r.userId));
     await tx.changeRequestReviewer.createMany({
       data: users.map((userId) => ({ changeRequestId: changeRequest.id, userId, requestedById: access.userId, createdAt: new Date() })),
       skipDuplicates: true,
     });
     if (data.subject !== undefined) await tx.changeRequest.update({ where: { id: changeRequest.id }, data: { subject: data.subject } });
+    const of = changeRequestOf(space, changeRequest.id, access.userId);
+    const added = users.filter((u) => !asked.has(u));
+    if (added.length) await recordChangeRequestEvent(tx, 'changeRequestReviewersChanged', of, { added });
+    if (data.subject !== undefined) await recordChangeRequestEvent(tx, 'changeRequestUpdated', of, { fields: ['subject'] });
     return { changeRequestId: changeRequest.id, users };
   });
 }
@@ -101,9 +107,10 @@ export async function requestReviewers(db: Db, access: Access, spaceId: string, 
 /** Withdraws the request for `userId`; answers whether there was one. */
 export async function removeReviewer(db: Db, access: Access, spaceId: string, idOrNumber: string, userId: string): Promise<boolean> {
   const check = (a: Access) => a.requireChangeRequest(spaceId, idOrNumber, 'edit');
-  return guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check }, async (tx, { changeRequest: found }) => {
+  return guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check }, async (tx, { changeRequest: found, space }) => {
     const { changeRequest } = await lockChangeRequest(tx, found.id);
     const removed = await tx.$executeRaw`DELETE FROM "ChangeRequestReviewer" WHERE "changeRequestId" = ${changeRequest.id} AND "userId" = ${userId}`;
+    if (removed > 0) await recordChangeRequestEvent(tx, 'changeRequestReviewersChanged', changeRequestOf(space, changeRequest.id, access.userId), { removed: [userId] });
     return removed > 0;
   });
 }

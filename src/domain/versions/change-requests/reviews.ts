@@ -26,6 +26,7 @@ import { countRows } from '../../kernel/pagination/count.js';
 import { byTimeThenId, readPage, type Page, type PageArgs, type Queryable, type SortKey } from '../../kernel/pagination/keyset.js';
 import { parseInput } from '../../../lib/validation.js';
 import { bodySchema } from './page-input.js';
+import { changeRequestOf, recordChangeRequestEvent } from './events.js';
 import { lockChangeRequest } from './line.js';
 
 type Sql = Prisma.Sql;
@@ -112,7 +113,7 @@ export async function submitReview(db: Db, access: Access, spaceId: string, idOr
   const status = data.status === 'approved' ? 'approved' : 'changes_requested';
   const check = (a: Access) => a.requireChangeRequest(spaceId, idOrNumber, 'review');
   const id = newId('ChangeRequestReview');
-  await guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check }, async (tx, { changeRequest: found }) => {
+  await guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check }, async (tx, { changeRequest: found, space }) => {
     const { changeRequest } = await lockChangeRequest(tx, found.id);
     if (changeRequest.createdById === access.userId) throw forbidden('The author of a change request cannot review it');
     const [request] = await tx.$queryRaw<{ requestedById: string }[]>`DELETE FROM "ChangeRequestReviewer"
@@ -128,6 +129,7 @@ export async function submitReview(db: Db, access: Access, spaceId: string, idOr
         comment,
       },
     });
+    await recordChangeRequestEvent(tx, 'changeRequestReviewSubmitted', changeRequestOf(space, changeRequest.id, access.userId), { reviewId: id, status });
   });
   return id;
 }

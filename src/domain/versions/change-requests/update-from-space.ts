@@ -7,13 +7,14 @@ import type { Db } from '../../../db/client.js';
 import type { Access } from '../../access/access.js';
 import { guardedWrite } from '../../access/guarded-write.js';
 import { commitRevision } from '../revisions/commit.js';
+import { changeRequestOf, recordChangeRequestEvent, writtenEntities } from './events.js';
 import { lockChangeRequest, lockSpaceLine } from './line.js';
 import { baseOf, type MergeOutcome } from './merge.js';
 import { sameAs, threeWay } from './three-way.js';
 
 export async function updateFromSpace(db: Db, access: Access, spaceId: string, idOrNumber: string): Promise<MergeOutcome> {
   const check = (a: Access) => a.requireChangeRequest(spaceId, idOrNumber, 'edit');
-  return guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check }, async (tx, { changeRequest: found }) => {
+  return guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check }, async (tx, { changeRequest: found, space }) => {
     const theirs = await lockSpaceLine(tx, spaceId);
     const { changeRequest, head } = await lockChangeRequest(tx, found.id);
     if (head.baseSeq === theirs.seq) return { revision: head.id, result: 'update' as const };
@@ -32,6 +33,7 @@ export async function updateFromSpace(db: Db, access: Access, spaceId: string, i
       ),
     });
     await tx.changeRequest.update({ where: { id: changeRequest.id }, data: { revisionId: revision.id, revisionMergedAncestor: theirs.id } });
+    await recordChangeRequestEvent(tx, 'changeRequestUpdatedFromSpace', changeRequestOf(space, changeRequest.id, access.userId), { revisionId: revision.id, ...writtenEntities(result.merged) });
     return { revision: revision.id, result: 'update' as const };
   });
 }

@@ -5,6 +5,7 @@ import { guardedWrite } from '../../access/guarded-write.js';
 import { commitRevision } from '../revisions/commit.js';
 import { parseInput } from '../../../lib/validation.js';
 import { applyChanges, type ChangeOutcome } from './apply.js';
+import { changeRequestOf, recordChangeRequestEvent, writtenEntities } from './events.js';
 import { lockChangeRequest } from './line.js';
 import { changesSchema, type PageChange } from './page-input.js';
 import { Workspace } from './workspace.js';
@@ -47,7 +48,8 @@ export async function writeContent(
 /**
  * One edit of a change request's content: `work` changes the workspace, and what it changed is
  * committed as one new revision of the request's line, in the same transaction (needs `edit` on
- * the space; the request locked, a merged one refused). Nothing changed: no revision. `after`
+ * the space; the request locked, a merged one refused), and recorded as `changeRequestContentUpdated`
+ * (an import by its job too: the job acts for its creator). Nothing changed: no revision. `after`
  * runs last in the transaction, with the request's revision once edited (a job marks itself done).
  */
 export async function editContent<T>(
@@ -59,7 +61,7 @@ export async function editContent<T>(
   after?: (tx: Prisma.TransactionClient, revisionId: string, outcomes: T) => Promise<void>,
 ): Promise<{ changeRequestId: string; outcomes: T }> {
   const check = (a: Access) => a.requireChangeRequest(spaceId, idOrNumber, 'edit');
-  return guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check }, async (tx, { changeRequest: found }) => {
+  return guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check }, async (tx, { changeRequest: found, space }) => {
     const { changeRequest, head } = await lockChangeRequest(tx, found.id);
     const ws = new Workspace(tx, head);
     const outcomes = await work(tx, ws);
@@ -76,6 +78,7 @@ export async function editContent<T>(
         writes,
       });
       await tx.changeRequest.update({ where: { id: changeRequest.id }, data: { revisionId: revision.id } });
+      await recordChangeRequestEvent(tx, 'changeRequestContentUpdated', changeRequestOf(space, changeRequest.id, access.userId), { revisionId: revision.id, ...writtenEntities(writes) });
       revisionId = revision.id;
     }
     await after?.(tx, revisionId, outcomes);
