@@ -19,6 +19,7 @@ import { ROLES, type Role } from '../../access/roles.js';
 import { badRequest, notFound } from '../../../lib/errors.js';
 import { digestToken } from '../identity/tokens.js';
 import { newId } from '../../kernel/ids.js';
+import { recordEvents } from '../../kernel/outbox.js';
 import { inviteEmail, normalizeEmail, type Mailer } from '../mail/index.js';
 import { byTimeThenId, readPage, type Page, type PageArgs } from '../../kernel/pagination/keyset.js';
 import { parseInput } from '../../../lib/validation.js';
@@ -27,9 +28,6 @@ const { sql } = Prisma;
 
 export const MAX_INVITES_PER_REQUEST = 100;
 const MAIL_CONCURRENCY = 5;
-
-/** Where an invitation's link leads: the acceptance page of this server (http/invites.ts). */
-export const INVITE_PATH = '/invites/';
 
 /** An account's address: validated, and lower-cased whole (accounts are matched case-insensitively). */
 export const accountEmail = (value: unknown, field: string) => normalizeEmail(value, field).toLowerCase();
@@ -63,9 +61,10 @@ function invitees(raw: unknown): Invitee[] {
 export type SentInvite = MemberInvite & { email: string; link: string; delivered: boolean };
 export type EmailInvitesResult = { users: string[]; invited: number; failedSSOEmails: string[]; invites: SentInvite[] };
 
-export type InviteServices = { db: Db; mailer: Mailer; publicUrl: string; inviteMs: number };
+/** `inviteUrl`: an invitation's link, made of its secret — the acceptance page of this server (http/paths.ts). */
+export type InviteServices = { db: Db; mailer: Mailer; inviteUrl: (secret: string) => string; inviteMs: number };
 
-export async function inviteByEmail({ db, mailer, publicUrl, inviteMs }: InviteServices, access: Access, organizationId: string, raw: EmailInvitesInput): Promise<EmailInvitesResult> {
+export async function inviteByEmail({ db, mailer, inviteUrl, inviteMs }: InviteServices, access: Access, organizationId: string, raw: EmailInvitesInput): Promise<EmailInvitesResult> {
   const list = invitees(raw.emails);
   const { role, sso } = parseInput(z.object({ role: roleOrGuest.optional(), sso: z.boolean().optional() }), { role: raw.role, sso: raw.sso });
   const made = await organizationWrite(db, access, organizationId, 'manageMembers', async (tx) => {
@@ -101,11 +100,12 @@ export async function inviteByEmail({ db, mailer, publicUrl, inviteMs }: InviteS
       });
       invites.push({ ...invite, email: invitee.email, secret });
     }
+    await recordEvents(tx, invites.map((i) => ({ kind: 'memberInviteCreated' as const, organizationId, subjectId: i.id, actorId: access.userId, data: { userId: i.userId, role: i.role } })));
     return { invites, organization, inviterName: inviter?.displayName, failedSSOEmails: list.filter((i) => elsewhere.has(users.get(i.email)!) && !members.has(users.get(i.email)!)).map((i) => i.email) };
   });
 
   const send = async ({ secret, ...invite }: (typeof made.invites)[number]): Promise<SentInvite> => {
-    const link = `${publicUrl}${INVITE_PATH}${secret}`;
+    const link = inviteUrl(secret);
     const content = inviteEmail({ organizationTitle: made.organization.title, inviterName: made.inviterName, role: invite.role ?? 'guest', link, expiresAt: invite.expiresAt });
     // A refused message is logged by the mailer; the admin gets the link instead.
     const delivered = await mailer.send({ to: invite.email, ...content }).then((r) => r.delivered, () => false);
@@ -137,5 +137,6 @@ export function revokeMemberInvite(db: Db, access: Access, organizationId: strin
   return organizationWrite(db, access, organizationId, 'manageMembers', async (tx) => {
     const { count } = await tx.memberInvite.deleteMany({ where: { id, organizationId } });
     if (!count) throw notFound('Invite');
+    await recordEvents(tx, { kind: 'memberInviteRevoked', organizationId, subjectId: id, actorId: access.userId });
   });
 }

@@ -12,6 +12,7 @@ import { organizationWrite } from '../../access/guarded-write.js';
 import { ROLES, type Role } from '../../access/roles.js';
 import { badRequest, forbidden, notFound } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
+import { recordEvents } from '../../kernel/outbox.js';
 import { byTimeThenId, readPage, type Page, type PageArgs } from '../../kernel/pagination/keyset.js';
 import { parseInput } from '../../../lib/validation.js';
 
@@ -51,9 +52,11 @@ export async function createLinkInvite(db: Db, access: Access, organizationId: s
     if (!organization.inviteLinks) throw forbidden('Invite links are disabled for this organization');
     if (kind === 'space' && !(await tx.space.findFirst({ where: { id: target, organizationId, deletedAt: null }, select: { id: true } }))) throw notFound('Space');
     if (kind === 'collection' && !(await tx.collection.findFirst({ where: { id: target, organizationId }, select: { id: true } }))) throw notFound('Collection');
-    return tx.linkInvite.create({
+    const invite = await tx.linkInvite.create({
       data: { id: newId('LinkInvite'), organizationId, kind, role: level, spaceId: kind === 'space' ? target : null, collectionId: kind === 'collection' ? target : null, createdById: access.userId, expiresAt },
     });
+    await recordEvents(tx, { kind: 'linkInviteCreated', organizationId, subjectId: invite.id, actorId: access.userId, data: { kind } });
+    return invite;
   });
 }
 
@@ -91,11 +94,17 @@ export function updateLinkInvite(db: Db, access: Access, organizationId: string,
     if (raw[other] !== undefined) throw badRequest(`Invalid value for "${other}": this invite has a ${field}, not a ${other}`, other);
     if (raw[field] === undefined) throw badRequest(`Invalid value for "${field}": required`, field);
     const value = parseInput(z.object({ [field]: field === 'role' ? role.nullable() : role }), { [field]: raw[field] })[field] as Role | null;
-    return tx.linkInvite.update({ where: { id }, data: { role: value } });
+    const updated = await tx.linkInvite.update({ where: { id }, data: { role: value } });
+    await recordEvents(tx, { kind: 'linkInviteUpdated', organizationId, subjectId: id, actorId: access.userId });
+    return updated;
   });
 }
 
 /** Whether there was such an invite (REST answers 205 when one was deleted, 204 otherwise). */
 export function deleteLinkInvite(db: Db, access: Access, organizationId: string, id: string): Promise<boolean> {
-  return organizationWrite(db, access, organizationId, 'manageMembers', async (tx) => (await tx.linkInvite.deleteMany({ where: { id, organizationId } })).count > 0);
+  return organizationWrite(db, access, organizationId, 'manageMembers', async (tx) => {
+    const { count } = await tx.linkInvite.deleteMany({ where: { id, organizationId } });
+    if (count) await recordEvents(tx, { kind: 'linkInviteDeleted', organizationId, subjectId: id, actorId: access.userId });
+    return count > 0;
+  });
 }

@@ -10,21 +10,17 @@ import type { Access } from '../../access/access.js';
 import { organizationWrite } from '../../access/guarded-write.js';
 import { badRequest, notFound } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
-import { byTimeThenId, readPage, type Page, type PageArgs } from '../../kernel/pagination/keyset.js';
+import { recordEvents } from '../../kernel/outbox.js';
+import { byTimeThenId, readPage, type PageArgs } from '../../kernel/pagination/keyset.js';
+import { counted, type CountedPage } from '../../kernel/pagination/counted.js';
 import { parseInput } from '../../../lib/validation.js';
 import { roleSchema } from '../../access/roles.js';
 import { normalizeCertificate } from '../../../lib/saml/certificate.js';
 
 const { sql } = Prisma;
 
-export const SSO_PATH = '/sso/saml/';
-
-/** Where the identity provider reaches this server for the provider. */
-export const serviceOf = (publicUrl: string, provider: Pick<SamlProvider, 'id'>) => ({
-  acsURL: `${publicUrl}${SSO_PATH}${provider.id}/acs`,
-  startURL: `${publicUrl}${SSO_PATH}${provider.id}/start`,
-  entityID: `${publicUrl}${SSO_PATH}${provider.id}`,
-});
+/** Where the identity provider reaches this server for a provider (its URLs are the transport's: http/paths.ts). */
+export type SamlService = { acsURL: string; startURL: string; entityID: string };
 
 const httpUrl = z.string().max(2048).refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http or https URL');
 const fields = {
@@ -63,10 +59,11 @@ async function columns(tx: Prisma.TransactionClient, organizationId: string, inp
   };
 }
 
-export async function providersPage(db: Db, access: Access, organizationId: string, args: PageArgs): Promise<Page<SamlProvider>> {
+export async function providersPage(db: Db, access: Access, organizationId: string, args: PageArgs): Promise<CountedPage<SamlProvider>> {
   await access.requireOrganization(organizationId, 'manageSso');
   const key = byTimeThenId<SamlProvider>(`saml:${organizationId}`, 'p."createdAt"', 'p."id"', (p) => [p.createdAt, p.id]);
-  return readPage<SamlProvider>(db, sql`SELECT p.* FROM "SamlProvider" p`, [sql`p."organizationId" = ${organizationId}`], key, args);
+  const page = await readPage<SamlProvider>(db, sql`SELECT p.* FROM "SamlProvider" p`, [sql`p."organizationId" = ${organizationId}`], key, args);
+  return counted(page, () => db.samlProvider.count({ where: { organizationId } }));
 }
 
 export async function findProvider(db: Db, access: Access, organizationId: string, id: string): Promise<SamlProvider> {
@@ -84,14 +81,20 @@ export async function loginProviders(db: Db, access: Access, organizationId: str
 
 export function createProvider(db: Db, access: Access, organizationId: string, raw: unknown): Promise<SamlProvider> {
   const input = parseInput(createSchema, raw);
-  return organizationWrite(db, access, organizationId, 'manageSso', async (tx) => tx.samlProvider.create({ data: { id: newId('SamlProvider'), organizationId, label: input.label, ...(await columns(tx, organizationId, input)) } }));
+  return organizationWrite(db, access, organizationId, 'manageSso', async (tx) => {
+    const provider = await tx.samlProvider.create({ data: { id: newId('SamlProvider'), organizationId, label: input.label, ...(await columns(tx, organizationId, input)) } });
+    await recordEvents(tx, { kind: 'ssoProviderCreated', organizationId, subjectId: provider.id, actorId: access.userId });
+    return provider;
+  });
 }
 
 export function updateProvider(db: Db, access: Access, organizationId: string, id: string, raw: unknown): Promise<SamlProvider> {
   const input = parseInput(updateSchema, raw);
   return organizationWrite(db, access, organizationId, 'manageSso', async (tx) => {
     if (!(await tx.samlProvider.findFirst({ where: { id, organizationId } }))) throw notFound('SAML provider');
-    return tx.samlProvider.update({ where: { id }, data: await columns(tx, organizationId, input) });
+    const provider = await tx.samlProvider.update({ where: { id }, data: await columns(tx, organizationId, input) });
+    await recordEvents(tx, { kind: 'ssoProviderUpdated', organizationId, subjectId: id, actorId: access.userId, data: { fields: Object.keys(input) } });
+    return provider;
   });
 }
 
@@ -99,5 +102,6 @@ export function deleteProvider(db: Db, access: Access, organizationId: string, i
   return organizationWrite(db, access, organizationId, 'manageSso', async (tx) => {
     const { count } = await tx.samlProvider.deleteMany({ where: { id, organizationId } });
     if (!count) throw notFound('SAML provider');
+    await recordEvents(tx, { kind: 'ssoProviderDeleted', organizationId, subjectId: id, actorId: access.userId });
   });
 }

@@ -9,7 +9,9 @@ import type { Access } from '../../access/access.js';
 import { organizationWrite } from '../../access/guarded-write.js';
 import { badRequest, notFound } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
-import { byTimeThenId, readPage, type Page, type PageArgs } from '../../kernel/pagination/keyset.js';
+import { recordEvents } from '../../kernel/outbox.js';
+import { byTimeThenId, readPage, type PageArgs } from '../../kernel/pagination/keyset.js';
+import { counted, type CountedPage } from '../../kernel/pagination/counted.js';
 import { mergeFontFaces, validateFontInput, type FontFaceRef } from '../../../lib/fonts/index.js';
 
 const { sql } = Prisma;
@@ -35,17 +37,20 @@ export async function findFont(db: Db, access: Access, organizationId: string, i
   return font;
 }
 
-export async function fontsPage(db: Db, access: Access, organizationId: string, args: PageArgs): Promise<Page<CustomFont>> {
+export async function fontsPage(db: Db, access: Access, organizationId: string, args: PageArgs): Promise<CountedPage<CustomFont>> {
   await access.requireOrganization(organizationId, 'viewFonts');
   const key = byTimeThenId<CustomFont>(`fonts:${organizationId}`, 'f."createdAt"', 'f."id"', (f) => [f.createdAt, f.id]);
-  return readPage<CustomFont>(db, sql`SELECT f.* FROM "CustomFont" f`, [sql`f."organizationId" = ${organizationId}`], key, args);
+  const page = await readPage<CustomFont>(db, sql`SELECT f.* FROM "CustomFont" f`, [sql`f."organizationId" = ${organizationId}`], key, args);
+  return counted(page, () => db.customFont.count({ where: { organizationId } }));
 }
 
 export function createFont(db: Db, access: Access, organizationId: string, raw: unknown): Promise<CustomFont> {
   const input = validateFontInput(raw, 'create');
   return organizationWrite(db, access, organizationId, 'manageFonts', async (tx) => {
     const faces = await storedFaces(tx, organizationId, mergeFontFaces([], input.fontFaces));
-    return tx.customFont.create({ data: { id: newId('CustomFont'), organizationId, fontFamily: input.fontFamily, faces: faces as object[] } });
+    const font = await tx.customFont.create({ data: { id: newId('CustomFont'), organizationId, fontFamily: input.fontFamily, faces: faces as object[] } });
+    await recordEvents(tx, { kind: 'customFontCreated', organizationId, subjectId: font.id, actorId: access.userId });
+    return font;
   });
 }
 
@@ -55,7 +60,9 @@ export function updateFont(db: Db, access: Access, organizationId: string, id: s
     const [font] = await tx.$queryRaw<CustomFont[]>`SELECT * FROM "CustomFont" WHERE "id" = ${id} AND "organizationId" = ${organizationId} FOR UPDATE`;
     if (!font) throw notFound('Font');
     const faces = input.fontFaces ? await storedFaces(tx, organizationId, mergeFontFaces(facesOf(font), input.fontFaces)) : facesOf(font);
-    return tx.customFont.update({ where: { id }, data: { ...(input.fontFamily ? { fontFamily: input.fontFamily } : {}), faces: faces as object[] } });
+    const updated = await tx.customFont.update({ where: { id }, data: { ...(input.fontFamily ? { fontFamily: input.fontFamily } : {}), faces: faces as object[] } });
+    await recordEvents(tx, { kind: 'customFontUpdated', organizationId, subjectId: id, actorId: access.userId });
+    return updated;
   });
 }
 
@@ -63,5 +70,6 @@ export function deleteFont(db: Db, access: Access, organizationId: string, id: s
   return organizationWrite(db, access, organizationId, 'manageFonts', async (tx) => {
     const { count } = await tx.customFont.deleteMany({ where: { id, organizationId } });
     if (!count) throw notFound('Font');
+    await recordEvents(tx, { kind: 'customFontDeleted', organizationId, subjectId: id, actorId: access.userId });
   });
 }

@@ -11,8 +11,10 @@ import type { Access } from '../../access/access.js';
 import { organizationWrite } from '../../access/guarded-write.js';
 import { conflict, notFound } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
+import { recordEvents } from '../../kernel/outbox.js';
 import { enqueueJob } from '../../work/jobs/enqueue.js';
-import { byTimeThenId, readPage, type Page, type PageArgs } from '../../kernel/pagination/keyset.js';
+import { byTimeThenId, readPage, type PageArgs } from '../../kernel/pagination/keyset.js';
+import { counted, type CountedPage } from '../../kernel/pagination/counted.js';
 import { parseInput } from '../../../lib/validation.js';
 import { slugSchema } from '../../../lib/openapi/slug.js';
 
@@ -32,10 +34,11 @@ export async function findSpec(db: Db, access: Access, organizationId: string, s
   return spec;
 }
 
-export async function specsPage(db: Db, access: Access, organizationId: string, args: PageArgs): Promise<Page<OpenAPISpec>> {
+export async function specsPage(db: Db, access: Access, organizationId: string, args: PageArgs): Promise<CountedPage<OpenAPISpec>> {
   await access.requireOrganization(organizationId, 'viewOpenAPISpecs');
   const key = byTimeThenId<OpenAPISpec>(`openapi:${organizationId}`, 's."createdAt"', 's."id"', (s) => [s.createdAt, s.id]);
-  return readPage<OpenAPISpec>(db, sql`SELECT s.* FROM "OpenAPISpec" s`, [sql`s."organizationId" = ${organizationId}`], key, args);
+  const page = await readPage<OpenAPISpec>(db, sql`SELECT s.* FROM "OpenAPISpec" s`, [sql`s."organizationId" = ${organizationId}`], key, args);
+  return counted(page, () => db.openAPISpec.count({ where: { organizationId } }));
 }
 
 /** The new source, pending, and its processing queued: in the caller's transaction. */
@@ -62,7 +65,9 @@ export function createSpec(db: Db, access: Access, organizationId: string, raw: 
   const input = parseInput(z.object({ slug: slugSchema, source: sourceSchema }).strict(), raw);
   return organizationWrite(db, access, organizationId, 'manageOpenAPISpecs', async (tx) => {
     if (await lockSlug(tx, organizationId, input.slug)) throw conflict(`An OpenAPI specification with the slug "${input.slug}" already exists; PUT replaces its source`);
-    return setSource(tx, await newSpec(tx, organizationId, input.slug, access.userId), input.source, access.userId);
+    const spec = await setSource(tx, await newSpec(tx, organizationId, input.slug, access.userId), input.source, access.userId);
+    await recordEvents(tx, { kind: 'openApiSpecCreated', organizationId, subjectId: spec.id, actorId: access.userId, data: { slug: spec.slug } });
+    return spec;
   });
 }
 
@@ -72,14 +77,16 @@ export function putSpec(db: Db, access: Access, organizationId: string, slug: st
   const { source } = parseInput(z.object({ source: sourceSchema }).strict(), raw);
   return organizationWrite(db, access, organizationId, 'manageOpenAPISpecs', async (tx) => {
     const existing = await lockSlug(tx, organizationId, validSlug);
-    const spec = existing ?? (await newSpec(tx, organizationId, validSlug, access.userId));
-    return { spec: await setSource(tx, spec, source, access.userId), created: !existing };
+    const spec = await setSource(tx, existing ?? (await newSpec(tx, organizationId, validSlug, access.userId)), source, access.userId);
+    await recordEvents(tx, { kind: existing ? 'openApiSpecUpdated' : 'openApiSpecCreated', organizationId, subjectId: spec.id, actorId: access.userId, data: { slug: spec.slug } });
+    return { spec, created: !existing };
   });
 }
 
 export function deleteSpec(db: Db, access: Access, organizationId: string, slug: string): Promise<void> {
   return organizationWrite(db, access, organizationId, 'manageOpenAPISpecs', async (tx) => {
-    const { count } = await tx.openAPISpec.deleteMany({ where: { organizationId, slug } });
-    if (!count) throw notFound('OpenAPI specification');
+    const [deleted] = await tx.$queryRaw<{ id: string }[]>`DELETE FROM "OpenAPISpec" WHERE "organizationId" = ${organizationId} AND "slug" = ${slug} RETURNING "id"`;
+    if (!deleted) throw notFound('OpenAPI specification');
+    await recordEvents(tx, { kind: 'openApiSpecDeleted', organizationId, subjectId: deleted.id, actorId: access.userId, data: { slug } });
   });
 }

@@ -10,7 +10,9 @@ import type { Access } from '../../access/access.js';
 import { organizationWrite } from '../../access/guarded-write.js';
 import { notFound } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
-import { byTimeThenId, readPage, type Page, type PageArgs } from '../../kernel/pagination/keyset.js';
+import { recordEvents } from '../../kernel/outbox.js';
+import { byTimeThenId, readPage, type PageArgs } from '../../kernel/pagination/keyset.js';
+import { counted, type CountedPage } from '../../kernel/pagination/counted.js';
 import { parseInput } from '../../../lib/validation.js';
 
 const { sql } = Prisma;
@@ -39,15 +41,20 @@ export async function findTranslation(db: Db, access: Access, organizationId: st
   return found;
 }
 
-export async function translationsPage(db: Db, access: Access, organizationId: string, args: PageArgs): Promise<Page<TranslationSettings>> {
+export async function translationsPage(db: Db, access: Access, organizationId: string, args: PageArgs): Promise<CountedPage<TranslationSettings>> {
   await access.requireOrganization(organizationId, 'viewTranslations');
   const key = byTimeThenId<TranslationSettings>(`translations:${organizationId}`, 't."createdAt"', 't."id"', (t) => [t.createdAt, t.id]);
-  return readPage<TranslationSettings>(db, sql`SELECT t.* FROM "TranslationSettings" t`, [sql`t."organizationId" = ${organizationId}`], key, args);
+  const page = await readPage<TranslationSettings>(db, sql`SELECT t.* FROM "TranslationSettings" t`, [sql`t."organizationId" = ${organizationId}`], key, args);
+  return counted(page, () => db.translationSettings.count({ where: { organizationId } }));
 }
 
 export function createTranslation(db: Db, access: Access, organizationId: string, raw: unknown): Promise<TranslationSettings> {
   const input = parseInput(settingsSchema, raw);
-  return organizationWrite(db, access, organizationId, 'manageTranslations', (tx) => tx.translationSettings.create({ data: { id: newId('TranslationSettings'), organizationId, title: input.title, languages: input.languages ?? [] } }));
+  return organizationWrite(db, access, organizationId, 'manageTranslations', async (tx) => {
+    const created = await tx.translationSettings.create({ data: { id: newId('TranslationSettings'), organizationId, title: input.title, languages: input.languages ?? [] } });
+    await recordEvents(tx, { kind: 'translationCreated', organizationId, subjectId: created.id, actorId: access.userId });
+    return created;
+  });
 }
 
 /** `PUT`: the title (required) and, when given, the languages replace the stored ones. */
@@ -56,6 +63,7 @@ export function replaceTranslation(db: Db, access: Access, organizationId: strin
   return organizationWrite(db, access, organizationId, 'manageTranslations', async (tx) => {
     const { count } = await tx.translationSettings.updateMany({ where: { id, organizationId }, data: { title: input.title, ...(input.languages ? { languages: input.languages } : {}) } });
     if (!count) throw notFound('Translation settings');
+    await recordEvents(tx, { kind: 'translationUpdated', organizationId, subjectId: id, actorId: access.userId });
     return tx.translationSettings.findUniqueOrThrow({ where: { id } });
   });
 }
@@ -64,5 +72,6 @@ export function deleteTranslation(db: Db, access: Access, organizationId: string
   return organizationWrite(db, access, organizationId, 'manageTranslations', async (tx) => {
     const { count } = await tx.translationSettings.deleteMany({ where: { id, organizationId } });
     if (!count) throw notFound('Translation settings');
+    await recordEvents(tx, { kind: 'translationDeleted', organizationId, subjectId: id, actorId: access.userId });
   });
 }
