@@ -12,23 +12,25 @@ import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import { isMigrated } from './db/database.js';
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from './db/unavailable.js';
-import { createAuthenticator } from './domain/people/identity/tokens.js';
 import { createEventBus, type EventBus } from './events/bus.js';
+import { busConsumer } from './events/outbox-consumer.js';
+import { startOutboxDispatcher } from './events/outbox-dispatcher.js';
 import { servePublished } from './published/serve.js';
 import { createGraphQLFastPath, mayTakeFastPath } from './http/graphql-fast-path.js';
 import { ANSWERED_METHODS, isWellFormedHost, UTF8_MESSAGE } from './http/request-hygiene.js';
 import { serveGraphQLOverWebSocket } from './http/graphql-ws.js';
-import { PDF_DOWNLOAD_PATH, serveExport } from './http/exports.js';
-import { FILE_DOWNLOAD_PATH, serveFile } from './http/files.js';
-import { FONT_PATH, receiveUploadRequest, serveFont, UPLOAD_PATH } from './http/storage.js';
-import { serveSso, SSO_PATH } from './http/sso.js';
-import { INVITE_PATH, serveInvitation } from './http/invites.js';
+import { serveExport } from './http/exports.js';
+import { serveFile } from './http/files.js';
+import { receiveUploadRequest, serveFont } from './http/storage.js';
+import { serveSso } from './http/sso.js';
+import { serveInvitation } from './http/invites.js';
+import { FILE_DOWNLOAD_PATH, FONT_PATH, INVITE_PATH, PDF_DOWNLOAD_PATH, SSO_PATH, UPLOAD_PATH } from './http/paths.js';
 import { DEFAULT_MAX_FONT_BYTES as MAX_FONT_UPLOAD_BYTES } from './lib/fonts/index.js';
 import { MAX_FILE_BYTES } from './domain/versions/files/file-input.js';
 import { createGraphQLServer } from './http/yoga.js';
 import { createRestHandler } from './rest/router.js';
 import { routes } from './rest/routes/index.js';
-import { createContext, type Viewer } from './schema/context.js';
+import { createRequestContexts } from './http/request-context.js';
 import { createMailer } from './domain/people/mail/index.js';
 import { sendJson } from './http/error-reply.js';
 import { poolOf } from './db/client.js';
@@ -110,19 +112,23 @@ function listenFailure(error: NodeJS.ErrnoException, port: number, host: string)
 }
 
 /**
- * `events`: the bus subscriptions read and mutations publish to; by default one of this app's own
- * (through Redis when REDIS_URL is set), closed when the app stops.
+ * `events`: the bus subscriptions read and the outbox dispatcher publishes to; by default one of
+ * this app's own (through Redis when REDIS_URL is set), closed when the app stops. The app runs
+ * an outbox dispatcher (events/outbox-dispatcher.ts) from now until it stops: the writes made
+ * through `db` are dispatched by it first, so this instance's subscribers hear of them even
+ * without Redis.
  */
 export function buildApp({ db, config, events, logger = silentLogger() }: { db: Db; config: Config; events?: EventBus; logger?: Logger }): App {
   const ownEvents = events ? undefined : createEventBus({ redisUrl: config.redisUrl, logger });
   configurePool({ threads: config.convertThreads, timeoutMs: config.convertTimeoutMs, memoryMb: config.convertMemoryMb });
   events ??= ownEvents!;
-  const authenticate = createAuthenticator(db, { ttlMs: config.tokenCacheMs });
+  const dispatcher = startOutboxDispatcher({ db, consumers: [busConsumer(events)], logger, retentionMs: config.outboxRetentionMs });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, logger });
-  const contextOf = (viewer: Viewer) => createContext({ db, config, events, mailer }, viewer);
-  const yoga = createGraphQLServer({ config, authenticate, contextOf, logger });
-  const rest = createRestHandler(routes, { yoga, authenticate, createContext: contextOf, logger });
-  const graphqlFastPath = createGraphQLFastPath(yoga, authenticate, contextOf);
+  const contexts = createRequestContexts({ db, config, events, mailer });
+  const { authenticate, accessOf } = contexts;
+  const yoga = createGraphQLServer({ config, contexts, logger });
+  const rest = createRestHandler(routes, { yoga, contexts, logger });
+  const graphqlFastPath = createGraphQLFastPath(yoga, contexts);
   const metrics = createMetrics({ db, pool: poolOf(db) });
   const cors = createCors(config.corsOrigins);
   // gzip or brotli for answers over 1 KiB that the client accepts compressed (GraphiQL's page is
@@ -176,12 +182,12 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
       if (!verdict.allowed) return sendJson(res, 429, { error: { code: 429, message: verdict.refusal } });
     }
     if (await servePublished(req, res, { db, config, logger })) return;
-    if (pathname.startsWith(PDF_DOWNLOAD_PATH)) return serveExport(req, res, { db, config, accessOf: (userId) => contextOf({ userId }).access, logger });
+    if (pathname.startsWith(PDF_DOWNLOAD_PATH)) return serveExport(req, res, { db, config, accessOf, logger });
     if (pathname.startsWith(FONT_PATH)) return serveFont(req, res, { db, config });
     if (pathname.startsWith(SSO_PATH)) return serveSso(req, res, { db, config, logger }, await readBody(req));
     if (pathname.startsWith(INVITE_PATH)) return serveInvitation(req, res, { db, authenticate }, await readBody(req, 64 * 1024));
     if (pathname.startsWith(UPLOAD_PATH)) return receiveUploadRequest(req, res, { db, config }, await readBody(req, MAX_FONT_UPLOAD_BYTES));
-    if (pathname.startsWith(FILE_DOWNLOAD_PATH)) return serveFile(req, res, { db, config, accessOf: (userId) => contextOf({ userId }).access, logger });
+    if (pathname.startsWith(FILE_DOWNLOAD_PATH)) return serveFile(req, res, { db, config, accessOf, logger });
     const limit = bodyLimit(req, pathname);
     if (pathname === '/v1' || pathname.startsWith('/v1/')) return rest(req, res, await readBody(req, limit));
     // An upload of known length within the limit streams straight to yoga; other bodies are read
@@ -258,6 +264,7 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
     },
     async stop({ graceMs = DEFAULT_GRACE_MS } = {}) {
       if (!server) {
+        await dispatcher?.stop();
         await limiter?.close();
         await mailer.close();
         await closePool();
@@ -273,6 +280,7 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
       // WebSocket clients are told the server is going away (1001), and subscriptions end, which
       // ends their SSE streams too.
       await sockets?.dispose();
+      await dispatcher?.stop();
       await ownEvents?.close();
       await limiter?.close();
       // In-flight requests finish, within the grace period; what is still open then is cut.

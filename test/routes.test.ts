@@ -14,6 +14,9 @@ import { MAX_PAGE_SIZE } from '../src/schema/connection.js';
 import { schema } from '../src/schema/index.js';
 import { routes } from '../src/rest/routes/index.js';
 
+/** Operations compiled, never executed: no caller is needed. */
+const noCallers = { callerOf: () => Promise.reject(new Error('not executed')), contextOf: () => ({}) as Context };
+
 const documented = [
   // 4.1 spaces
   'GET /spaces/{spaceId}',
@@ -103,7 +106,7 @@ describe('REST route table', () => {
   });
 
   it('holds GraphQL operations that are valid against the schema, under the same limits as /graphql', () => {
-    const yoga = createGraphQLServer({ config: loadConfig({}), authenticate: async () => null, contextOf: () => ({}) as Context });
+    const yoga = createGraphQLServer({ config: loadConfig({}), contexts: noCallers });
     for (const r of routes) expect(() => compileRoute(r, yoga), key(r)).not.toThrow();
     // And the check itself catches a broken operation.
     const broken = { ...routes[0], operation: 'query RestBroken { space(id: "x") { noSuchField } }' };
@@ -111,7 +114,7 @@ describe('REST route table', () => {
   });
 
   it('stays within the GraphQL cost limit at the largest page size', () => {
-    const yoga = createGraphQLServer({ config: loadConfig({}), authenticate: async () => null, contextOf: () => ({}) as Context });
+    const yoga = createGraphQLServer({ config: loadConfig({}), contexts: noCallers });
     const limit = loadConfig({}).graphqlMaxCost;
     const largest = new URLSearchParams({ limit: String(MAX_PAGE_SIZE) });
     for (const r of routes) {

@@ -16,14 +16,13 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Access } from '../domain/access/access.js';
 import { AppError } from '../lib/errors.js';
-import { PDF_DOWNLOAD_PATH, prepareChangeRequestPdf } from '../domain/versions/exports/change-request-pdf.js';
+import { prepareChangeRequestPdf } from '../domain/versions/exports/change-request-pdf.js';
 import { verifyPdfLink } from '../domain/versions/exports/pdf-link.js';
 import { renderPdf } from '../lib/pdf/render.js';
 import { signingSecret } from '../domain/kernel/signing-secret.js';
 import type { Logger } from '../observability/logger.js';
 import { requestInfo } from '../observability/request-info.js';
-
-export { PDF_DOWNLOAD_PATH };
+import { PDF_DOWNLOAD_PATH } from './paths.js';
 
 export type ExportDependencies = {
   db: Db;

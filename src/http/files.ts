@@ -11,11 +11,10 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Access } from '../domain/access/access.js';
 import { blobStore } from '../domain/versions/files/blob-store.js';
-import { DOWNLOAD_TTL_SECONDS, FILE_DOWNLOAD_PATH, verifyFileToken } from '../domain/versions/files/download-link.js';
+import { DOWNLOAD_TTL_SECONDS, verifyFileToken } from '../domain/versions/files/download-link.js';
 import { signingSecret } from '../domain/kernel/signing-secret.js';
 import type { Logger } from '../observability/logger.js';
-
-export { FILE_DOWNLOAD_PATH };
+import { FILE_DOWNLOAD_PATH } from './paths.js';
 
 export type FileDownloadDependencies = { db: Db; config: Pick<Config, 'secret' | 'dataDir' | 'publicUrl'>; accessOf: (userId: string) => Access; logger: Logger };
 

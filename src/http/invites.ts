@@ -11,12 +11,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Db } from '../db/client.js';
 import type { Authenticator } from '../domain/people/identity/tokens.js';
 import { acceptInvitation, previewInvitation, type Acceptance } from '../domain/people/invites/accept.js';
-import { INVITE_PATH } from '../domain/people/invites/email-invites.js';
 import { AppError } from '../lib/errors.js';
 import { escapeHtml as e } from '../lib/html-escape.js';
 import { sendError, sendJson } from './error-reply.js';
-
-export { INVITE_PATH };
+import { INVITE_PATH } from './paths.js';
 
 const HEADERS = {
   'cache-control': 'no-store',

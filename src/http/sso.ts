@@ -9,31 +9,30 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { AppError } from '../lib/errors.js';
 import { finishLogin, metadataOf, startLogin, type SsoSettings } from '../domain/people/sso/login.js';
-import { SSO_PATH } from '../domain/people/sso/providers.js';
 import { SamlError } from '../lib/saml/saml-error.js';
 import type { Logger } from '../observability/logger.js';
 import { sendError } from './error-reply.js';
+import { linksAt, SSO_PATH } from './paths.js';
 
-export { SSO_PATH };
-
-export type SsoDeps = { db: Db; config: SsoSettings; logger: Logger };
+export type SsoDeps = { db: Db; config: Pick<Config, 'publicUrl' | 'samlPrivateKey' | 'samlCertificate'>; logger: Logger };
 
 export async function serveSso(req: IncomingMessage, res: ServerResponse, deps: SsoDeps, body: Buffer | null): Promise<void> {
   const [providerId = '', step = ''] = (req.url ?? '').split('?', 1)[0].slice(SSO_PATH.length).split('/');
+  const settings: SsoSettings = { samlPrivateKey: deps.config.samlPrivateKey, samlCertificate: deps.config.samlCertificate, serviceOf: linksAt(deps.config.publicUrl).samlService };
   try {
     if (step === 'start' && req.method === 'GET') {
-      res.writeHead(302, { location: await startLogin(deps.db, providerId, deps.config), 'cache-control': 'no-store' });
+      res.writeHead(302, { location: await startLogin(deps.db, providerId, settings), 'cache-control': 'no-store' });
       return void res.end();
     }
     if (step === '' && req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' });
-      return void res.end(await metadataOf(deps.db, providerId, deps.config));
+      return void res.end(await metadataOf(deps.db, providerId, settings));
     }
     if (step === 'acs' && req.method === 'POST') {
       const form = new URLSearchParams((body ?? Buffer.alloc(0)).toString('utf8'));
       const response = form.get('SAMLResponse');
       if (!response) return sendError(res, 400, 'Invalid value for "SAMLResponse": required (an HTTP-POST binding form field)');
-      const login = await finishLogin(deps.db, providerId, response, deps.config);
+      const login = await finishLogin(deps.db, providerId, response, settings);
       deps.logger.info({ userId: login.userId, organizationId: login.organizationId, joined: login.joined }, 'SAML sign-in');
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
       return void res.end(JSON.stringify({ object: 'sso-login', user: { id: login.userId, email: login.email }, organization: login.organizationId, token: login.token, expiresAt: login.expiresAt.toISOString() }));

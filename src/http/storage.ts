@@ -11,11 +11,9 @@ import { AppError } from '../lib/errors.js';
 import { blobStore } from '../domain/versions/files/blob-store.js';
 import { facesOf } from '../domain/publishing/fonts/custom-fonts.js';
 import { signingSecret } from '../domain/kernel/signing-secret.js';
-import { receiveUpload, uploadOfToken, UPLOAD_PATH } from '../domain/versions/storage/uploads.js';
+import { receiveUpload, uploadOfToken } from '../domain/versions/storage/uploads.js';
 import { sendError } from './error-reply.js';
-
-export { UPLOAD_PATH };
-export const FONT_PATH = '/fonts/';
+import { FONT_PATH, UPLOAD_PATH } from './paths.js';
 
 export type StorageDeps = { db: Db; config: Pick<Config, 'secret' | 'dataDir' | 'publicUrl'> };
 

@@ -16,13 +16,13 @@ import { useRequestErrorStatus } from './request-error-status.js';
 import { useExecutionTimeout } from './execution-timeout.js';
 import { useDocumentCache } from './document-cache.js';
 import type { Config } from '../config.js';
-import type { Authenticator, TokenHolder } from '../domain/people/identity/tokens.js';
-import { AppError, unauthenticated } from '../lib/errors.js';
+import { AppError } from '../lib/errors.js';
 import { isDatabaseUnavailable, isStatementTimeout, UNAVAILABLE_MESSAGE } from '../db/unavailable.js';
 import { silentLogger, type Logger } from '../observability/logger.js';
 import { requestInfo } from '../observability/request-info.js';
 import type { Context } from '../schema/context.js';
 import { schema } from '../schema/index.js';
+import type { RequestContexts } from './request-context.js';
 
 export type ServerContext = Record<string, unknown>;
 
@@ -46,11 +46,18 @@ export function toGraphQLError(error: AppError): GraphQLError {
 
 export type GraphQLServerDependencies = {
   config: Config;
-  authenticate: Authenticator;
-  /** The context of one operation of an authenticated user. */
-  contextOf: (viewer: TokenHolder) => Context;
+  /** The caller of an operation and its context (request-context.ts). */
+  contexts: Pick<RequestContexts, 'callerOf' | 'contextOf'>;
   logger?: Logger;
 };
+
+/** A request refused as a whole (no valid token): the error's own status, which yoga answers with and leaves out of the body. */
+function refusedRequest(error: unknown): never {
+  if (error instanceof AppError && error.code === 'UNAUTHENTICATED') {
+    throw createGraphQLError(error.message, { extensions: { code: error.code, http: { status: error.status } } });
+  }
+  throw error;
+}
 
 /** Tells the access log which operation and user a request yoga answers itself was for. */
 function useRequestInfo(): Plugin {
@@ -64,14 +71,8 @@ function useRequestInfo(): Plugin {
   return { onExecute: record as never, onSubscribe: record as never };
 }
 
-export function createGraphQLServer({ config, authenticate, contextOf, logger = silentLogger() }: GraphQLServerDependencies): YogaServerInstance<ServerContext, Context> {
-  const contextFor = async (authorization: string | null | undefined): Promise<Context> => {
-    const holder = await authenticate(authorization);
-    if (!holder) {
-      throw createGraphQLError(unauthenticated().message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
-    }
-    return contextOf(holder);
-  };
+export function createGraphQLServer({ config, contexts, logger = silentLogger() }: GraphQLServerDependencies): YogaServerInstance<ServerContext, Context> {
+  const contextFor = (authorization: string | null | undefined): Promise<Context> => contexts.callerOf(authorization).then(contexts.contextOf, refusedRequest);
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',

@@ -7,8 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DocumentNode, GraphQLError } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../lib/errors.js';
-import type { Authenticator, TokenHolder } from '../domain/people/identity/tokens.js';
-import type { Context } from '../schema/context.js';
+import type { RequestContexts } from '../http/request-context.js';
 import { inputProblem, markChecked, UTF8_MESSAGE, utf8Text } from '../http/request-hygiene.js';
 import { idTypeCheck } from './id-types.js';
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from '../db/unavailable.js';
@@ -142,12 +141,12 @@ function send(res: ServerResponse, reply: Reply): void {
 
 export type RestDependencies = {
   yoga: YogaServerInstance<any, any>;
-  authenticate: Authenticator;
-  createContext: (viewer: TokenHolder) => Context;
+  /** The caller of a request (a 401 without one) and its operation's context. */
+  contexts: Pick<RequestContexts, 'callerOf' | 'contextOf'>;
   logger?: Logger;
 };
 
-export function createRestHandler(routes: Route[], { yoga, authenticate, createContext, logger = silentLogger() }: RestDependencies) {
+export function createRestHandler(routes: Route[], { yoga, contexts, logger = silentLogger() }: RestDependencies) {
   const compiled = routes.map((r) => compileRoute(r, yoga));
   const routesFor = routeIndex(compiled);
   const unserved = unservedPaths(routes);
@@ -173,8 +172,8 @@ export function createRestHandler(routes: Route[], { yoga, authenticate, createC
     const info = requestInfo(req);
     if (match) info.route = `${match.route.method} /v1${match.route.path}`;
     if (!match) return { ...failure(405, `Method ${req.method} not allowed on ${url.pathname}`), headers: { allow: candidates.map((c) => c.route.method).join(', ') } };
-    const holder = await authenticate(req.headers.authorization);
-    if (!holder) return failure(401, 'A valid API token is required (Authorization: Bearer <token>)');
+    // No caller: UNAUTHENTICATED, answered 401 by `handle` below.
+    const holder = await contexts.callerOf(req.headers.authorization);
     info.userId = holder.userId;
 
     const values = match.pattern.exec(path)!.slice(1);
@@ -192,7 +191,7 @@ export function createRestHandler(routes: Route[], { yoga, authenticate, createC
     const misplaced = match.misplacedId(variables);
     if (misplaced) return failure(400, `Invalid value for "${misplaced}": must be a string (an ID)`);
     const { execute, schema } = yoga.getEnveloped({ req });
-    const result = await execute({ schema, document: match.document, variableValues: variables, contextValue: createContext(holder) });
+    const result = await execute({ schema, document: match.document, variableValues: variables, contextValue: contexts.contextOf(holder) });
     if (!('data' in result) && !('errors' in result)) throw new Error('REST operations are queries and mutations, not subscriptions');
     if (result.errors?.length) return errorReply(result.errors);
     const { route } = match;

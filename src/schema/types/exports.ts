@@ -1,5 +1,6 @@
 /** Exports of content: the signed URL of a change request's PDF (see domain/exports/change-request-pdf.ts). */
 import { changeRequestPdfUrl } from '../../domain/versions/exports/change-request-pdf.js';
+import { linksAt } from '../../http/paths.js';
 import { builder } from '../builder.js';
 
 builder.prismaObjectFields('ChangeRequest', (t) => ({
@@ -13,6 +14,6 @@ builder.prismaObjectFields('ChangeRequest', (t) => ({
       only: t.arg.boolean({ required: false, description: 'Print only the given page, not its descendants.' }),
     },
     resolve: (changeRequest, args, ctx) =>
-      changeRequestPdfUrl(ctx, changeRequest.spaceId, changeRequest.id, { page: args.page == null ? null : String(args.page), only: args.only ?? null }),
+      changeRequestPdfUrl(ctx, changeRequest.spaceId, changeRequest.id, { page: args.page == null ? null : String(args.page), only: args.only ?? null }, linksAt(ctx.config.publicUrl).pdf),
   }),
 }));

@@ -3,6 +3,7 @@ import type { CustomFont } from '../../generated/prisma/client.js';
 import { createFont, deleteFont, facesOf, findFont, fontsPage, updateFont } from '../../domain/publishing/fonts/custom-fonts.js';
 import { signingSecret } from '../../domain/kernel/signing-secret.js';
 import { startUpload } from '../../domain/versions/storage/uploads.js';
+import { linksAt } from '../../http/paths.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import { OrganizationRef } from './organization.js';
@@ -19,7 +20,7 @@ export const CustomFontRef = builder.objectRef<CustomFont>('CustomFont').impleme
     fontFaces: t.field({
       type: [FontFaceRef],
       resolve: (font, _a, ctx) =>
-        facesOf(font).map((face) => ({ weight: face.weight, sources: [{ url: `${ctx.config.publicUrl}/fonts/${font.id}/${face.weight}.${face.format}`, format: face.format }] })),
+        facesOf(font).map((face) => ({ weight: face.weight, sources: [{ url: linksAt(ctx.config.publicUrl).font(`${font.id}/${face.weight}.${face.format}`), format: face.format }] })),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
@@ -29,7 +30,7 @@ export const CustomFontRef = builder.objectRef<CustomFont>('CustomFont').impleme
 builder.objectFields(OrganizationRef, (t) => ({
   fonts: t.connection({
     type: CustomFontRef,
-    resolve: async (org, args, ctx) => pageConnection(await fontsPage(ctx.db, ctx.access, org.id, args), () => ctx.db.customFont.count({ where: { organizationId: org.id } })),
+    resolve: async (org, args, ctx) => pageConnection(await fontsPage(ctx.db, ctx.access, org.id, args)),
   }),
   font: t.field({ type: CustomFontRef, args: { id: t.arg.id({ required: true }) }, resolve: (org, { id }, ctx) => findFont(ctx.db, ctx.access, org.id, String(id)) }),
 }));
@@ -47,7 +48,7 @@ builder.mutationFields((t) => ({
     description: 'Step one of an upload: answers `{object: "storage-signed-url", url, key}`; PUT the bytes to `url`, then name the file by `key`. Kind `customization_font` only.',
     args: { organizationId: t.arg.id({ required: true }), name: t.arg.string({ required: true }), type: t.arg.string({ required: true }), size: t.arg.int({ required: true }), kind: t.arg.string({ required: true }) },
     resolve: async (_r, { organizationId, name, type, size, kind }, ctx) =>
-      startUpload(ctx.db, ctx.access, String(organizationId), { file: { name, type, size }, kind }, { secret: await signingSecret(ctx.db, ctx.config.secret), issuer: ctx.config.publicUrl }, ctx.config.publicUrl),
+      startUpload(ctx.db, ctx.access, String(organizationId), { file: { name, type, size }, kind }, { secret: await signingSecret(ctx.db, ctx.config.secret), issuer: ctx.config.publicUrl }, linksAt(ctx.config.publicUrl).upload),
   }),
   createFont: t.field({
     type: CustomFontRef,

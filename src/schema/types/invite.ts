@@ -6,6 +6,7 @@
 import type { LinkInvite } from '../../generated/prisma/client.js';
 import { atLeast } from '../../domain/access/roles.js';
 import { joinWithInvite } from '../../domain/people/invites/accept.js';
+import { linksAt } from '../../http/paths.js';
 import { countMemberInvites, inviteByEmail, memberInvitesPage, revokeMemberInvite, type PendingInvite, type SentInvite } from '../../domain/people/invites/email-invites.js';
 import { countLinkInvites, createLinkInvite, deleteLinkInvite, findLinkInvite, linkInvitesPage, updateLinkInvite } from '../../domain/people/invites/link-invites.js';
 import { builder } from '../builder.js';
@@ -118,7 +119,7 @@ builder.mutationFields((t) => ({
       sso: t.arg.boolean({ description: 'Invite as SSO members.' }),
     },
     resolve: (_r, { organizationId, emails, role, sso }, ctx) =>
-      inviteByEmail({ db: ctx.db, mailer: ctx.mailer, publicUrl: ctx.config.publicUrl, inviteMs: ctx.config.inviteMs }, ctx.access, String(organizationId), { emails, role, sso: sso ?? undefined }),
+      inviteByEmail({ db: ctx.db, mailer: ctx.mailer, inviteUrl: linksAt(ctx.config.publicUrl).invite, inviteMs: ctx.config.inviteMs }, ctx.access, String(organizationId), { emails, role, sso: sso ?? undefined }),
   }),
   revokeMemberInvite: t.boolean({
     description: 'Withdraws a pending e-mail invite: its link stops working.',

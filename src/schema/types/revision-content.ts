@@ -5,7 +5,8 @@ import { countEntities, entitiesPage } from '../../domain/versions/revisions/lis
 import { entitiesIn, entityIn, readEntries } from '../../domain/versions/revisions/read.js';
 import { revisionScope } from '../../domain/versions/revisions/load.js';
 import type { RevisionScope } from '../../domain/versions/revisions/scope.js';
-import { FILE_DOWNLOAD_PATH, signFileToken } from '../../domain/versions/files/download-link.js';
+import { signFileToken } from '../../domain/versions/files/download-link.js';
+import { linksAt } from '../../http/paths.js';
 import { documentToMarkdown } from '../../lib/markdown/index.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
@@ -21,7 +22,7 @@ export async function downloadUrl(ctx: Context, entry: Entry): Promise<string> {
   const data = fileData(entry);
   const claims = { key: data.storageKey, name: entry.title, type: data.contentType, userId: ctx.viewer.userId, spaceId: entry.spaceId };
   const signer = { secret: await signingSecret(ctx.db, ctx.config.secret), issuer: ctx.config.publicUrl };
-  return `${ctx.config.publicUrl}${FILE_DOWNLOAD_PATH}${await signFileToken(signer, claims)}`;
+  return linksAt(ctx.config.publicUrl).file(await signFileToken(signer, claims));
 }
 
 /** Some files or reusable contents of a revision, in the order of `ids` (absent ones left out). */

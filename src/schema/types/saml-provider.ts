@@ -1,6 +1,7 @@
 /** SAML providers in the graph: `Organization.samlProviders`, `samlProvider(id)`, `ssoProviders` (how members sign in) and the mutations. */
 import type { SamlProvider } from '../../generated/prisma/client.js';
-import { createProvider, deleteProvider, findProvider, loginProviders, providersPage, serviceOf, updateProvider } from '../../domain/people/sso/providers.js';
+import { createProvider, deleteProvider, findProvider, loginProviders, providersPage, updateProvider } from '../../domain/people/sso/providers.js';
+import { linksAt } from '../../http/paths.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { pageConnection } from '../connection.js';
@@ -22,9 +23,9 @@ export const SamlProviderRef = builder.objectRef<SamlProvider>('SamlProvider').i
     ssoURL: t.exposeString('ssoUrl', { nullable: true }),
     certificate: t.exposeString('certificate', { nullable: true }),
     defaultRole: t.expose('defaultRole', { type: RoleEnum, nullable: true }),
-    defaultTeam: t.field({ type: TeamRef, nullable: true, resolve: (p, _a, ctx) => (p.defaultTeamId ? ctx.db.team.findUnique({ where: { id: p.defaultTeamId } }) : null) }),
+    defaultTeam: t.field({ type: TeamRef, nullable: true, resolve: (p, _a, ctx) => (p.defaultTeamId ? ctx.loaders.team.load(p.defaultTeamId) : null) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    service: t.field({ type: ServiceRef, resolve: (p, _a, ctx) => serviceOf(ctx.config.publicUrl, p) }),
+    service: t.field({ type: ServiceRef, resolve: (p, _a, ctx) => linksAt(ctx.config.publicUrl).samlService(p) }),
     urls: t.field({
       type: builder.simpleObject('SamlProviderUrls', { fields: (u) => ({ location: u.string() }) }),
       resolve: (p, _a, ctx) => ({ location: apiUrl(ctx, `/orgs/${p.organizationId}/saml/${p.id}`) }),
@@ -38,7 +39,7 @@ builder.objectFields(OrganizationRef, (t) => ({
   samlProviders: t.connection({
     type: SamlProviderRef,
     description: 'Organization admins.',
-    resolve: async (org, args, ctx) => pageConnection(await providersPage(ctx.db, ctx.access, org.id, args), () => ctx.db.samlProvider.count({ where: { organizationId: org.id } })),
+    resolve: async (org, args, ctx) => pageConnection(await providersPage(ctx.db, ctx.access, org.id, args)),
   }),
   samlProvider: t.field({ type: SamlProviderRef, args: { id: t.arg.id({ required: true }) }, resolve: (org, { id }, ctx) => findProvider(ctx.db, ctx.access, org.id, String(id)) }),
   ssoProviders: t.field({
@@ -49,7 +50,7 @@ builder.objectFields(OrganizationRef, (t) => ({
 }));
 
 const ssoLogins = async (ctx: Context, organizationId: string) =>
-  (await loginProviders(ctx.db, ctx.access, organizationId)).map((p) => ({ id: p.id, label: p.label, startURL: serviceOf(ctx.config.publicUrl, p).startURL }));
+  (await loginProviders(ctx.db, ctx.access, organizationId)).map((p) => ({ id: p.id, label: p.label, startURL: linksAt(ctx.config.publicUrl).samlService(p).startURL }));
 
 builder.queryField('ssoProviders', (t) =>
   t.field({

@@ -20,7 +20,7 @@ import { forbidden, notFound } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { issueNamedToken } from '../identity/tokens.js';
 import { pgReplays, pgRequestIds } from './pg-stores.js';
-import { serviceOf } from './providers.js';
+import type { SamlService } from './providers.js';
 import { serviceProvider } from '../../../lib/saml/service-provider.js';
 import { serviceProviderKeys } from './sp-keys.js';
 
@@ -36,11 +36,11 @@ async function readyProvider(db: Db, id: string): Promise<SamlProvider & { ssoUr
   return provider as SamlProvider & { ssoUrl: string; certificate: string };
 }
 
-/** Where this server answers (its public URL) and the key pair its AuthnRequests are signed with, when configured (sp-keys.ts). */
-export type SsoSettings = Pick<Config, 'publicUrl' | 'samlPrivateKey' | 'samlCertificate'>;
+/** Where this server answers for a provider (the transport's URLs, http/paths.ts) and the key pair its AuthnRequests are signed with, when configured (sp-keys.ts). */
+export type SsoSettings = Pick<Config, 'samlPrivateKey' | 'samlCertificate'> & { serviceOf: (provider: Pick<SamlProvider, 'id'>) => SamlService };
 
 async function spFor(db: Db, provider: SamlProvider & { ssoUrl: string; certificate: string }, settings: SsoSettings) {
-  const service = serviceOf(settings.publicUrl, provider);
+  const service = settings.serviceOf(provider);
   const keys = await serviceProviderKeys(db, { privateKey: settings.samlPrivateKey, certificate: settings.samlCertificate });
   return serviceProvider({
     entityId: service.entityID,

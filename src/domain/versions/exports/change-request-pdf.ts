@@ -36,8 +36,6 @@ import { walk } from '../revisions/tree.js';
 import { signPdfLink, type PdfLinkClaims } from './pdf-link.js';
 import type { PdfPage } from '../../../lib/pdf/render.js';
 
-/** Where the download is served (src/http/exports.ts): this prefix and the token. */
-export const PDF_DOWNLOAD_PATH = '/exports/pdf/';
 
 export const MAX_PDF_PAGES = 1000;
 export const MAX_PDF_DOCUMENT_BYTES = 32 * 1024 * 1024;
@@ -81,12 +79,13 @@ export function checkPdfSize(pages: readonly PageEntry[], sizes: Map<string, num
   }
 }
 
-/** The signed URL of the PDF of a change request (by ID or number) for the caller of `access`. */
+/** The signed URL of the PDF of a change request (by ID or number) for the caller of `access`; `pdfUrl` makes it of the token (the transport's, http/paths.ts). */
 export async function changeRequestPdfUrl(
   deps: Deps & { config: Pick<Config, 'publicUrl' | 'secret'> },
   spaceId: string,
   idOrNumber: string,
   selection: PdfSelection,
+  pdfUrl: (token: string) => string,
 ): Promise<string> {
   const { db, access, config } = deps;
   const { changeRequest } = await access.requireChangeRequest(spaceId, idOrNumber, 'view');
@@ -103,7 +102,7 @@ export async function changeRequestPdfUrl(
     ...(page ? { page, only: selection.only === true } : {}),
   };
   const token = await signPdfLink(claims, { secret: await signingSecret(db, config.secret), issuer: config.publicUrl });
-  return `${config.publicUrl}${PDF_DOWNLOAD_PATH}${token}`;
+  return pdfUrl(token);
 }
 
 export type PreparedPdf = {

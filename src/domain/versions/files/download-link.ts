@@ -5,8 +5,6 @@
  */
 import { signLink, stringClaim, verifyLink, type LinkSigner } from '../../kernel/signed-links.js';
 
-export const FILE_DOWNLOAD_PATH = '/files/';
-
 /** How long a download URL works. */
 export const DOWNLOAD_TTL_SECONDS = 60 * 60;
 

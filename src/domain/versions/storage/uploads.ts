@@ -16,7 +16,6 @@ import { signLink, stringClaim, verifyLink, type LinkSigner } from '../../kernel
 import { newId } from '../../kernel/ids.js';
 import { parseInput } from '../../../lib/validation.js';
 
-export const UPLOAD_PATH = '/uploads/';
 const PURPOSE = 'upload';
 const TTL_SECONDS = 60 * 60;
 
@@ -27,7 +26,8 @@ const startSchema = z
   })
   .strict();
 
-export async function startUpload(db: Db, access: Access, organizationId: string, raw: unknown, signer: LinkSigner, publicUrl: string) {
+/** `uploadUrl`: the URL the bytes go to, made of the signed token (the transport's, http/paths.ts). */
+export async function startUpload(db: Db, access: Access, organizationId: string, raw: unknown, signer: LinkSigner, uploadUrl: (token: string) => string) {
   const input = parseInput(startSchema, raw);
   if (input.kind !== 'customization_font') throw badRequest(`Invalid value for "kind": this server takes uploads of custom fonts (customization_font) only`, 'kind');
   await access.requireOrganization(organizationId, 'manageFonts');
@@ -35,7 +35,7 @@ export async function startUpload(db: Db, access: Access, organizationId: string
     data: { id: newId('StorageUpload'), organizationId, kind: input.kind, name: input.file.name, contentType: input.file.type, size: input.file.size, createdById: access.userId },
   });
   const token = await signLink(PURPOSE, access.userId, { u: upload.id }, signer, { ttlSeconds: TTL_SECONDS });
-  return { object: 'storage-signed-url' as const, url: `${publicUrl}${UPLOAD_PATH}${token}`, key: upload.id };
+  return { object: 'storage-signed-url' as const, url: uploadUrl(token), key: upload.id };
 }
 
 /** The upload a signed URL names, when the token is valid and the upload still waits for its bytes. */
