@@ -175,7 +175,7 @@ describe.runIf(redisReachable || process.env.CI)('a Redis outage', () => {
 
     // Another instance's event arrives through Redis.
     const other = createEventBus({ redisUrl: REDIS_URL });
-    other.publish({ kind: 'spaceUpdated', organizationId: org.id, subjectId: space.id, actorId: 'usr_other' });
+    other.publish({ id: 'evt_other', kind: 'spaceUpdated', organizationId: org.id, subjectId: space.id, spaceId: space.id, siteId: null, actorId: 'usr_other', data: null, at: new Date().toISOString() });
     expect((await orgEvents.nth(1)).data.organizationEvents).toEqual({ kind: 'spaceUpdated', subjectId: space.id });
     await other.close();
 

@@ -1,40 +1,34 @@
 /**
- * Domain events, published after the write that caused them has committed, to the subscribers of
- * the organization — in this process through yoga's pubsub, and, with REDIS_URL, through Redis as
- * well so that a subscriber connected to any instance receives what any instance (or worker)
- * published.
+ * Domain events, published by the outbox dispatcher (outbox-dispatcher.ts) after the write that
+ * recorded them has committed, to the subscribers of the organization — in this process through
+ * yoga's pubsub, and, with REDIS_URL, through Redis as well so that a subscriber connected to any
+ * instance receives what any instance (or worker) dispatched.
  * Events carry IDs, never content: a subscriber reads what changed with a query, through the
  * same access checks as always.
  */
 import { createPubSub } from 'graphql-yoga';
+import type { OrganizationEventKind } from '../domain/kernel/event-kinds.js';
 import { silentLogger, type Logger } from '../observability/logger.js';
 import { createRedisRelay } from './redis-relay.js';
 
-export const ORGANIZATION_EVENT_KINDS = [
-  'organizationUpdated',
-  'spaceCreated',
-  'spaceUpdated',
-  'spaceMoved',
-  'spaceDeleted',
-  'spaceRestored',
-  'spaceTransferred',
-  'collectionCreated',
-  'collectionUpdated',
-  'collectionMoved',
-  'collectionDeleted',
-  'collectionTransferred',
-  'permissionsUpdated',
-  'memberUpdated',
-  'memberRemoved',
-  'teamCreated',
-  'teamUpdated',
-  'teamDeleted',
-] as const;
-
-export type OrganizationEventKind = (typeof ORGANIZATION_EVENT_KINDS)[number];
-
-/** What changed, in which organization, by whom; `at` is an ISO timestamp (events cross processes as JSON). */
-export type OrganizationEvent = { kind: OrganizationEventKind; organizationId: string; subjectId: string; actorId: string; at: string };
+/**
+ * What changed, in which organization, by whom (null: the server itself). `id` is the outbox
+ * row's: stable across redeliveries (delivery is at least once), so a consumer drops a duplicate.
+ * `spaceId`/`siteId`: the space or site it belongs to; `data`: small facts beside the IDs, never
+ * content. `at` is when the write committed its event, as an ISO timestamp (events cross
+ * processes as JSON).
+ */
+export type OrganizationEvent = {
+  id: string;
+  kind: OrganizationEventKind;
+  organizationId: string;
+  subjectId: string;
+  spaceId: string | null;
+  siteId: string | null;
+  actorId: string | null;
+  data: Record<string, unknown> | null;
+  at: string;
+};
 
 /**
  * A job's state as it changed (jobs/runner.ts publishes one after each committed update). Job
@@ -53,7 +47,8 @@ export type JobEvent = {
 type Topics = { organization: [organizationId: string, event: OrganizationEvent]; job: [jobId: string, event: JobEvent] };
 
 export type EventBus = {
-  publish(event: Omit<OrganizationEvent, 'at'>): void;
+  /** Tells the organization's subscribers, on every instance (the outbox dispatcher calls it). */
+  publish(event: OrganizationEvent): void;
   /** The organization's events from now on, until the iterator is returned. */
   subscribe(organizationId: string): AsyncIterable<OrganizationEvent>;
   publishJob(event: JobEvent): void;
@@ -89,7 +84,7 @@ export function createEventBus(opts: { redisUrl?: string; logger?: Logger } = {}
   const pubsub = createPubSub<Topics>(relay ? { eventTarget: relay.target as never } : undefined);
   return {
     publish(event) {
-      pubsub.publish('organization', event.organizationId, { ...event, at: new Date().toISOString() });
+      pubsub.publish('organization', event.organizationId, event);
     },
     subscribe(organizationId) {
       return tracked(pubsub.subscribe('organization', organizationId));

@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { createLoaders, type Loaders } from '../domain/loaders/index.js';
 import { Access, type TokenOrigin } from '../domain/access/access.js';
-import type { EventBus, OrganizationEvent } from '../events/bus.js';
+import type { EventBus } from '../events/bus.js';
 import { createMailer, type Mailer } from '../domain/people/mail/index.js';
 import { silentLogger } from '../observability/logger.js';
 
@@ -28,11 +28,6 @@ const LOGGED_ONLY = createMailer({ logger: silentLogger() });
 export function createContext({ db, config, events, mailer = LOGGED_ONLY }: Services, viewer: Viewer): Context {
   const loaders = createLoaders(db, viewer.userId, viewer);
   return { db, config, viewer, loaders, access: new Access(loaders, viewer.userId, viewer), events, mailer };
-}
-
-/** Tells the organization's subscribers what the caller changed (call once the write has committed). */
-export function published(ctx: Context, kind: OrganizationEvent['kind'], organizationId: string, subjectId: string): void {
-  ctx.events.publish({ kind, organizationId, subjectId, actorId: ctx.viewer.userId });
 }
 
 /** After a write the request's caches predate it: forget them so the refetched result is computed afresh. */

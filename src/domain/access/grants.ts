@@ -7,6 +7,7 @@ import type { Db } from '../../db/client.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { notFound } from '../../lib/errors.js';
 import { newId } from '../kernel/ids.js';
+import { recordEvents, type EventRecord } from '../kernel/outbox.js';
 import { parseInput } from '../../lib/validation.js';
 import { roleSchema } from './roles.js';
 import type { Access } from './access.js';
@@ -59,11 +60,26 @@ async function upsertGrant(tx: Tx, content: ContentRef, grantee: Grantee, role: 
   });
 }
 
-/** A change of grants on the content: `share` on it, checked again inside the transaction. */
+/**
+ * A change of grants on the content: `share` on it, checked again inside the transaction; it
+ * records `permissionsUpdated` (told to who can view the content).
+ */
 async function grantWrite(db: Db, access: Access, contentId: string, work: (tx: Tx, content: ContentRef) => Promise<void>): Promise<void> {
   const check = (a: Access) => requireContent(a, contentId, 'share');
-  await guardedWrite(db, { access, organizations: (content) => [content.organizationId], mode: 'change', check }, work);
+  await guardedWrite(db, { access, organizations: (content) => [content.organizationId], mode: 'change', check }, async (tx, content) => {
+    await work(tx, content);
+    await recordEvents(tx, permissionsUpdated(content, access.userId));
+  });
 }
+
+/** The event of a change of grants on a space (told to who can view it) or a collection. */
+export const permissionsUpdated = (content: ContentRef, actorId: string | null): EventRecord => ({
+  kind: 'permissionsUpdated',
+  organizationId: content.organizationId,
+  subjectId: content.id,
+  spaceId: content.kind === 'space' ? content.id : null,
+  actorId,
+});
 
 /** Grants `role` to each user and team, replacing a previous grant of theirs on the content. */
 export async function inviteToContent(db: Db, access: Access, contentId: string, raw: InviteInput): Promise<string> {

@@ -6,14 +6,15 @@ import { moveCollection, transferCollection } from '../../domain/content/collect
 import { updateCollection } from '../../domain/content/collections/update.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
-import { countGuestCollections, organizationCollectionsChild, organizationCollectionsPage, withChildPages, type CollectionsPage } from '../../domain/content/collections/rows.js';
+import { organizationCollections, organizationCollectionsChild, withChildPages, type CollectionsPage } from '../../domain/content/collections/rows.js';
+import { childCollections, collectionSpaces } from '../../domain/loaders/lists.js';
+import { reloaded } from '../../domain/loaders/reload.js';
 import { loadOrganizationWith } from '../../domain/people/organizations/rows.js';
 import { pageVariant } from '../../domain/loaders/index.js';
 import { isFirstPage, type PageArgs } from '../../domain/kernel/pagination/keyset.js';
 import { collectionSpacesChild, type Reader, type SpaceRow } from '../../domain/content/spaces/rows.js';
 import { childField, nestedConnection, type Selection } from '../selection.js';
-import { forgetLoaded, published, type Context } from '../context.js';
-import type { OrganizationEventKind } from '../../events/bus.js';
+import { forgetLoaded, type Context } from '../context.js';
 import { apiUrl, appUrl } from '../urls.js';
 import { RoleEnum } from './enums.js';
 import { OrganizationRef, organizationReadAheads } from './organization.js';
@@ -96,9 +97,7 @@ export const CollectionRef = builder.prismaNode('Collection', {
       type: SpaceRef,
       description: 'Live spaces directly inside this collection that the caller can access, in order.',
       resolve: async (collection, args, ctx, info) => {
-        const { guest } = await ctx.access.reader(collection.organizationId);
-        const page = await ctx.loaders.collectionSpaces(pageVariant(args, guest, spaceColumnsFor(info))).load(collection.id);
-        return pageConnection(page, () => (guest ? ctx.loaders.guestCollectionSpaceCount.load(collection.id) : collection.spaceCount));
+        return pageConnection(await collectionSpaces(ctx.loaders, await ctx.access.reader(collection.organizationId), collection, args, spaceColumnsFor(info)));
       },
     }),
     urls: t.field({
@@ -131,9 +130,7 @@ builder.prismaObjectFields(CollectionRef, (t) => ({
       type: CollectionRef,
       description: 'Collections directly inside this one that the caller can access, in order.',
       resolve: async (collection, args, ctx) => {
-        const { guest } = await ctx.access.reader(collection.organizationId);
-        const page = await ctx.loaders.childCollections(pageVariant(args, guest)).load(collection.id);
-        return pageConnection(page, () => (guest ? ctx.loaders.guestChildCollectionCount.load(collection.id) : collection.collectionCount));
+        return pageConnection(await childCollections(ctx.loaders, await ctx.access.reader(collection.organizationId), collection, args));
       },
     }),
 }));
@@ -157,10 +154,10 @@ builder.prismaObjectFields('Organization', (t) => ({
       // The first page of each collection's spaces, when selected, comes with the collections;
       // both may have come with the organization.
       const { nested, spaces, key } = collectionsList(info, reader, org.id, args);
-      const page = (ctx.loaders.readAhead.get(key) as CollectionsPage<SpaceRow> | undefined) ?? (await organizationCollectionsPage(ctx.db, reader, org.id, nested, args, spaces?.child));
+      const readAhead = ctx.loaders.readAhead.get(key) as CollectionsPage<SpaceRow> | undefined;
+      const page = await organizationCollections(ctx.db, reader, org, nested, args, spaces?.child, readAhead);
       for (const [id, spacesPage] of page.children ?? []) ctx.loaders.collectionSpaces(spaces!.variant).prime(id, spacesPage);
-      const total = nested ? org.collectionCount : org.rootCollectionCount;
-      return pageConnection(page, () => (reader.guest ? countGuestCollections(ctx.db, reader.userId, org.id, nested) : total));
+      return pageConnection(page);
     },
   }),
 }));
@@ -173,12 +170,10 @@ builder.queryField('collection', (t) =>
   }),
 );
 
-/** The collection after a committed write, which its organization's subscribers are told about. */
-const reload = async (ctx: Context, id: string, kind: OrganizationEventKind): Promise<Collection> => {
+/** The collection after a committed write (which recorded its event). */
+const reload = (ctx: Context, id: string): Promise<Collection> => {
   forgetLoaded(ctx);
-  const collection = await ctx.db.collection.findUniqueOrThrow({ where: { id } });
-  published(ctx, kind, collection.organizationId, collection.id);
-  return collection;
+  return reloaded(ctx.loaders.collection, id, 'Collection');
 };
 
 const CreateCollectionInput = builder.inputType('CreateCollectionInput', {
@@ -203,23 +198,18 @@ builder.mutationFields((t) => ({
         title: input?.title ?? undefined,
         parent: input?.parent == null ? undefined : String(input.parent),
       });
-      return reload(ctx, id, 'collectionCreated');
+      return reload(ctx, id);
     },
   }),
   updateCollection: t.field({
     type: CollectionRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCollectionInput, required: true }) },
-    resolve: async (_root, { id, input }, ctx) => reload(ctx, await updateCollection(ctx.db, ctx.access, String(id), input as never), 'collectionUpdated'),
+    resolve: async (_root, { id, input }, ctx) => reload(ctx, await updateCollection(ctx.db, ctx.access, String(id), input as never)),
   }),
   deleteCollection: t.boolean({
     description: 'Deletes the collection and its nested collections; the spaces they contain go to the trash.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, { id }, ctx) => {
-      const { organizationId } = (await ctx.access.requireCollection(String(id))).collection;
-      await deleteCollection(ctx.db, ctx.access, String(id));
-      published(ctx, 'collectionDeleted', organizationId, String(id));
-      return true;
-    },
+    resolve: async (_root, { id }, ctx) => (await deleteCollection(ctx.db, ctx.access, String(id)), true),
   }),
   moveCollection: t.field({
     type: CollectionRef,
@@ -230,17 +220,12 @@ builder.mutationFields((t) => ({
       position: t.arg({ type: PositionInput, required: false }),
     },
     resolve: async (_root, { id, parent, position }, ctx) =>
-      reload(ctx, await moveCollection(ctx.db, ctx.access, String(id), { parent: parent === undefined ? undefined : parent && String(parent), position }), 'collectionMoved'),
+      reload(ctx, await moveCollection(ctx.db, ctx.access, String(id), { parent: parent === undefined ? undefined : parent && String(parent), position })),
   }),
   transferCollection: t.field({
     type: CollectionRef,
     description: 'Moves the collection, its nested collections and their spaces to the root of another organization; their grants are dropped.',
     args: { id: t.arg.id({ required: true }), organization: t.arg.id({ required: true }) },
-    resolve: async (_root, { id, organization }, ctx) => {
-      const from = (await ctx.access.requireCollection(String(id))).collection.organizationId;
-      const collection = await reload(ctx, await transferCollection(ctx.db, ctx.access, String(id), { organization: String(organization) }), 'collectionTransferred');
-      if (from !== collection.organizationId) published(ctx, 'collectionTransferred', from, collection.id);
-      return collection;
-    },
+    resolve: async (_root, { id, organization }, ctx) => reload(ctx, await transferCollection(ctx.db, ctx.access, String(id), { organization: String(organization) })),
   }),
 }));

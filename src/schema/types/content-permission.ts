@@ -7,9 +7,10 @@ import { forbidden } from '../../lib/errors.js';
 import { inviteToContent, setGrant, type Grantee } from '../../domain/access/grants.js';
 import { kindOfId } from '../../domain/kernel/ids.js';
 import type { Role } from '../../domain/access/roles.js';
+import { reloaded } from '../../domain/loaders/reload.js';
 import { builder } from '../builder.js';
 import { pageConnection, type PageArgs } from '../connection.js';
-import { forgetLoaded, published, type Context } from '../context.js';
+import { forgetLoaded, type Context } from '../context.js';
 import { CollectionRef } from './collection.js';
 import { RoleEnum } from './enums.js';
 import { SpaceRef } from './space.js';
@@ -92,12 +93,10 @@ const ContentUnion = builder.unionType('Content', {
   resolveType: (content) => (kindOfId(content.id) === 'Space' ? SpaceRef : CollectionRef),
 });
 
-/** The space or collection after its grants changed, which its organization's subscribers are told about. */
+/** The space or collection after its grants changed (the write recorded its event). */
 async function reloadContent(ctx: Context, id: string): Promise<Space | Collection> {
   forgetLoaded(ctx);
-  const content = kindOfId(id) === 'Space' ? await ctx.db.space.findUniqueOrThrow({ where: { id } }) : await ctx.db.collection.findUniqueOrThrow({ where: { id } });
-  published(ctx, 'permissionsUpdated', content.organizationId, content.id);
-  return content;
+  return kindOfId(id) === 'Space' ? reloaded(ctx.loaders.space, id, 'Space') : reloaded(ctx.loaders.collection, id, 'Collection');
 }
 
 async function applyGrant(ctx: Context, contentId: string | number, grantee: Grantee, role: Role | null | undefined) {

@@ -11,7 +11,7 @@ import { countMemberInvites, inviteByEmail, memberInvitesPage, revokeMemberInvit
 import { countLinkInvites, createLinkInvite, deleteLinkInvite, findLinkInvite, linkInvitesPage, updateLinkInvite } from '../../domain/people/invites/link-invites.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
-import { forgetLoaded, published, type Context } from '../context.js';
+import { forgetLoaded, type Context } from '../context.js';
 import { CollectionRef } from './collection.js';
 import { RoleEnum } from './enums.js';
 import { OrganizationRef } from './organization.js';
@@ -132,7 +132,6 @@ builder.mutationFields((t) => ({
     args: { organizationId: orgArg(t), inviteId: t.arg.id({ required: true }) },
     resolve: async (_r, { organizationId, inviteId }, ctx) => {
       await joinWithInvite(ctx.db, ctx.access, String(organizationId), String(inviteId));
-      published(ctx, 'memberUpdated', String(organizationId), ctx.viewer.userId);
       forgetLoaded(ctx);
       return (await ctx.loaders.organization.load(String(organizationId)))!;
     },

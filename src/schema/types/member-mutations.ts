@@ -3,14 +3,16 @@ import { pingOrganization } from '../../domain/people/members/ping.js';
 import { removeMember } from '../../domain/people/members/remove.js';
 import { setMemberSso, updateMember } from '../../domain/people/members/update.js';
 import type { Member } from '../../generated/prisma/client.js';
+import { reloaded } from '../../domain/loaders/reload.js';
+import { memberKey } from '../../domain/loaders/keys.js';
 import { builder } from '../builder.js';
-import { forgetLoaded, published, type Context } from '../context.js';
+import { forgetLoaded, type Context } from '../context.js';
 import { RoleEnum } from './enums.js';
 import { MemberRef } from './member.js';
 
 const reload = (ctx: Context, organizationId: string, userId: string): Promise<Member> => {
   forgetLoaded(ctx);
-  return ctx.db.member.findUniqueOrThrow({ where: { organizationId_userId: { organizationId, userId } } });
+  return reloaded(ctx.loaders.member, memberKey(organizationId, userId), 'Member');
 };
 
 const UpdateMemberInput = builder.inputType('UpdateMemberInput', {
@@ -33,18 +35,13 @@ builder.mutationFields((t) => {
       args: { ...memberArgs(), input: t.arg({ type: UpdateMemberInput, required: true }) },
       resolve: async (_root, { organizationId, userId, input }, ctx) => {
         await updateMember(ctx.db, ctx.access, String(organizationId), String(userId), input);
-        published(ctx, 'memberUpdated', String(organizationId), String(userId));
         return reload(ctx, String(organizationId), String(userId));
       },
     }),
     removeMember: t.boolean({
       description: 'Removes a member, their team memberships and grants. False when the user was not a member.',
       args: memberArgs(),
-      resolve: async (_root, { organizationId, userId }, ctx) => {
-        const removed = await removeMember(ctx.db, ctx.access, String(organizationId), String(userId));
-        if (removed) published(ctx, 'memberRemoved', String(organizationId), String(userId));
-        return removed;
-      },
+      resolve: (_root, { organizationId, userId }, ctx) => removeMember(ctx.db, ctx.access, String(organizationId), String(userId)),
     }),
     setMemberSso: t.field({
       type: MemberRef,
@@ -52,7 +49,6 @@ builder.mutationFields((t) => {
       args: memberArgs(),
       resolve: async (_root, { organizationId, userId }, ctx) => {
         await setMemberSso(ctx.db, ctx.access, String(organizationId), String(userId));
-        published(ctx, 'memberUpdated', String(organizationId), String(userId));
         return reload(ctx, String(organizationId), String(userId));
       },
     }),

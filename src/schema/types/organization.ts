@@ -1,11 +1,12 @@
 import { organizationPermissions } from '../../domain/access/capabilities.js';
 import { organizationsByEmailDomain } from '../../domain/people/organizations/by-email-domain.js';
 import { updateOrganization } from '../../domain/people/organizations/update.js';
+import { reloaded } from '../../domain/loaders/reload.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import { countViewerOrganizations, viewerOrganizationsPage } from '../../domain/people/organizations/rows.js';
 import type { GraphQLResolveInfo } from 'graphql';
-import { forgetLoaded, published, type Context } from '../context.js';
+import { forgetLoaded, type Context } from '../context.js';
 import { OrganizationTypeEnum, RoleEnum } from './enums.js';
 import { apiUrl, appUrl } from '../urls.js';
 
@@ -139,9 +140,8 @@ builder.mutationField('updateOrganization', (t) =>
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateOrganizationInput, required: true }) },
     resolve: async (_root, { id, input }, ctx) => {
       await updateOrganization(ctx.db, ctx.access, String(id), input as never);
-      published(ctx, 'organizationUpdated', String(id), String(id));
       forgetLoaded(ctx);
-      return ctx.db.organization.findUniqueOrThrow({ where: { id: String(id) } });
+      return reloaded(ctx.loaders.organization, String(id), 'Organization');
     },
   }),
 );

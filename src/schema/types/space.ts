@@ -10,14 +10,14 @@ import { deleteSpace, restoreSpace } from '../../domain/content/spaces/trash.js'
 import { updateSpace } from '../../domain/content/spaces/update.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
-import { countGuestSpaces, organizationSpacesChild, organizationSpacesPage, SPACE_COLUMNS, type SpaceColumn, type SpaceRow } from '../../domain/content/spaces/rows.js';
+import { organizationSpaces, organizationSpacesChild, SPACE_COLUMNS, type SpaceColumn, type SpaceRow } from '../../domain/content/spaces/rows.js';
 import { loadOrganizationWith } from '../../domain/people/organizations/rows.js';
 import { pageVariant } from '../../domain/loaders/index.js';
+import { reloaded } from '../../domain/loaders/reload.js';
 import { isFirstPage, type Page, type PageArgs } from '../../domain/kernel/pagination/keyset.js';
 import { childField, columnsFor, selectedNodeFields } from '../selection.js';
 import type { GraphQLResolveInfo } from 'graphql';
-import { forgetLoaded, published, type Context } from '../context.js';
-import type { OrganizationEventKind } from '../../events/bus.js';
+import { forgetLoaded, type Context } from '../context.js';
 import { RoleEnum, SpaceEditModeEnum, SpaceVisibilityEnum } from './enums.js';
 import { OrganizationRef, organizationReadAheads } from './organization.js';
 import { PositionInput } from './position.js';
@@ -152,8 +152,7 @@ builder.prismaObjectFields('Organization', (t) => ({
       const reader = await ctx.access.reader(org.id);
       const columns = spaceColumnsFor(info);
       const readAhead = ctx.loaders.readAhead.get(organizationSpacesKey(org.id, args, reader.guest, columns)) as Page<SpaceRow> | undefined;
-      const page = readAhead ?? (await organizationSpacesPage(ctx.db, reader, org.id, args, columns));
-      return pageConnection(page, () => (reader.guest ? countGuestSpaces(ctx.db, reader.userId, org.id) : org.spaceCount));
+      return pageConnection(await organizationSpaces(ctx.db, reader, org, args, columns, readAhead));
     },
   }),
 }));
@@ -182,12 +181,10 @@ builder.queryField('space', (t) =>
   }),
 );
 
-/** The space after a committed write, which its organization's subscribers are told about. */
-const reload = async (ctx: Context, id: string, kind: OrganizationEventKind): Promise<Space> => {
+/** The space after a committed write (which recorded its event). */
+const reload = (ctx: Context, id: string): Promise<Space> => {
   forgetLoaded(ctx);
-  const space = await ctx.db.space.findUniqueOrThrow({ where: { id } });
-  published(ctx, kind, space.organizationId, space.id);
-  return space;
+  return reloaded(ctx.loaders.space, id, 'Space');
 };
 
 const CreateSpaceInput = builder.inputType('CreateSpaceInput', {
@@ -223,7 +220,7 @@ builder.mutationFields((t) => ({
         private: input?.private ?? undefined,
         editMode: input?.editMode ?? undefined,
       });
-      return reload(ctx, id, 'spaceCreated');
+      return reload(ctx, id);
     },
   }),
   updateSpace: t.field({
@@ -231,7 +228,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateSpaceInput, required: true }) },
     resolve: async (_root, { id, input }, ctx) => {
       const clean = Object.fromEntries(Object.entries(input).filter(([, v]) => v != null));
-      return reload(ctx, await updateSpace(ctx.db, ctx.access, String(id), clean), 'spaceUpdated');
+      return reload(ctx, await updateSpace(ctx.db, ctx.access, String(id), clean));
     },
   }),
   deleteSpace: t.boolean({
@@ -239,7 +236,6 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, { id }, ctx) => {
       await deleteSpace(ctx.db, ctx.access, String(id));
-      await reload(ctx, String(id), 'spaceDeleted');
       return true;
     },
   }),
@@ -247,7 +243,7 @@ builder.mutationFields((t) => ({
     type: SpaceRef,
     description: 'Restores a space deleted in the last 7 days.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, { id }, ctx) => reload(ctx, await restoreSpace(ctx.db, ctx.access, String(id)), 'spaceRestored'),
+    resolve: async (_root, { id }, ctx) => reload(ctx, await restoreSpace(ctx.db, ctx.access, String(id))),
   }),
   duplicateSpace: t.field({
     type: SpaceRef,
@@ -256,7 +252,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { id }, ctx) => {
       const started = await startSpaceDuplicate(ctx.db, ctx.access, String(id));
       const job = await waitForJob(ctx.db, ctx.events, started.id, ctx.config.importWaitMs);
-      return reload(ctx, jobResult<{ spaceId: string }>(job).spaceId, 'spaceCreated');
+      return reload(ctx, jobResult<{ spaceId: string }>(job).spaceId);
     },
   }),
   moveSpace: t.field({
@@ -268,16 +264,12 @@ builder.mutationFields((t) => ({
       position: t.arg({ type: PositionInput, required: false }),
     },
     resolve: async (_root, { id, parent, position }, ctx) =>
-      reload(ctx, await moveSpace(ctx.db, ctx.access, String(id), { parent: parent === undefined ? undefined : parent && String(parent), position }), 'spaceMoved'),
+      reload(ctx, await moveSpace(ctx.db, ctx.access, String(id), { parent: parent === undefined ? undefined : parent && String(parent), position })),
   }),
   transferSpace: t.field({
     type: SpaceRef,
     args: { id: t.arg.id({ required: true }), organization: t.arg.id({ required: true }), parent: t.arg.id({ required: false }) },
-    resolve: async (_root, { id, organization, parent }, ctx) => {
-      const from = (await ctx.access.requireSpace(String(id), 'view')).space.organizationId;
-      const space = await reload(ctx, await transferSpace(ctx.db, ctx.access, String(id), { organization: String(organization), parent: parent && String(parent) }), 'spaceTransferred');
-      if (from !== space.organizationId) published(ctx, 'spaceTransferred', from, space.id);
-      return space;
-    },
+    resolve: async (_root, { id, organization, parent }, ctx) =>
+      reload(ctx, await transferSpace(ctx.db, ctx.access, String(id), { organization: String(organization), parent: parent && String(parent) })),
   }),
 }));

@@ -2,18 +2,16 @@ import { createTeam } from '../../domain/people/teams/create.js';
 import { removeTeamMember, setTeamMember, updateTeamMembers } from '../../domain/people/teams/members.js';
 import { deleteTeam, updateTeam } from '../../domain/people/teams/update.js';
 import type { Team } from '../../generated/prisma/client.js';
+import { reloaded } from '../../domain/loaders/reload.js';
 import { builder } from '../builder.js';
-import { forgetLoaded, published, type Context } from '../context.js';
-import type { OrganizationEventKind } from '../../events/bus.js';
+import { forgetLoaded, type Context } from '../context.js';
 import { TeamRoleEnum } from './enums.js';
 import { TeamRef } from './team.js';
 
-/** The team after a committed write, which its organization's subscribers are told about. */
-const reload = async (ctx: Context, id: string, kind: OrganizationEventKind = 'teamUpdated'): Promise<Team> => {
+/** The team after a committed write (which recorded its event). */
+const reload = (ctx: Context, id: string): Promise<Team> => {
   forgetLoaded(ctx);
-  const team = await ctx.db.team.findUniqueOrThrow({ where: { id } });
-  published(ctx, kind, team.organizationId, team.id);
-  return team;
+  return reloaded(ctx.loaders.team, id, 'Team');
 };
 
 const CreateTeamInput = builder.inputType('CreateTeamInput', {
@@ -49,7 +47,7 @@ builder.mutationFields((t) => {
       description: 'Organization admins.',
       args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: CreateTeamInput, required: true }) },
       resolve: async (_root, { organizationId, input }, ctx) =>
-        reload(ctx, await createTeam(ctx.db, ctx.access, { organizationId: String(organizationId), title: input.title, members: input.members ?? undefined }), 'teamCreated'),
+        reload(ctx, await createTeam(ctx.db, ctx.access, { organizationId: String(organizationId), title: input.title, members: input.members ?? undefined })),
     }),
     updateTeam: t.field({
       type: TeamRef,
@@ -61,11 +59,7 @@ builder.mutationFields((t) => {
     deleteTeam: t.boolean({
       description: 'Organization admins. False when no such team exists in the organization.',
       args: teamArgs(),
-      resolve: async (_root, { organizationId, teamId }, ctx) => {
-        const deleted = await deleteTeam(ctx.db, ctx.access, String(organizationId), String(teamId));
-        if (deleted) published(ctx, 'teamDeleted', String(organizationId), String(teamId));
-        return deleted;
-      },
+      resolve: (_root, { organizationId, teamId }, ctx) => deleteTeam(ctx.db, ctx.access, String(organizationId), String(teamId)),
     }),
     updateTeamMembers: t.field({
       type: TeamRef,
@@ -91,11 +85,7 @@ builder.mutationFields((t) => {
     removeTeamMember: t.boolean({
       description: 'False when the user was not in the team.',
       args: { ...teamArgs(), userId: t.arg.id({ required: true }) },
-      resolve: async (_root, { organizationId, teamId, userId }, ctx) => {
-        const removed = await removeTeamMember(ctx.db, ctx.access, String(organizationId), String(teamId), String(userId));
-        if (removed) published(ctx, 'teamUpdated', String(organizationId), String(teamId));
-        return removed;
-      },
+      resolve: (_root, { organizationId, teamId, userId }, ctx) => removeTeamMember(ctx.db, ctx.access, String(organizationId), String(teamId), String(userId)),
     }),
   };
 });

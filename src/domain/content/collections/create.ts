@@ -3,6 +3,8 @@ import type { Db } from '../../../db/client.js';
 import { requireCreatableParent } from '../content-tree/parent.js';
 import { nextPosition } from '../content-tree/position.js';
 import { guardedWrite } from '../../access/guarded-write.js';
+import { recordEvents } from '../../kernel/outbox.js';
+import { collectionEvent } from '../events.js';
 import { newId } from '../../kernel/ids.js';
 import type { Access } from '../../access/access.js';
 import { parseInput, titleSchema } from '../../../lib/validation.js';
@@ -29,6 +31,7 @@ export async function createCollection(db: Db, access: Access, raw: CreateCollec
     await tx.collection.create({
       data: { id, organizationId: data.organizationId, parentId: data.parent ?? null, title: data.title ?? 'Untitled', position },
     });
+    await recordEvents(tx, collectionEvent('collectionCreated', { id, organizationId: data.organizationId }, access));
   });
   return id;
 }

@@ -4,6 +4,8 @@ import { LIVE } from '../spaces/lifecycle.js';
 import { detachToRoot } from '../spaces/visibility.js';
 import { collectionSubtree } from './subtree.js';
 import { guardedWrite } from '../../access/guarded-write.js';
+import { recordEvents } from '../../kernel/outbox.js';
+import { collectionEvent } from '../events.js';
 import { parentOf } from '../content-tree/parent.js';
 
 /**
@@ -19,5 +21,6 @@ export async function deleteCollection(db: Db, access: Access, id: string): Prom
     await tx.space.updateMany({ where: { ...inSubtree, ...LIVE }, data: { deletedAt: new Date() } });
     await detachToRoot(tx, inSubtree);
     await tx.collection.delete({ where: { id } }); // nested collections and grants cascade
+    await recordEvents(tx, collectionEvent('collectionDeleted', collection, access));
   });
 }

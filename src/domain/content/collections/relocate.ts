@@ -5,6 +5,8 @@ import { placeItem, type Position } from '../content-tree/position.js';
 import { badRequest, conflict } from '../../../lib/errors.js';
 import type { Access } from '../../access/access.js';
 import { guardedWrite } from '../../access/guarded-write.js';
+import { recordEvents } from '../../kernel/outbox.js';
+import { collectionEvent, transferEvents } from '../events.js';
 import { parentOf, requireCreatableParent } from '../content-tree/parent.js';
 import type { CollectionRow } from './rows.js';
 import { parseInput } from '../../../lib/validation.js';
@@ -32,6 +34,7 @@ export async function moveCollection(db: Db, access: Access, id: string, raw: Mo
     }
     await tx.collection.update({ where: { id }, data: { parentId } });
     await placeItem(tx, organizationId, parentId, { kind: 'collection', id }, data.position ?? undefined);
+    await recordEvents(tx, collectionEvent('collectionMoved', collection, access));
   });
   return id;
 }
@@ -70,6 +73,7 @@ export async function transferCollection(db: Db, access: Access, id: string, raw
     }
     await tx.collection.update({ where: { id }, data: { parentId: null } });
     await placeItem(tx, data.organization, null, { kind: 'collection', id });
+    await recordEvents(tx, transferEvents('collectionTransferred', { id, organizationId: data.organization }, collection.organizationId, access));
   });
   return id;
 }

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { Db } from '../../../db/client.js';
 import type { Access } from '../../access/access.js';
 import { guardedWrite } from '../../access/guarded-write.js';
+import { recordEvents } from '../../kernel/outbox.js';
+import { collectionEvent } from '../events.js';
 import { parseInput } from '../../../lib/validation.js';
 import { roleSchema } from '../../access/roles.js';
 import { collectionDescription, collectionTitle } from './create.js';
@@ -21,8 +23,9 @@ export async function updateCollection(db: Db, access: Access, id: string, raw: 
   const description = data.description === undefined ? undefined : data.description || null;
   // The default level decides who may do what in the collection.
   const mode = data.defaultLevel === undefined ? 'use' : 'change';
-  await guardedWrite(db, { access, organizations: ({ collection }) => [collection.organizationId], mode, check }, (tx) =>
-    tx.collection.update({ where: { id }, data: { title: data.title, description, defaultLevel: data.defaultLevel } }),
-  );
+  await guardedWrite(db, { access, organizations: ({ collection }) => [collection.organizationId], mode, check }, async (tx, { collection }) => {
+    await tx.collection.update({ where: { id }, data: { title: data.title, description, defaultLevel: data.defaultLevel } });
+    await recordEvents(tx, collectionEvent('collectionUpdated', collection, access));
+  });
   return id;
 }

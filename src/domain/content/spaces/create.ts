@@ -5,6 +5,8 @@ import { requireCreatableParent } from '../content-tree/parent.js';
 import { nextPosition } from '../content-tree/position.js';
 import { guardedWrite } from '../../access/guarded-write.js';
 import { newId } from '../../kernel/ids.js';
+import { recordEvents } from '../../kernel/outbox.js';
+import { spaceEvent } from '../events.js';
 import { parseInput, titleSchema } from '../../../lib/validation.js';
 
 export const spaceTitle = titleSchema(50);
@@ -45,6 +47,7 @@ export async function createSpace(db: Db, access: Access, raw: CreateSpaceInput)
       },
     });
     await tx.revision.create({ data: { id: revisionId, spaceId: id, lineId: id, seq: 1, createdById: access.userId } });
+    await recordEvents(tx, spaceEvent('spaceCreated', { id, organizationId: data.organizationId }, access));
   });
   return id;
 }

@@ -3,6 +3,8 @@ import type { Db } from '../../../db/client.js';
 import { enqueueJob } from '../../work/jobs/enqueue.js';
 import type { JobRow } from '../../work/jobs/rows.js';
 import { guardedWrite } from '../../access/guarded-write.js';
+import { recordEvents } from '../../kernel/outbox.js';
+import { spaceEvent } from '../events.js';
 import { parentOf, requireCreatableParent } from '../content-tree/parent.js';
 import { placeItem } from '../content-tree/position.js';
 import { newId } from '../../kernel/ids.js';
@@ -64,6 +66,8 @@ export async function duplicateSpace(db: Db, access: Access, id: string, opts: {
     });
     // Right after the original.
     await placeItem(tx, space.organizationId, space.parentId, { kind: 'space', id: copyId }, { after: id });
+    // Announced by the write that makes it (the job's), whether or not its request still waits.
+    await recordEvents(tx, spaceEvent('spaceCreated', { id: copyId, organizationId: space.organizationId }, access, { duplicateOf: id }));
     await opts.inside?.(tx);
   });
   return copyId;

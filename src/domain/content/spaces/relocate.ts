@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import type { Db } from '../../../db/client.js';
 import { guardedWrite } from '../../access/guarded-write.js';
+import { recordEvents } from '../../kernel/outbox.js';
+import { spaceEvent, transferEvents } from '../events.js';
 import { parentOf, requireCreatableParent } from '../content-tree/parent.js';
 import { placeItem, type Position } from '../content-tree/position.js';
 import { badRequest, conflict } from '../../../lib/errors.js';
@@ -26,6 +28,7 @@ export async function moveSpace(db: Db, access: Access, id: string, raw: MoveInp
   await guardedWrite(db, { access, organizations: ({ space: s }) => [s.organizationId], mode: 'change', check, parents }, async (tx, { space: s, parentId }) => {
     await tx.space.update({ where: { id }, data: { parentId, visibility: visibilityUnder(parentId, s.visibility) } });
     await placeItem(tx, s.organizationId, parentId, { kind: 'space', id }, data.position ?? undefined);
+    await recordEvents(tx, spaceEvent('spaceMoved', s, access));
   });
   return id;
 }
@@ -55,6 +58,7 @@ export async function transferSpace(db: Db, access: Access, id: string, raw: Tra
     }
     await tx.space.update({ where: { id }, data: { organizationId: data.organization, parentId, visibility: visibilityUnder(parentId, s.visibility) } });
     await placeItem(tx, data.organization, parentId, { kind: 'space', id });
+    await recordEvents(tx, transferEvents('spaceTransferred', { id, organizationId: data.organization }, s.organizationId, access));
   });
   return id;
 }

@@ -4,6 +4,8 @@ import type { Db } from '../../../db/client.js';
 import { enqueueJob } from '../../work/jobs/enqueue.js';
 import { nextPosition } from '../content-tree/position.js';
 import { guardedWrite } from '../../access/guarded-write.js';
+import { recordEvents } from '../../kernel/outbox.js';
+import { spaceEvent } from '../events.js';
 import { parentOf } from '../content-tree/parent.js';
 import { conflict } from '../../../lib/errors.js';
 import type { Access } from '../../access/access.js';
@@ -16,6 +18,7 @@ export async function deleteSpace(db: Db, access: Access, id: string): Promise<v
   const parents = ({ space }: Awaited<ReturnType<typeof check>>) => [parentOf(space)];
   await guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check, parents }, async (tx, { space }) => {
     await tx.space.update({ where: { id }, data: { deletedAt: new Date() } });
+    await recordEvents(tx, spaceEvent('spaceDeleted', space, access));
   });
 }
 
@@ -29,6 +32,7 @@ export async function restoreSpace(db: Db, access: Access, id: string): Promise<
   await guardedWrite(db, { access, organizations: (s) => [s.organizationId], mode: 'use', check, parents: (s) => [parentOf(s)] }, async (tx, s) => {
     const position = await nextPosition(tx, s.organizationId, s.parentId);
     await tx.space.update({ where: { id }, data: { deletedAt: null, position, visibility: visibilityUnder(s.parentId, s.visibility) } });
+    await recordEvents(tx, spaceEvent('spaceRestored', s, access));
   });
   return id;
 }

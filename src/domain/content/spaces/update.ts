@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { Db } from '../../../db/client.js';
 import type { Access } from '../../access/access.js';
 import { guardedWrite } from '../../access/guarded-write.js';
+import { recordEvents } from '../../kernel/outbox.js';
+import { spaceEvent } from '../events.js';
 import { parseInput } from '../../../lib/validation.js';
 import { roleSchema } from '../../access/roles.js';
 import { emoji, spaceTitle } from './create.js';
@@ -26,7 +28,8 @@ export async function updateSpace(db: Db, access: Access, id: string, raw: Updat
   const mode = configures ? 'change' : 'use';
   await guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode, check }, async (tx, { space }) => {
     if (data.mergeRules) await requireRuleUsers(tx, space.organizationId, data.mergeRules);
-    return tx.space.update({ where: { id }, data });
+    await tx.space.update({ where: { id }, data });
+    await recordEvents(tx, spaceEvent('spaceUpdated', space, access));
   });
   return id;
 }

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { Db } from '../../../db/client.js';
 import { conflict, notFound } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
+import { recordEvents } from '../../kernel/outbox.js';
+import { memberEvent } from '../events.js';
 import { organizationTitle } from '../organizations/update.js';
 import { parseInput } from '../../../lib/validation.js';
 import { roleSchema } from '../../access/roles.js';
@@ -39,6 +41,8 @@ export async function createUser(db: Db, raw: { email: string; name?: string; or
       if (!org) throw notFound('Organization');
       const role = data.role === 'guest' ? null : (data.role ?? org.defaultRole);
       await tx.member.create({ data: { organizationId: org.id, userId: user.id, role } });
+      // Made by the server's administrator, not by a user: no actor.
+      await recordEvents(tx, memberEvent('memberUpdated', org.id, user.id, null));
     }
     const token = await issueToken(tx, user.id);
     return { user, token };

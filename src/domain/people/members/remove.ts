@@ -1,6 +1,8 @@
 import type { Db } from '../../../db/client.js';
 import type { Access } from '../../access/access.js';
 import { assertNotLastAdmin, memberWrite } from './admins.js';
+import { recordEvents } from '../../kernel/outbox.js';
+import { memberEvent } from '../events.js';
 
 /**
  * Removes a member with their team memberships and content grants in the organization, in one
@@ -14,6 +16,7 @@ export async function removeMember(db: Db, access: Access, organizationId: strin
     await tx.teamMember.deleteMany({ where: { userId, team: { organizationId } } });
     await tx.contentPermission.deleteMany({ where: { organizationId, userId } });
     await tx.member.delete({ where: { organizationId_userId: { organizationId, userId } } });
+    await recordEvents(tx, memberEvent('memberRemoved', organizationId, userId, access));
     return true;
   });
 }

@@ -4,6 +4,8 @@ import type { Access } from '../../access/access.js';
 import { parseInput } from '../../../lib/validation.js';
 import { roleSchema } from '../../access/roles.js';
 import { assertNotLastAdmin, existing, memberWrite } from './admins.js';
+import { recordEvents } from '../../kernel/outbox.js';
+import { memberEvent } from '../events.js';
 
 const input = z.object({ role: roleSchema.nullable().optional() });
 
@@ -14,6 +16,7 @@ export async function updateMember(db: Db, access: Access, organizationId: strin
   const data = parseInput(input, raw);
   await memberWrite(db, access, organizationId, userId, async (tx, target) => {
     const member = existing(target);
+    await recordEvents(tx, memberEvent('memberUpdated', organizationId, userId, access));
     if (data.role === undefined || data.role === member.role) return;
     if (data.role !== 'admin') await assertNotLastAdmin(tx, member);
     await tx.member.update({ where: { organizationId_userId: { organizationId, userId } }, data: { role: data.role } });
@@ -25,5 +28,6 @@ export async function setMemberSso(db: Db, access: Access, organizationId: strin
   await memberWrite(db, access, organizationId, userId, async (tx, member) => {
     existing(member);
     await tx.member.update({ where: { organizationId_userId: { organizationId, userId } }, data: { sso: true } });
+    await recordEvents(tx, memberEvent('memberUpdated', organizationId, userId, access));
   });
 }

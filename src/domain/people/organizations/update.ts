@@ -4,6 +4,8 @@ import { Prisma } from '../../../generated/prisma/client.js';
 import { conflict } from '../../../lib/errors.js';
 import type { Access } from '../../access/access.js';
 import { guardedWrite } from '../../access/guarded-write.js';
+import { recordEvents } from '../../kernel/outbox.js';
+import { organizationUpdated } from '../events.js';
 import { parseInput } from '../../../lib/validation.js';
 import { roleSchema } from '../../access/roles.js';
 import { organizationMergeRulesSchema, requireRuleUsers } from '../../versions/change-requests/merge-rules.js';
@@ -34,6 +36,7 @@ export async function updateOrganization(db: Db, access: Access, id: string, raw
     const mode = data.mergeRules !== undefined ? 'change' : 'use';
     await guardedWrite(db, { access, organizations: [id], mode, check }, async (tx) => {
       if (data.mergeRules) await requireRuleUsers(tx, id, data.mergeRules);
+      await recordEvents(tx, organizationUpdated(id, access));
       return tx.organization.update({
         where: { id },
         data: {

@@ -18,6 +18,8 @@ import type { Config } from '../../../config.js';
 import type { Db } from '../../../db/client.js';
 import { forbidden, notFound } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
+import { recordEvents } from '../../kernel/outbox.js';
+import { memberEvent } from '../events.js';
 import { issueNamedToken } from '../identity/tokens.js';
 import { pgReplays, pgRequestIds } from './pg-stores.js';
 import type { SamlService } from './providers.js';
@@ -78,6 +80,8 @@ export async function finishLogin(db: Db, providerId: string, samlResponse: stri
     if (!member && user.claimedAt) throw forbidden(CLAIMED_ACCOUNT);
     if (member) await tx.member.update({ where: { organizationId_userId: { organizationId: organization.id, userId: user.id } }, data: { sso: true } });
     else await tx.member.create({ data: { organizationId: organization.id, userId: user.id, role: provider.defaultRole ?? organization.defaultRole, sso: true } });
+    // A member who joins (or first signs in through SSO) is announced; a later sign-in changes nothing.
+    if (!member?.sso) await recordEvents(tx, memberEvent('memberUpdated', organization.id, user.id, { userId: user.id }));
     if (provider.defaultTeamId && (await tx.team.findFirst({ where: { id: provider.defaultTeamId, organizationId: organization.id } }))) {
       await tx.teamMember.upsert({ where: { teamId_userId: { teamId: provider.defaultTeamId, userId: user.id } }, update: {}, create: { teamId: provider.defaultTeamId, userId: user.id } });
     }

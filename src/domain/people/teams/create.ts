@@ -3,6 +3,8 @@ import type { Db } from '../../../db/client.js';
 import { newId } from '../../kernel/ids.js';
 import type { Access } from '../../access/access.js';
 import { guardedWrite } from '../../access/guarded-write.js';
+import { recordEvents } from '../../kernel/outbox.js';
+import { teamEvent } from '../events.js';
 import { parseInput, titleSchema } from '../../../lib/validation.js';
 import { resolveMembers } from './identify.js';
 
@@ -22,6 +24,7 @@ export async function createTeam(db: Db, access: Access, raw: CreateTeamInput): 
     const userIds = new Set(await resolveMembers(tx, data.organizationId, data.members ?? [], 'members'));
     await tx.team.create({ data: { id, organizationId: data.organizationId, title: data.title } });
     if (userIds.size) await tx.teamMember.createMany({ data: [...userIds].map((userId) => ({ teamId: id, userId, role: 'member' as const })) });
+    await recordEvents(tx, teamEvent('teamCreated', data.organizationId, id, access));
   });
   return id;
 }

@@ -5,6 +5,8 @@ import type { TeamRole } from '../../../generated/prisma/enums.js';
 import { notFound } from '../../../lib/errors.js';
 import type { Access } from '../../access/access.js';
 import { guardedWrite } from '../../access/guarded-write.js';
+import { recordEvents } from '../../kernel/outbox.js';
+import { teamEvent } from '../events.js';
 import type { Prisma } from '../../../generated/prisma/client.js';
 import { parseInput } from '../../../lib/validation.js';
 import { lockTeam, requireTeam, TEAM_ROLES } from './access.js';
@@ -27,12 +29,15 @@ export type UpdateTeamMembersInput = z.input<typeof bulkInput>;
 /**
  * A change of the team's members, and so of what its grants reach: `manage` on the team, checked
  * again inside the transaction, which also holds the team row (404 if it was deleted meanwhile).
+ * It records `teamUpdated`, unless `work` answers false (nothing changed).
  */
 async function teamMembershipWrite<T>(db: Db, access: Access, organizationId: string, teamId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
   const check = (a: Access) => requireTeam(a, teamId, 'manage', organizationId);
   return guardedWrite(db, { access, organizations: [organizationId], mode: 'change', check }, async (tx) => {
     await lockTeam(tx, teamId);
-    return work(tx);
+    const result = await work(tx);
+    if (result !== false) await recordEvents(tx, teamEvent('teamUpdated', organizationId, teamId, access));
+    return result;
   });
 }
 

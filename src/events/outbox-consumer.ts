@@ -1,0 +1,38 @@
+/**
+ * What the outbox dispatcher hands its events to. A consumer is registered once, at start-up
+ * (outbox-dispatcher.ts `consumers`): today the event bus (subscriptions, below); the webhooks
+ * will add one that enqueues their deliveries. A write never knows its consumers.
+ *
+ * `consume` runs inside the transaction that claimed the events and marks them dispatched: what
+ * it writes through `tx` (say, deliveries to make) commits with the claim, and if it throws, or
+ * the commit fails, the events stay undispatched and come again — at least once, each time with
+ * the same `id`, which a consumer uses to drop a duplicate.
+ */
+import type { Prisma } from '../generated/prisma/client.js';
+import type { EventBus, OrganizationEvent } from './bus.js';
+
+/** An outbox row as a dispatcher claimed it: the event, its place in the outbox and its time. */
+export type OutboxEventRow = Omit<OrganizationEvent, 'at'> & { seq: bigint; createdAt: Date };
+
+export interface OutboxConsumer {
+  /** For the logs. */
+  readonly name: string;
+  /** Takes a batch of committed events, oldest first, inside the claiming transaction. */
+  consume(events: readonly OutboxEventRow[], tx: Prisma.TransactionClient): Promise<void> | void;
+}
+
+/** The event as subscribers receive it. */
+export function organizationEvent(row: OutboxEventRow): OrganizationEvent {
+  const { id, kind, organizationId, subjectId, spaceId, siteId, actorId, data } = row;
+  return { id, kind, organizationId, subjectId, spaceId, siteId, actorId, data, at: row.createdAt.toISOString() };
+}
+
+/** The first consumer: each event to the organization's subscribers, on every instance (bus.ts). */
+export function busConsumer(bus: EventBus): OutboxConsumer {
+  return {
+    name: 'subscriptions',
+    consume(events) {
+      for (const row of events) bus.publish(organizationEvent(row));
+    },
+  };
+}
