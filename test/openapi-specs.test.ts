@@ -60,8 +60,9 @@ describe('OpenAPI specifications', () => {
     expect((await http(server.url, owner.token, 'PUT', `/orgs/${org.id}/openapi/pets`, { source: { text: SPEC('2.0.0') } })).status).toBe(200);
     const changed = await processed(owner.token, org.id, 'pets');
     expect(changed.lastVersion).not.toBe(first.lastVersion);
-    const versions = await gqlOk(server.url, owner.token, 'query($id: ID!) { organization(id: $id) { openAPISpec(slug: "pets") { versions { version title operations } processingJob { state kind } } } }', { id: org.id });
-    expect(versions.organization.openAPISpec.versions).toEqual([
+    const versions = await gqlOk(server.url, owner.token, 'query($id: ID!) { organization(id: $id) { openAPISpec(slug: "pets") { versions { totalCount edges { node { version title operations } } } processingJob { state kind } } } }', { id: org.id });
+    expect(versions.organization.openAPISpec.versions.totalCount).toBe(2);
+    expect(versions.organization.openAPISpec.versions.edges.map((e: { node: unknown }) => e.node)).toEqual([
       { version: '2.0.0', title: 'Pets', operations: 1 },
       { version: '1.0.0', title: 'Pets', operations: 1 },
     ]);

@@ -7,11 +7,10 @@
 import { resolveArrayConnection } from '@pothos/plugin-relay';
 import { badRequest } from '../lib/errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageArgs } from '../domain/kernel/pagination/keyset.js';
+import type { Count, CountedPage } from '../domain/kernel/pagination/counted.js';
 import { builder } from './builder.js';
 
 export { MAX_PAGE_SIZE, type PageArgs };
-
-type Count = number | (() => Promise<number> | number);
 
 /** An edge whose cursor is encoded only when read (one class: no closure per edge). */
 class Edge<Row> {
@@ -25,7 +24,14 @@ class Edge<Row> {
   }
 }
 
-export function pageConnection<Row extends {}>(page: Page<Row>, totalCount: Count) {
+/** A connection over a page read in SQL: its total comes with it (CountedPage), or is given. */
+export function pageConnection<Row extends {}>(page: CountedPage<Row>): ReturnType<typeof connectionOf<Row>>;
+export function pageConnection<Row extends {}>(page: Page<Row>, totalCount: Count): ReturnType<typeof connectionOf<Row>>;
+export function pageConnection<Row extends {}>(page: Page<Row> & { totalCount?: Count }, totalCount?: Count) {
+  return connectionOf(page, totalCount ?? page.totalCount!);
+}
+
+function connectionOf<Row extends {}>(page: Page<Row>, totalCount: Count) {
   const { rows, cursorOf } = page;
   return {
     edges: rows.map((node) => new Edge(node, cursorOf)),

@@ -7,6 +7,7 @@ import type { Db } from '../../db/client.js';
 import { changeRequestLoaders } from './change-requests.js';
 import { contentLoaders } from './content.js';
 import { peopleLoaders } from './people.js';
+import { openAPILoaders } from './openapi.js';
 import { LoaderRegistry } from './registry.js';
 import { revisionLoaders } from './revisions.js';
 import { siteLoaders } from './sites.js';
@@ -23,6 +24,7 @@ export function createLoaders(db: Db, viewerId: string, reach: Reach = {}) {
     ...revisionLoaders(db, registry),
     ...changeRequestLoaders(db, registry),
     ...siteLoaders(db, registry),
+    ...openAPILoaders(db, registry),
     /** Pages read ahead by a parent's statement: `set` by the parent, taken by the list's resolver. */
     readAhead: registry.readAhead,
     /** Clears every cache of the request (after a write). */

@@ -8,7 +8,7 @@ import { changeRequestKey } from '../../domain/loaders/keys.js';
 import { notFound } from '../../lib/errors.js';
 import { startImport } from '../../domain/work/imports/start.js';
 import { cancelJob } from '../../domain/work/jobs/cancel.js';
-import { findJob, organizationJobs, spaceJobs } from '../../domain/work/jobs/read.js';
+import { findJob, jobById, organizationJobs, spaceJobs } from '../../domain/work/jobs/read.js';
 import { isFinished, jobEvent, type JobRow } from '../../domain/work/jobs/rows.js';
 import { waitForJob } from '../../jobs/wait.js';
 import { builder } from '../builder.js';
@@ -129,7 +129,7 @@ builder.objectFields(SpaceRef, (t) => ({
   jobs: t.connection({
     type: JobRef,
     description: 'The jobs that work on this space, newest first.',
-    resolve: async (space, args, ctx) => pageConnection(await spaceJobs(ctx.db, ctx.access, space.id, args), () => ctx.db.job.count({ where: { spaceId: space.id } })),
+    resolve: async (space, args, ctx) => pageConnection(await spaceJobs(ctx.db, ctx.access, space.id, args)),
   }),
 }));
 
@@ -137,7 +137,7 @@ builder.objectFields(OrganizationRef, (t) => ({
   jobs: t.connection({
     type: JobRef,
     description: "The organization's jobs, newest first (organization admins).",
-    resolve: async (org, args, ctx) => pageConnection(await organizationJobs(ctx.db, ctx.access, org.id, args), () => ctx.db.job.count({ where: { organizationId: org.id } })),
+    resolve: async (org, args, ctx) => pageConnection(await organizationJobs(ctx.db, ctx.access, org.id, args)),
   }),
 }));
 
@@ -161,7 +161,7 @@ builder.mutationFields((t) => ({
       wait: t.arg.boolean({ required: false, description: 'Answer once the job has finished, or after QUIRE_IMPORT_WAIT_SECONDS (the job keeps running).' }),
     },
     resolve: async (_root, args, ctx) => {
-      const spaceId = args.spaceId ? String(args.spaceId) : (await ctx.db.changeRequest.findUnique({ where: { id: String(args.changeRequest) }, select: { spaceId: true } }))?.spaceId;
+      const spaceId = args.spaceId ? String(args.spaceId) : (await ctx.loaders.changeRequest.load(String(args.changeRequest)))?.spaceId;
       if (!spaceId) throw notFound('Change request');
       const job = await startImport(ctx.db, ctx.access, spaceId, String(args.changeRequest), { url: args.url, source: args.source }, args.page ? String(args.page) : undefined);
       ctx.events.publishJob(jobEvent(job));
@@ -194,7 +194,7 @@ async function* jobChanges(ctx: Context, id: string): AsyncGenerator<JobRow> {
     while (!isFinished(job.state)) {
       const woke = await Promise.race([next.then(() => true), sleep(ctx.config.jobPollMs).then(() => false)]);
       if (woke) next = iterator.next();
-      const now = await ctx.db.job.findUnique({ where: { id } });
+      const now = await jobById(ctx.db, id);
       if (!now) return;
       if (now.version !== job.version) yield now;
       job = now;

@@ -1,6 +1,6 @@
 import { findMember, requireMemberRead, requireMemberSpacesRead } from '../../domain/people/members/access.js';
 import { countMembers, MEMBER_ROLE_FILTERS, MEMBER_SORTS, membersPage } from '../../domain/people/members/rows.js';
-import { countGuestSpaces, memberSpacesPage } from '../../domain/content/spaces/rows.js';
+import { memberSpaces } from '../../domain/content/spaces/rows.js';
 import { memberKey } from '../../domain/loaders/keys.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
@@ -55,10 +55,7 @@ export const MemberRef = builder.prismaObject('Member', {
       args: { order: t.arg({ type: SortOrderEnum }) },
       resolve: async (m, args, ctx) => {
         const org = await requireMemberSpacesRead(ctx.access, m.organizationId, m.userId);
-        const member = { organizationId: m.organizationId, userId: m.userId, guest: m.role === null };
-        const page = m.disabled ? { rows: [], hasNextPage: false, hasPreviousPage: false, cursorOf: () => '' } : await memberSpacesPage(ctx.db, ctx.viewer.userId, member, args.order ?? 'desc', args);
-        const count = () => (m.disabled ? 0 : member.guest ? countGuestSpaces(ctx.db, m.userId, m.organizationId) : org.spaceCount);
-        return pageConnection(page, count);
+        return pageConnection(await memberSpaces(ctx.db, ctx.viewer.userId, m, org, args.order ?? 'desc', args));
       },
     }),
   }),

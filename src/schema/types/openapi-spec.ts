@@ -8,6 +8,7 @@ import { mayOrganization } from '../../domain/access/capabilities.js';
 import { createSpec, deleteSpec, findSpec, putSpec, specsPage } from '../../domain/publishing/openapi-specs/specs.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
+import { specVersions } from '../../domain/loaders/lists.js';
 import { forgetLoaded } from '../context.js';
 import { apiUrl, appUrl } from '../urls.js';
 import { JobRef } from './job.js';
@@ -40,19 +41,18 @@ export const OpenAPISpecRef = builder.objectRef<OpenAPISpec>('OpenAPISpec').impl
     lastProcessErrorCode: t.exposeString('lastProcessErrorCode', { nullable: true, description: '`FETCH_TIMEOUT`, `FETCH_ERROR` or `PARSE_ERROR`.' }),
     lastProcessedErrors: t.field({ type: [SpecErrorRef], resolve: (s) => s.lastProcessedErrors as { message: string; code?: string }[] }),
     lastProcessedErrorCount: t.exposeInt('lastProcessedErrorCount'),
-    lastVersion: t.field({ type: OpenAPISpecVersionRef, nullable: true, resolve: (s, _a, ctx) => (s.lastVersionId ? ctx.db.openAPISpecVersion.findUnique({ where: { id: s.lastVersionId } }) : null) }),
-    versions: t.field({
-      type: [OpenAPISpecVersionRef],
-      args: { first: t.arg.int({ required: false }) },
-      description: 'Newest first (20 by default, at most 100).',
-      resolve: (s, { first }, ctx) => ctx.db.openAPISpecVersion.findMany({ where: { specId: s.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: Math.min(Math.max(first ?? 20, 0), 100) }),
+    lastVersion: t.field({ type: OpenAPISpecVersionRef, nullable: true, resolve: (s, _a, ctx) => (s.lastVersionId ? ctx.loaders.openAPISpecVersion.load(s.lastVersionId) : null) }),
+    versions: t.connection({
+      type: OpenAPISpecVersionRef,
+      description: 'Newest first.',
+      resolve: async (s, args, ctx) => pageConnection(await specVersions(ctx.loaders, s.id, args)),
     }),
     processingJob: t.field({
       type: JobRef,
       nullable: true,
       description: 'The latest processing job.',
       resolve: async (s, _a, ctx) => {
-        const job = await ctx.db.job.findFirst({ where: { organizationId: s.organizationId, kind: 'openapi_process', input: { path: ['specId'], equals: s.id } }, orderBy: { createdAt: 'desc' } });
+        const job = await ctx.loaders.openAPIProcessingJob.load(s.id);
         return job && (await ctx.access.requireJob(job).catch(() => null));
       },
     }),
@@ -76,7 +76,7 @@ builder.objectFields(OrganizationRef, (t) => ({
   openAPISpecs: t.connection({
     type: OpenAPISpecRef,
     description: 'Oldest first (members with an organization role).',
-    resolve: async (org, args, ctx) => pageConnection(await specsPage(ctx.db, ctx.access, org.id, args), () => ctx.db.openAPISpec.count({ where: { organizationId: org.id } })),
+    resolve: async (org, args, ctx) => pageConnection(await specsPage(ctx.db, ctx.access, org.id, args)),
   }),
   openAPISpec: t.field({ type: OpenAPISpecRef, args: { slug: t.arg.string({ required: true }) }, resolve: (org, { slug }, ctx) => findSpec(ctx.db, ctx.access, org.id, slug) }),
 }));

@@ -2,13 +2,12 @@
 import { signingSecret } from '../../domain/kernel/signing-secret.js';
 import { fileData, type Entry } from '../../domain/versions/revisions/entries.js';
 import { countEntities, entitiesPage } from '../../domain/versions/revisions/lists.js';
-import { entitiesIn, entityIn, readEntries } from '../../domain/versions/revisions/read.js';
+import { entitiesIn, entitiesOfKind, entityIn } from '../../domain/versions/revisions/read.js';
 import { revisionScope } from '../../domain/versions/revisions/load.js';
 import type { RevisionScope } from '../../domain/versions/revisions/scope.js';
 import { signFileToken } from '../../domain/versions/files/download-link.js';
 import { linksAt } from '../../http/paths.js';
 import { documentToMarkdown } from '../../lib/markdown/index.js';
-import { Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import type { Context } from '../context.js';
@@ -65,7 +64,7 @@ export const ReusableContentRef = builder.objectRef<EntityShape>('ReusableConten
 });
 
 const all = async (ctx: Context, scope: RevisionScope, kind: Entry['kind']) =>
-  (await readEntries(ctx.db, scope, [Prisma.sql`e."kind" = ${kind}`])).sort((a, b) => (a.entityId < b.entityId ? -1 : 1)).map((entry) => ({ entry, scope }));
+  (await entitiesOfKind(ctx.db, scope, kind)).map((entry) => ({ entry, scope }));
 
 builder.objectFields(RevisionRef, (t) => ({
   files: t.connection({

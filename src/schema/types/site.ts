@@ -6,13 +6,11 @@
 import type { Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace } from '../../generated/prisma/client.js';
 import { mayOrganization } from '../../domain/access/capabilities.js';
 import { notFound } from '../../lib/errors.js';
-import { Prisma } from '../../generated/prisma/client.js';
-import { byTimeThenId, readPage } from '../../domain/kernel/pagination/keyset.js';
 import { sectionBaseUrl, shareLinkUrl, siteBaseUrl, siteSpaceBaseUrl } from '../../domain/publishing/sites/published-urls.js';
 import { countShareLinks, shareLinksPage } from '../../domain/publishing/sites/share-links.js';
 import { siteCustomization, siteSpaceCustomization } from '../../domain/publishing/sites/customization-store.js';
 import { apiVisibility } from '../../domain/publishing/sites/sites.js';
-import { groupsOfSite } from '../../domain/publishing/sites/section-groups.js';
+import { organizationSites } from '../../domain/publishing/sites/rows.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import type { Context } from '../context.js';
@@ -68,7 +66,7 @@ SiteRef.implement({
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     customization: t.field({ type: 'JSON', description: 'The full customization record (REST 2.11).', resolve: (s) => siteCustomization(s) }),
     sections: t.field({ type: [SiteSectionRef], description: 'In order; empty for a site without sections.', resolve: (s, _a, ctx) => ctx.loaders.sectionsOfSite.load(s.id) }),
-    sectionGroups: t.field({ type: [SiteSectionGroupRef], description: 'In order.', resolve: (s, _a, ctx) => groupsOfSite(ctx.db, s.id) }),
+    sectionGroups: t.field({ type: [SiteSectionGroupRef], description: 'In order.', resolve: (s, _a, ctx) => ctx.loaders.sectionGroupsOfSite.load(s.id) }),
     defaultSection: t.field({ type: SiteSectionRef, nullable: true, resolve: (s, _a, ctx) => (s.defaultSectionId ? ctx.loaders.siteSection.load(s.defaultSectionId) : null) }),
     siteSpaces: t.field({
       type: [SiteSpaceRef],
@@ -214,11 +212,6 @@ builder.objectFields(OrganizationRef, (t) => ({
   sites: t.connection({
     type: SiteRef,
     description: "The organization's sites, oldest first (members with an organization role).",
-    resolve: async (org, args, ctx) => {
-      await ctx.access.requireOrganization(org.id, 'viewSites');
-      const key = byTimeThenId<Site>(`sites:${org.id}`, 's."createdAt"', 's."id"', (s) => [s.createdAt, s.id]);
-      const page = await readPage<Site>(ctx.db, Prisma.sql`SELECT s.* FROM "Site" s`, [Prisma.sql`s."organizationId" = ${org.id}`], key, args);
-      return pageConnection(page, () => ctx.db.site.count({ where: { organizationId: org.id } }));
-    },
+    resolve: async (org, args, ctx) => pageConnection(await organizationSites(ctx.db, ctx.access, org.id, args)),
   }),
 }));

@@ -30,7 +30,7 @@ builder.objectFields(OrganizationRef, (t) => ({
   translations: t.connection({
     type: TranslationSettingsRef,
     description: 'Oldest first (members with an organization role).',
-    resolve: async (org, args, ctx) => pageConnection(await translationsPage(ctx.db, ctx.access, org.id, args), () => ctx.db.translationSettings.count({ where: { organizationId: org.id } })),
+    resolve: async (org, args, ctx) => pageConnection(await translationsPage(ctx.db, ctx.access, org.id, args)),
   }),
   translationSettings: t.field({ type: TranslationSettingsRef, args: { id: t.arg.id({ required: true }) }, resolve: (org, { id }, ctx) => findTranslation(ctx.db, ctx.access, org.id, String(id)) }),
 }));

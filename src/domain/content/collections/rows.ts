@@ -9,6 +9,7 @@ import type { Role } from '../../access/roles.js';
 import { childPagesColumn, readChildPage, readPages, takeChildPages, whereAll, type ChildPages, type Page, type PageArgs, type ParentRow, type SortKey, type Queryable } from '../../kernel/pagination/keyset.js';
 import { rowsAsJson, type ColumnKind } from '../../kernel/pagination/rows-as-json.js';
 import { countPerKey, countRows } from '../../kernel/pagination/count.js';
+import { countFor, type CountedPage } from '../../kernel/pagination/counted.js';
 import { siblingOrder } from '../content-tree/order.js';
 import type { Reader } from '../spaces/rows.js';
 
@@ -96,6 +97,24 @@ export async function organizationCollectionsPage<Child>(
 ): Promise<CollectionsPage<Child>> {
   const page = await readChildPage(db, organizationCollectionsChild(reader, nested, args, children as ChildPages<unknown> | undefined), organizationId);
   return withChildPages(page, children);
+}
+
+/**
+ * `Organization.collections` with its total: the page (`readAhead`: read with the organization)
+ * and what the reader counts of it (countFor; the organization's counters for a member).
+ */
+export async function organizationCollections<Child>(
+  db: Queryable,
+  reader: Reader,
+  org: { id: string; collectionCount: number; rootCollectionCount: number },
+  nested: boolean,
+  args: PageArgs,
+  children?: ChildPages<Child>,
+  readAhead?: CollectionsPage<Child>,
+): Promise<CountedPage<CollectionRow> & CollectionsPage<Child>> {
+  const page = readAhead ?? (await organizationCollectionsPage(db, reader, org.id, nested, args, children));
+  const member = nested ? org.collectionCount : org.rootCollectionCount;
+  return { ...page, totalCount: countFor(reader, { member, guest: () => countGuestCollections(db, reader.userId, org.id, nested) }) };
 }
 
 /** The page with its rows' child pages taken off them (see ChildPages). */

@@ -10,6 +10,7 @@ import { guestSeesSpace, guestSpaceIds, spaceRoleSql, spaceRoleUnlessGrantsSql, 
 import type { Role } from '../../access/roles.js';
 import { byTimeThenId, readChildPage, readPage, readPagesWith, whereAll, type ChildPages, type Page, type PageArgs, type PageQuery, type SortKey, type Queryable } from '../../kernel/pagination/keyset.js';
 import { countPerKey, countRows } from '../../kernel/pagination/count.js';
+import { counted, countFor, emptyPage, type CountedPage } from '../../kernel/pagination/counted.js';
 import { rowsAsJson, type ColumnKind, type RowsAsJson } from '../../kernel/pagination/rows-as-json.js';
 import { siblingOrder } from '../content-tree/order.js';
 import { liveSql } from './lifecycle.js';
@@ -200,6 +201,22 @@ export function organizationSpacesPage(
 }
 
 /**
+ * `Organization.spaces` with its total: the page (`readAhead`: read with the organization, see
+ * loadOrganizationWith) and what the reader counts of it (countFor).
+ */
+export async function organizationSpaces(
+  db: Queryable,
+  reader: Reader,
+  org: { id: string; spaceCount: number },
+  args: PageArgs,
+  columns: readonly SpaceColumn[],
+  readAhead?: Page<SpaceRow>,
+): Promise<CountedPage<SpaceRow>> {
+  const page = readAhead ?? (await organizationSpacesPage(db, reader, org.id, args, columns));
+  return counted(page, countFor(reader, { member: org.spaceCount, guest: () => countGuestSpaces(db, reader.userId, org.id) }));
+}
+
+/**
  * How many live spaces of the organization a guest can see (others see them all: the
  * organization's counter), counted from their grants: each space they reach looked up by ID. The
  * lookup is kept a subquery of its own (LIMIT), so that even the plan PostgreSQL makes once for
@@ -286,4 +303,22 @@ export function memberSpacesPage(
   ];
   const key = byCreation(`member-spaces:${member.organizationId}:${member.userId}:${order}`, order === 'desc') as SortKey<MemberSpaceRow>;
   return readPage(db, select, conditions, key, args);
+}
+
+/**
+ * `Member.spaceAccess` with its total: what `member` can access (nothing once disabled), counted
+ * as that member would count it (countFor: a guest's grants, else the organization's counter).
+ */
+export async function memberSpaces(
+  db: Queryable,
+  viewerId: string,
+  member: { organizationId: string; userId: string; role: Role | null; disabled: boolean },
+  org: { spaceCount: number },
+  order: 'asc' | 'desc',
+  args: PageArgs,
+): Promise<CountedPage<MemberSpaceRow>> {
+  if (member.disabled) return emptyPage();
+  const subject = { organizationId: member.organizationId, userId: member.userId, guest: member.role === null };
+  const page = await memberSpacesPage(db, viewerId, subject, order, args);
+  return counted(page, countFor(subject, { member: org.spaceCount, guest: () => countGuestSpaces(db, member.userId, member.organizationId) }));
 }

@@ -20,6 +20,11 @@ export async function readEntries<T extends Entry = Entry>(db: Queryable, scope:
   return asEntries<T>(await db.$queryRaw<ContentEntry[]>(sql`SELECT e.* FROM (${visibleEntries(scope, where, first)}) e ORDER BY ${first.orderBy} LIMIT ${first.limit}`));
 }
 
+/** Every entity of one kind in the revision (files, reusable contents: tens, not thousands), by entity ID. */
+export async function entitiesOfKind(db: Queryable, scope: RevisionScope, kind: EntityKind): Promise<Entry[]> {
+  return (await readEntries(db, scope, [sql`e."kind" = ${kind}`])).sort((a, b) => (a.entityId < b.entityId ? -1 : 1));
+}
+
 /** One entity of the revision, or null. */
 export async function entityIn(db: Queryable, scope: RevisionScope, kind: EntityKind, entityId: string): Promise<Entry | null> {
   const [entry] = await readEntries(db, scope, [sql`e."kind" = ${kind}`, sql`e."entityId" = ${entityId}`]);
