@@ -124,6 +124,13 @@ describe('outbox: change requests', () => {
     expect(uploaded.errors).toBeUndefined();
     const thirdHead = (await rest(owner.token, 'GET', crPath(third.id), 200)).revision;
     expect(await next()).toEqual([inSpace(third.id, 'changeRequestContentUpdated', { revisionId: thirdHead, pageIds: [], pageCount: 0, fileIds: [uploaded.data.uploadChangeRequestFiles[0].id], fileCount: 1 })]);
+
+    const reusable = `mutation($s: ID!, $c: ID!) { createReusableContent(spaceId: $s, id: $c, title: "Warning", document: { markdown: "Careful." }) { id } }`;
+    const content = (await gqlOk(server.url, owner.token, reusable, { s: space.id, c: third.id })).createReusableContent.id;
+    const afterReusable = (await rest(owner.token, 'GET', crPath(third.id), 200)).revision;
+    expect(await next()).toEqual([
+      inSpace(third.id, 'changeRequestContentUpdated', { revisionId: afterReusable, pageIds: [], pageCount: 0, fileIds: [], fileCount: 0, reusableContentIds: [content], reusableContentCount: 1 }),
+    ]);
   });
 
   it('records the content an import writes, in the job that writes it, by the job\'s creator; a failed import records nothing', async () => {

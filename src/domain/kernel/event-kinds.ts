@@ -26,7 +26,7 @@ export const EVENT_KINDS = {
   changeRequestCreated: 'A change request was opened (a draft); `data.number` is its number in the space.',
   changeRequestUpdated: 'A change request\'s subject changed (`data.fields`).',
   changeRequestStatusChanged: 'A change request became draft, open or archived (`data.status`, `data.previous`).',
-  changeRequestContentUpdated: 'A new revision of a change request\'s content (an edit, an upload or an import): `data.revisionId`, the pages and files it wrote (`pageIds`/`fileIds`, the first 100, and their counts).',
+  changeRequestContentUpdated: 'A new revision of a change request\'s content (an edit, an upload or an import): `data.revisionId`, the pages, files and reusable contents it wrote (`pageIds`/`fileIds`/`reusableContentIds`, the first 100, and their counts).',
   changeRequestUpdatedFromSpace: 'The space\'s current content was brought into a change request (`data.revisionId`, the pages it wrote).',
   changeRequestMerged: 'A change request was merged into its space: `data.revisionId` (the space\'s new revision) and the pages it wrote.',
   changeRequestReviewSubmitted: 'A review of a change request was submitted (`data.reviewId`, `data.status`).',

@@ -8,6 +8,7 @@ import type { Prisma } from '../../../generated/prisma/client.js';
 import type { OrganizationEventKind } from '../../kernel/event-kinds.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import type { EntityWrite } from '../revisions/commit.js';
+import type { EntityKind } from '../revisions/entries.js';
 
 /** How many IDs an event names at most; `…Count` says how many there were. */
 export const EVENT_ID_LIMIT = 100;
@@ -26,10 +27,18 @@ export function recordChangeRequestEvent(tx: Prisma.TransactionClient, kind: Org
   return recordEvents(tx, { kind, organizationId: of.organizationId, subjectId: of.changeRequestId, spaceId: of.spaceId, actorId: of.actorId, data });
 }
 
-/** The pages and files a revision wrote, bounded: `{pageIds, pageCount, fileIds, fileCount}`. */
+/**
+ * What a revision wrote, bounded: `{pageIds, pageCount, fileIds, fileCount}`, and
+ * `{reusableContentIds, reusableContentCount}` when it wrote reusable contents.
+ */
 export function writtenEntities(writes: readonly Pick<EntityWrite, 'kind' | 'entityId'>[]): Prisma.InputJsonObject {
-  const ids = (kind: string) => [...new Set(writes.filter((w) => w.kind === kind).map((w) => w.entityId))];
-  const pages = ids('page');
-  const files = ids('file');
-  return { pageIds: pages.slice(0, EVENT_ID_LIMIT), pageCount: pages.length, fileIds: files.slice(0, EVENT_ID_LIMIT), fileCount: files.length };
+  const ids = (kind: EntityKind) => [...new Set(writes.filter((w) => w.kind === kind).map((w) => w.entityId))];
+  const [pages, files, reusable] = [ids('page'), ids('file'), ids('reusable-content')];
+  return {
+    pageIds: pages.slice(0, EVENT_ID_LIMIT),
+    pageCount: pages.length,
+    fileIds: files.slice(0, EVENT_ID_LIMIT),
+    fileCount: files.length,
+    ...(reusable.length ? { reusableContentIds: reusable.slice(0, EVENT_ID_LIMIT), reusableContentCount: reusable.length } : {}),
+  };
 }
