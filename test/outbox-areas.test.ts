@@ -205,7 +205,7 @@ describe('outbox: sites', () => {
     step('share link off', () => rest(owner.token, 'PATCH', `${s}/share-links/${ids.link}`, 200, { active: false }), (i) => [of('shareLinkUpdated', i.link, { fields: ['active'] })]);
     step('share link gone', () => rest(owner.token, 'DELETE', `${s}/share-links/${ids.link}`, 205), (i) => [of('shareLinkDeleted', i.link)]);
     step('no such share link', () => rest(owner.token, 'DELETE', `${s}/share-links/${ids.link}`, 404), () => []);
-    step('delete site', () => rest(owner.token, 'DELETE', s, 205), () => [of('siteDeleted', created.id)]);
+    step('delete site', () => rest(owner.token, 'DELETE', s, 205), () => [{ ...of('siteDeleted', created.id), siteId: null }]);
 
     for (const [label, run, expected] of steps) {
       await run();

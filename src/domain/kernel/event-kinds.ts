@@ -34,7 +34,7 @@ export const EVENT_KINDS = {
   // Sites and their parts (siteId: the site).
   siteCreated: 'A site was created.',
   siteUpdated: 'A site\'s settings changed, or it was published or unpublished (`data.fields`).',
-  siteDeleted: 'A site was deleted.',
+  siteDeleted: 'A site was deleted (without `siteId`: the site is gone; told to who may see the organization\'s sites).',
   siteSpaceAdded: 'A space was published in a site (`data.spaceId`, `data.sectionId`).',
   siteSpaceUpdated: 'A site space\'s path, condition or position changed (`data.fields`).',
   siteSpaceRemoved: 'A space was removed from a site (`data.spaceId`).',

@@ -12,6 +12,7 @@ import { organizationWrite } from '../../access/guarded-write.js';
 import { ROLES } from '../../access/roles.js';
 import { badRequest } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
+import { recordEvents } from '../../kernel/outbox.js';
 import { parseInput } from '../../../lib/validation.js';
 import { DEFAULT_CUSTOMIZATION } from './customization.js';
 import { namedFields, recordSiteEvent } from './events.js';
@@ -120,7 +121,9 @@ export function updateSite(db: Db, access: Access, siteId: string, raw: unknown)
 export function deleteSite(db: Db, access: Access, siteId: string): Promise<void> {
   return siteWrite(db, access, siteId, async (tx, site) => {
     await tx.site.delete({ where: { id: siteId } });
-    await recordSiteEvent(tx, access, site, 'siteDeleted', site.id);
+    // Without `siteId`: the site is gone, so no one could be found to read it; its audience was
+    // the organization's (members who see its sites), which the kind's family says anyway.
+    await recordEvents(tx, { kind: 'siteDeleted', organizationId: site.organizationId, subjectId: site.id, actorId: access.userId });
   });
 }
 
