@@ -84,18 +84,6 @@ export function defined<T extends Record<string, unknown>>(obj: T): Partial<T> {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** `position.before/after` pointers ({type, space|collection}) become sibling IDs. */
-export function position(body: Record<string, unknown>) {
-  if (!('position' in body)) return undefined;
-  const value = body.position;
-  if (value === null) return null;
-  if (typeof value !== 'object' || Array.isArray(value)) return value; // GraphQL rejects it, naming "position"
-  const pointer = (p: unknown) =>
-    p && typeof p === 'object' && !Array.isArray(p) ? ((p as Record<string, unknown>).space ?? (p as Record<string, unknown>).collection ?? p) : p;
-  const { before, after } = value as Record<string, unknown>;
-  return { ...(before !== undefined ? { before: pointer(before) } : {}), ...(after !== undefined ? { after: pointer(after) } : {}) };
-}
-
 /**
  * Picks the listed keys present in a body. `lists` names the keys that must be JSON arrays when
  * given: GraphQL would otherwise coerce a single value into a one-item list. `unsupported` names

@@ -1,5 +1,6 @@
 /** Section 4.2 of the API description: collections. */
-import { booleanParam, CONNECTION_FIELDS, listOf, pageArgs, pick, position, route } from '../route.js';
+import { booleanParam, CONNECTION_FIELDS, listOf, pageArgs, pick, route } from '../route.js';
+import { restPosition } from '../position.js';
 import { COLLECTION_FRAGMENT, presentCollection } from '../present-content.js';
 import { presentSpace, SPACE_FRAGMENT } from '../present.js';
 
@@ -43,7 +44,7 @@ export const collectionRoutes = [
     operation: `mutation RestMoveCollection($id: ID!, $parent: ID, $position: PositionInput) {
       collection: moveCollection(id: $id, parent: $parent, position: $position) { ...RestCollection }
     } ${COLLECTION_FRAGMENT}`,
-    variables: ({ params, body }) => ({ id: params.collectionId, ...pick(body, ['parent']), ...('position' in body ? { position: position(body) } : {}) }),
+    variables: ({ params, body }) => ({ id: params.collectionId, ...pick(body, ['parent']), ...('position' in body ? { position: restPosition(body.position, ['space', 'collection']) } : {}) }),
     result: collection,
   }),
   route({

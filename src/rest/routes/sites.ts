@@ -8,6 +8,7 @@ import { badRequest } from '../../lib/errors.js';
 import { SECTION_GROUP_FRAGMENT, SITE_SPACE_FRAGMENT, SITE_FRAGMENT, SITE_SECTION_FRAGMENT, SHARE_LINK_FRAGMENT, presentSectionGroup, presentShareLink, presentSite, presentSiteSection, presentSiteSpace, presentStructure } from '../present-sites.js';
 import { booleanParam, CONNECTION_FIELDS, listOf, pageArgs, pick, route, stringParam, type RestInput } from '../route.js';
 import { arrayPage } from '../list-page.js';
+import { restPosition } from '../position.js';
 
 const SITES = '/orgs/{organizationId}/sites';
 const SITE = `${SITES}/{siteId}`;
@@ -36,26 +37,6 @@ function withShareKey<T extends { urls: { published?: string } }>(list: { items:
   if (!key) return list;
   const carry = (url?: string) => (url ? `${url}${url.includes('?') ? '&' : '?'}shareKey=${encodeURIComponent(key)}` : url);
   return { ...list, items: list.items.map((item) => ({ ...item, urls: { ...item.urls, published: carry(item.urls.published) } })) };
-}
-
-/**
- * A move's `position`: the public document's pointers (`{before: {type: "site-space", siteSpace}}`)
- * or plain IDs, as GraphQL's `{before, after}` IDs.
- */
-function movePosition(position: unknown, pointer: 'siteSpace' | 'siteSection' | 'siteSectionGroup') {
-  if (position === undefined || position === null) return null;
-  if (typeof position !== 'object' || Array.isArray(position)) throw badRequest('Invalid value for "position": an object with "before" or "after"', 'position');
-  const id = (value: unknown, side: string) => {
-    if (value === undefined || value === null) return undefined;
-    if (typeof value === 'string') return value;
-    const named = (value as Record<string, unknown>)[pointer];
-    if (typeof named !== 'string') throw badRequest(`Invalid value for "position.${side}": a ${pointer} pointer`, `position.${side}`);
-    return named;
-  };
-  const { before, after, ...rest } = position as Record<string, unknown>;
-  const extra = Object.keys(rest)[0];
-  if (extra) throw badRequest(`Invalid value for "position.${extra}": unknown field`, `position.${extra}`);
-  return { before: id(before, 'before') ?? null, after: id(after, 'after') ?? null };
 }
 
 export const siteRoutes = [
@@ -258,7 +239,7 @@ export const siteRoutes = [
     method: 'POST',
     path: `${SITE}/sections/{siteSectionId}/move`,
     operation: writeSite('RestMoveSiteSection', ', $section: ID!, $position: PositionInput', 'moveSiteSection(organizationId: $org, siteId: $site, sectionId: $section, position: $position) { ...RestSiteSection }', `${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`),
-    variables: (input) => ({ ...ids(input), section: input.params.siteSectionId, position: movePosition(input.body.position, 'siteSection') }),
+    variables: (input) => ({ ...ids(input), section: input.params.siteSectionId, position: restPosition(input.body.position, ['siteSection']) }),
     result: (data) => presentSiteSection(data.result),
   }),
 
@@ -303,7 +284,7 @@ export const siteRoutes = [
     method: 'POST',
     path: `${SITE}/section-groups/{siteSectionGroupId}/move`,
     operation: writeSite('RestMoveSectionGroup', ', $group: ID!, $position: PositionInput', 'moveSiteSectionGroup(organizationId: $org, siteId: $site, groupId: $group, position: $position) { ...RestSectionGroup }', `${SECTION_GROUP_FRAGMENT} ${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`),
-    variables: (input) => ({ ...ids(input), group: input.params.siteSectionGroupId, position: movePosition(input.body.position, 'siteSectionGroup') }),
+    variables: (input) => ({ ...ids(input), group: input.params.siteSectionGroupId, position: restPosition(input.body.position, ['siteSectionGroup']) }),
     result: (data) => presentSectionGroup(data.result),
   }),
 
@@ -350,7 +331,7 @@ export const siteRoutes = [
     method: 'POST',
     path: `${SITE}/site-spaces/{siteSpaceId}/move`,
     operation: writeSite('RestMoveSiteSpace', ', $siteSpace: ID!, $position: PositionInput', 'moveSiteSpace(organizationId: $org, siteId: $site, siteSpaceId: $siteSpace, position: $position) { ...RestSiteSpace }', SITE_SPACE_FRAGMENT),
-    variables: (input) => ({ ...ids(input), siteSpace: input.params.siteSpaceId, position: movePosition(input.body.position, 'siteSpace') }),
+    variables: (input) => ({ ...ids(input), siteSpace: input.params.siteSpaceId, position: restPosition(input.body.position, ['siteSpace']) }),
     result: (data) => presentSiteSpace(data.result),
   }),
 ];

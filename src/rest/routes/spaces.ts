@@ -1,6 +1,7 @@
 /** Section 4.1 of the API description: spaces. */
 import { LINK_STATUSES } from '../../domain/versions/content-links/status.js';
-import { CONNECTION_FIELDS, enumParam, listOf, pageArgs, pick, position, route } from '../route.js';
+import { CONNECTION_FIELDS, enumParam, listOf, pageArgs, pick, route } from '../route.js';
+import { restPosition } from '../position.js';
 import { CONTENT_LINK_FRAGMENT, presentContentLink } from '../present-content.js';
 import { presentSpace, SPACE_FRAGMENT } from '../present.js';
 
@@ -48,7 +49,7 @@ export const spaceRoutes = [
     operation: `mutation RestMoveSpace($id: ID!, $parent: ID, $position: PositionInput) {
       space: moveSpace(id: $id, parent: $parent, position: $position) { ...RestSpace }
     } ${SPACE_FRAGMENT}`,
-    variables: ({ params, body }) => ({ id: params.spaceId, ...pick(body, ['parent']), ...('position' in body ? { position: position(body) } : {}) }),
+    variables: ({ params, body }) => ({ id: params.spaceId, ...pick(body, ['parent']), ...('position' in body ? { position: restPosition(body.position, ['space', 'collection']) } : {}) }),
     result: space,
   }),
   route({

@@ -1,7 +1,8 @@
 /** Moving a collection within its organization's tree, and transferring it to another organization. */
 import { z } from 'zod';
 import type { Db } from '../../../db/client.js';
-import { placeItem, type Position } from '../content-tree/position.js';
+import { placeItem } from '../content-tree/position.js';
+import { positionSchema, type Position } from '../../kernel/position.js';
 import { badRequest, conflict } from '../../../lib/errors.js';
 import type { Access } from '../../access/access.js';
 import { guardedWrite } from '../../access/guarded-write.js';
@@ -14,7 +15,6 @@ import { LIVE } from '../spaces/lifecycle.js';
 import { detachToRoot } from '../spaces/visibility.js';
 import { collectionSubtree } from './subtree.js';
 
-const positionSchema = z.object({ before: z.string().nullish(), after: z.string().nullish() });
 const moveInput = z.object({ parent: z.string().nullish(), position: positionSchema.nullish() });
 export type MoveCollectionInput = { parent?: string | null; position?: Position | null };
 

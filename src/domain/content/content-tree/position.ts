@@ -8,17 +8,17 @@
  * through it would skip or repeat items. So an item leaving leaves a gap; an item is appended
  * GAP after the last; an item placed between two takes the middle of their gap. Only when a gap
  * is used up (about ten placements at the same spot) are the parent's children spaced out again,
- * the one write that moves other items (and reads them all).
+ * the one write that moves other items (and reads them all). The input, `{before | after}` a
+ * sibling, is the same for every ordered list (kernel/position.ts).
  */
 import { Prisma } from '../../../generated/prisma/client.js';
 import { badRequest } from '../../../lib/errors.js';
+import { anchorOf, type Position } from '../../kernel/position.js';
 import { lockParents } from './transaction.js';
 
 type Tx = Prisma.TransactionClient;
 const { sql, empty } = Prisma;
 
-/** Before or after a sibling, by ID (a space or a collection). */
-export type Position = { before?: string | null; after?: string | null };
 
 type Sibling = { kind: 'space' | 'collection'; id: string };
 type Placed = Sibling & { position: number };
@@ -56,17 +56,15 @@ export async function nextPosition(tx: Tx, organizationId: string, parentId: str
  * no position is given. The item must already have `parentId`.
  */
 export async function placeItem(tx: Tx, organizationId: string, parentId: string | null, item: Sibling, position?: Position): Promise<void> {
-  if (position?.before && position?.after) throw badRequest('Give either "position.before" or "position.after", not both', 'position');
-  const anchorId = position?.before ?? position?.after;
-  if (!anchorId) {
-    const at = await nextPosition(tx, organizationId, parentId, item.id);
-    if (at <= MAX_POSITION) return writePosition(tx, item, at);
+  const at = anchorOf(position);
+  if (!at) {
+    const last = await nextPosition(tx, organizationId, parentId, item.id);
+    if (last <= MAX_POSITION) return writePosition(tx, item, last);
     return spaceOut(tx, organizationId, parentId, item, null, 'after');
   }
   await lockParents(tx, [{ organizationId, collectionId: parentId }]);
-  const side = position?.before ? 'before' : 'after';
-  const field = `position.${side}`;
-  const [anchor] = await siblings(tx, organizationId, parentId, item.id, { seek: sql`x."id" = ${anchorId}` });
+  const { side, field } = at;
+  const [anchor] = await siblings(tx, organizationId, parentId, item.id, { seek: sql`x."id" = ${at.id}` });
   if (!anchor) throw badRequest(`Invalid value for "${field}": it must name a sibling in the target parent`, field);
   // The sibling on the other side of the anchor bounds the gap the item goes into.
   const beyond = side === 'before' ? sql`(x."position", x."id") < (${anchor.position}, ${anchor.id})` : sql`(x."position", x."id") > (${anchor.position}, ${anchor.id})`;

@@ -5,13 +5,12 @@ import { guardedWrite } from '../../access/guarded-write.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { spaceEvent, transferEvents } from '../events.js';
 import { parentOf, requireCreatableParent } from '../content-tree/parent.js';
-import { placeItem, type Position } from '../content-tree/position.js';
+import { placeItem } from '../content-tree/position.js';
+import { positionSchema, type Position } from '../../kernel/position.js';
 import { badRequest, conflict } from '../../../lib/errors.js';
 import type { Access } from '../../access/access.js';
 import { parseInput } from '../../../lib/validation.js';
 import { visibilityUnder } from './visibility.js';
-
-const positionSchema = z.object({ before: z.string().nullish(), after: z.string().nullish() });
 
 const moveInput = z.object({ parent: z.string().nullish(), position: positionSchema.nullish() });
 export type MoveInput = { parent?: string | null; position?: Position | null };

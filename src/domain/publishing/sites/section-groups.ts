@@ -9,7 +9,8 @@ import type { Access } from '../../access/access.js';
 import { badRequest, notFound } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { parseInput } from '../../../lib/validation.js';
-import { bySiblingOrder, positionAmong, type SitePosition } from './order.js';
+import { bySiblingOrder, positionAmong } from './order.js';
+import { moveSchema } from '../../kernel/position.js';
 import { namedFields, recordSiteEvent } from './events.js';
 import { siteWrite } from './write.js';
 
@@ -71,13 +72,11 @@ export function deleteSectionGroup(db: Db, access: Access, siteId: string, id: s
   });
 }
 
-const moveSchema = z.object({ position: z.object({ before: z.string().nullish(), after: z.string().nullish() }).strict().optional() }).strict();
-
 export function moveSectionGroup(db: Db, access: Access, siteId: string, id: string, raw: unknown): Promise<SiteSectionGroup> {
   const { position } = parseInput(moveSchema, raw);
   return siteWrite(db, access, siteId, async (tx, site) => {
     await requireGroup(tx, site, id);
-    const moved = await tx.siteSectionGroup.update({ where: { id }, data: { position: positionAmong(await groupsOfSite(tx, siteId), id, position as SitePosition | undefined) } });
+    const moved = await tx.siteSectionGroup.update({ where: { id }, data: { position: positionAmong(await groupsOfSite(tx, siteId), id, position) } });
     await recordSiteEvent(tx, access, site, 'siteSectionGroupUpdated', id, { fields: ['position'] });
     return moved;
   });

@@ -13,7 +13,8 @@ import { badRequest, notFound } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { parseInput } from '../../../lib/validation.js';
 import { validateCondition } from './condition.js';
-import { bySiblingOrder, positionAmong, type SitePosition } from './order.js';
+import { bySiblingOrder, positionAmong } from './order.js';
+import { moveSchema } from '../../kernel/position.js';
 import { namedFields, recordSiteEvent } from './events.js';
 import { freePath, sitePathSchema } from './paths.js';
 import { insertSiteSpace } from './site-spaces.js';
@@ -110,13 +111,11 @@ export function deleteSection(db: Db, access: Access, siteId: string, id: string
   });
 }
 
-const moveSchema = z.object({ position: z.object({ before: z.string().nullish(), after: z.string().nullish() }).strict().optional() }).strict();
-
 export function moveSection(db: Db, access: Access, siteId: string, id: string, raw: unknown): Promise<SiteSection> {
   const { position } = parseInput(moveSchema, raw);
   return siteWrite(db, access, siteId, async (tx, site) => {
     await requireSection(tx, site, id);
-    const moved = await tx.siteSection.update({ where: { id }, data: { position: positionAmong(await sectionsOf(tx, site.id), id, position as SitePosition | undefined) } });
+    const moved = await tx.siteSection.update({ where: { id }, data: { position: positionAmong(await sectionsOf(tx, site.id), id, position) } });
     await recordSiteEvent(tx, access, site, 'siteSectionUpdated', id, { fields: ['position'] });
     return moved;
   });

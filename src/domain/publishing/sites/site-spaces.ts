@@ -13,7 +13,8 @@ import { badRequest, notFound } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { parseInput } from '../../../lib/validation.js';
 import { validateCondition } from './condition.js';
-import { bySiblingOrder, positionAmong, type SitePosition } from './order.js';
+import { bySiblingOrder, positionAmong } from './order.js';
+import { moveSchema } from '../../kernel/position.js';
 import { namedFields, recordSiteEvent } from './events.js';
 import { freePath, sitePathSchema } from './paths.js';
 import { siteWrite } from './write.js';
@@ -115,14 +116,12 @@ export function deleteSiteSpace(db: Db, access: Access, siteId: string, id: stri
   });
 }
 
-const moveSchema = z.object({ position: z.object({ before: z.string().nullish(), after: z.string().nullish() }).strict().optional() }).strict();
-
 export function moveSiteSpace(db: Db, access: Access, siteId: string, id: string, raw: unknown): Promise<SiteSpace> {
   const { position } = parseInput(moveSchema, raw);
   return siteWrite(db, access, siteId, async (tx, site) => {
     const siteSpace = await requireSiteSpace(tx, site, id);
     const siblings = await siblingSiteSpaces(tx, site.id, siteSpace.sectionId);
-    const moved = await tx.siteSpace.update({ where: { id }, data: { position: positionAmong(siblings, id, position as SitePosition | undefined) } });
+    const moved = await tx.siteSpace.update({ where: { id }, data: { position: positionAmong(siblings, id, position) } });
     await recordSiteEvent(tx, access, site, 'siteSpaceUpdated', id, { fields: ['position'] });
     return moved;
   });
