@@ -1,6 +1,6 @@
 /**
  * Subscription.organizationEvents over graphql-ws and over SSE (streamed, not buffered): events
- * follow committed writes made over REST or GraphQL, reach only those who may see their subject,
+ * follow committed writes made over REST or GraphQL (through the outbox: test/outbox.test.ts), reach only those who may see their subject,
  * and — through Redis — cross from one instance to another.
  */
 import { createClient, type Client } from 'graphql-ws';
@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { createPrismaClient } from '../src/db/client.js';
 import { sdk } from './helpers/clients.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { REDIS_URL, redisReachable } from './helpers/redis.js';
@@ -16,7 +17,7 @@ import { useServer } from './helpers/server.js';
 
 const server = useServer();
 
-const EVENTS = `subscription($id: ID!) { organizationEvents(organizationId: $id) { kind subjectId actorId organizationId at space { id title } collection { id } } }`;
+const EVENTS = `subscription($id: ID!) { organizationEvents(organizationId: $id) { id kind subjectId spaceId actorId organizationId at space { id title } collection { id } } }`;
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -96,7 +97,8 @@ describe('organizationEvents', () => {
       const api = sdk(server.url, owner.token);
       const space = (await api.orgs.createSpace(org.id, { title: 'Fresh' })).data;
       const created = await events.next();
-      expect(created.data.organizationEvents).toMatchObject({ kind: 'spaceCreated', subjectId: space.id, actorId: owner.id, organizationId: org.id, space: { id: space.id, title: 'Fresh' }, collection: null });
+      expect(created.data.organizationEvents).toMatchObject({ kind: 'spaceCreated', subjectId: space.id, spaceId: space.id, actorId: owner.id, organizationId: org.id, space: { id: space.id, title: 'Fresh' }, collection: null });
+      expect(created.data.organizationEvents.id).toMatch(/^evt_/);
       await api.spaces.updateSpaceById(space.id, { title: 'Renamed' });
       expect((await events.next()).data.organizationEvents).toMatchObject({ kind: 'spaceUpdated', space: { title: 'Renamed' } });
       const collection = (await api.orgs.createCollection(org.id, { title: 'Shelf' })).data;
@@ -128,9 +130,14 @@ describe('organizationEvents', () => {
 
   it.runIf(redisReachable || process.env.CI)('crosses instances through Redis: a write on one reaches a subscriber on another', async () => {
     const config = { ...loadConfig({ PORT: '0', HOST: '127.0.0.1', REDIS_URL }), databaseUrl: server.databaseUrl };
-    const apps: App[] = [buildApp({ db: server.db, config }), buildApp({ db: server.db, config })];
+    // Each instance its own pool, as separate processes have: its writes are dispatched by its own dispatcher.
+    const dbs = [createPrismaClient(server.databaseUrl, { poolMax: 3 }), createPrismaClient(server.databaseUrl, { poolMax: 3 })];
+    const apps: App[] = dbs.map((db) => buildApp({ db, config }));
     const [a, b] = await Promise.all(apps.map((app) => app.start(0, '127.0.0.1')));
-    cleanup.push(() => Promise.all(apps.map((app) => app.stop())));
+    cleanup.push(async () => {
+      await Promise.all(apps.map((app) => app.stop()));
+      await Promise.all(dbs.map((db) => db.$disconnect()));
+    });
     const { org, owner } = await createOrg(server.db);
     const events = subscribeSse(`http://127.0.0.1:${a.port}`, owner.token, org.id);
     await events.started;
