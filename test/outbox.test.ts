@@ -21,7 +21,7 @@ import { gql, sdk, sdkError } from './helpers/clients.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { killAll, ownDatabase, startQuire, WORKER_READY } from './helpers/processes.js';
 import { REDIS_URL, redisReachable } from './helpers/redis.js';
-import { sseResults, type SseResult } from './helpers/sse.js';
+import { postSubscription, sseResults, type SseResult } from './helpers/sse.js';
 
 const DAY = 24 * 3600 * 1000;
 const EVENTS = `subscription($id: ID!) { organizationEvents(organizationId: $id) { id kind organizationId subjectId spaceId siteId actorId data } }`;
@@ -38,13 +38,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function subscribe(baseUrl: string, token: string, organizationId: string) {
   const abort = new AbortController();
   cleanup.push(async () => abort.abort());
-  const response = await fetch(`${baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query: EVENTS, variables: { id: organizationId } }),
-    signal: abort.signal,
-  });
-  expect(response.headers.get('content-type')).toContain('text/event-stream');
+  const response = await postSubscription(baseUrl, token, EVENTS, { id: organizationId }, abort.signal);
   const queue: SseResult[] = [];
   const waiting: ((r: SseResult) => void)[] = [];
   void (async () => {

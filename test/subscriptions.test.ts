@@ -12,7 +12,7 @@ import { createPrismaClient } from '../src/db/client.js';
 import { sdk } from './helpers/clients.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { REDIS_URL, redisReachable } from './helpers/redis.js';
-import { sseResults } from './helpers/sse.js';
+import { postSubscription, sseResults } from './helpers/sse.js';
 import { useServer } from './helpers/server.js';
 
 const server = useServer();
@@ -40,13 +40,7 @@ function subscribeSse(baseUrl: string, token: string, organizationId: string) {
   const abort = new AbortController();
   cleanup.push(async () => abort.abort());
   return collect(async (push, fail) => {
-    const response = await fetch(`${baseUrl}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query: EVENTS, variables: { id: organizationId } }),
-      signal: abort.signal,
-    });
-    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const response = await postSubscription(baseUrl, token, EVENTS, { id: organizationId }, abort.signal);
     void (async () => {
       try {
         for await (const result of sseResults(response)) push(result);

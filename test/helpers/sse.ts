@@ -16,3 +16,15 @@ export async function* sseResults(response: Response): AsyncGenerator<SseResult>
     }
   }
 }
+
+/** Starts a GraphQL subscription over SSE (a POST asking for text/event-stream); its results with `sseResults`. */
+export async function postSubscription(baseUrl: string, token: string, query: string, variables: Record<string, unknown>, signal: AbortSignal): Promise<Response> {
+  const response = await fetch(`${baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query, variables }),
+    signal,
+  });
+  if (!response.headers.get('content-type')?.includes('text/event-stream')) throw new Error(`not an event stream: ${response.status} ${await response.text()}`);
+  return response;
+}
