@@ -10,7 +10,7 @@ import { sectionBaseUrl, shareLinkUrl, siteBaseUrl, siteSpaceBaseUrl } from '../
 import { countShareLinks, shareLinksPage } from '../../domain/publishing/sites/share-links.js';
 import { siteCustomization, siteSpaceCustomization } from '../../domain/publishing/sites/customization-store.js';
 import { apiVisibility } from '../../domain/publishing/sites/sites.js';
-import { organizationSites } from '../../domain/publishing/sites/rows.js';
+import { organizationSites } from '../../domain/publishing/sites/read.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import type { Context } from '../context.js';

@@ -1,20 +1,7 @@
-/** Reading sites: an organization's sites (a page with its total), and the section groups of many sites at once (for the loaders). */
-import { Prisma, type Site, type SiteSectionGroup } from '../../../generated/prisma/client.js';
+/** Rows of sites read for the request's loaders (no caller: the resolvers check access): the section groups of many sites at once. */
+import type { SiteSectionGroup } from '../../../generated/prisma/client.js';
 import type { Db } from '../../../db/client.js';
-import type { Access } from '../../access/access.js';
-import { counted, type CountedPage } from '../../kernel/pagination/counted.js';
-import { byTimeThenId, readPage, type PageArgs } from '../../kernel/pagination/keyset.js';
 import { bySiblingOrder } from './order.js';
-
-const { sql } = Prisma;
-
-/** The organization's sites, oldest first (members with an organization role). */
-export async function organizationSites(db: Db, access: Access, organizationId: string, args: PageArgs): Promise<CountedPage<Site>> {
-  await access.requireOrganization(organizationId, 'viewSites');
-  const key = byTimeThenId<Site>(`sites:${organizationId}`, 's."createdAt"', 's."id"', (s) => [s.createdAt, s.id]);
-  const page = await readPage<Site>(db, sql`SELECT s.* FROM "Site" s`, [sql`s."organizationId" = ${organizationId}`], key, args);
-  return counted(page, () => db.site.count({ where: { organizationId } }));
-}
 
 /** Each site's section groups, in order: one statement for all of them (a site holds a few). */
 export async function sectionGroupsOfSites(db: Db, siteIds: readonly string[]): Promise<SiteSectionGroup[][]> {
