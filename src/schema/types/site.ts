@@ -7,7 +7,7 @@ import type { Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace } fr
 import { mayOrganization } from '../../domain/access/capabilities.js';
 import { notFound } from '../../lib/errors.js';
 import { sectionBaseUrl, shareLinkUrl, siteBaseUrl, siteSpaceBaseUrl } from '../../domain/publishing/sites/published-urls.js';
-import { countShareLinks, shareLinksPage } from '../../domain/publishing/sites/share-links.js';
+import { shareLinksPage } from '../../domain/publishing/sites/share-links.js';
 import { siteCustomization, siteSpaceCustomization } from '../../domain/publishing/sites/customization-store.js';
 import { apiVisibility } from '../../domain/publishing/sites/sites.js';
 import { organizationSites } from '../../domain/publishing/sites/read.js';
@@ -85,7 +85,7 @@ SiteRef.implement({
     }),
     shareLinks: t.connection({
       type: SiteShareLinkRef,
-      resolve: async (s, args, ctx) => pageConnection(await shareLinksPage(ctx.db, ctx.access, s.id, args), () => countShareLinks(ctx.db, s.id)),
+      resolve: async (s, args, ctx) => pageConnection(await shareLinksPage(ctx.db, ctx.access, s.id, args)),
     }),
     visitorAuthKey: t.string({
       description: 'The secret that signs (HS256) the JWTs opening a visitor-auth site to its visitors (`?jwt_token=`). Site managers only.',

@@ -10,20 +10,20 @@ import type { Db } from '../../../db/client.js';
 import type { Access } from '../../access/access.js';
 import { notFound } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
-import { byTimeThenId, readPage, type Page, type PageArgs } from '../../kernel/pagination/keyset.js';
+import { byTimeThenId, readPage, type PageArgs } from '../../kernel/pagination/keyset.js';
+import { counted, type CountedPage } from '../../kernel/pagination/counted.js';
 import { parseInput } from '../../../lib/validation.js';
 import { namedFields, recordSiteEvent } from './events.js';
 import { siteWrite } from './write.js';
 
 const { sql } = Prisma;
 
-export async function shareLinksPage(db: Db, access: Access, siteId: string, args: PageArgs): Promise<Page<SiteShareLink>> {
+export async function shareLinksPage(db: Db, access: Access, siteId: string, args: PageArgs): Promise<CountedPage<SiteShareLink>> {
   await access.requireSite(siteId, 'view');
   const key = byTimeThenId<SiteShareLink>(`share-links:${siteId}`, 'l."createdAt"', 'l."id"', (l) => [l.createdAt, l.id]);
-  return readPage<SiteShareLink>(db, sql`SELECT l.* FROM "SiteShareLink" l`, [sql`l."siteId" = ${siteId}`], key, args);
+  const page = await readPage<SiteShareLink>(db, sql`SELECT l.* FROM "SiteShareLink" l`, [sql`l."siteId" = ${siteId}`], key, args);
+  return counted(page, () => db.siteShareLink.count({ where: { siteId } }));
 }
-
-export const countShareLinks = (db: Db, siteId: string) => db.siteShareLink.count({ where: { siteId } });
 
 const nameSchema = z.string().trim().min(1).max(50);
 
