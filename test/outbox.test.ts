@@ -254,7 +254,7 @@ describe('the dispatcher', () => {
     await db.outboxEvent.createMany({
       data: rows.map((row) => ({ ...row, kind: 'spaceUpdated', organizationId: 'org_retention', subjectId: 'spc_x', createdAt: ago(30) })),
     });
-    expect(await sweeper.sweep()).toBe(1);
+    await sweeper.sweep(); // (its sweep at start may have run meanwhile, too)
     const left = await db.outboxEvent.findMany({ where: { organizationId: 'org_retention' }, orderBy: { id: 'asc' } });
     expect(left.map((row) => row.id)).toEqual(['evt_recent', 'evt_waiting']);
   });

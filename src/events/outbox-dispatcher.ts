@@ -51,6 +51,8 @@ export type OutboxDispatcher = {
 };
 
 const SWEEP_EVERY_MS = 3600_000;
+/** A claim's transaction: the consumers' writes included (a webhook consumer enqueues its deliveries). */
+const CLAIM_LIMITS = { maxWait: 10_000, timeout: 30_000 };
 
 type Claim = { ids?: readonly string[]; waitingMs?: number };
 
@@ -81,7 +83,7 @@ export function startOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDisp
       for (const consumer of opts.consumers) await consumer.consume(rows, tx);
       await tx.$executeRaw`UPDATE "OutboxEvent" SET "dispatchedAt" = now() WHERE "id" = ANY(${rows.map((r) => r.id)}::text[])`;
       return rows.length;
-    });
+    }, CLAIM_LIMITS);
   }
 
   // Dispatches run one at a time; what is asked meanwhile waits for the next round.
@@ -155,8 +157,10 @@ export function startOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDisp
       return 0;
     }
   }
+  // At start (an instance restarted often must sweep too), then hourly.
   const sweeper = setInterval(() => void sweep(), SWEEP_EVERY_MS);
   sweeper.unref();
+  void sweep();
   void dispatch({ waitingMs: graceMs });
 
   return {
