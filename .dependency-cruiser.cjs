@@ -3,21 +3,14 @@
  *   src/lib     pure code (parsers, converters, merge, the thread pool): imports nothing else of src/;
  *   src/domain  the model, by area: imports lib, db, generated, config, observability; no transport;
  *   transports  http, rest, schema, published, cli, jobs (the worker), events: import the domain.
- * And no import cycles anywhere in src/ (through type-only imports: a warning).
+ * And no import cycles anywhere in src/, type-only imports included.
  */
 module.exports = {
   forbidden: [
     {
       name: 'no-circular',
       severity: 'error',
-      comment: 'Import cycles hide which module is the lower layer: move the shared part down.',
-      from: { path: '^src/' },
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
-    },
-    {
-      name: 'no-circular-types',
-      severity: 'warn',
-      comment: 'A cycle through type-only imports costs nothing at run time, but still blurs the layers.',
+      comment: 'Import cycles (type-only imports included) hide which module is the lower layer: move the shared part down.',
       from: { path: '^src/' },
       to: { circular: true },
     },

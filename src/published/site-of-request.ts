@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Site } from '../generated/prisma/client.js';
-import { PUBLISHED_PREFIX } from '../domain/publishing/sites/published-urls.js';
+import { PUBLISHED_PREFIX } from './urls.js';
 import { SITE_HOSTNAME } from '../domain/publishing/sites/sites.js';
 
 /** Which site answers on a hostname (null: none), remembered for a few seconds. */

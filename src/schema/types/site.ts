@@ -6,7 +6,7 @@
 import type { Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace } from '../../generated/prisma/client.js';
 import { mayOrganization } from '../../domain/access/capabilities.js';
 import { notFound } from '../../lib/errors.js';
-import { sectionBaseUrl, shareLinkUrl, siteBaseUrl, siteSpaceBaseUrl } from '../../domain/publishing/sites/published-urls.js';
+import { sectionBaseUrl, shareLinkUrl, siteBaseUrl, siteSpaceBaseUrl } from '../../published/urls.js';
 import { shareLinksPage } from '../../domain/publishing/sites/share-links.js';
 import { siteCustomization, siteSpaceCustomization } from '../../domain/publishing/sites/customization-store.js';
 import { apiVisibility } from '../../domain/publishing/sites/sites.js';

@@ -3,7 +3,7 @@ import type { Space } from '../../generated/prisma/client.js';
 import { createSpace } from '../../domain/content/spaces/create.js';
 import { startSpaceDuplicate } from '../../domain/content/spaces/duplicate.js';
 import { jobResult } from '../../jobs/outcome.js';
-import { siteSpaceBaseUrl } from '../../domain/publishing/sites/published-urls.js';
+import { siteSpaceBaseUrl } from '../../published/urls.js';
 import { waitForJob } from '../../jobs/wait.js';
 import { moveSpace, transferSpace } from '../../domain/content/spaces/relocate.js';
 import { deleteSpace, restoreSpace } from '../../domain/content/spaces/trash.js';

@@ -4,7 +4,7 @@
  * a section (or at the root), the default site space sits at the section's root and others under
  * their path. Share links add `?shareKey=`.
  */
-import type { Site, SiteSection, SiteShareLink, SiteSpace } from '../../../generated/prisma/client.js';
+import type { Site, SiteSection, SiteShareLink, SiteSpace } from '../generated/prisma/client.js';
 
 export const PUBLISHED_PREFIX = '/sites';
 
