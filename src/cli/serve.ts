@@ -20,6 +20,9 @@ export async function serve(config: Config): Promise<void> {
   const events = createEventBus({ redisUrl: config.redisUrl, logger });
   const worker = config.runWorker ? await startWorker(database.url, { db: database.db, events, logger, config }) : undefined;
   if (worker) say('job runner started');
+  // The runner's promise rejects when its database goes away under it (Ctrl-C reaches an embedded
+  // PostgreSQL in the same process group): reported, never an unhandled rejection.
+  worker?.promise.catch((error: Error) => logger.warn({ err: { message: error.message } }, 'job runner ended'));
   const app = buildApp({ db: database.db, config, logger, events });
   let url: string;
   try {
