@@ -1,7 +1,8 @@
 /**
  * The layering, checked in CI (`npm run lint:layers`):
  *   src/lib     pure code (parsers, converters, merge, the thread pool): imports nothing else of src/;
- *   src/domain  the model, by area: imports lib, db, generated, config, observability; no transport;
+ *   src/domain  the model, by area: imports lib, db, generated, config, observability; no transport,
+ *               no event delivery (it records events in the outbox table);
  *   transports  http, rest, schema, published, cli, jobs (the worker), events: import the domain.
  * And no import cycles anywhere in src/, type-only imports included.
  */
@@ -24,9 +25,9 @@ module.exports = {
     {
       name: 'domain-imports-no-transport',
       severity: 'error',
-      comment: 'The domain knows nothing of HTTP, GraphQL, REST, the CLI or the job worker.',
+      comment: 'The domain knows nothing of HTTP, GraphQL, REST, the CLI, the job worker or event delivery (it records events in the outbox).',
       from: { path: '^src/domain/' },
-      to: { path: '^src/(http|rest|schema|published|cli|jobs|app\\.ts|main\\.ts)' },
+      to: { path: '^src/(http|rest|schema|published|cli|jobs|events|app\\.ts|main\\.ts)' },
     },
     {
       name: 'not-to-unresolvable',

@@ -10,6 +10,9 @@ import { createPubSub } from 'graphql-yoga';
 import type { OrganizationEventKind } from '../domain/kernel/event-kinds.js';
 import { silentLogger, type Logger } from '../observability/logger.js';
 import { createRedisRelay } from './redis-relay.js';
+import type { JobEvent } from '../domain/work/jobs/rows.js';
+
+export type { JobEvent };
 
 /**
  * What changed, in which organization, by whom (null: the server itself). `id` is the outbox
@@ -30,19 +33,6 @@ export type OrganizationEvent = {
   at: string;
 };
 
-/**
- * A job's state as it changed (jobs/runner.ts publishes one after each committed update). Job
- * progress is not content: the event carries it, and `version` orders events (a subscriber drops
- * one older than what it has sent).
- */
-export type JobEvent = {
-  id: string;
-  state: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
-  done: number;
-  total: number | null;
-  message: string | null;
-  version: number;
-};
 
 type Topics = { organization: [organizationId: string, event: OrganizationEvent]; job: [jobId: string, event: JobEvent] };
 
