@@ -114,6 +114,9 @@ describe('spaces over REST (SDK)', () => {
     expect(await waitForJob(server.db, server.events, job.id, 20_000)).toMatchObject({ state: 'succeeded', result: { purged: true }, organizationId: org.id, createdById: null });
     expect(await server.db.space.findUnique({ where: { id: old.id } })).toBeNull();
     expect(await server.db.space.findUnique({ where: { id: recent.id } })).not.toBeNull();
+    // The purge announces itself (the server's own write: no actor), in the job's transaction.
+    const purged = await server.db.outboxEvent.findMany({ where: { kind: 'spacePurged', organizationId: org.id } });
+    expect(purged).toMatchObject([{ subjectId: old.id, spaceId: null, actorId: null }]);
   });
 
   it('duplicates a space right after the original', async () => {

@@ -102,6 +102,9 @@ describe('SAML providers', () => {
     const teams = await http(server.url, login.token, 'GET', `/orgs/${org.id}/members/${login.user.id}/teams`);
     expect(JSON.stringify(teams.body.items)).toContain(team.id);
     expect(teams.body.items).toHaveLength(1);
+    // Joining the organization and its default team are announced, once each.
+    const events = await server.db.outboxEvent.findMany({ where: { organizationId: org.id, kind: { in: ['memberUpdated', 'teamUpdated'] }, actorId: login.user.id } });
+    expect(events.map((e) => [e.kind, e.subjectId]).sort()).toEqual([['memberUpdated', login.user.id], ['teamUpdated', team.id]]);
 
     // The same response again: refused (replay), and so are a forged one and one for another audience.
     expect((await post(provider.service.acsURL, response)).status).toBe(401);

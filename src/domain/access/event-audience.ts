@@ -24,6 +24,8 @@ export const EVENT_AUDIENCES = {
   /** Spaces, change requests (reviews included): who can view the space (`spaceId`). */
   space: { requires: 'view' },
   changeRequest: { requires: 'view' },
+  /** A space removed for good: no one can view it any more; organization admins are told. */
+  spacePurged: { requires: 'update' },
   collection: { requires: 'view', collection: true },
   /** Grants on a space (`spaceId`) or collection: who can view it. */
   permissions: { requires: 'view', collection: true },

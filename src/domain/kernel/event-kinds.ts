@@ -10,6 +10,7 @@ export const EVENT_KINDS = {
   spaceMoved: 'A space moved within its organization (collection or position).',
   spaceDeleted: 'A space went to the trash.',
   spaceRestored: 'A space came back from the trash.',
+  spacePurged: 'A space past its seven days in the trash was removed for good, with everything in it (told to organization admins).',
   spaceTransferred: 'A space moved to another organization: told to the one it joined (`data.fromOrganizationId`) and to the one it left (`data.toOrganizationId`, without `spaceId`).',
   collectionCreated: 'A collection was created.',
   collectionUpdated: 'A collection\'s settings changed.',

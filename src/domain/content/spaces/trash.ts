@@ -60,6 +60,8 @@ export async function schedulePurges(db: Db, now = new Date(), limit = 1000): Pr
  */
 export async function purgeSpace(tx: Prisma.TransactionClient, id: string, now = new Date()): Promise<boolean> {
   const cutoff = new Date(now.getTime() - TRASH_RETENTION_MS);
-  const { count } = await tx.space.deleteMany({ where: { id, deletedAt: { lt: cutoff } } });
-  return count === 1;
+  const [purged] = await tx.$queryRaw<{ organizationId: string }[]>`DELETE FROM "Space" WHERE "id" = ${id} AND "deletedAt" < ${cutoff} RETURNING "organizationId"`;
+  // The server's own write (no actor); no `spaceId`: the space is gone, so its readers cannot be asked.
+  if (purged) await recordEvents(tx, { kind: 'spacePurged', organizationId: purged.organizationId, subjectId: id, actorId: null });
+  return Boolean(purged);
 }

@@ -19,7 +19,7 @@ import type { Db } from '../../../db/client.js';
 import { forbidden, notFound } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { recordEvents } from '../../kernel/outbox.js';
-import { memberEvent } from '../events.js';
+import { memberEvent, teamEvent } from '../events.js';
 import { issueNamedToken } from '../identity/tokens.js';
 import { pgReplays, pgRequestIds } from './pg-stores.js';
 import type { SamlService } from './providers.js';
@@ -83,7 +83,8 @@ export async function finishLogin(db: Db, providerId: string, samlResponse: stri
     // A member who joins (or first signs in through SSO) is announced; a later sign-in changes nothing.
     if (!member?.sso) await recordEvents(tx, memberEvent('memberUpdated', organization.id, user.id, { userId: user.id }));
     if (provider.defaultTeamId && (await tx.team.findFirst({ where: { id: provider.defaultTeamId, organizationId: organization.id } }))) {
-      await tx.teamMember.upsert({ where: { teamId_userId: { teamId: provider.defaultTeamId, userId: user.id } }, update: {}, create: { teamId: provider.defaultTeamId, userId: user.id } });
+      const { count } = await tx.teamMember.createMany({ data: [{ teamId: provider.defaultTeamId, userId: user.id }], skipDuplicates: true });
+      if (count) await recordEvents(tx, teamEvent('teamUpdated', organization.id, provider.defaultTeamId, { userId: user.id }));
     }
     const expiresAt = new Date(Date.now() + SSO_TOKEN_DAYS * 24 * 3600 * 1000);
     const { token } = await issueNamedToken(tx, user.id, { name: `SAML sign-in (${provider.label})`, expiresAt, ssoOrganizationId: organization.id, confinedTo: organization.id });
