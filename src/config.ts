@@ -182,3 +182,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     samlCertificate: e.QUIRE_SAML_CERTIFICATE,
   };
 }
+
+/**
+ * How long a REST import (and `duplicateSpace`) really waits for its job: its setting
+ * (QUIRE_IMPORT_WAIT_SECONDS), kept below the request time limit (QUIRE_GRAPHQL_TIMEOUT_SECONDS,
+ * when not 0) by a margin — a quarter of the limit, at most 5 s — left for starting the job and
+ * answering. So a slow import answers 202 with its job's Location instead of timing out (504),
+ * whatever either is set to.
+ */
+export function effectiveImportWaitMs(config: Pick<Config, 'importWaitMs' | 'graphqlTimeoutMs'>): number {
+  if (config.graphqlTimeoutMs <= 0) return config.importWaitMs;
+  const margin = Math.min(5000, config.graphqlTimeoutMs / 4);
+  return Math.max(0, Math.min(config.importWaitMs, config.graphqlTimeoutMs - margin));
+}

@@ -29,9 +29,10 @@ export type JobContext = {
   progress(done: number, total?: number | null, message?: string): void;
   /**
    * Inside the handler's final transaction: marks the job succeeded with `result`. Throws — rolling
-   * the transaction back — when the job was cancelled or taken over meanwhile.
+   * the transaction back — when the job was cancelled or taken over meanwhile. `progress`, when
+   * given, is the job's final progress (so it ends consistent with the result).
    */
-  complete(tx: Prisma.TransactionClient, result: Prisma.InputJsonObject): Promise<void>;
+  complete(tx: Prisma.TransactionClient, result: Prisma.InputJsonObject, progress?: { done: number; total: number }): Promise<void>;
 };
 
 export type JobHandler = (context: JobContext) => Promise<void>;

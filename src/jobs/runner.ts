@@ -127,9 +127,10 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
       if (wait <= 0) flush();
       else timer ??= setTimeout(() => ((timer = undefined), flush()), wait);
     },
-    async complete(tx, result) {
+    async complete(tx, result, progress) {
       const rows = await tx.$executeRaw`
-        UPDATE "Job" SET "state" = 'succeeded', "result" = ${JSON.stringify(result)}::jsonb, "message" = 'Done', "finishedAt" = now(), "version" = "version" + 1, "updatedAt" = now()
+        UPDATE "Job" SET "state" = 'succeeded', "result" = ${JSON.stringify(result)}::jsonb, "message" = 'Done', "finishedAt" = now(), "version" = "version" + 1, "updatedAt" = now(),
+          "progressDone" = COALESCE(${progress?.done ?? null}::int, "progressDone"), "progressTotal" = COALESCE(${progress?.total ?? null}::int, "progressTotal")
         WHERE ${ours()} AND NOT "cancelRequested"`;
       if (rows !== 1) throw new Stop('lost');
       completed = true;

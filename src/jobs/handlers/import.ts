@@ -13,7 +13,7 @@ import { createSafeFetch } from '../../lib/fetch/safe-fetch.js';
 import { ImportError } from '../../lib/import-readers/import-error.js';
 import { IMPORT_SOURCES, TREE_SOURCES } from '../../lib/import-readers/sources/index.js';
 import type { ImportInput } from '../../domain/work/imports/start.js';
-import { DEFAULT_IMPORT_LIMITS, type ImportedFile, type ImportLimits } from '../../lib/import-readers/tree.js';
+import { DEFAULT_IMPORT_LIMITS, type ImportedFile, type ImportedPage, type ImportLimits } from '../../lib/import-readers/tree.js';
 import { writeImportTree, type ImportedFileStored } from '../../domain/work/imports/write-tree.js';
 import type { JobContext, JobHandler } from '../handler.js';
 
@@ -45,6 +45,9 @@ function importSignal(jobSignal: AbortSignal, limits: ImportLimits): { signal: A
   };
 }
 
+/** Pages of a tree, nested ones included. */
+const countPages = (pages: ImportedPage[]): number => pages.reduce((n, page) => n + 1 + countPages(page.children), 0);
+
 export const runImport: JobHandler = async (context) => {
   const { job, services, access } = context;
   if (!access || !job.spaceId || !job.changeRequestId) throw forbidden();
@@ -61,7 +64,7 @@ export const runImport: JobHandler = async (context) => {
       progress: (read, total, message) => context.progress(read, total ?? null, message ?? 'Reading the source'),
     });
     signal.throwIfAborted();
-    context.progress(0, tree.pages.length + tree.files.length, 'Writing the pages');
+    context.progress(0, countPages(tree.pages) + tree.files.length, 'Writing the pages');
     const files = await storeImportedFiles(context, tree.files);
     await editContent(
       services.db,
@@ -73,7 +76,11 @@ export const runImport: JobHandler = async (context) => {
         if (input.pageId && !page) throw notFound('Page');
         return writeImportTree(tx, ws, tree, files, { page: page ?? undefined, tree: TREE_SOURCES.includes(input.source) }, signal);
       },
-      (tx, revision, written) => context.complete(tx, { revision, importedResources: written.pages + written.files, totalResources: tree.totalResources }),
+      (tx, revision, written) => {
+        // The job ends with its progress saying what was imported, as its result does.
+        const imported = written.pages + written.files;
+        return context.complete(tx, { revision, importedResources: imported, totalResources: tree.totalResources }, { done: imported, total: imported });
+      },
     );
   } finally {
     done();

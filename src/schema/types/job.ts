@@ -11,6 +11,7 @@ import { cancelJob } from '../../domain/work/jobs/cancel.js';
 import { findJob, jobById, organizationJobs, spaceJobs } from '../../domain/work/jobs/read.js';
 import { isFinished, jobEvent, type JobRow } from '../../domain/work/jobs/rows.js';
 import { waitForJob } from '../../jobs/wait.js';
+import { effectiveImportWaitMs } from '../../config.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import { forgetLoaded, type Context } from '../context.js';
@@ -144,7 +145,7 @@ builder.objectFields(OrganizationRef, (t) => ({
 /** Waits (bounded by QUIRE_IMPORT_WAIT_SECONDS) when asked to, then reads the job afresh. */
 async function answerJob(ctx: Context, job: JobRow, wait: boolean | null | undefined): Promise<JobRow> {
   forgetLoaded(ctx);
-  return wait ? waitForJob(ctx.db, ctx.events, job.id, ctx.config.importWaitMs) : job;
+  return wait ? waitForJob(ctx.db, ctx.events, job.id, effectiveImportWaitMs(ctx.config)) : job;
 }
 
 builder.mutationFields((t) => ({

@@ -5,6 +5,7 @@ import { startSpaceDuplicate } from '../../domain/content/spaces/duplicate.js';
 import { jobResult } from '../../jobs/outcome.js';
 import { siteSpaceBaseUrl } from '../../published/urls.js';
 import { waitForJob } from '../../jobs/wait.js';
+import { effectiveImportWaitMs } from '../../config.js';
 import { moveSpace, transferSpace } from '../../domain/content/spaces/relocate.js';
 import { deleteSpace, restoreSpace } from '../../domain/content/spaces/trash.js';
 import { updateSpace } from '../../domain/content/spaces/update.js';
@@ -251,7 +252,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, { id }, ctx) => {
       const started = await startSpaceDuplicate(ctx.db, ctx.access, String(id));
-      const job = await waitForJob(ctx.db, ctx.events, started.id, ctx.config.importWaitMs);
+      const job = await waitForJob(ctx.db, ctx.events, started.id, effectiveImportWaitMs(ctx.config));
       return reload(ctx, jobResult<{ spaceId: string }>(job).spaceId);
     },
   }),

@@ -87,11 +87,16 @@ export async function writeImportTree(
 ): Promise<{ pages: number; files: number }> {
   const pageIds = new Map<string, string>();
   const fileIds = new Map<string, string>();
+  // Each page's own ID. Groups have no file of their own (a summary's groups differ only by
+  // their fragment, which `locate` drops), so each group gets its own ID and none is a link target.
+  const ownIds = new Map<ImportedPage, string>();
   const [first, ...rest] = tree.pages;
   const walk = (pages: ImportedPage[], fn: (page: ImportedPage) => void) => pages.forEach((p) => (fn(p), walk(p.children, fn)));
   walk(tree.pages, (page) => {
-    const key = locate(page.source);
-    if (key && !pageIds.has(key)) pageIds.set(key, page === first && target.page ? target.page.entityId : newId('RevisionPage'));
+    const key = page.type === 'group' ? undefined : locate(page.source);
+    const id = page === first && target.page ? target.page.entityId : (key && pageIds.get(key)) || newId('RevisionPage');
+    ownIds.set(page, id);
+    if (key && !pageIds.has(key)) pageIds.set(key, id);
   });
   for (const { source } of files) {
     const key = locate(source);
@@ -116,7 +121,7 @@ export async function writeImportTree(
     const read = await convertPage(page, id === target.page?.entityId ? previous : undefined, signal);
     return { page, id, parentId, document: rewriteUrlTargets(read.document, resolver(page.source)), title: (read.title || page.title || 'Untitled').slice(0, 255) };
   };
-  const idOf = (page: ImportedPage) => pageIds.get(locate(page.source) ?? '') ?? newId('RevisionPage');
+  const idOf = (page: ImportedPage) => ownIds.get(page) ?? newId('RevisionPage');
 
   // Where each imported page goes, parents before children.
   const planned: Planned[] = [];

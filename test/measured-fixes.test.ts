@@ -1,0 +1,131 @@
+/**
+ * What a user of the existing slices tripped over (issue 23, section 4), each measured and fixed:
+ * a zip's SUMMARY.md groups each keep their pages; a slow REST import answers 202 with the job's
+ * Location whatever the wait and the request time limit are set to; a finished import's progress
+ * says what was imported. (Later items of the same list: members' `sites`, change-request list
+ * parameters, site PATCH fields, SAML and font shapes, `insert_page` titles.)
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import yazl from 'yazl';
+import { buildApp } from '../src/app.js';
+import { effectiveImportWaitMs } from '../src/config.js';
+import { silentLogger } from '../src/observability/logger.js';
+import { http, sdk } from './helpers/clients.js';
+import { createOrg } from './helpers/factories.js';
+import { useServer } from './helpers/server.js';
+import { serveSite, type Site } from './helpers/site.js';
+
+const server = useServer({ worker: true });
+
+const sites: Site[] = [];
+afterAll(async () => {
+  for (const site of sites) await site.close();
+});
+async function site(files: Parameters<typeof serveSite>[0]) {
+  const s = await serveSite(files);
+  sites.push(s);
+  return s;
+}
+
+async function zipOf(entries: Record<string, string>): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const [name, content] of Object.entries(entries)) zip.addBuffer(Buffer.from(content), name);
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function changeRequest() {
+  const { org, owner } = await createOrg(server.db);
+  const api = sdk(server.url, owner.token);
+  const space = (await api.orgs.createSpace(org.id, { title: 'Measured' })).data;
+  const cr = (await api.spaces.createChangeRequest(space.id, { subject: 'Import' })).data;
+  return { org, owner, api, space, cr, base: `/spaces/${space.id}/change-requests/${cr.id}/content` };
+}
+
+type PageItem = { id: string; title: string; type: string; pages?: PageItem[] };
+const outline = (pages: PageItem[]): unknown[] => pages.map((p) => (p.pages?.length ? [p.title, p.type, outline(p.pages)] : [p.title, p.type]));
+
+describe('zip import with SUMMARY.md groups', () => {
+  it('puts each group’s pages under that group', async () => {
+    const { owner, base } = await changeRequest();
+    const zip = await zipOf({
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n\n## Guides\n\n* [Start](start.md)\n* [Deploy](deploy.md)\n\n## Reference\n\n* [API](api.md)\n\n## More\n\n* [FAQ](faq.md)\n',
+      'README.md': '# Home\n',
+      'start.md': '# Start\n',
+      'deploy.md': '# Deploy\n',
+      'api.md': '# API\n',
+      'faq.md': '# FAQ\n',
+    });
+    const s = await site({ '/docs.zip': { type: 'application/zip', body: zip } });
+    const answer = await http(server.url, owner.token, 'POST', `${base}/import`, { url: `${s.url}/docs.zip`, source: 'zip' });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ importedResources: 8, totalResources: 8 });
+    const tree: PageItem[] = (await http(server.url, owner.token, 'GET', `${base}/pages`)).body.pages;
+    expect(outline(tree)).toEqual([
+      ['Home', 'document'],
+      ['Guides', 'group', [['Start', 'document'], ['Deploy', 'document']]],
+      ['Reference', 'group', [['API', 'document']]],
+      ['More', 'group', [['FAQ', 'document']]],
+    ]);
+  });
+});
+
+describe('a slow REST import', () => {
+  it('keeps the wait below the request time limit, whatever either is set to', () => {
+    expect(effectiveImportWaitMs({ importWaitMs: 30_000, graphqlTimeoutMs: 30_000 })).toBe(25_000);
+    expect(effectiveImportWaitMs({ importWaitMs: 10_000, graphqlTimeoutMs: 30_000 })).toBe(10_000);
+    expect(effectiveImportWaitMs({ importWaitMs: 60_000, graphqlTimeoutMs: 0 })).toBe(60_000);
+    expect(effectiveImportWaitMs({ importWaitMs: 5_000, graphqlTimeoutMs: 1_000 })).toBe(750);
+  });
+
+  it('answers 202 with Location when the wait is set as long as the request time limit', async () => {
+    const { owner, base } = await changeRequest();
+    const s = await site({ '/slow.md': { type: 'text/markdown', body: '# Slow\n', delayMs: 2500 } });
+    // The defaults' shape (wait = limit), at a small scale: before, this answered 504 without the job.
+    const config = { ...server.config, importWaitMs: 1200, graphqlTimeoutMs: 1200 };
+    const app = buildApp({ db: server.db, config, logger: silentLogger(), events: server.events });
+    const { port } = await app.start(0, '127.0.0.1');
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/v1${base}/import`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${s.url}/slow.md`, source: 'markdown' }),
+      });
+      expect(response.status).toBe(202);
+      const job = await response.json();
+      expect(job).toMatchObject({ object: 'job', kind: 'import' });
+      expect(response.headers.get('location')).toMatch(new RegExp(`/v1/jobs/${job.id}$`));
+      await expect.poll(async () => (await http(server.url, owner.token, 'GET', `/jobs/${job.id}`)).body.state, { timeout: 20_000, interval: 250 }).toBe('succeeded');
+    } finally {
+      await app.stop();
+    }
+  });
+});
+
+describe('a finished import job', () => {
+  it('ends with its progress saying what its result says', async () => {
+    const { owner, base } = await changeRequest();
+    const zip = await zipOf({ 'README.md': '# Home\n', 'a/README.md': '# A\n', 'a/one.md': '# One\n', 'a/two.md': '# Two\n', 'b/three.md': '# Three\n', 'b/four.md': '# Four\n' });
+    const s = await site({ '/docs.zip': { type: 'application/zip', body: zip } });
+    const impatient = buildApp({ db: server.db, config: { ...server.config, importWaitMs: 0 }, logger: silentLogger(), events: server.events });
+    const { port } = await impatient.start(0, '127.0.0.1');
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/v1${base}/import`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${s.url}/docs.zip`, source: 'zip' }),
+      });
+      expect(response.status).toBe(202);
+      const { id } = await response.json();
+      await expect.poll(async () => (await http(server.url, owner.token, 'GET', `/jobs/${id}`)).body.state, { timeout: 20_000, interval: 250 }).toBe('succeeded');
+      const job = (await http(server.url, owner.token, 'GET', `/jobs/${id}`)).body;
+      const imported = job.result.importedResources;
+      expect(imported).toBeGreaterThan(3);
+      expect(job.progress).toMatchObject({ done: imported, total: imported });
+    } finally {
+      await impatient.stop();
+    }
+  });
+});
