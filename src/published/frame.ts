@@ -3,7 +3,9 @@ import type { Site } from '../generated/prisma/client.js';
 import { effectiveCustomization } from '../domain/publishing/sites/customization.js';
 import type { SiteCustomization } from '../domain/publishing/sites/customization-defaults.js';
 import type { Located } from './locate.js';
+import { emojiCode, KATEX_ASSETS } from './assets.js';
 import { siteView } from './site-view.js';
+import type { SiteView } from './render/index.js';
 import type { Visitor } from './visitor.js';
 
 /** What every page of the site space shares: links, the site's look, its tabs and variants. */
@@ -16,7 +18,7 @@ export function frame(site: Site, sitePath: string, located: Located, visitor: V
   const lang = customization.internationalization.locale || 'en';
   const view = {
     lang,
-    site: siteView(customization, site.title, join(), visitor.claims),
+    site: withFavicon(siteView(customization, site.title, join(), visitor.claims), customization, (name) => join('~assets', name)),
     sections: located.sections.map((s) => ({ title: s.title, href: join(s.id === site.defaultSectionId ? '' : s.path), current: s.id === section?.id })),
     variants:
       located.siteSpaces.length > 1
@@ -28,8 +30,17 @@ export function frame(site: Site, sitePath: string, located: Located, visitor: V
     searchAction: join('~search', ...spacePrefix),
     noindex: site.visibility !== 'public',
     stylesheetUrl: join('~assets', 'site.css'),
+    mathStylesheetUrl: join('~assets', KATEX_ASSETS, 'katex.min.css'),
   };
   const etagParts = [site.id, site.updatedAt, site.defaultSectionId, site.defaultSiteSpaceId, located.sections.map((s) => [s.id, s.updatedAt, s.defaultSiteSpaceId]), located.siteSpaces.map((ss) => [ss.id, ss.updatedAt, ss.space.revisionId, ss.space.updatedAt]), visitor.claims, visitor.shareKey ?? null];
   return { view, hrefOf, etagParts, customization };
 }
 
+
+/** A site without an icon URL gets quire's own (its emoji, or its initial): never a 404 for the browser's favicon request. */
+function withFavicon(view: SiteView, customization: SiteCustomization, asset: (name: string) => string): SiteView {
+  if (view.favicon) return view;
+  const code = 'emoji' in customization.favicon ? emojiCode(customization.favicon.emoji) : undefined;
+  const url = asset(code ? `favicon-${code}.svg` : 'favicon.svg');
+  return { ...view, favicon: { light: url, dark: url } };
+}

@@ -47,10 +47,16 @@ async function firstPage(db: Db, scope: RevisionScope): Promise<{ page: PageEntr
   return null;
 }
 
-/** The top level, and the children of each page on the way down to `page` (and of `page` itself). */
-async function navigation(db: Db, scope: RevisionScope, chain: PageEntry[], hrefOf: (path: string) => string): Promise<NavItem[]> {
-  const open = [null, ...chain.map((p) => p.entityId)];
-  const pages = (await childPages(db, scope, open)).filter(visible);
+/**
+ * The top level, the pages of its groups (a group is a heading over its pages: shown whole from
+ * every page, or a visitor on the home page could not find them), and the children of each page
+ * on the way down to the last of `chain` (and of that page itself). Two reads, whatever the size
+ * of the space: the top level, then the children of the groups and of the chain.
+ */
+export async function navigation(db: Db, scope: RevisionScope, chain: PageEntry[], hrefOf: (path: string) => string): Promise<NavItem[]> {
+  const top = (await childPages(db, scope, [null])).filter(visible);
+  const open = [...new Set([...top.filter((p) => p.type === 'group').map((p) => p.entityId), ...chain.map((p) => p.entityId)])];
+  const pages = [...top, ...(open.length ? (await childPages(db, scope, open)).filter(visible) : [])];
   const children = new Map<string | null, PageEntry[]>();
   for (const page of pages) children.set(page.parentId, [...(children.get(page.parentId) ?? []), page]);
   const current = chain[chain.length - 1]?.entityId;
@@ -68,6 +74,11 @@ async function navigation(db: Db, scope: RevisionScope, chain: PageEntry[], href
       };
     });
   return build(null, '');
+}
+
+/** The navigation of a revision seen from no page in particular (the search page, a missing page). */
+export async function revisionNavigation(db: Db, revisionId: string, hrefOf: (path: string) => string): Promise<NavItem[]> {
+  return navigation(db, await revisionScope(db, revisionId), [], hrefOf);
 }
 
 /** Previous and next document pages in reading order, among what the navigation holds. */

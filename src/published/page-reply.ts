@@ -2,9 +2,9 @@
 import type { Site } from '../generated/prisma/client.js';
 import type { Located } from './locate.js';
 import { frame } from './frame.js';
-import { pageContent } from './page-content.js';
-import { renderDocumentWithOutline, renderPage, type PageView } from './render/index.js';
-import { cacheFor, etagOf, message, type Reply } from './reply.js';
+import { pageContent, revisionNavigation } from './page-content.js';
+import { renderDocumentWithOutline, renderMessagePage, renderPage, type PageView } from './render/index.js';
+import { cacheFor, etagOf, type Reply } from './reply.js';
 import type { PublishedDeps } from './deps.js';
 import type { Visitor } from './visitor.js';
 
@@ -20,7 +20,7 @@ export async function pageReply(deps: PublishedDeps, site: Site, sitePath: strin
   if (ifNoneMatch === etag) return { status: 200, body: '', type: 'text/html; charset=utf-8', etag, cache };
   const { siteSpace } = located;
   const content = await pageContent(deps.db, siteSpace.space.revisionId, located.pagePath, hrefOf);
-  if (!content) return { ...message(site, 404, 'This page does not exist.'), cache: 'no-store' };
+  if (!content) return missingPage(deps, view, hrefOf, siteSpace.space.revisionId);
   const fileBase = `${sitePath}/~files/${encodeURIComponent(siteSpace.id)}`;
   const rendered = renderDocumentWithOutline(content.document, {
     lang: view.lang,
@@ -37,10 +37,16 @@ export async function pageReply(deps: PublishedDeps, site: Site, sitePath: strin
   const pageView: PageView = {
     ...view,
     nav: content.nav,
-    page: { title: content.page.title, description: (content.page.data as { description?: string }).description, bodyHtml: rendered.html, headings: rendered.headings },
+    page: { title: content.page.title, description: (content.page.data as { description?: string }).description, bodyHtml: rendered.html, headings: rendered.headings, math: rendered.math },
     previous: content.previous,
     next: content.next,
   };
   return { status: 200, body: renderPage(pageView), type: 'text/html; charset=utf-8', etag, cache };
 }
 
+
+/** A path naming no page of the site space: a 404 in the site's frame, with its navigation and search. */
+async function missingPage(deps: PublishedDeps, view: ReturnType<typeof frame>['view'], hrefOf: (path: string) => string, revisionId: string): Promise<Reply> {
+  const nav = await revisionNavigation(deps.db, revisionId, hrefOf);
+  return { status: 404, body: renderMessagePage({ ...view, nav }, 404, 'This page does not exist.'), type: 'text/html; charset=utf-8', cache: 'no-store' };
+}

@@ -5,7 +5,7 @@ import type { Site } from '../generated/prisma/client.js';
 import { renderMessagePage, SCRIPT_HASHES, type MessagePageView } from './render/index.js';
 
 /** Bumped when the HTML changes shape, so cached answers of an older quire are not reused. */
-export const RENDER_VERSION = '1';
+export const RENDER_VERSION = '2';
 
 /** Pages run their own inline scripts only, named by their hashes: no injected script runs, even were one to slip into the HTML. */
 const PAGE_CSP = `default-src 'self'; img-src * data:; font-src 'self' http: https:; style-src 'self' 'unsafe-inline'; script-src 'self' ${SCRIPT_HASHES.join(' ')}; frame-ancestors 'self'`;
@@ -30,9 +30,21 @@ export const etagOf = (parts: unknown[]) => `"${createHash('sha256').update(JSON
 /** What an answer for this visitor may be cached as. */
 export const cacheFor = (site: Site) => (site.visibility === 'public' || site.visibility === 'unlisted' ? 'public, max-age=60, stale-while-revalidate=300' : 'private, no-cache');
 
-function messageView(site: Site | null, lang = 'en'): MessagePageView {
-  return { lang, site: { title: site?.title ?? 'Not found', headerLinks: [], footer: { groups: [] }, colors: { primary: { light: '#346DDB', dark: '#346DDB' } }, theme: { default: 'light', toggleable: false } } };
+/** `sitePath`: where the site answers, for its favicon and stylesheet (unknown for a request naming no site). */
+function messageView(site: Site | null, sitePath?: string, lang = 'en'): MessagePageView {
+  const favicon = sitePath === undefined ? undefined : `${sitePath}/~assets/favicon.svg`;
+  return {
+    lang,
+    site: { title: site?.title ?? 'Not found', href: sitePath === undefined ? undefined : `${sitePath}/`, favicon: favicon ? { light: favicon, dark: favicon } : undefined, headerLinks: [], footer: { groups: [] }, colors: { primary: { light: '#346DDB', dark: '#346DDB' } }, theme: { default: 'light', toggleable: false } },
+    ...(sitePath === undefined ? {} : { stylesheetUrl: `${sitePath}/~assets/site.css` }),
+  };
 }
 
-export const message = (site: Site | null, status: 401 | 404, text: string): Reply => ({ status, body: renderMessagePage(messageView(site), status, text), type: 'text/html; charset=utf-8', cache: 'no-store' });
+/** An error page in a plain look: for requests that name no site space the visitor may read (see page-reply.ts for a page missing from one). */
+export const message = (site: Site | null, status: 401 | 404, text: string, sitePath?: string): Reply => ({
+  status,
+  body: renderMessagePage(messageView(site, sitePath), status, text),
+  type: 'text/html; charset=utf-8',
+  cache: 'no-store',
+});
 

@@ -2,8 +2,8 @@
  * The published sites, served by quire itself: `GET /sites/{siteId}/…` (or `/…` on a site's own
  * hostname). Server-rendered HTML of the site spaces' current revisions, with the site's
  * customization, navigation, section tabs and variants, a search page (`~search?q=`), files
- * (`~files/{siteSpaceId}/{fileId}`), the stylesheet (`~assets/site.css`), `robots.txt` and
- * `sitemap.xml` (public sites).
+ * (`~files/{siteSpaceId}/{fileId}`), assets (`~assets/`: the stylesheet, KaTeX's files, the
+ * favicon; see assets.ts), `robots.txt` and `sitemap.xml` (public sites).
  *
  * Visibility is enforced on every request (visitor.ts). Answers carry an `ETag` made of what they
  * depend on (site, structure, revisions, customization, the visitor's claims), and
@@ -14,8 +14,8 @@ import type { PublishedDeps } from './deps.js';
 import { serveFile } from './files.js';
 import { locate } from './locate.js';
 import { pageReply } from './page-reply.js';
-import { cacheFor, etagOf, message, send } from './reply.js';
-import { SITE_CSS } from './render/index.js';
+import { serveAsset } from './assets.js';
+import { cacheFor, message, send } from './reply.js';
 import { searchReply } from './search-reply.js';
 import { siteOf } from './site-of-request.js';
 import { robotsTxt, sitemapXml } from './sitemap.js';
@@ -38,8 +38,13 @@ export async function servePublished(req: IncomingMessage, res: ServerResponse, 
   }
   const { site, sitePath, segments } = target;
   if (!site || !site.published) return (send(req, res, message(null, 404, 'This site does not exist, or is not published.')), true);
-  if (segments[0] === '~assets' && segments[1] === 'site.css') {
-    send(req, res, { status: 200, body: SITE_CSS, type: 'text/css; charset=utf-8', etag: etagOf(['css']), cache: 'public, max-age=3600' });
+  if (segments[0] === '~assets') {
+    if (!serveAsset(req, res, site, segments.slice(1))) send(req, res, message(site, 404, 'This file does not exist.', sitePath));
+    return true;
+  }
+  // Browsers ask the root of a site's own hostname for its icon: the default one answers.
+  if (segments.length === 1 && segments[0] === 'favicon.ico') {
+    res.writeHead(302, { location: `${sitePath}/~assets/favicon.svg`, 'cache-control': 'public, max-age=3600' }).end();
     return true;
   }
   const origin = sitePath ? new URL(deps.config.publicUrl).origin : `${new URL(deps.config.publicUrl).protocol}//${site.hostname}`;
@@ -48,20 +53,20 @@ export async function servePublished(req: IncomingMessage, res: ServerResponse, 
     return true;
   }
   if (segments.length === 1 && segments[0] === 'sitemap.xml') {
-    if (site.visibility !== 'public') return (send(req, res, message(site, 404, 'This site is not indexed.')), true);
+    if (site.visibility !== 'public') return (send(req, res, message(site, 404, 'This site is not indexed.', sitePath)), true);
     send(req, res, { status: 200, body: await sitemapXml(deps.db, site, origin, sitePath), type: 'application/xml; charset=utf-8', cache: cacheFor(site) });
     return true;
   }
   const admission = await admitVisitor(deps.db, site, req, url, sitePath || '/', clientOf(req, deps.config.trustProxy).https);
   if (!admission.ok) {
-    send(req, res, message(site, admission.status, admission.status === 401 ? 'This site is for signed-in visitors: open it from the link you were given.' : 'This site does not exist, or is not published.'));
+    send(req, res, message(site, admission.status, admission.status === 401 ? 'This site is for signed-in visitors: open it from the link you were given.' : 'This site does not exist, or is not published.', sitePath));
     return true;
   }
   const { visitor } = admission;
   if (segments[0] === '~files') return (await serveFile(req, res, deps, site, visitor, segments.slice(1)), true);
   const searching = segments[0] === '~search';
   const located = await locate(deps.db, site, searching ? segments.slice(1) : segments, visitor.claims);
-  if (!located) return (send(req, res, message(site, 404, 'This site has no content yet.')), true);
+  if (!located) return (send(req, res, message(site, 404, 'This site has no content yet.', sitePath)), true);
   const reply = searching ? await searchReply(deps, site, sitePath, located, visitor, url) : await pageReply(deps, site, sitePath, located, visitor, req.headers['if-none-match']);
   send(req, res, { ...reply, cookies: visitor.cookies });
   return true;

@@ -8,6 +8,7 @@
 export const PAGE_IDS = {
   main: 'main-content',
   nav: 'site-nav',
+  sidebar: 'site-sidebar',
   search: 'site-search',
   outline: 'page-outline',
   searchResults: 'search-results',

@@ -32,6 +32,9 @@ export type UiStrings = {
   forbidden: string;
   notFound: string;
   home: string;
+  copy: string;
+  copied: string;
+  close: string;
 };
 
 const en: UiStrings = {
@@ -63,6 +66,9 @@ const en: UiStrings = {
   forbidden: 'Access denied',
   notFound: 'Page not found',
   home: 'Go to the home page',
+  copy: 'Copy',
+  copied: 'Copied',
+  close: 'Close',
 };
 
 const fr: UiStrings = {
@@ -94,6 +100,9 @@ const fr: UiStrings = {
   forbidden: 'Accès refusé',
   notFound: 'Page introuvable',
   home: 'Aller à l’accueil',
+  copy: 'Copier',
+  copied: 'Copié',
+  close: 'Fermer',
 };
 
 const es: UiStrings = {
@@ -125,6 +134,9 @@ const es: UiStrings = {
   forbidden: 'Acceso denegado',
   notFound: 'Página no encontrada',
   home: 'Ir a la página de inicio',
+  copy: 'Copiar',
+  copied: 'Copiado',
+  close: 'Cerrar',
 };
 
 const de: UiStrings = {
@@ -156,6 +168,9 @@ const de: UiStrings = {
   forbidden: 'Zugriff verweigert',
   notFound: 'Seite nicht gefunden',
   home: 'Zur Startseite',
+  copy: 'Kopieren',
+  copied: 'Kopiert',
+  close: 'Schließen',
 };
 
 const nl: UiStrings = {
@@ -187,6 +202,9 @@ const nl: UiStrings = {
   forbidden: 'Toegang geweigerd',
   notFound: 'Pagina niet gevonden',
   home: 'Naar de startpagina',
+  copy: 'Kopiëren',
+  copied: 'Gekopieerd',
+  close: 'Sluiten',
 };
 
 const no: UiStrings = {
@@ -218,6 +236,9 @@ const no: UiStrings = {
   forbidden: 'Ingen tilgang',
   notFound: 'Fant ikke siden',
   home: 'Gå til forsiden',
+  copy: 'Kopier',
+  copied: 'Kopiert',
+  close: 'Lukk',
 };
 
 const ptBr: UiStrings = {
@@ -249,6 +270,9 @@ const ptBr: UiStrings = {
   forbidden: 'Acesso negado',
   notFound: 'Página não encontrada',
   home: 'Ir para a página inicial',
+  copy: 'Copiar',
+  copied: 'Copiado',
+  close: 'Fechar',
 };
 
 const ru: UiStrings = {
@@ -280,6 +304,9 @@ const ru: UiStrings = {
   forbidden: 'Доступ запрещён',
   notFound: 'Страница не найдена',
   home: 'На главную',
+  copy: 'Копировать',
+  copied: 'Скопировано',
+  close: 'Закрыть',
 };
 
 const ja: UiStrings = {
@@ -311,6 +338,9 @@ const ja: UiStrings = {
   forbidden: 'アクセスが拒否されました',
   notFound: 'ページが見つかりません',
   home: 'ホームへ移動',
+  copy: 'コピー',
+  copied: 'コピーしました',
+  close: '閉じる',
 };
 
 const zh: UiStrings = {
@@ -342,6 +372,9 @@ const zh: UiStrings = {
   forbidden: '拒绝访问',
   notFound: '找不到页面',
   home: '返回首页',
+  copy: '复制',
+  copied: '已复制',
+  close: '关闭',
 };
 
 const LOCALES: Record<string, UiStrings> = { en, fr, es, de, nl, no, 'pt-br': ptBr, pt: ptBr, ru, ja, zh, nb: no };

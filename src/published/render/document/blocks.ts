@@ -5,12 +5,13 @@
  */
 import { blockChildren, childrenOf, dataOf, fragmentNamed, fragmentsOf, inlineChildren, isRecord } from '../../../lib/markdown/nodes.js';
 import type { BlockNode } from '../../../lib/documents/types.js';
-import { element, escapeHtml } from '../html.js';
+import { element } from '../html.js';
 import { renderContentRef, renderEmbed } from './cards.js';
 import { renderCode } from './code.js';
 import { isHeading, renderHeading } from './headings.js';
 import { renderInlines } from './inlines.js';
 import { renderList } from './lists.js';
+import { mathHtml } from './math.js';
 import { textHtml } from './marks.js';
 import { renderFile, renderImage, renderImages } from './media.js';
 import { MAX_DEPTH, type RenderState } from './state.js';
@@ -87,7 +88,8 @@ function renderBlock(block: BlockNode, state: RenderState, depth: number, top: b
     case 'content-ref':
       return renderContentRef(block, state);
     case 'math':
-      return element('div', { class: 'math-block' }, element('span', { class: 'math' }, escapeHtml(typeof data.formula === 'string' ? data.formula : '')));
+      state.math = true;
+      return element('div', { class: 'math-block' }, mathHtml(data.formula, true));
     case 'divider':
       return '<hr>';
     case 'reusable-content':

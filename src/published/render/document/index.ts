@@ -7,7 +7,8 @@ import { newState, type OutlineHeading } from './state.js';
 
 export type { OutlineHeading } from './state.js';
 
-export type RenderedDocument = { html: string; headings: OutlineHeading[] };
+/** `math`: the body holds KaTeX markup, which needs KaTeX's stylesheet. */
+export type RenderedDocument = { html: string; headings: OutlineHeading[]; math: boolean };
 
 /**
  * The body HTML and the headings (with the ids used in the HTML) of the document's top level,
@@ -17,7 +18,7 @@ export function renderDocumentWithOutline(document: JSONDocument, context: Rende
   const state = newState(context, context.lang);
   const nodes = isRecord(document) && Array.isArray(document.nodes) ? document.nodes : [];
   const html = renderBlocks(nodes, state, 0, true);
-  return { html, headings: state.outline };
+  return { html, headings: state.outline, math: state.math };
 }
 
 export function renderDocument(document: JSONDocument, context: RenderContext): string {

@@ -6,6 +6,7 @@ import { childrenOf, dataOf, isRecord, typeOf } from '../../../lib/markdown/node
 import { emojiText } from '../../../lib/markdown/to-inlines.js';
 import { classes, classToken, element, escapeHtml } from '../html.js';
 import { textNodeHtml } from './marks.js';
+import { mathHtml } from './math.js';
 import { inlineImageHtml } from './image-tags.js';
 import { refId, refLabel, refUrl } from './refs.js';
 import { MAX_DEPTH, type RenderState } from './state.js';
@@ -43,7 +44,8 @@ function renderInline(node: Record<string, unknown>, state: RenderState, depth: 
     case 'emoji':
       return element('span', { class: 'emoji' }, escapeHtml(emojiText(data.code)));
     case 'inline-math':
-      return element('span', { class: 'math' }, escapeHtml(typeof data.formula === 'string' ? data.formula : ''));
+      state.math = true;
+      return mathHtml(data.formula, false);
     case 'inline-image':
       return inlineImageHtml(data, state.context);
     case 'button': {

@@ -18,6 +18,8 @@ export type RenderState = {
   serial: number;
   /** Reusable contents being rendered: one that includes itself is not expanded again. */
   including: Set<string>;
+  /** Whether a formula was rendered: the page then loads KaTeX's stylesheet. */
+  math: boolean;
 };
 
 /**
@@ -33,6 +35,7 @@ export const newState = (context: RenderContext, lang?: string): RenderState => 
   outline: [],
   serial: 0,
   including: new Set(),
+  math: false,
 });
 
 /** Renders child blocks; passed to container renderers so that they need not import the dispatcher. */

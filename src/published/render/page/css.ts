@@ -83,6 +83,21 @@ const hints = ['info', 'warning', 'danger', 'success']
   .map((s) => `.hint-${s},.announcement-${s}{border-color:var(--${s});background:color-mix(in srgb,var(--${s}) 10%,var(--bg))}`)
   .join('\n');
 
+/** highlight.js token classes (see document/highlight.ts) in the palette's colours, light and dark. */
+const HLJS_CSS = [
+  ['comment,.hljs-quote,.hljs-meta', 'muted', 'font-style:italic'],
+  ['keyword,.hljs-selector-tag,.hljs-built_in,.hljs-literal,.hljs-doctag', 'red', ''],
+  ['string,.hljs-regexp,.hljs-addition,.hljs-template-tag,.hljs-template-variable', 'blue', ''],
+  ['number,.hljs-symbol,.hljs-bullet,.hljs-variable.constant_', 'cyan', ''],
+  ['title,.hljs-title.function_,.hljs-section,.hljs-selector-id', 'purple', ''],
+  ['type,.hljs-title.class_,.hljs-class .hljs-title', 'orange', ''],
+  ['attr,.hljs-attribute,.hljs-property,.hljs-variable,.hljs-params,.hljs-selector-class,.hljs-selector-attr', 'violet', ''],
+  ['name,.hljs-tag,.hljs-link', 'green', ''],
+  ['deletion', 'red', ''],
+]
+  .map(([selector, color, extra]) => `.hljs-${selector}{color:var(--${color})${extra ? `;${extra}` : ''}}`)
+  .join('\n');
+
 export const SITE_CSS = `${themeRules(LIGHT_PALETTE, DARK_PALETTE)}
 *,*::before,*::after{box-sizing:border-box}
 [hidden]{display:none!important}
@@ -121,6 +136,8 @@ button,.button{font:inherit;cursor:pointer;padding:.4rem .75rem;border-radius:.3
 .button{display:inline-block;text-decoration:none}
 .theme-toggle{line-height:1;padding:.45rem .6rem}
 .menu-link{display:none}
+.menu-close{display:none}
+.nav-open .menu-close{display:block}
 .section-tabs{max-width:90rem;margin:0 auto;padding:0 1rem}
 .section-tabs ul{display:flex;gap:1.5rem;overflow-x:auto}
 .section-tabs a{display:block;padding:.5rem 0;color:var(--muted);text-decoration:none;border-bottom:2px solid transparent}
@@ -170,9 +187,12 @@ pre.code{overflow-x:auto;padding:1rem;background:var(--code-bg);border:1px solid
 pre.code.wrap{white-space:pre-wrap;overflow-wrap:anywhere}
 pre.line-numbers{counter-reset:line}
 pre.line-numbers .code-line::before{counter-increment:line;content:counter(line);display:inline-block;width:2.5em;margin-right:1em;text-align:right;color:var(--muted);user-select:none}
-.code-block{margin:0 0 1rem}
-.code-block figcaption{padding:.4rem 1rem;font-size:.875rem;color:var(--muted);background:var(--bg-soft);border:1px solid var(--border);border-bottom:0;border-radius:.5rem .5rem 0 0}
-.code-block pre.code{border-radius:0 0 .5rem .5rem;margin:0}
+.code-block{display:grid;grid-template-columns:minmax(0,1fr) auto;margin:0 0 1rem;background:var(--bg-soft);border:1px solid var(--border);border-radius:.5rem}
+.code-block figcaption{grid-column:1;margin:0;padding:.4rem 1rem;font-size:.875rem;color:var(--muted)}
+.code-bar{grid-column:2;display:flex;align-items:center;gap:.5rem;padding:.25rem .5rem;font-size:.8125rem;color:var(--muted)}
+.code-copy{padding:.15rem .5rem;font-size:.8125rem}
+.code-block pre.code{grid-column:1/-1;border:0;border-top:1px solid var(--border);border-radius:0 0 .5rem .5rem;margin:0}
+${HLJS_CSS}
 .tabs{margin:0 0 1rem;border:1px solid var(--border);border-radius:.5rem}
 .tablist{display:flex;flex-wrap:wrap;gap:.25rem;padding:.25rem .5rem 0;border-bottom:1px solid var(--border)}
 .tablist [role="tab"]{border:0;border-bottom:2px solid transparent;border-radius:0;background:none;color:var(--muted)}
@@ -204,7 +224,8 @@ figcaption{color:var(--muted);font-size:.875rem;margin-top:.25rem}
 .card-detail,.file-meta{color:var(--muted);font-size:.875rem;overflow-wrap:anywhere}
 .card-broken,.file-missing{padding:.75rem 1rem;border:1px dashed var(--border);border-radius:.5rem;color:var(--muted)}
 .link-broken{color:var(--muted);text-decoration:line-through dotted}
-.math-block{margin:0 0 1rem;overflow-x:auto;text-align:center}
+.math-block{margin:0 0 1rem;overflow-x:auto;overflow-y:hidden;text-align:center}
+.math-block .katex-display{margin:0}
 .math{font-family:"Cambria Math","STIX Two Math","Latin Modern Math",serif}
 .task-list{list-style:none;padding-left:.25rem}
 .task-item{display:flex;gap:.5rem;align-items:baseline}
@@ -241,6 +262,9 @@ ${colorMarks}
 .layout,.layout.no-outline,.layout.no-sidebar{grid-template-columns:minmax(0,1fr)}
 .sidebar{position:static;max-height:none;order:2;border-top:1px solid var(--border);padding-top:1rem}
 .menu-link{display:inline-block}
+.menu-enhanced .sidebar{display:none}
+.menu-enhanced.nav-open .sidebar{display:block;position:fixed;top:0;bottom:0;left:0;z-index:30;width:min(20rem,85vw);max-height:none;margin:0;padding:3rem 1rem 1rem;overflow-y:auto;overscroll-behavior:contain;background:var(--bg);border:0;border-right:1px solid var(--border);box-shadow:0 0 24px rgb(0 0 0/.25)}
+.menu-close{position:absolute;top:.5rem;right:.5rem;line-height:1}
 .search-form{width:100%}.search-form input{flex:1;width:auto}
 .page-header h1{font-size:1.75rem}
 }

@@ -1,11 +1,11 @@
-/** The `<head>`: title, description, robots, canonical URL, favicons, stylesheet and theme. */
+/** The `<head>`: title, description, robots, canonical URL, favicons, stylesheets (KaTeX's on pages with maths) and theme. */
 import { attrs, escapeHtml, safeUrl } from '../html.js';
 import { colorVariables, themeRules } from './colors.js';
 import { SITE_CSS } from './css.js';
 import { THEME_SCRIPT } from './script.js';
 import type { SiteView, ThemedUrl } from './view.js';
 
-export type HeadOptions = { title: string; description?: string; noindex: boolean; canonicalUrl?: string; stylesheetUrl?: string; site: SiteView };
+export type HeadOptions = { title: string; description?: string; noindex: boolean; canonicalUrl?: string; stylesheetUrl?: string; mathStylesheetUrl?: string; site: SiteView };
 
 /** One icon, or one per colour scheme. */
 function faviconLinks(favicon: ThemedUrl | undefined): string {
@@ -42,6 +42,7 @@ export function headHtml(options: HeadOptions): string {
   const { site } = options;
   const canonical = safeUrl(options.canonicalUrl);
   const stylesheet = safeUrl(options.stylesheetUrl);
+  const mathStylesheet = safeUrl(options.mathStylesheetUrl);
   const toggleable = site.theme?.toggleable === true;
   return [
     '<meta charset="utf-8">',
@@ -53,6 +54,7 @@ export function headHtml(options: HeadOptions): string {
     `<meta name="color-scheme" content="${toggleable ? 'light dark' : site.theme?.default === 'dark' ? 'dark' : 'light'}">`,
     faviconLinks(site.favicon),
     stylesheet ? `<link${attrs({ rel: 'stylesheet', href: stylesheet })}>` : `<style>${SITE_CSS}</style>`,
+    mathStylesheet ? `<link${attrs({ rel: 'stylesheet', href: mathStylesheet })}>` : '',
     ((css) => (css ? `<style>${css}</style>` : ''))(siteColorStyle(site) + siteFontStyle(site)),
     toggleable ? `<script>${THEME_SCRIPT}</script>` : '',
   ]

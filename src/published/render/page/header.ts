@@ -87,7 +87,8 @@ export function headerHtml(options: HeaderOptions): string {
         '<span aria-hidden="true">◐</span>' + element('span', { class: 'visually-hidden' }, escapeHtml(strings.toggleTheme)),
       )
     : '';
-  const menu = options.hasNav ? element('a', { class: 'menu-link', href: `#${PAGE_IDS.nav}` }, escapeHtml(strings.menu)) : '';
+  // Without script the link jumps to the navigation; the page script turns it into a drawer's toggle.
+  const menu = options.hasNav ? element('a', { class: 'menu-link', href: `#${PAGE_IDS.nav}`, 'data-close': strings.close }, escapeHtml(strings.menu)) : '';
   const inner = brandHtml(site) + links + searchFormHtml(options.searchAction, strings, options.query, options.searchFields) + toggle + menu;
   return (
     element('a', { class: 'skip-link', href: `#${PAGE_IDS.main}` }, escapeHtml(strings.skipToContent)) +

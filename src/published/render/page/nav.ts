@@ -63,5 +63,5 @@ export function sidebarHtml(nav: NavItem[] | undefined, variants: SwitchItem[] |
   const tree = items.length
     ? element('nav', { id: PAGE_IDS.nav, 'aria-label': strings.pages }, element('ul', { class: 'nav-tree' }, items.map((i) => itemHtml(i, open, strings, 0)).join('')))
     : '';
-  return element('aside', { class: 'sidebar', 'aria-label': strings.menu }, switcher + tree);
+  return element('aside', { class: 'sidebar', id: PAGE_IDS.sidebar, 'aria-label': strings.menu }, switcher + tree);
 }

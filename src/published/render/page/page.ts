@@ -43,6 +43,7 @@ export function renderPage(view: PageView): string {
     ...view,
     title: documentTitle(page.title, view.site.title),
     description: page.description,
+    math: page.math,
     aside: outlineHtml(page.headings, stringsFor(view.lang)),
     main: (strings) => {
       const header = element('header', { class: 'page-header' }, element('h1', {}, escapeHtml(page.title)) + (page.description ? element('p', { class: 'page-description' }, escapeHtml(page.description)) : ''));

@@ -2,7 +2,10 @@
  * The two inline scripts of published pages; pages work without them. THEME_SCRIPT (in the head,
  * only when the theme is toggleable) applies the visitor's stored theme before the first paint.
  * SITE_SCRIPT (end of body) shows the theme toggle and wires it, and turns tab groups rendered
- * as stacked panels into working ARIA tabs (click, arrow keys, Home/End). SCRIPT_HASHES are
+ * as stacked panels into working ARIA tabs (click, arrow keys, Home/End), shows the copy button
+ * of code blocks (the clipboard API, else a selection and `copy`), and makes the small-screen
+ * "Menu" link open the navigation in place, as a drawer over the page (no jump to the sidebar at
+ * the bottom; Escape, a click outside or its close button shut it). SCRIPT_HASHES are
  * their CSP `script-src` sources, for a Content-Security-Policy without 'unsafe-inline'.
  */
 import { createHash } from 'node:crypto';
@@ -33,6 +36,23 @@ tab.addEventListener("click",function(){select(tab,false)});
 tab.addEventListener("keydown",function(e){var k=e.key,n=k==="ArrowRight"?i+1:k==="ArrowLeft"?i-1:k==="Home"?0:k==="End"?tabs.length-1:null;if(n===null)return;e.preventDefault();select(tabs[(n+tabs.length)%tabs.length],true)});
 });
 });
+Array.prototype.forEach.call(d.querySelectorAll(".code-copy"),function(b){
+var fig=b.closest(".code-block"),code=fig&&fig.querySelector("pre code");if(!code)return;
+var label=b.textContent,done=function(){b.textContent=b.getAttribute("data-copied")||label;setTimeout(function(){b.textContent=label},1500)};
+var fallback=function(){var r=d.createRange(),s=window.getSelection();r.selectNodeContents(code);s.removeAllRanges();s.addRange(r);try{if(d.execCommand("copy"))done()}catch(e){}};
+b.hidden=false;
+b.addEventListener("click",function(){var text=code.textContent;if(navigator.clipboard&&navigator.clipboard.writeText)navigator.clipboard.writeText(text).then(done,fallback);else fallback()});
+});
+var menu=d.querySelector(".menu-link"),bar=d.querySelector(".sidebar");
+if(menu&&bar){
+var setOpen=function(on){root.classList.toggle("nav-open",on);menu.setAttribute("aria-expanded",String(on));if(on){var first=bar.querySelector("a,summary,button");if(first)first.focus({preventScroll:true})}};
+root.classList.add("menu-enhanced");menu.setAttribute("role","button");menu.setAttribute("aria-expanded","false");menu.setAttribute("aria-controls",bar.id);
+menu.addEventListener("click",function(e){e.preventDefault();setOpen(!root.classList.contains("nav-open"))});
+var close=d.createElement("button");close.type="button";close.className="menu-close";close.textContent="\u2715";close.setAttribute("aria-label",menu.getAttribute("data-close")||"Close");
+close.addEventListener("click",function(){setOpen(false);menu.focus({preventScroll:true})});bar.insertBefore(close,bar.firstChild);
+d.addEventListener("keydown",function(e){if(e.key==="Escape"&&root.classList.contains("nav-open")){setOpen(false);menu.focus({preventScroll:true})}});
+d.addEventListener("click",function(e){if(root.classList.contains("nav-open")&&!bar.contains(e.target)&&!menu.contains(e.target))setOpen(false)});
+}
 })();`;
 
 const hash = (source: string) => `'sha256-${createHash('sha256').update(source).digest('base64')}'`;

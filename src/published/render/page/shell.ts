@@ -23,6 +23,8 @@ export type ShellOptions = MessagePageView & {
   /** An `<aside>` after main (the page outline), if any. */
   aside?: string;
   query?: string;
+  /** The page shows maths: KaTeX's stylesheet is loaded. */
+  math?: boolean;
 };
 
 /** `<html lang>` needs a language tag; a malformed one falls back to English. */
@@ -33,7 +35,7 @@ export function renderShell(options: ShellOptions): string {
   const strings = stringsFor(options.lang);
   const sidebar = sidebarHtml(options.nav, options.variants, strings);
   const theme = site.theme?.toggleable ? undefined : site.theme?.default === 'dark' ? 'dark' : 'light';
-  const head = headHtml({ title: options.title, description: options.description, noindex: options.noindex, canonicalUrl: options.canonicalUrl, stylesheetUrl: options.stylesheetUrl, site });
+  const head = headHtml({ title: options.title, description: options.description, noindex: options.noindex, canonicalUrl: options.canonicalUrl, stylesheetUrl: options.stylesheetUrl, mathStylesheetUrl: options.math ? options.mathStylesheetUrl : undefined, site });
   const header = headerHtml({
     site,
     strings,

@@ -56,7 +56,8 @@ export type PageView = {
   sections: SwitchItem[];
   variants: SwitchItem[];
   nav: NavItem[];
-  page: { title: string; description?: string; bodyHtml: string; headings?: OutlineEntry[] };
+  /** `math`: the body holds KaTeX markup (the page then loads `mathStylesheetUrl`). */
+  page: { title: string; description?: string; bodyHtml: string; headings?: OutlineEntry[]; math?: boolean };
   previous?: Link;
   next?: Link;
   /** The search form's action (GET, parameter `q`). */
@@ -70,6 +71,8 @@ export type PageView = {
   canonicalUrl?: string;
   /** A URL serving SITE_CSS; without it the stylesheet is inlined. */
   stylesheetUrl?: string;
+  /** A URL serving KaTeX's stylesheet (its fonts beside it), loaded by pages showing maths. */
+  mathStylesheetUrl?: string;
 };
 
 export type SearchResult = { title: string; href: string; snippet?: string; section?: string };
@@ -80,4 +83,4 @@ export type SearchPageView = Omit<PageView, 'page' | 'previous' | 'next'> & { qu
  * An error page only needs the site's look. Pass no navigation to a visitor who may not see the
  * site's content (401/403): the page would otherwise list the titles of its pages.
  */
-export type MessagePageView = Pick<PageView, 'lang' | 'site'> & Partial<Pick<PageView, 'sections' | 'variants' | 'nav' | 'searchAction' | 'searchFields' | 'stylesheetUrl'>>;
+export type MessagePageView = Pick<PageView, 'lang' | 'site'> & Partial<Pick<PageView, 'sections' | 'variants' | 'nav' | 'searchAction' | 'searchFields' | 'stylesheetUrl' | 'mathStylesheetUrl'>>;
