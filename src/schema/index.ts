@@ -16,6 +16,7 @@ import './types/content-mutations.js';
 import './types/page-links.js';
 import './types/change-request.js';
 import './types/change-request-mutations.js';
+import './types/space-content.js';
 import './types/page-mutations.js';
 import './types/change-request-reviews.js';
 import './types/exports.js';

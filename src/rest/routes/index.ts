@@ -17,7 +17,8 @@ import { reviewRoutes } from './reviews.js';
 import { searchRoutes } from './search.js';
 import { siteRoutes } from './sites.js';
 import { spaceRoutes } from './spaces.js';
+import { spaceContentRoutes } from './space-content.js';
 import { teamRoutes } from './teams.js';
 import { userRoutes } from './users.js';
 
-export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...linkRoutes, ...reviewRoutes, ...exportRoutes, ...importRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...openAPISpecRoutes, ...translationRoutes, ...fontRoutes, ...ssoRoutes, ...inviteRoutes, ...searchRoutes, ...siteRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes];
+export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...spaceContentRoutes, ...linkRoutes, ...reviewRoutes, ...exportRoutes, ...importRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...openAPISpecRoutes, ...translationRoutes, ...fontRoutes, ...ssoRoutes, ...inviteRoutes, ...searchRoutes, ...siteRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes];

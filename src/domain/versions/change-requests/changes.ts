@@ -19,8 +19,10 @@ type Side<T> = { before?: T; after?: T };
 export type SemanticChange = Record<string, unknown> & { type: string };
 
 /** The entities a change request revision has rows of, with their base versions (null: absent). */
-async function touched(db: Queryable, head: RevisionScope, base: RevisionScope) {
-  const rows = await db.$queryRaw<{ entityId: string }[]>(Prisma.sql`SELECT e."entityId" FROM "ContentEntry" e WHERE e."lineId" = ${head.lineId} AND ${atSeq('e', head.seq)} ORDER BY e."entityId"`);
+async function touched(db: Queryable, head: RevisionScope, base: RevisionScope, given?: readonly string[]) {
+  const rows = given
+    ? given.map((entityId) => ({ entityId }))
+    : await db.$queryRaw<{ entityId: string }[]>(Prisma.sql`SELECT e."entityId" FROM "ContentEntry" e WHERE e."lineId" = ${head.lineId} AND ${atSeq('e', head.seq)} ORDER BY e."entityId"`);
   const ids = rows.map((r) => r.entityId);
   if (!ids.length) return [];
   const inScope = async (scope: RevisionScope) => new Map((await readEntries(db, scope, [Prisma.sql`e."entityId" = ANY(${ids}::text[])`])).map((e) => [e.entityId, e]));
@@ -45,8 +47,12 @@ function pageAttributes(before: Entry, after: Entry): Record<string, Side<unknow
   return out;
 }
 
-export async function changeRequestChanges(db: Queryable, head: RevisionScope, base: RevisionScope, limit: number, fileUrl: (file: Entry) => Promise<string>) {
-  const entities = (await touched(db, head, base)).filter((t) => !sameVersion(t.before as EntityVersion | null, t.after as EntityVersion | null));
+/**
+ * `ids`: the entities to compare (revisions/revision-changes.ts names those a revision touched
+ * since its parent); by default those the change request revision `head` has rows of.
+ */
+export async function changeRequestChanges(db: Queryable, head: RevisionScope, base: RevisionScope, limit: number, fileUrl: (file: Entry) => Promise<string>, ids?: readonly string[]) {
+  const entities = (await touched(db, head, base, ids)).filter((t) => !sameVersion(t.before as EntityVersion | null, t.after as EntityVersion | null));
   const pages = entities.flatMap((t) => [t.before, t.after]).filter((e): e is Entry => e?.kind === 'page');
   const [afterPaths, beforePaths] = await Promise.all([
     pathsOf(db, head, pages.filter((p) => entities.some((t) => t.after === p))),
