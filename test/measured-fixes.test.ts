@@ -10,8 +10,9 @@ import yazl from 'yazl';
 import { buildApp } from '../src/app.js';
 import { effectiveImportWaitMs } from '../src/config.js';
 import { silentLogger } from '../src/observability/logger.js';
-import { http, sdk } from './helpers/clients.js';
-import { createOrg } from './helpers/factories.js';
+import { gqlOk, http, sdk } from './helpers/clients.js';
+import { expectDocumented } from './helpers/documented.js';
+import { createActor, createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 import { serveSite, type Site } from './helpers/site.js';
 
@@ -127,5 +128,85 @@ describe('a finished import job', () => {
     } finally {
       await impatient.stop();
     }
+  });
+});
+
+describe('a member’s sites', () => {
+  it('counts the sites the member can see: all of the organization’s for a member with a role, none for a guest', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const writer = await createActor(server.db, { org: org.id, role: 'edit' });
+    const guest = await createActor(server.db, { org: org.id, role: 'guest' });
+    const other = await createOrg(server.db);
+    await http(server.url, other.owner.token, 'POST', `/orgs/${other.org.id}/sites`, { title: 'Elsewhere' });
+    for (const title of ['Docs', 'Help']) expect((await http(server.url, owner.token, 'POST', `/orgs/${org.id}/sites`, { title })).status).toBe(201);
+    const list = await http(server.url, owner.token, 'GET', `/orgs/${org.id}/members`);
+    expect(list.status).toBe(200);
+    expectDocumented('get', '/orgs/{organizationId}/members', '200', list.body);
+    const sites = Object.fromEntries(list.body.items.map((m: { id: string; sites: number }) => [m.id, m.sites]));
+    expect(sites).toEqual({ [owner.id]: 2, [writer.id]: 2, [guest.id]: 0 });
+    const one = await http(server.url, writer.token, 'GET', `/orgs/${org.id}/members/${writer.id}`);
+    expect(one.body.sites).toBe(2);
+    const data = await gqlOk(server.url, owner.token, 'query($id: ID!) { organization(id: $id) { members(first: 10) { edges { node { id sites } } } } }', { id: org.id });
+    expect(data.organization.members.edges.map((e: { node: { sites: number } }) => e.node.sites).sort()).toEqual([0, 2, 2]);
+  });
+
+  it('reads the count of a whole member list in one statement', async () => {
+    const { org, owner } = await createOrg(server.db);
+    for (let i = 0; i < 6; i++) await createActor(server.db, { org: org.id, role: 'read' });
+    await http(server.url, owner.token, 'POST', `/orgs/${org.id}/sites`, { title: 'Docs' });
+    server.queries.length = 0;
+    const list = await http(server.url, owner.token, 'GET', `/orgs/${org.id}/members`);
+    expect(list.body.items.every((m: { sites: number }) => m.sites === 1)).toBe(true);
+    expect(server.queries.filter((q) => q.includes('"Site"')).length).toBe(1);
+  });
+});
+
+describe('the change-request list', () => {
+  const LIST = '/spaces/{spaceId}/change-requests';
+
+  it('filters by creator and requested reviewer, orders by createdAt or updatedAt (the default) in keyset pages, and refuses topic', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const writer = await createActor(server.db, { org: org.id, role: 'edit' });
+    const reviewer = await createActor(server.db, { org: org.id, role: 'edit' });
+    const space = (await http(server.url, owner.token, 'POST', `/orgs/${org.id}/spaces`, { title: 'Listed' })).body;
+    const open = async (token: string, subject: string) => (await http(server.url, token, 'POST', `/spaces/${space.id}/change-requests`, { subject })).body;
+    const a = await open(owner.token, 'A');
+    const b = await open(writer.token, 'B');
+    const c = await open(owner.token, 'C');
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await http(server.url, owner.token, 'PATCH', `/spaces/${space.id}/change-requests/${a.id}`, { subject: 'A, again' })).status).toBe(200);
+    expect((await http(server.url, owner.token, 'POST', `/spaces/${space.id}/change-requests/${b.id}/requested-reviewers`, { users: [reviewer.id] })).status).toBeLessThan(300);
+    const status = a.status;
+    const list = async (query: string) => {
+      const answer = await http(server.url, owner.token, 'GET', `/spaces/${space.id}/change-requests?status=${status}&${query}`);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expectDocumented('get', LIST, '200', answer.body);
+      return answer.body as { items: { id: string }[]; next?: { page: string } };
+    };
+    const idsOf = (body: { items: { id: string }[] }) => body.items.map((i) => i.id);
+    expect(idsOf(await list(''))).toEqual([a.id, c.id, b.id]);
+    expect(idsOf(await list('orderBy=updatedAt'))).toEqual([a.id, c.id, b.id]);
+    expect(idsOf(await list('orderBy=createdAt'))).toEqual([c.id, b.id, a.id]);
+    expect(idsOf(await list(`creator=${owner.id}`))).toEqual([a.id, c.id]);
+    expect(idsOf(await list(`creator=${writer.id}&orderBy=createdAt`))).toEqual([b.id]);
+    expect(idsOf(await list(`requestedReviewer=${reviewer.id}`))).toEqual([b.id]);
+    expect(idsOf(await list(`requestedReviewer=${owner.id}`))).toEqual([]);
+    // Keyset pages in both orders.
+    for (const [order, expected] of [['updatedAt', [a.id, c.id, b.id]], ['createdAt', [c.id, b.id, a.id]]] as const) {
+      const seen: string[] = [];
+      let page: string | undefined;
+      do {
+        const body = await list(`orderBy=${order}&limit=1${page ? `&page=${encodeURIComponent(page)}` : ''}`);
+        seen.push(...idsOf(body));
+        page = body.next?.page;
+      } while (page);
+      expect(seen).toEqual(expected);
+    }
+    const refused = await http(server.url, owner.token, 'GET', `/spaces/${space.id}/change-requests?orderBy=title`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toContain('orderBy');
+    const topic = await http(server.url, owner.token, 'GET', `/spaces/${space.id}/change-requests?topic=x`);
+    expect(topic.status).toBe(400);
+    expect(topic.body.error.message).toContain('topic');
   });
 });

@@ -1,15 +1,14 @@
 /**
  * GraphQL fragments and presenters for organization members and teams (sections 2.6 and 2.7; the
  * shapes the description leaves out follow the OpenAPI document). `sites` of OrganizationMember,
- * which the document requires, counts the sites the member can reach: this server publishes no
- * sites yet, so it is 0 for everyone until sites arrive.
+ * which the document requires, counts the sites the member can see (GraphQL `Member.sites`).
  */
 import { presentUser, USER_FRAGMENT } from './present.js';
 
 type Obj = Record<string, any>;
 
 export const MEMBER_FRAGMENT = /* GraphQL */ `
-  fragment RestMember on Member { id role disabled joinedAt lastSeenAt sso spaces teams user { ...RestUser } }
+  fragment RestMember on Member { id role disabled joinedAt lastSeenAt sso spaces teams sites user { ...RestUser } }
   ${USER_FRAGMENT}
 `;
 
@@ -24,7 +23,7 @@ export const presentMember = (m: Obj) => ({
   sso: m.sso,
   spaces: m.spaces,
   teams: m.teams,
-  sites: 0,
+  sites: m.sites,
 });
 
 export const TEAM_FRAGMENT = /* GraphQL */ `

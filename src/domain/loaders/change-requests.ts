@@ -1,7 +1,13 @@
 /** Loaders of change requests and revisions. */
 import type { Db } from '../../db/client.js';
-import { Prisma, type ChangeRequestStatus, type Revision } from '../../generated/prisma/client.js';
-import { changeRequestsPages, countChangeRequests, type ChangeRequestRow } from '../versions/change-requests/rows.js';
+import { Prisma, type Revision } from '../../generated/prisma/client.js';
+import {
+  changeRequestsPages,
+  countChangeRequests,
+  type ChangeRequestFilter,
+  type ChangeRequestOrder,
+  type ChangeRequestRow,
+} from '../versions/change-requests/rows.js';
 import type { Page } from '../kernel/pagination/keyset.js';
 import { countPerKey } from '../kernel/pagination/count.js';
 import type { JSONDocument } from '../../lib/documents/types.js';
@@ -31,17 +37,13 @@ export function changeRequestLoaders(db: Db, registry: LoaderRegistry) {
         return rows.find((r) => r.spaceId === spaceId && (number !== null ? r.number === number : r.id === value)) ?? null;
       });
     }),
-    /** Variant: pageVariant(args, status, contributor). */
+    /** Variant: pageVariant(args, order, JSON of the filter). */
     changeRequests: registry.variants<Page<ChangeRequestRow>>((variant, spaceIds) => {
       const { args, more } = fromPageVariant(variant);
-      const filter = { status: more[0] as ChangeRequestStatus, contributor: more[1] as string | null };
-      return changeRequestsPages(db, spaceIds, filter, args);
+      return changeRequestsPages(db, spaceIds, JSON.parse(more[1] as string) as ChangeRequestFilter, args, more[0] as ChangeRequestOrder);
     }),
-    /** Variant: JSON [status, contributor]. */
-    changeRequestCount: registry.variants<number>((variant, spaceIds) => {
-      const [status, contributor] = JSON.parse(variant) as [ChangeRequestStatus, string | null];
-      return countChangeRequests(db, spaceIds, { status, contributor });
-    }),
+    /** Variant: JSON of the filter. */
+    changeRequestCount: registry.variants<number>((variant, spaceIds) => countChangeRequests(db, spaceIds, JSON.parse(variant) as ChangeRequestFilter)),
     revision: registry.track<string, Revision | null>(async (ids) =>
       byId(await db.$queryRaw<Revision[]>(Prisma.sql`SELECT * FROM "Revision" WHERE "id" = ANY(${[...ids]}::text[])`), ids),
     ),

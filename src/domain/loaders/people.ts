@@ -64,6 +64,11 @@ export function peopleLoaders(db: Db, viewerId: string, registry: LoaderRegistry
         GROUP BY 1, 2`);
       return countsByMember(rows, keys);
     }),
+    /**
+     * How many sites each organization has: the sites a member with an organization role sees
+     * (`viewSites`), read for a whole member list in one statement.
+     */
+    organizationSiteCount: registry.track<string, number>((ids) => countPerKey(db, ids, (org) => sql`"Site" WHERE "organizationId" = ${org}`)),
     /** How many live spaces each team holds a grant on. */
     teamSpaceCount: registry.track<string, number>((ids) =>
       countPerKey(db, ids, (team) => sql`"ContentPermission" p JOIN "Space" s ON s."id" = p."spaceId" AND ${liveSql('s')} WHERE p."teamId" = ${team}`),

@@ -1,5 +1,6 @@
 /** Sections 4.6 and 4.7 of the API description: change requests and their content. */
 import { badRequest, notFound } from '../../lib/errors.js';
+import { CHANGE_REQUEST_ORDERS } from '../../domain/versions/change-requests/rows.js';
 import { booleanParam, CONNECTION_FIELDS, enumParam, listOf, pageArgs, pick, route, stringParam, type RestInput } from '../route.js';
 import {
   CHANGE_REQUEST_FRAGMENT,
@@ -47,15 +48,27 @@ export const changeRequestRoutes = [
   route({
     method: 'GET',
     path: '/spaces/{spaceId}/change-requests',
-    operation: `query RestListChangeRequests($id: ID!, $first: Int, $after: String, $status: ChangeRequestStatus, $contributor: ID) {
-      space(id: $id) { changeRequests(first: $first, after: $after, status: $status, contributor: $contributor) { ${CONNECTION_FIELDS} edges { node { ...RestChangeRequest } } } }
+    operation: `query RestListChangeRequests($id: ID!, $first: Int, $after: String, $status: ChangeRequestStatus, $contributor: ID, $creator: ID, $requestedReviewer: ID, $orderBy: ChangeRequestOrderBy) {
+      space(id: $id) {
+        changeRequests(first: $first, after: $after, status: $status, contributor: $contributor, creator: $creator, requestedReviewer: $requestedReviewer, orderBy: $orderBy) {
+          ${CONNECTION_FIELDS} edges { node { ...RestChangeRequest } }
+        }
+      }
     } ${CHANGE_REQUEST_FRAGMENT}`,
-    variables: ({ params, query }) => ({
-      id: params.spaceId,
-      ...pageArgs(query),
-      status: enumParam(query, 'status', STATUSES),
-      contributor: stringParam(query, 'contributor', 64) || undefined,
-    }),
+    variables: ({ params, query }) => {
+      // Sites have no topics here: a list "linked to this site topic" cannot be answered.
+      if (query.has('topic')) throw badRequest('topic: this server has no site topics to filter change requests by');
+      return {
+        id: params.spaceId,
+        ...pageArgs(query),
+        status: enumParam(query, 'status', STATUSES),
+        contributor: stringParam(query, 'contributor', 64) || undefined,
+        creator: stringParam(query, 'creator', 64) || undefined,
+        requestedReviewer: stringParam(query, 'requestedReviewer', 64) || undefined,
+        // The public document's default order is by last update.
+        orderBy: enumParam(query, 'orderBy', CHANGE_REQUEST_ORDERS) ?? 'updatedAt',
+      };
+    },
     result: (data) => listOf(data.space.changeRequests, presentChangeRequest),
   }),
   route({

@@ -1,6 +1,6 @@
 /** Change requests of a space: their fields, the space's list of them, and `changeRequest`. */
 import type { ChangeRequestStatus } from '../../generated/prisma/client.js';
-import type { ChangeRequestRow } from '../../domain/versions/change-requests/rows.js';
+import { CHANGE_REQUEST_ORDERS, type ChangeRequestRow } from '../../domain/versions/change-requests/rows.js';
 import { pageVariant } from '../../domain/loaders/index.js';
 import { changeRequestConflicts } from '../../domain/versions/change-requests/conflicts.js';
 import { changeRequestChanges } from '../../domain/versions/change-requests/changes.js';
@@ -17,6 +17,7 @@ import { SpaceRef } from './space.js';
 import { UserRef } from './user.js';
 
 export const ChangeRequestStatusEnum = builder.enumType('ChangeRequestStatus', { values: ['draft', 'open', 'archived', 'merged'] as const });
+export const ChangeRequestOrderByEnum = builder.enumType('ChangeRequestOrderBy', { values: CHANGE_REQUEST_ORDERS, description: 'What a list of change requests is sorted by, newest first.' });
 
 const load = <T>(value: Promise<T | null>, what: string) => value.then((v) => {
   if (v === null) throw new Error(`${what} of a change request is missing`);
@@ -116,17 +117,22 @@ builder.prismaObjectFields('Space', (t) => ({
   }),
   changeRequests: t.connection({
     type: ChangeRequestRef,
-    description: 'Change requests of one status (default: open), newest first; `contributor`: only those a user wrote revisions of.',
+    description:
+      'Change requests of one status (default: open), newest first by creation (`orderBy: createdAt`, the default) or by last update (`updatedAt`); `contributor`: only those a user wrote revisions of; `creator`: only those a user opened; `requestedReviewer`: only those a user was asked to review.',
     args: {
       status: t.arg({ type: ChangeRequestStatusEnum, required: false }),
       contributor: t.arg.id({ required: false }),
+      creator: t.arg.id({ required: false }),
+      requestedReviewer: t.arg.id({ required: false }),
+      orderBy: t.arg({ type: ChangeRequestOrderByEnum, required: false }),
     },
     resolve: async (space, args, ctx) => {
       await ctx.access.requireSpace(space.id, 'view', { allowDeleted: true });
       const status: ChangeRequestStatus = args.status ?? 'open';
-      const contributor = args.contributor == null ? null : String(args.contributor);
-      const page = await ctx.loaders.changeRequests(pageVariant(args, status, contributor)).load(space.id);
-      return pageConnection<ChangeRequestRow>(page, () => ctx.loaders.changeRequestCount(JSON.stringify([status, contributor])).load(space.id));
+      const user = (id: string | number | null | undefined) => (id == null ? null : String(id));
+      const filter = { status, contributor: user(args.contributor), creator: user(args.creator), requestedReviewer: user(args.requestedReviewer) };
+      const page = await ctx.loaders.changeRequests(pageVariant(args, args.orderBy ?? 'createdAt', JSON.stringify(filter))).load(space.id);
+      return pageConnection<ChangeRequestRow>(page, () => ctx.loaders.changeRequestCount(JSON.stringify(filter)).load(space.id));
     },
   }),
   changeRequest: t.field({

@@ -49,6 +49,11 @@ export const MemberRef = builder.prismaObject('Member', {
       description: 'Teams of the organization the member belongs to (those the caller can see).',
       resolve: (m, _args, ctx) => ctx.loaders.memberTeamCount('').load(memberKey(m.organizationId, m.userId)),
     }),
+    sites: t.int({
+      description:
+        'Sites the member can see: every site of the organization for a member with an organization role (sites have no grants of their own here), none for a guest or a disabled member.',
+      resolve: (m, _args, ctx) => (m.role && !m.disabled ? ctx.loaders.organizationSiteCount.load(m.organizationId) : 0),
+    }),
     spaceAccess: t.connection({
       type: MemberSpaceAccess,
       description: "Spaces the member can access, by creation date (newest first by default). Organization admins and the member themself.",

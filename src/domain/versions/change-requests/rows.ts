@@ -7,15 +7,38 @@ const { sql, raw } = Prisma;
 
 export type ChangeRequestRow = ChangeRequest;
 
-export type ChangeRequestFilter = { status: ChangeRequestStatus; contributor?: string | null };
+/**
+ * A space's list of change requests: one status; optionally only those a user wrote revisions of
+ * (`contributor`), opened (`creator`), or was asked to review (`requestedReviewer`).
+ */
+export type ChangeRequestFilter = {
+  status: ChangeRequestStatus;
+  contributor?: string | null;
+  creator?: string | null;
+  requestedReviewer?: string | null;
+};
 
-/** Newest first: numbers only grow within a space. */
-const newestFirst = (spaceId: string, status: string): SortKey<ChangeRequestRow> => ({
-  tag: `change-requests:${spaceId}:${status}`,
-  columns: [{ sql: raw('r."number"'), type: 'int' }],
-  descending: true,
-  keyOf: (r) => [r.number],
-});
+/** The orders of the public document's `orderBy`, newest first either way. */
+export const CHANGE_REQUEST_ORDERS = ['createdAt', 'updatedAt'] as const;
+export type ChangeRequestOrder = (typeof CHANGE_REQUEST_ORDERS)[number];
+
+/**
+ * Newest first. By creation: by number, which only grows within a space (index spaceId, status,
+ * number). By last update: updatedAt, ties broken by number (index spaceId, status, updatedAt, number).
+ */
+function sortKey(spaceId: string, filter: ChangeRequestFilter, order: ChangeRequestOrder): SortKey<ChangeRequestRow> {
+  const tag = `change-requests:${spaceId}:${filter.status}`;
+  if (order === 'createdAt') return { tag, columns: [{ sql: raw('r."number"'), type: 'int' }], descending: true, keyOf: (r) => [r.number] };
+  return {
+    tag: `${tag}:updatedAt`,
+    columns: [
+      { sql: raw('r."updatedAt"'), type: 'timestamp' },
+      { sql: raw('r."number"'), type: 'int' },
+    ],
+    descending: true,
+    keyOf: (r) => [r.updatedAt, r.number],
+  };
+}
 
 /** `spaceId`: SQL naming the space (a parameter, or the current parent of a batched read). */
 function conditions(spaceId: Prisma.Sql, filter: ChangeRequestFilter): Prisma.Sql[] {
@@ -24,12 +47,20 @@ function conditions(spaceId: Prisma.Sql, filter: ChangeRequestFilter): Prisma.Sq
     sql`r."status" = ${filter.status}::"ChangeRequestStatus"`,
     // A contributor wrote at least one of the request's revisions (its author wrote the first).
     ...(filter.contributor ? [sql`EXISTS (SELECT 1 FROM "Revision" v WHERE v."lineId" = r."id" AND v."createdById" = ${filter.contributor})`] : []),
+    ...(filter.creator ? [sql`r."createdById" = ${filter.creator}`] : []),
+    ...(filter.requestedReviewer ? [sql`EXISTS (SELECT 1 FROM "ChangeRequestReviewer" q WHERE q."changeRequestId" = r."id" AND q."userId" = ${filter.requestedReviewer})`] : []),
   ];
 }
 
 /** The same page of the change requests of each space: one statement for all of them. */
-export function changeRequestsPages(db: Queryable, spaceIds: readonly string[], filter: ChangeRequestFilter, args: PageArgs): Promise<Page<ChangeRequestRow>[]> {
-  return readPages(db, spaceIds, (space) => ({ select: sql`SELECT r.* FROM "ChangeRequest" r`, conditions: conditions(space, filter) }), (id) => newestFirst(id, filter.status), args);
+export function changeRequestsPages(
+  db: Queryable,
+  spaceIds: readonly string[],
+  filter: ChangeRequestFilter,
+  args: PageArgs,
+  order: ChangeRequestOrder = 'createdAt',
+): Promise<Page<ChangeRequestRow>[]> {
+  return readPages(db, spaceIds, (space) => ({ select: sql`SELECT r.* FROM "ChangeRequest" r`, conditions: conditions(space, filter) }), (id) => sortKey(id, filter, order), args);
 }
 
 export function countChangeRequests(db: Queryable, spaceIds: readonly string[], filter: ChangeRequestFilter): Promise<number[]> {
