@@ -263,7 +263,7 @@ ${colorMarks}
 .sidebar{position:static;max-height:none;order:2;border-top:1px solid var(--border);padding-top:1rem}
 .menu-link{display:inline-block}
 .menu-enhanced .sidebar{display:none}
-.menu-enhanced.nav-open .sidebar{display:block;position:fixed;top:0;bottom:0;left:0;z-index:30;width:min(20rem,85vw);max-height:none;margin:0;padding:3rem 1rem 1rem;overflow-y:auto;overscroll-behavior:contain;background:var(--bg);border:0;border-right:1px solid var(--border);box-shadow:0 0 24px rgb(0 0 0/.25)}
+.menu-enhanced.nav-open .sidebar{display:block;position:fixed;top:0;bottom:0;left:0;z-index:30;align-self:stretch;width:min(20rem,85vw);height:100vh;height:100dvh;max-height:none;margin:0;padding:3rem 1rem 1rem;overflow-y:auto;overscroll-behavior:contain;background:var(--bg);border:0;border-right:1px solid var(--border);box-shadow:0 0 0 100vmax rgb(0 0 0/.35)}
 .menu-close{position:absolute;top:.5rem;right:.5rem;line-height:1}
 .search-form{width:100%}.search-form input{flex:1;width:auto}
 .page-header h1{font-size:1.75rem}
