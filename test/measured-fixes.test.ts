@@ -210,3 +210,53 @@ describe('the change-request list', () => {
     expect(topic.body.error.message).toContain('topic');
   });
 });
+
+describe('PATCH of a site', () => {
+  const SITE = '/orgs/{organizationId}/sites/{siteId}';
+
+  it('honours every documented field it stores, and refuses proxy, adaptiveContent and styleguide with a 400 naming them', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const post = async (path: string, body: unknown) => (await http(server.url, owner.token, 'POST', path, body)).body;
+    const one = await post(`/orgs/${org.id}/spaces`, { title: 'One' });
+    const two = await post(`/orgs/${org.id}/spaces`, { title: 'Two' });
+    const three = await post(`/orgs/${org.id}/spaces`, { title: 'Three' });
+    const created = await post(`/orgs/${org.id}/sites`, { title: 'Docs', spaces: [one.id, two.id] });
+    const path = `/orgs/${org.id}/sites/${created.id}`;
+    const patch = (body: unknown) => http(server.url, owner.token, 'PATCH', path, body);
+
+    const changed = await patch({ title: 'Handbook', visibility: 'unlisted', basename: 'handbook', defaultLevel: 'read' });
+    expect(changed.status).toBe(200);
+    expectDocumented('patch', SITE, '200', changed.body);
+    expect(changed.body).toMatchObject({ title: 'Handbook', visibility: 'unlisted', basename: 'handbook', defaultLevel: 'read' });
+    expect((await http(server.url, owner.token, 'GET', path)).body).toMatchObject({ title: 'Handbook', visibility: 'unlisted', basename: 'handbook', defaultLevel: 'read' });
+
+    // defaultSiteSpace: the root site space marked default.
+    const rootSpaces = (await http(server.url, owner.token, 'GET', `${path}/site-spaces`)).body.items as { id: string; default: boolean; space: { id: string } }[];
+    const second = rootSpaces.find((s) => s.space.id === two.id)!;
+    expect((await patch({ defaultSiteSpace: second.id })).status).toBe(200);
+    const after = (await http(server.url, owner.token, 'GET', `${path}/site-spaces`)).body.items as typeof rootSpaces;
+    expect(after.filter((s) => s.default).map((s) => s.id)).toEqual([second.id]);
+
+    // defaultSiteSection: the section marked default.
+    const sectioned = await post(`/orgs/${org.id}/sites`, { title: 'Sections', spaces: [one.id] });
+    const spath = `/orgs/${org.id}/sites/${sectioned.id}`;
+    await post(`${spath}/sections`, { spaceId: two.id, title: 'Two' });
+    const third = await post(`${spath}/sections`, { spaceId: three.id, title: 'Three' });
+    expect((await http(server.url, owner.token, 'PATCH', spath, { defaultSiteSection: third.id })).status).toBe(200);
+    const sections = (await http(server.url, owner.token, 'GET', `${spath}/sections`)).body.items as { id: string; default: boolean }[];
+    expect(sections.filter((s) => s.default).map((s) => s.id)).toEqual([third.id]);
+
+    for (const [field, value] of [
+      ['proxy', 'company.com/docs'],
+      ['adaptiveContent', { enabled: true }],
+      ['styleguide', 'spc_x'],
+    ] as const) {
+      const refused = await patch({ title: 'Not this', [field]: value });
+      expect(refused.status, field).toBe(400);
+      expect(refused.body.error.message).toContain(field);
+    }
+    // Removing a proxy or detaching a style guide there never was: accepted.
+    expect((await patch({ proxy: null, styleguide: null })).status).toBe(200);
+    expect((await http(server.url, owner.token, 'GET', path)).body.title).toBe('Handbook');
+  });
+});

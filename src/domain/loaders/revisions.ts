@@ -1,7 +1,7 @@
 /** Loaders of revision content: pages, and which pages exist. */
 import type { Db } from '../../db/client.js';
 import { Prisma, type ContentEntry } from '../../generated/prisma/client.js';
-import type { PageEntry } from '../versions/revisions/entries.js';
+import type { Entry, EntityKind, PageEntry } from '../versions/revisions/entries.js';
 import type { RevisionScope } from '../versions/revisions/scope.js';
 import { visibleEntries } from '../versions/revisions/visible.js';
 import { revisionScope } from '../versions/revisions/load.js';
@@ -9,21 +9,23 @@ import { entitiesIn } from '../versions/revisions/read.js';
 import { groupBy, revisionPageKey, splitKey } from './keys.js';
 import type { LoaderRegistry } from './registry.js';
 
-/** Every page (no bodies) of each revision: one statement for all the revisions asked for. */
-async function pagesOfRevisions(db: Db, ids: readonly string[]): Promise<PageEntry[][]> {
+/** Every entity of a kind (pages: no bodies) of each revision: one statement for all the revisions asked for. */
+async function entriesOfRevisions<T extends Entry>(db: Db, ids: readonly string[], kind: EntityKind): Promise<T[][]> {
   const scopes = await db.$queryRaw<RevisionScope[]>(Prisma.sql`SELECT "id", "spaceId", "lineId", "seq", "baseSeq" FROM "Revision" WHERE "id" = ANY(${[...ids]}::text[])`);
   if (!scopes.length) return ids.map(() => []);
-  const parts = scopes.map((scope) => Prisma.sql`SELECT ${scope.id}::text AS "revisionId", v.* FROM (${visibleEntries(scope, [Prisma.sql`e."kind" = 'page'`])}) v`);
+  const parts = scopes.map((scope) => Prisma.sql`SELECT ${scope.id}::text AS "revisionId", v.* FROM (${visibleEntries(scope, [Prisma.sql`e."kind" = ${kind}`])}) v`);
   const rows = await db.$queryRaw<(ContentEntry & { revisionId: string })[]>(Prisma.join(parts, ' UNION ALL '));
-  const byRevision = new Map<string, PageEntry[]>(ids.map((id) => [id, []]));
-  for (const { revisionId, id: _id, ...entry } of rows) byRevision.get(revisionId)?.push(entry as PageEntry);
+  const byRevision = new Map<string, T[]>(ids.map((id) => [id, []]));
+  for (const { revisionId, id: _id, ...entry } of rows) byRevision.get(revisionId)?.push(entry as T);
   return ids.map((id) => byRevision.get(id)!);
 }
 
 export function revisionLoaders(db: Db, registry: LoaderRegistry) {
   return {
     /** Every page of each revision (no bodies), batched across revisions (nested reads of many change requests). */
-    revisionPages: registry.track<string, PageEntry[]>((ids) => pagesOfRevisions(db, ids)),
+    revisionPages: registry.track<string, PageEntry[]>((ids) => entriesOfRevisions<PageEntry>(db, ids, 'page')),
+    /** Every file of each revision (tens), batched across revisions: where markdown links point (content-links/layout.ts). */
+    revisionFiles: registry.track<string, Entry[]>((ids) => entriesOfRevisions<Entry>(db, ids, 'file')),
     /** Whether a page exists in a revision, by `revisionPageKey`; one statement per revision, IDs only. */
     revisionPageExists: registry.track<string, boolean>(async (keys) => {
       const byRevision = new Map<string, string[]>();

@@ -12,6 +12,7 @@ import { runTask, WorkerBudgetError } from '../threads/pool.js';
 import type { MarkdownOutcome, Refusal, StoredMarkdownOutcome, StoredPage } from '../threads/outcomes.js';
 import type { PageMarkdown } from './page.js';
 import { MarkdownLimitError } from './limits.js';
+import type { ContentRef } from './refs.js';
 
 /** Runs a task of the pool whose refusals are page limits; either way, a MarkdownLimitError names the limit. */
 export async function runLimitedTask<I, O extends { ok: true } | Refusal>(task: string, input: I, signal?: AbortSignal): Promise<Extract<O, { ok: true }>> {
@@ -33,9 +34,15 @@ export async function convertMarkdown(markdown: string, options: { previous?: JS
 
 export type StoredMarkdown = Omit<StoredPage, 'stored'> & { stored: PreparedDocument };
 
-/** `previousJson`: the page's document before, as JSON text (see revisions/documents.ts loadDocumentText). */
-export async function convertMarkdownStored(markdown: string, options: { previousJson?: string; signal?: AbortSignal } = {}): Promise<StoredMarkdown> {
-  const input = { markdown, ...(options.previousJson ? { previousJson: options.previousJson } : {}) };
+/**
+ * `previousJson`: the page's document before, as JSON text (see revisions/documents.ts
+ * loadDocumentText). `links`: link targets resolved by the caller (markdownToDocument `links`).
+ */
+export async function convertMarkdownStored(
+  markdown: string,
+  options: { previousJson?: string; links?: Record<string, ContentRef>; signal?: AbortSignal } = {},
+): Promise<StoredMarkdown> {
+  const input = { markdown, ...(options.previousJson ? { previousJson: options.previousJson } : {}), ...(options.links ? { links: options.links } : {}) };
   const { page } = await runLimitedTask<typeof input, StoredMarkdownOutcome>('markdownStored', input, options.signal);
   return { ...page, stored: new PreparedDocument(page.stored) };
 }

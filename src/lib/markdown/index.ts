@@ -11,7 +11,8 @@ import { block, paragraph, plainText, textNode } from './nodes.js';
 import { markdownLimitBreach } from './limits.js';
 import { prepass } from './prepass.js';
 import { ensureKeys, preserveKeys } from './rekey.js';
-import type { WriteOptions } from './refs.js';
+import type { ContentRef, WriteOptions } from './refs.js';
+import { rewriteUrlTargets } from './links.js';
 import type { PageMarkdown } from './page.js';
 import { parseBodyMdast, parsePageMdast, stringifyMdast } from './remark.js';
 import { blocksToMdast } from './to-blocks.js';
@@ -19,7 +20,17 @@ import { blocksToMdast } from './to-blocks.js';
 export { sameContent, withoutKeys } from './compare.js';
 export { convertMarkdown, convertMarkdownStored, type StoredMarkdown } from './convert.js';
 export { MarkdownLimitError, MAX_DOCUMENT_BYTES, MAX_LINKS, MAX_NESTING_DEPTH, MAX_TABLE_CELLS } from './limits.js';
-export { relativeTargets, rewriteRelativeTargets, rewriteUrlTargets, type RelativeTarget } from './links.js';
+export {
+  markdownRefOptions,
+  relativeTargets,
+  resolveLink,
+  rewriteRelativeTargets,
+  rewriteUrlTargets,
+  type BatchRefs,
+  type MarkdownRefs,
+  type RelativeTarget,
+} from './links.js';
+export { ContentLayout, type LayoutFile, type LayoutPage } from './layout.js';
 export { ensureKeys, preserveKeys } from './rekey.js';
 export type { ContentRef, WriteOptions } from './refs.js';
 
@@ -32,6 +43,11 @@ export type ReadOptions = WriteOptions & {
    * a previous link to `{kind: 'page'}` matches the `page.md` just read.
    */
   previous?: JSONDocument;
+  /**
+   * Link targets resolved by the caller (`resolveLink`): each `{kind: 'url'}` target written as
+   * a key becomes that reference, before keys are matched against `previous`.
+   */
+  links?: Readonly<Record<string, ContentRef>>;
 };
 
 const document = (nodes: JSONDocument['nodes']): JSONDocument => ({ object: 'document', data: {}, nodes });
@@ -73,6 +89,8 @@ export function markdownToDocument(markdown: string, options: ReadOptions = {}):
   } catch {
     page = { frontMatter: {}, document: document([paragraph([textNode(String(markdown ?? ''))])]) };
   }
+  const links = options.links;
+  if (links && Object.keys(links).length) page.document = rewriteUrlTargets(page.document, (url) => (Object.hasOwn(links, url) ? links[url] : undefined));
   if (options.previous) {
     try {
       page.document = preserveKeys(page.document, options.previous, options);

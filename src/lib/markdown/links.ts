@@ -1,11 +1,14 @@
 /**
- * Relative link targets. Markdown links, images, files, content-refs and includes read as
- * `{kind: 'url', url}` even for `other-page.md`: the caller knows the page tree, so it lists the
- * relative targets of an imported document, resolves them, and rewrites them with a map.
+ * Link targets of a document, to and from the pages and files of a revision. Markdown links,
+ * images, files, content-refs and includes read as `{kind: 'url', url}` even for `other-page.md`
+ * or `/pages/<id>`: the caller knows the page tree, so it lists the relative targets of a
+ * document, resolves them (`resolveLink`, or an import's own map), and rewrites them. On the way
+ * out, `markdownRefOptions` writes references as relative paths or stable identifiers.
  */
 import type { JSONDocument } from '../documents/types.js';
 import { isRecord } from './nodes.js';
-import { isRelativeUrl, type ContentRef } from './refs.js';
+import { isRelativeUrl, type ContentRef, type WriteOptions } from './refs.js';
+import { ASSETS_FOLDER, joinRelative, relativePath, type ContentLayout } from './layout.js';
 
 /** Walks every node (blocks, inlines, fragments) with its own stack; calls `visit` on each `data.ref`. */
 function eachRef(document: unknown, visit: (holder: Record<string, unknown>, ref: Record<string, unknown>, type: string) => void): void {
@@ -72,4 +75,85 @@ export function rewriteRelativeTargets(document: JSONDocument, targets: Map<stri
     }
     return undefined;
   });
+}
+
+/** Batch-local names (`ref` of `insert_page` / `insert_files`) of pages and files not yet written. */
+export type BatchRefs = { pages?: ReadonlyMap<string, string>; files?: ReadonlyMap<string, string> };
+
+const decode = (text: string) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
+const toPage = (page: string | undefined, anchor: string | undefined): ContentRef | undefined =>
+  page === undefined ? undefined : anchor ? { kind: 'anchor', page, anchor } : { kind: 'page', page };
+
+/**
+ * What a link written in the markdown of page `from` points to in `layout` (undefined: nothing;
+ * the link stays a URL). The forms of the public document's description of
+ * `POST …/change-requests/{id}/content`:
+ * - `/pages/<pageId>`, `/pages/<path>` (`guides/getting-started`), `/pages/<path>.md`,
+ *   `/pages/<path>/README.md`, `/pages/README.md` (the first page), each with an optional `#anchor`;
+ * - `/files/<fileId>` (a file of the revision);
+ * - relative to the page's own file (layout.ts): `./sibling.md`, `../other.md`, `../README.md`,
+ *   `./section` (a folder's page), `../.gitbook/assets/<name>` (a file);
+ * - a batch's `ref`: `./<ref>` or `./<ref>.md` for a page, `./<ref>` for a file.
+ * Absolute URLs and in-page `#anchors` are left alone.
+ */
+export function resolveLink(layout: ContentLayout, url: string, from: string | undefined, refs: BatchRefs = {}): ContentRef | undefined {
+  if (!isRelativeUrl(url)) return undefined;
+  const hash = url.indexOf('#');
+  const path = decode(hash < 0 ? url : url.slice(0, hash));
+  const anchor = hash < 0 ? undefined : decode(url.slice(hash + 1)) || undefined;
+  if (path.startsWith('/pages/')) {
+    const rest = path.slice('/pages/'.length);
+    return toPage(layout.hasPage(rest) ? rest : layout.pageAt(rest), anchor);
+  }
+  if (path.startsWith('/files/')) {
+    const id = path.slice('/files/'.length);
+    return layout.hasFile(id) ? { kind: 'file', file: id } : undefined;
+  }
+  if (path.startsWith('/') || !path) return undefined;
+  const local = path.replace(/^(\.\/)+/, '');
+  const file = refs.files?.get(local);
+  if (file) return { kind: 'file', file };
+  const page = refs.pages?.get(local) ?? (/\.md$/i.test(local) ? refs.pages?.get(local.slice(0, -3)) : undefined);
+  if (page) return toPage(page, anchor);
+  const joined = joinRelative(from === undefined ? '' : layout.pageFolder(from), path);
+  if (!joined) return undefined;
+  if (joined.startsWith(ASSETS_FOLDER)) {
+    const id = layout.fileAtAsset(joined);
+    return id ? { kind: 'file', file: id } : undefined;
+  }
+  return toPage(layout.pageAt(joined), anchor);
+}
+
+/** How a page's references are written as markdown: `relative` paths, or `stable` identifiers. */
+export type MarkdownRefs = 'relative' | 'stable';
+
+/**
+ * The write options that make `documentToMarkdown` write the references of page `from` as
+ * `stable` (`/pages/<pageId>`, `/pages/<pageId>#anchor`, `/files/<fileId>`) or `relative` paths
+ * of the layout (`../install.md`, `guide/README.md#steps`, `../.gitbook/assets/logo.png`). A page
+ * or file not in the layout is written in the stable form. Both read back (resolveLink) to the same
+ * references.
+ */
+export function markdownRefOptions(mode: MarkdownRefs, layout: ContentLayout | undefined, from: string | undefined): WriteOptions {
+  const stablePage = (id: string) => `/pages/${id}`;
+  const stableFile = (id: string) => `/files/${id}`;
+  if (mode === 'stable' || !layout) return { resolvePage: stablePage, resolveFile: stableFile };
+  const folder = from === undefined ? '' : layout.pageFolder(from);
+  return {
+    resolvePage: (id) => {
+      const file = layout.pageFile(id);
+      return file === undefined ? stablePage(id) : relativePath(folder, file.replace(/\/$/, ''));
+    },
+    resolveFile: (id) => {
+      const asset = layout.fileAsset(id);
+      return asset === undefined ? stableFile(id) : relativePath(folder, asset);
+    },
+  };
 }

@@ -12,7 +12,11 @@ import type { MarkdownLimit } from '../markdown/limits.js';
 export type Refusal = { ok: false; limit: MarkdownLimit; message: string };
 export type MarkdownOutcome = { ok: true; page: PageMarkdown } | Refusal;
 /** A converted page in its stored form: the document itself stays in the thread. */
-export type StoredPage = Omit<PageMarkdown, 'document'> & { stored: PreparedFields };
+export type StoredPage = Omit<PageMarkdown, 'document'> & {
+  stored: PreparedFields;
+  /** Link targets left as relative URLs (`./x.md`, `/pages/…`, `/files/…`), for the caller to resolve. */
+  targets: string[];
+};
 export type StoredMarkdownOutcome = { ok: true; page: StoredPage } | Refusal;
 export type StoredDocumentOutcome = { ok: true; stored: PreparedFields } | Refusal;
 

@@ -10,7 +10,7 @@ import { htmlToMarkdown, type HtmlMarkdown } from '../import-readers/html/to-mar
 import { ImportError } from '../import-readers/import-error.js';
 import { docxToTree } from '../import-readers/sources/docx.js';
 import type { ImportLimits } from '../import-readers/tree.js';
-import { markdownToDocument } from '../markdown/index.js';
+import { markdownToDocument, relativeTargets, type ContentRef } from '../markdown/index.js';
 import { documentSizeBreach, markdownLimitBreach, type MarkdownLimit } from '../markdown/limits.js';
 import type { DocxOutcome, MarkdownOutcome, Refusal, StoredDocumentOutcome, StoredMarkdownOutcome } from './outcomes.js';
 import { preparedFields } from '../documents/document-id.js';
@@ -30,18 +30,21 @@ export function markdown(input: { markdown: string; previous?: JSONDocument }): 
 /**
  * A page's markdown → its document's stored form (canonical JSON, ID, links), so the event loop
  * neither receives the document (a structured clone of 5 MB: ~100 ms) nor stringifies and hashes
- * it (~200 ms). `previous` comes as JSON text, parsed here for the same reason.
+ * it (~200 ms). `previous` comes as JSON text, parsed here for the same reason. `links`: targets
+ * the caller resolved (after a first conversion answered them as `targets`), rewritten before
+ * the keys of `previous` are matched.
  */
-export function markdownStored(input: { markdown: string; previousJson?: string }): StoredMarkdownOutcome {
+export function markdownStored(input: { markdown: string; previousJson?: string; links?: Record<string, ContentRef> }): StoredMarkdownOutcome {
   const breach = markdownLimitBreach(input.markdown);
   if (breach) return refusal(breach);
   const previous = input.previousJson ? (JSON.parse(input.previousJson) as JSONDocument) : undefined;
-  const { document, ...page } = markdownToDocument(input.markdown, previous ? { previous } : {});
+  const { document, ...page } = markdownToDocument(input.markdown, { ...(previous ? { previous } : {}), ...(input.links ? { links: input.links } : {}) });
   const stored = preparedFields(document);
   // The canonical JSON has the characters of JSON.stringify's, in another order: the same length.
   const tooLarge = documentSizeBreach(stored.json.length);
   if (tooLarge) return refusal(tooLarge);
-  return { ok: true, page: { ...page, stored } };
+  // The targets still URLs that the caller may resolve against the page tree (links.ts resolveLink).
+  return { ok: true, page: { ...page, stored, targets: relativeTargets(document).map((t) => t.url) } };
 }
 
 /**

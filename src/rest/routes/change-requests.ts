@@ -35,6 +35,13 @@ function format(query: URLSearchParams) {
   return enumParam(query, 'format', ['document', 'markdown'] as const) ?? 'document';
 }
 
+/** The variables of a page read: which body, and (`format.markdown.refs`) how markdown writes its links. */
+function bodyVariables(query: URLSearchParams) {
+  const wanted = format(query);
+  const refs = enumParam(query, 'format.markdown.refs', ['relative', 'stable'] as const) ?? 'relative';
+  return { document: wanted === 'document', markdown: wanted === 'markdown', refs };
+}
+
 const pageFields = (withBody: string) => `...RestPage ${withBody}`;
 
 /** A page record with its subtree and the body in the asked format. */
@@ -161,25 +168,19 @@ export const changeRequestRoutes = [
   route({
     method: 'GET',
     path: `${CR}/content/page/{pageId}`,
-    operation: `query RestGetChangeRequestPage($spaceId: ID!, $id: ID!, $pageId: ID!, $document: Boolean!, $markdown: Boolean!) {
-      space(id: $spaceId) { changeRequest(id: $id) { revision { page(id: $pageId) { ${pageFields('document @include(if: $document) markdown @include(if: $markdown)')} } } } }
+    operation: `query RestGetChangeRequestPage($spaceId: ID!, $id: ID!, $pageId: ID!, $document: Boolean!, $markdown: Boolean!, $refs: MarkdownRefs!) {
+      space(id: $spaceId) { changeRequest(id: $id) { revision { page(id: $pageId) { ${pageFields('document @include(if: $document) markdown(refs: $refs) @include(if: $markdown)')} } } } }
     } ${PAGE_FRAGMENT}`,
-    variables: (input) => {
-      const wanted = format(input.query);
-      return { ...ids(input), pageId: input.params.pageId, document: wanted === 'document', markdown: wanted === 'markdown' };
-    },
+    variables: (input) => ({ ...ids(input), pageId: input.params.pageId, ...bodyVariables(input.query) }),
     result: (data, input) => presentPageRecord(data.space.changeRequest.revision.page, input) ?? notFoundPage(),
   }),
   route({
     method: 'GET',
     path: `${CR}/content/path/{pagePath}`,
-    operation: `query RestGetChangeRequestPageByPath($spaceId: ID!, $id: ID!, $path: String!, $document: Boolean!, $markdown: Boolean!) {
-      space(id: $spaceId) { changeRequest(id: $id) { revision { page: pageByPath(path: $path) { ${pageFields('document @include(if: $document) markdown @include(if: $markdown)')} } } } }
+    operation: `query RestGetChangeRequestPageByPath($spaceId: ID!, $id: ID!, $path: String!, $document: Boolean!, $markdown: Boolean!, $refs: MarkdownRefs!) {
+      space(id: $spaceId) { changeRequest(id: $id) { revision { page: pageByPath(path: $path) { ${pageFields('document @include(if: $document) markdown(refs: $refs) @include(if: $markdown)')} } } } }
     } ${PAGE_FRAGMENT}`,
-    variables: (input) => {
-      const wanted = format(input.query);
-      return { ...ids(input), path: input.params.pagePath, document: wanted === 'document', markdown: wanted === 'markdown' };
-    },
+    variables: (input) => ({ ...ids(input), path: input.params.pagePath, ...bodyVariables(input.query) }),
     result: (data, input) => presentPageRecord(data.space.changeRequest.revision.page, input) ?? notFoundPage(),
   }),
 ];

@@ -72,7 +72,10 @@ export const siteRoutes = [
     path: SITE,
     operation: writeSite('RestUpdateSite', ', $input: UpdateSiteInput!', 'updateSite(organizationId: $org, siteId: $site, input: $input) { ...RestSite }', SITE_FRAGMENT),
     variables: (input) => {
-      const fields = pick(input.body, ['title', 'visibility', 'basename', 'hostname', 'defaultLevel', 'defaultSiteSpace', 'defaultSiteSection']);
+      // `proxy` (serving the site under another origin's path), `adaptiveContent` (visitor
+      // conditions are always evaluated here) and `styleguide` are refused with a 400 naming them;
+      // `null` (remove the proxy, detach the style guide) is accepted: there is none to remove.
+      const fields = pick(input.body, ['title', 'visibility', 'basename', 'hostname', 'defaultLevel', 'defaultSiteSpace', 'defaultSiteSection'], [], ['proxy', 'adaptiveContent', 'styleguide']);
       return { ...ids(input), input: { ...fields, ...('visibility' in fields ? { visibility: visibility(fields.visibility) } : {}) } };
     },
     result: (data) => presentSite(data.result),

@@ -2,9 +2,10 @@
 import type { PageData } from '../../domain/versions/revisions/entries.js';
 import type { RevisionScope } from '../../domain/versions/revisions/scope.js';
 import { walk, type PageNode } from '../../domain/versions/revisions/tree.js';
-import { documentToMarkdown } from '../../lib/markdown/index.js';
+import { pageMarkdown } from '../../domain/versions/content-links/markdown-refs.js';
 import type { JSONDocument } from '../../lib/documents/types.js';
 import { builder } from '../builder.js';
+import { revisionNodeId } from '../node-loaders.js';
 import type { Context } from '../context.js';
 import { apiUrl, appUrl } from '../urls.js';
 
@@ -14,6 +15,14 @@ export type PageShape = { node: PageNode; scope: RevisionScope };
 export const asPages = (scope: RevisionScope, nodes: PageNode[]): PageShape[] => nodes.map((node) => ({ node, scope }));
 
 export const PageTypeEnum = builder.enumType('PageType', { values: ['document', 'group', 'link'] as const });
+
+export const MarkdownRefsEnum = builder.enumType('MarkdownRefs', {
+  description: 'How markdown writes links to pages and files (the public `format.markdown.refs`).',
+  values: {
+    relative: { value: 'relative', description: 'Paths relative to the page, in the git layout: `../install.md`, `guide/README.md#steps`, `../.gitbook/assets/logo.png`.' },
+    stable: { value: 'stable', description: 'Identifiers: `/pages/<pageId>`, `/pages/<pageId>#anchor`, `/files/<fileId>`.' },
+  } as const,
+});
 
 const data = (page: PageShape) => page.node.entry.data as PageData;
 
@@ -42,9 +51,11 @@ async function body(ctx: Context, page: PageShape): Promise<JSONDocument | null>
 export const PageRef = builder.objectRef<PageShape>('Page');
 
 PageRef.implement({
+  interfaces: [builder.nodeInterfaceRef()],
   description: 'A page of a revision. Groups exist only at the top level; documents and groups have child pages.',
   fields: (t) => ({
-    id: t.id({ resolve: (p) => p.node.entry.entityId }),
+    id: t.id({ description: "The page's ID in its space: the same in every revision that has the page.", resolve: (p) => p.node.entry.entityId }),
+    nodeId: t.id({ description: 'Its node ID, for `node(id)`: this page as it is in this revision.', resolve: (p) => revisionNodeId(p.scope.id, p.node.entry.entityId) }),
     type: t.field({ type: PageTypeEnum, resolve: (p) => p.node.entry.type }),
     title: t.string({ resolve: (p) => p.node.entry.title }),
     slug: t.string({ resolve: (p) => p.node.entry.slug }),
@@ -66,10 +77,12 @@ PageRef.implement({
     document: t.field({ type: 'JSON', nullable: true, description: 'The body as a JSON document (documents only).', resolve: (p, _a, ctx) => body(ctx, p) }),
     markdown: t.string({
       nullable: true,
-      description: "The body as markdown in the platform's dialect (documents only), title first.",
-      resolve: async (p, _a, ctx) => {
+      description:
+        "The body as markdown in the platform's dialect (documents only), title first. Links to pages and files are written as `refs` says: relative paths of the revision's git layout (default) or stable `/pages/<id>` and `/files/<id>` references; both read back to the same document.",
+      args: { refs: t.arg({ type: MarkdownRefsEnum, required: false, defaultValue: 'relative' }) },
+      resolve: async (p, { refs }, ctx) => {
         const document = await body(ctx, p);
-        return document && documentToMarkdown(document, { title: p.node.entry.title, description: data(p).description });
+        return document && pageMarkdown(ctx.loaders, p.scope.id, p.node.entry.entityId, document, { title: p.node.entry.title, description: data(p).description, refs: refs ?? 'relative' });
       },
     }),
     pages: t.field({ type: [PageRef], description: 'Child pages, in order.', resolve: (p) => asPages(p.scope, p.node.children) }),

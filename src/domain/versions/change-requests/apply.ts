@@ -13,6 +13,7 @@ import type { EntityVersion } from '../revisions/commit.js';
 import type { PageData } from '../revisions/entries.js';
 import type { InsertPage, PageChange, UpdatePage } from './page-input.js';
 import { resolveBody } from './page-body.js';
+import { resolveBatchLinks, type PendingBody } from './resolve-links.js';
 import type { Workspace } from './workspace.js';
 import { fileVersion, type StoredFile } from '../files/store-files.js';
 
@@ -49,15 +50,27 @@ function pageMeta(change: InsertPage | UpdatePage, base: PageData): PageData {
   return data;
 }
 
-async function storeBody(tx: Prisma.TransactionClient, change: InsertPage | UpdatePage, previousDocumentId: string | null, index: number) {
+/** What the batch carries from change to change: markdown bodies whose links wait for the whole tree. */
+type Batch = { pending: PendingBody[] };
+
+/**
+ * The page's new body, stored — or, markdown with links to resolve, kept in `batch.pending` and
+ * stored once the batch's tree is known (resolve-links.ts); its document ID is the one it has
+ * until then.
+ */
+async function storeBody(tx: Prisma.TransactionClient, batch: Batch, pageId: string, change: InsertPage | UpdatePage, previousDocumentId: string | null, index: number) {
   if (!change.document) return null;
   const previous = previousDocumentId ? await loadDocumentText(tx, previousDocumentId) : null;
   const body = await resolveBody(change.document, previous, field(index, 'document'));
+  if ('markdown' in change.document && body.targets?.length) {
+    batch.pending.push({ pageId, markdown: change.document.markdown, previousJson: previous, field: field(index, 'document'), stored: body.stored, targets: body.targets });
+    return { ...body, documentId: body.stored.id };
+  }
   const [documentId] = await putDocuments(tx, [body.stored]);
   return { ...body, documentId };
 }
 
-async function insert(tx: Prisma.TransactionClient, ws: Workspace, change: InsertPage, index: number): Promise<ChangeOutcome> {
+async function insert(tx: Prisma.TransactionClient, ws: Workspace, batch: Batch, change: InsertPage, index: number): Promise<ChangeOutcome> {
   const type = change.type ?? 'document';
   const parentId = change.into ?? null;
   if (parentId) {
@@ -67,11 +80,11 @@ async function insert(tx: Prisma.TransactionClient, ws: Workspace, change: Inser
     if (type === 'group') throw badRequest(`Invalid value for "${field(index, 'type')}": groups exist only at the top level`, field(index, 'type'));
   }
   if (type === 'link' && !change.target) throw badRequest(`Invalid value for "${field(index, 'target')}": a link page needs a target`, field(index, 'target'));
-  const body = type === 'document' ? await storeBody(tx, change, null, index) : null;
+  const id = newId('RevisionPage');
+  const body = type === 'document' ? await storeBody(tx, batch, id, change, null, index) : null;
   const title = (body?.title || change.title || 'Untitled').slice(0, 255);
   const slug = change.slug ?? slugify(title);
   await requireUniqueSlug(ws, parentId, slug, '', index);
-  const id = newId('RevisionPage');
   const version: EntityVersion = {
     parentId,
     position: await positionAt(ws, parentId, change.at, ''),
@@ -86,12 +99,12 @@ async function insert(tx: Prisma.TransactionClient, ws: Workspace, change: Inser
   return { object: 'created_page', page: id, ...(change.ref ? { ref: change.ref } : {}) };
 }
 
-async function update(tx: Prisma.TransactionClient, ws: Workspace, change: UpdatePage, index: number): Promise<ChangeOutcome> {
+async function update(tx: Prisma.TransactionClient, ws: Workspace, batch: Batch, change: UpdatePage, index: number): Promise<ChangeOutcome> {
   const page = await ws.page(change.page);
   if (!page) throw notFound('Page');
   if (change.document && page.type !== 'document') throw badRequest(`Invalid value for "${field(index, 'document')}": only document pages have a body`, field(index, 'document'));
   if (change.target && page.type !== 'link') throw badRequest(`Invalid value for "${field(index, 'target')}": only link pages have a target`, field(index, 'target'));
-  const body = await storeBody(tx, change, page.documentId, index);
+  const body = await storeBody(tx, batch, page.entityId, change, page.documentId, index);
   const moving = change.into !== undefined && change.into !== page.parentId;
   const parentId = change.into === undefined ? page.parentId : change.into;
   if (moving && parentId) {
@@ -127,12 +140,17 @@ async function remove(ws: Workspace, pageId: string): Promise<ChangeOutcome> {
   return { object: 'deleted_page', page: pageId };
 }
 
-/** `files`: the stored files of each `insert_files` change, by the change's index. */
+/**
+ * `files`: the stored files of each `insert_files` change, by the change's index. Links of
+ * markdown bodies are resolved after the last change, against the tree the batch leaves, with the
+ * batch's `ref`s of pages and files (resolve-links.ts).
+ */
 export async function applyChanges(tx: Prisma.TransactionClient, ws: Workspace, changes: readonly PageChange[], files: ReadonlyMap<number, StoredFile[]> = new Map()): Promise<ChangeOutcome[]> {
   const outcomes: ChangeOutcome[] = [];
+  const batch: Batch = { pending: [] };
   for (const [index, change] of changes.entries()) {
-    if (change.operation === 'insert_page') outcomes.push(await insert(tx, ws, change, index));
-    else if (change.operation === 'update_page') outcomes.push(await update(tx, ws, change, index));
+    if (change.operation === 'insert_page') outcomes.push(await insert(tx, ws, batch, change, index));
+    else if (change.operation === 'update_page') outcomes.push(await update(tx, ws, batch, change, index));
     else if (change.operation === 'delete_page') outcomes.push(await remove(ws, change.page));
     else {
       for (const [i, file] of (files.get(index) ?? []).entries()) {
@@ -143,5 +161,11 @@ export async function applyChanges(tx: Prisma.TransactionClient, ws: Workspace, 
       }
     }
   }
+  const refs = { pages: new Map<string, string>(), files: new Map<string, string>() };
+  for (const o of outcomes) {
+    if (o.object === 'created_page' && o.ref) refs.pages.set(o.ref, o.page);
+    if (o.object === 'created_file' && o.ref) refs.files.set(o.ref, o.file);
+  }
+  await resolveBatchLinks(tx, ws, batch.pending, refs);
   return outcomes;
 }

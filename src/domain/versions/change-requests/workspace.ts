@@ -107,6 +107,17 @@ export class Workspace {
     return false;
   }
 
+  /**
+   * Every entity of a kind as the batch leaves it (one statement: the head's, the batch's writes
+   * over them). For the whole page tree, which resolving a batch's links needs.
+   */
+  async allOfKind(kind: EntityKind): Promise<(EntityVersion & { entityId: string })[]> {
+    const stored = (await readEntries(this.tx, this.head, [sql`e."kind" = ${kind}`])).filter((e) => !this.written.has(e.entityId));
+    const out = stored.map((e) => ({ ...versionOf({ ...e, data: e.data as Record<string, unknown> }), entityId: e.entityId }));
+    for (const [id, write] of this.written) if (write.kind === kind && write.version) out.push({ ...write.version, entityId: id });
+    return out;
+  }
+
   write(kind: EntityKind, id: string, version: EntityVersion | null): void {
     this.written.set(id, { kind, version: version && versionOf(version) });
   }
