@@ -218,4 +218,48 @@ describe('published-site assets over HTTP', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).not.toContain('katex.min.css');
   });
+
+  it('reads as much for a page of a large space as of a small one, and keeps its ETag', async () => {
+    /** A space whose "Reference" page holds `children` pages, beside a group of two, published. */
+    const spaceWith = async (children: number) => {
+      const { org, owner } = await createOrg(server.db);
+      const api = sdk(server.url, owner.token);
+      const space = (await api.orgs.createSpace(org.id, { title: 'Big' })).data;
+      const cr = (await api.spaces.createChangeRequest(space.id, { subject: 'Content' })).data;
+      const content = `/spaces/${space.id}/change-requests/${cr.id}/content`;
+      const post = (changes: unknown[]) => http(server.url, owner.token, 'POST', content, { changes });
+      await post([
+        { operation: 'insert_page', title: 'Home', document: { markdown: '# Home\n\n```python\nprint("hi")\n```\n\n$$a^2 + b^2 = c^2$$\n' } },
+        { operation: 'insert_page', title: 'Reference', document: { markdown: 'All of it.' } },
+        { operation: 'insert_page', type: 'group', title: 'Guides' },
+      ]);
+      const pages = (await http(server.url, owner.token, 'GET', `${content}/pages`)).body.pages as { id: string; title: string }[];
+      const id = (title: string) => pages.find((p) => p.title === title)!.id;
+      await post([{ operation: 'insert_page', into: id('Guides'), title: 'Install', document: { markdown: 'Install it.' } }, { operation: 'insert_page', into: id('Guides'), title: 'Deploy', document: { markdown: 'Deploy it.' } }]);
+      await post(Array.from({ length: children }, (_, i) => ({ operation: 'insert_page', into: id('Reference'), title: `Endpoint ${i + 1}`, document: { markdown: `Endpoint ${i + 1}.` } })));
+      await api.spaces.mergeChangeRequest(space.id, cr.id);
+      const site = (await api.orgs.createSite(org.id, { title: 'Big', spaces: [space.id] } as never)).data;
+      await api.orgs.publishSite(org.id, site.id);
+      return `${server.url}/sites/${site.id}`;
+    };
+    const reads = async (url: string) => {
+      server.queries.length = 0;
+      const answer = await fetch(url);
+      const body = await answer.text();
+      return { status: answer.status, count: server.queries.length, body, etag: answer.headers.get('etag') };
+    };
+    const small = await spaceWith(2);
+    const large = await spaceWith(120);
+    for (const path of ['/', '/guides/deploy', '/~search?q=deploy', '/no-such-page']) {
+      const [a, b] = [await reads(`${small}${path}`), await reads(`${large}${path}`)];
+      expect(b.status, path).toBe(a.status);
+      expect(b.count, path).toBe(a.count);
+      expect(b.body, path).not.toContain('Endpoint 100');
+    }
+    const home = await reads(`${large}/`);
+    expect(home.body).toContain('hljs-built_in');
+    expect(home.body).toContain('class="katex"');
+    const again = await fetch(`${large}/`, { headers: { 'if-none-match': home.etag! } });
+    expect(again.status).toBe(304);
+  });
 });
