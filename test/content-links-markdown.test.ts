@@ -122,10 +122,19 @@ describe('markdown links in', () => {
     const adv = result.changes.find((c: any) => c.ref === 'adv').page.id;
     expect(byText(await pageDocument(api, space.id, cr.id, ids.intro))).toEqual({ sibling: { kind: 'page', page: ids.guide }, elsewhere: { kind: 'url', url: '/files/file_nothere' } });
     // The first page moves under Advanced later in the batch: its links are read from advanced/intro.md.
-    await write([
+    const moved = await write([
       { operation: 'update_page', page: ids.intro, document: { markdown: '# Introduction\n\n[up](../guide.md) [parent](./README.md)\n' } },
       { operation: 'update_page', page: ids.intro, into: adv },
+      { operation: 'insert_page', title: 'Scratch', ref: 'scratch' },
+      { operation: 'update_page', page: ids.guide, title: 'The guide' },
     ]);
+    const scratch = moved.changes.find((c: any) => c.ref === 'scratch').page.id;
+    const dropped = await write([{ operation: 'update_page', page: scratch, title: 'Scratch 2' }, { operation: 'delete_page', page: scratch }, { operation: 'insert_page', title: 'Gone', ref: 'gone' }]);
+    // One entry per page, in the order first touched (compat=false); a page created and deleted in one batch is not listed.
+    expect(moved.changes.map((c: any) => [c.object, c.page.id ?? c.page])).toEqual([['updated_page', ids.intro], ['created_page', scratch], ['updated_page', ids.guide]]);
+    expect(dropped.changes.map((c: any) => c.object)).toEqual(['deleted_page', 'created_page']);
+    const gone = dropped.changes[1].page.id;
+    expect((await write([{ operation: 'insert_page', title: 'Brief', ref: 'brief' }, { operation: 'delete_page', page: gone }])).changes.map((c: any) => c.object)).toEqual(['created_page', 'deleted_page']);
     expect(byText(await pageDocument(api, space.id, cr.id, ids.intro))).toEqual({ up: { kind: 'page', page: ids.guide }, parent: { kind: 'page', page: adv } });
     expect(result.changes[0]).toMatchObject({ object: 'updated_page', page: { id: ids.intro } });
   });

@@ -42,6 +42,27 @@ function bodyVariables(query: URLSearchParams) {
   return { document: wanted === 'document', markdown: wanted === 'markdown', refs };
 }
 
+type PageOutcome = { object: string; page: string; ref: string | null };
+
+/**
+ * The batch's outcomes as the documented `changes`: one entry per page (files apart), in the order
+ * pages were first touched. A page created then updated is `created_page`; updated then deleted,
+ * `deleted_page`; created then deleted in the same batch, not listed (nothing of it remains).
+ */
+function affectedPages(outcomes: PageOutcome[]): PageOutcome[] {
+  const byPage = new Map<string, PageOutcome>();
+  for (const outcome of outcomes) {
+    if (outcome.object === 'created_file') continue;
+    const first = byPage.get(outcome.page);
+    if (!first) byPage.set(outcome.page, outcome);
+    else if (outcome.object === 'deleted_page') {
+      if (first.object === 'created_page') byPage.set(outcome.page, { ...first, object: 'dropped' });
+      else byPage.set(outcome.page, outcome);
+    }
+  }
+  return [...byPage.values()].filter((o) => o.object !== 'dropped');
+}
+
 const pageFields = (withBody: string) => `...RestPage ${withBody}`;
 
 /** A page record with its subtree and the body in the asked format. */
@@ -146,7 +167,7 @@ export const changeRequestRoutes = [
       const changeRequest = presentChangeRequest(data.result.changeRequest);
       if (booleanParam(input.query, 'compat') !== false) return changeRequest;
       const location = (page: string) => `${changeRequest.urls.location}/content/page/${page}`;
-      const pages = data.result.changes.filter((c: { object: string }) => c.object !== 'created_file');
+      const pages = affectedPages(data.result.changes);
       return {
         changeRequest,
         changes: pages.map((c: { object: string; page: string; ref: string | null }) =>
