@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { http } from './helpers/clients.js';
+import { expectDocumented } from './helpers/documented.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 
@@ -35,7 +36,13 @@ describe('custom fonts', () => {
     expect([regular.status, bold.status]).toEqual([200, 200]);
     const created = await http(server.url, owner.token, 'PUT', `/orgs/${org.id}/fonts`, { fontFamily: 'Inter', fontFaces: [{ weight: 400, storageKey: regular.key }, { weight: 700, storageKey: bold.key }] });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ id: expect.stringMatching(/^font_/), custom: true, fontFamily: 'Inter' });
+    expect(created.body).toMatchObject({ id: expect.stringMatching(/^font_/), custom: true, fontFamily: 'Inter', permissions: { edit: true } });
+    expectDocumented('put', '/orgs/{organizationId}/fonts', '201', created.body);
+    const reader = await createActor(server.db, { org: org.id, role: 'read' });
+    const read = await http(server.url, reader.token, 'GET', `/orgs/${org.id}/fonts/${created.body.id}`);
+    expectDocumented('get', '/orgs/{organizationId}/fonts/{fontId}', '200', read.body);
+    expect(read.body.permissions).toEqual({ edit: false });
+    expectDocumented('get', '/orgs/{organizationId}/fonts', '200', (await http(server.url, owner.token, 'GET', `/orgs/${org.id}/fonts`)).body);
     expect(created.body.fontFaces.map((f: { weight: number; sources: { format: string }[] }) => [f.weight, f.sources[0].format])).toEqual([
       [400, 'woff2'],
       [700, 'woff2'],
@@ -63,6 +70,10 @@ describe('custom fonts', () => {
 
     const updated = await http(server.url, owner.token, 'POST', `/orgs/${org.id}/fonts/${created.body.id}`, { fontFamily: 'Inter Display', fontFaces: [{ weight: 700, storageKey: null }] });
     expect(updated.body).toMatchObject({ fontFamily: 'Inter Display', fontFaces: [{ weight: 400 }] });
+    // As the public document says: 201, the font with its permissions.
+    expect(updated.status).toBe(201);
+    expectDocumented('post', '/orgs/{organizationId}/fonts/{fontId}', '201', updated.body);
+    expect(updated.body.permissions).toEqual({ edit: true });
     const removeRegular = await http(server.url, owner.token, 'POST', `/orgs/${org.id}/fonts/${created.body.id}`, { fontFaces: [{ weight: 400, storageKey: null }] });
     expect(removeRegular.status).toBe(400);
     expect((await http(server.url, owner.token, 'GET', `/orgs/${org.id}/fonts`)).body).toMatchObject({ count: 1 });

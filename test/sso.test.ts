@@ -9,6 +9,7 @@ import { verify, X509Certificate } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gql, http } from './helpers/clients.js';
+import { expectDocumented } from './helpers/documented.js';
 import { issueToken } from '../src/domain/people/identity/tokens.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { makeKeyPair, TestIdp } from './helpers/saml-idp.js';
@@ -60,6 +61,22 @@ const post = (acsUrl: string, response: string) =>
   fetch(local(acsUrl), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ SAMLResponse: response, RelayState: 'quire' }).toString() });
 
 describe('SAML providers', () => {
+  it('answers the documented shape: status pending until ssoURL and certificate are set, then active; an unset certificate is empty', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const created = await http(server.url, owner.token, 'POST', `/orgs/${org.id}/saml`, { label: 'Later', entityID: idp.entityId, ssoURL: idp.ssoUrl });
+    expect(created.status).toBe(201);
+    expectDocumented('post', '/orgs/{organizationId}/saml', '201', created.body);
+    expect(created.body).toMatchObject({ status: 'pending', certificate: '' });
+    const path = `/orgs/${org.id}/saml/${created.body.id}`;
+    expectDocumented('get', '/orgs/{organizationId}/saml/{samlProviderId}', '200', (await http(server.url, owner.token, 'GET', path)).body);
+    const ready = await http(server.url, owner.token, 'PATCH', path, { certificate: idp.keys.certificate });
+    expectDocumented('patch', '/orgs/{organizationId}/saml/{samlProviderId}', '200', ready.body);
+    expect(ready.body.status).toBe('active');
+    const list = await http(server.url, owner.token, 'GET', `/orgs/${org.id}/saml`);
+    expectDocumented('get', '/orgs/{organizationId}/saml', '200', list.body);
+    expect(list.body.items.map((p: { status: string }) => p.status)).toEqual(['active']);
+  });
+
   it('creates, reads, updates and deletes providers, with their service URLs and limits', async () => {
     const { org, owner } = await createOrg(server.db);
     const provider = await providerOf(owner.token, org.id);

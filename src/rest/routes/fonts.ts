@@ -3,7 +3,7 @@ import { badRequest } from '../../lib/errors.js';
 import { CONNECTION_FIELDS, listOf, pageArgs, route, type RestInput } from '../route.js';
 
 const BASE = '/orgs/{organizationId}/fonts';
-const FRAGMENT = `fragment RestFont on CustomFont { id custom fontFamily fontFaces { weight sources { url format } } }`;
+const FRAGMENT = `fragment RestFont on CustomFont { id custom fontFamily fontFaces { weight sources { url format } } permissions { edit } }`;
 
 const present = (f: Record<string, unknown>) => ({ ...f });
 
@@ -62,6 +62,8 @@ export const fontRoutes = [
     path: `${BASE}/{fontId}`,
     operation: `mutation RestUpdateFont($org: ID!, $id: ID!, $family: String, $faces: [FontFaceInput!]) { font: updateFont(organizationId: $org, id: $id, fontFamily: $family, fontFaces: $faces) { ...RestFont } } ${FRAGMENT}`,
     variables: (input) => ({ org: input.params.organizationId, id: input.params.fontId, family: typeof input.body.fontFamily === 'string' ? input.body.fontFamily : null, faces: fontFaces(input, false) ?? null }),
+    // The public document answers an update of a font with 201.
+    status: 201,
     result: (data) => present(data.font),
   }),
   route({

@@ -3,7 +3,7 @@ import { CONNECTION_FIELDS, listOf, pageArgs, pick, route } from '../route.js';
 
 const BASE = '/orgs/{organizationId}/saml';
 const FRAGMENT = `fragment RestSamlProvider on SamlProvider {
-  id label entityID ssoURL certificate defaultRole defaultTeam { id title } createdAt service { acsURL startURL entityID } urls { location }
+  id label entityID ssoURL certificate status defaultRole defaultTeam { id title } createdAt service { acsURL startURL entityID } urls { location }
 }`;
 const FIELDS = ['label', 'entityID', 'certificate', 'ssoURL', 'defaultTeam', 'defaultRole'];
 
@@ -11,12 +11,14 @@ const present = (p: Record<string, any>) => ({
   object: 'saml-provider',
   id: p.id,
   label: p.label,
-  ...(p.entityID ? { entityID: p.entityID } : {}),
-  ...(p.ssoURL ? { ssoURL: p.ssoURL } : {}),
-  ...(p.certificate ? { certificate: p.certificate } : {}),
+  // Required by the public document: an unset one is the empty string (the provider is then `pending`).
+  entityID: p.entityID ?? '',
+  ssoURL: p.ssoURL ?? '',
+  certificate: p.certificate ?? '',
   ...(p.defaultTeam ? { defaultTeam: p.defaultTeam } : {}),
   defaultRole: p.defaultRole,
   createdAt: p.createdAt,
+  status: p.status,
   service: p.service,
   urls: p.urls,
 });

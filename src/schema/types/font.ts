@@ -1,6 +1,7 @@
 /** Custom fonts in the graph (`Organization.fonts`, `font(id)`), their mutations, and the storage upload that precedes them. */
 import type { CustomFont } from '../../generated/prisma/client.js';
 import { createFont, deleteFont, facesOf, findFont, fontsPage, updateFont } from '../../domain/publishing/fonts/custom-fonts.js';
+import { mayOrganization } from '../../domain/access/capabilities.js';
 import { signingSecret } from '../../domain/kernel/signing-secret.js';
 import { startUpload } from '../../domain/versions/storage/uploads.js';
 import { linksAt } from '../../http/paths.js';
@@ -24,6 +25,10 @@ export const CustomFontRef = builder.objectRef<CustomFont>('CustomFont').impleme
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    permissions: t.field({
+      type: builder.simpleObject('CustomFontPermissions', { fields: (p) => ({ edit: p.boolean({ description: 'Whether the caller may change or delete the font (organization admins).' }) }) }),
+      resolve: async (font, _a, ctx) => ({ edit: mayOrganization('manageFonts', await ctx.access.orgRole(font.organizationId)) }),
+    }),
   }),
 });
 

@@ -1,6 +1,6 @@
 /** SAML providers in the graph: `Organization.samlProviders`, `samlProvider(id)`, `ssoProviders` (how members sign in) and the mutations. */
 import type { SamlProvider } from '../../generated/prisma/client.js';
-import { createProvider, deleteProvider, findProvider, loginProviders, providersPage, updateProvider } from '../../domain/people/sso/providers.js';
+import { createProvider, deleteProvider, findProvider, loginProviders, providerStatus, providersPage, updateProvider } from '../../domain/people/sso/providers.js';
 import { linksAt } from '../../http/paths.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
@@ -22,6 +22,10 @@ export const SamlProviderRef = builder.objectRef<SamlProvider>('SamlProvider').i
     entityID: t.exposeString('entityId', { nullable: true }),
     ssoURL: t.exposeString('ssoUrl', { nullable: true }),
     certificate: t.exposeString('certificate', { nullable: true }),
+    status: t.field({
+      type: builder.enumType('SamlProviderStatus', { values: ['active', 'pending'] as const, description: '`active`: members can sign in through it (ssoURL and certificate set); `pending`: not yet configured.' }),
+      resolve: (p) => providerStatus(p),
+    }),
     defaultRole: t.expose('defaultRole', { type: RoleEnum, nullable: true }),
     defaultTeam: t.field({ type: TeamRef, nullable: true, resolve: (p, _a, ctx) => (p.defaultTeamId ? ctx.loaders.team.load(p.defaultTeamId) : null) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),

@@ -73,6 +73,9 @@ export async function findProvider(db: Db, access: Access, organizationId: strin
   return provider;
 }
 
+/** The public document's `status`: `active` once members can sign in through it (ssoURL and certificate set), `pending` until then. */
+export const providerStatus = (provider: Pick<SamlProvider, 'ssoUrl' | 'certificate'>): 'active' | 'pending' => (provider.ssoUrl && provider.certificate ? 'active' : 'pending');
+
 /** What a member sees to sign in: every provider ready for logins (URL and certificate set); also before they did. */
 export async function loginProviders(db: Db, access: Access, organizationId: string): Promise<SamlProvider[]> {
   await access.requireOrganization(organizationId, 'view', { beforeSignIn: true });
