@@ -5,7 +5,7 @@ import type { SiteCustomization } from '../domain/publishing/sites/customization
 import type { Located } from './locate.js';
 import { emojiCode, KATEX_ASSETS } from './assets.js';
 import { siteView } from './site-view.js';
-import type { SiteView } from './render/index.js';
+import { SITE_CSS_ASSET, type SiteView } from './render/index.js';
 import type { Visitor } from './visitor.js';
 
 /** What every page of the site space shares: links, the site's look, its tabs and variants. */
@@ -29,7 +29,7 @@ export function frame(site: Site, sitePath: string, located: Located, visitor: V
         : [],
     searchAction: join('~search', ...spacePrefix),
     noindex: site.visibility !== 'public',
-    stylesheetUrl: join('~assets', 'site.css'),
+    stylesheetUrl: `${join('~assets')}/${SITE_CSS_ASSET}`,
     mathStylesheetUrl: join('~assets', KATEX_ASSETS, 'katex.min.css'),
   };
   const etagParts = [site.id, site.updatedAt, site.defaultSectionId, site.defaultSiteSpaceId, located.sections.map((s) => [s.id, s.updatedAt, s.defaultSiteSpaceId]), located.siteSpaces.map((ss) => [ss.id, ss.updatedAt, ss.space.revisionId, ss.space.updatedAt]), visitor.claims, visitor.shareKey ?? null];

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Site } from '../generated/prisma/client.js';
-import { renderMessagePage, SCRIPT_HASHES, type MessagePageView } from './render/index.js';
+import { renderMessagePage, SCRIPT_HASHES, SITE_CSS_ASSET, type MessagePageView } from './render/index.js';
 
 /** Bumped when the HTML changes shape, so cached answers of an older quire are not reused. */
 export const RENDER_VERSION = '2';
@@ -36,7 +36,7 @@ function messageView(site: Site | null, sitePath?: string, lang = 'en'): Message
   return {
     lang,
     site: { title: site?.title ?? 'Not found', href: sitePath === undefined ? undefined : `${sitePath}/`, favicon: favicon ? { light: favicon, dark: favicon } : undefined, headerLinks: [], footer: { groups: [] }, colors: { primary: { light: '#346DDB', dark: '#346DDB' } }, theme: { default: 'light', toggleable: false } },
-    ...(sitePath === undefined ? {} : { stylesheetUrl: `${sitePath}/~assets/site.css` }),
+    ...(sitePath === undefined ? {} : { stylesheetUrl: `${sitePath}/~assets/${SITE_CSS_ASSET}` }),
   };
 }
 

@@ -10,6 +10,6 @@ export { renderMessagePage, type MessageStatus } from './page/message.js';
 export { renderPage } from './page/page.js';
 export { SCRIPT_HASHES, SITE_SCRIPT, THEME_SCRIPT } from './page/script.js';
 export { renderSearchPage } from './page/search.js';
-export { SITE_CSS } from './page/css.js';
+export { SITE_CSS, SITE_CSS_ASSET } from './page/css.js';
 export type { HeaderLink, Link, MessagePageView, NavItem, OutlineEntry, PageView, SearchPageView, SearchResult, SiteView, SwitchItem, ThemedColor, ThemedUrl } from './page/view.js';
 export { stringsFor, type UiStrings } from './strings.js';

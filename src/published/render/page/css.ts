@@ -5,6 +5,7 @@
  * navigation after the content (reached from the header's "Menu" link). Palette colours reach
  * at least 4.5:1 against their background.
  */
+import { createHash } from 'node:crypto';
 import { BACKGROUND, themeRules } from './colors.js';
 
 export const LIGHT_PALETTE: Record<string, string> = {
@@ -268,5 +269,8 @@ ${colorMarks}
 .search-form{width:100%}.search-form input{flex:1;width:auto}
 .page-header h1{font-size:1.75rem}
 }
-@media print{.site-header,.sidebar,.outline,.pagination,.site-footer,.skip-link,.announcement{display:none}.layout{display:block}.tablist{display:none}.tabpanel[hidden]{display:block}}
+@media print{.site-header,.sidebar,.outline,.pagination,.site-footer,.skip-link,.announcement,.code-copy{display:none}.layout{display:block}.tablist{display:none}.tabpanel[hidden]{display:block}}
 `;
+
+/** `site.css?v=…`, the stylesheet's name under `~assets/` with a digest of its text: a new quire's pages never get an old stylesheet from a cache. */
+export const SITE_CSS_ASSET = `site.css?v=${createHash('sha256').update(SITE_CSS).digest('base64url').slice(0, 12)}`;
