@@ -260,3 +260,35 @@ describe('PATCH of a site', () => {
     expect((await http(server.url, owner.token, 'GET', path)).body.title).toBe('Handbook');
   });
 });
+
+describe('insert_page with a title and a markdown heading', () => {
+  it('takes the title as the public document says: leading heading, then front matter, then title, then a default', async () => {
+    const { owner, space, cr } = await changeRequest();
+    const base = `/spaces/${space.id}/change-requests/${cr.id}/content`;
+    const written = await http(server.url, owner.token, 'POST', `${base}?compat=false`, {
+      changes: [
+        { operation: 'insert_page', ref: 'heading', title: 'Install', document: { markdown: '# Setup\n\nRun it.\n' } },
+        { operation: 'insert_page', ref: 'front', title: 'Given', document: { markdown: '---\ntitle: From front matter\n---\n\nBody.\n' } },
+        { operation: 'insert_page', ref: 'given', title: 'Given', document: { markdown: 'No heading.\n' } },
+        { operation: 'insert_page', ref: 'none', document: { markdown: 'Nothing at all.\n' } },
+      ],
+    });
+    expect(written.status, JSON.stringify(written.body)).toBe(200);
+    const idOf = (ref: string) => written.body.changes.find((c: { ref?: string }) => c.ref === ref).page.id as string;
+    const page = async (ref: string) => (await http(server.url, owner.token, 'GET', `${base}/page/${idOf(ref)}?format=markdown`)).body;
+    const heading = await page('heading');
+    expect(heading.title).toBe('Setup');
+    // The heading became the title: it is not also kept in the body.
+    expect(heading.markdown).toBe('# Setup\n\nRun it.\n');
+    expect((await page('front')).title).toBe('From front matter');
+    expect((await page('given')).title).toBe('Given');
+    expect((await page('none')).title).toBe('Untitled');
+
+    // update_page: the same rule; without a heading, the page keeps its title unless `title` says otherwise.
+    const update = (change: Record<string, unknown>) => http(server.url, owner.token, 'POST', base, { changes: [{ operation: 'update_page', page: idOf('heading'), ...change }] });
+    expect((await update({ title: 'Ignored', document: { markdown: '# Renamed\n\nAgain.\n' } })).status).toBe(200);
+    expect((await page('heading')).title).toBe('Renamed');
+    expect((await update({ document: { markdown: 'Plain.\n' } })).status).toBe(200);
+    expect((await page('heading')).title).toBe('Renamed');
+  });
+});

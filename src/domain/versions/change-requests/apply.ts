@@ -13,6 +13,7 @@ import type { EntityVersion } from '../revisions/commit.js';
 import type { PageData } from '../revisions/entries.js';
 import type { InsertPage, PageChange, UpdatePage } from './page-input.js';
 import { resolveBody } from './page-body.js';
+import { pageTitle } from './page-title.js';
 import { resolveBatchLinks, type PendingBody } from './resolve-links.js';
 import type { Workspace } from './workspace.js';
 import { fileVersion, type StoredFile } from '../files/store-files.js';
@@ -82,7 +83,7 @@ async function insert(tx: Prisma.TransactionClient, ws: Workspace, batch: Batch,
   if (type === 'link' && !change.target) throw badRequest(`Invalid value for "${field(index, 'target')}": a link page needs a target`, field(index, 'target'));
   const id = newId('RevisionPage');
   const body = type === 'document' ? await storeBody(tx, batch, id, change, null, index) : null;
-  const title = (body?.title || change.title || 'Untitled').slice(0, 255);
+  const title = pageTitle(body, change.title, 'Untitled');
   const slug = change.slug ?? slugify(title);
   await requireUniqueSlug(ws, parentId, slug, '', index);
   const version: EntityVersion = {
@@ -114,7 +115,7 @@ async function update(tx: Prisma.TransactionClient, ws: Workspace, batch: Batch,
     if (parent.type === 'link') throw badRequest(`Invalid value for "${field(index, 'into')}": a link page has no children`, field(index, 'into'));
     if (page.type === 'group') throw badRequest(`Invalid value for "${field(index, 'into')}": groups exist only at the top level`, field(index, 'into'));
   }
-  const title = (body?.title || change.title || page.title).slice(0, 255);
+  const title = pageTitle(body, change.title, page.title);
   const slug = change.slug ?? page.slug;
   if (moving || slug !== page.slug) await requireUniqueSlug(ws, parentId, slug, page.entityId, index);
   const repositions = moving || change.at !== undefined;
