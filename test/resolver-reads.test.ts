@@ -14,7 +14,7 @@ const server = useServer();
 
 const SITES = /* GraphQL */ `
   query Sites($id: ID!) {
-    organization(id: $id) { sites(first: 50) { totalCount edges { node { id title sectionGroups { id title } } } } }
+    organization(id: $id) { sites(first: 50) { totalCount edges { node { id title sectionGroups { edges { node { id title } } } } } } }
   }
 `;
 
@@ -72,7 +72,7 @@ describe('reads of the domain, batched by loaders', () => {
     const b = await statements(SITES, large.org, large.owner.token);
     expect(b.data.organization.sites.totalCount).toBe(8);
     for (const edge of b.data.organization.sites.edges) {
-      expect(edge.node.sectionGroups.map((g: { title: string }) => g.title)).toEqual(['a', 'b', 'c'].map((k) => `${edge.node.title} ${k}`));
+      expect(edge.node.sectionGroups.edges.map((e: { node: { title: string } }) => e.node.title)).toEqual(['a', 'b', 'c'].map((k) => `${edge.node.title} ${k}`));
     }
     expect(b.count, `2 sites:\n${a.sql.join('\n')}\n\n8 sites:\n${b.sql.join('\n')}`).toBe(a.count);
   }, 60_000);

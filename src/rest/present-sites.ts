@@ -5,7 +5,7 @@ type Obj = Record<string, any>;
 
 export const SITE_FRAGMENT = `fragment RestSite on Site {
   id title type visibility defaultLevel basename hostname published createdAt
-  siteSpaces { id } sections { id siteSpaces { id } }
+  siteSpaceCount
   permissions { view admin } urls { location app preview published }
 }`;
 
@@ -44,7 +44,7 @@ export const presentSite = (s: Obj) => ({
   },
   published: s.published,
   // The number of site spaces, at the root and in every section.
-  siteSpaces: s.siteSpaces.length + s.sections.reduce((n: number, section: Obj) => n + section.siteSpaces.length, 0),
+  siteSpaces: s.siteSpaceCount,
   createdAt: s.createdAt,
   features: [],
   urls: { location: s.urls.location, app: s.urls.app, preview: s.urls.preview, ...urls(s.urls) },

@@ -7,7 +7,7 @@ import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 import { kindOfId } from '../domain/kernel/ids.js';
 import type { Context } from './context.js';
-import { loadNode } from './node-loaders.js';
+import { loadNode, loadNodes } from './node-loaders.js';
 
 export const builder = new SchemaBuilder<{
   Context: Context;
@@ -34,9 +34,14 @@ export const builder = new SchemaBuilder<{
     decodeGlobalID: (globalID) => ({ typename: kindOfId(globalID) ?? 'Unknown', id: globalID }),
     cursorType: 'String',
     clientMutationId: 'omit',
-    nodesQueryOptions: false,
+    // Both read the raw ID (decodeGlobalID keeps it whole): node-loaders.ts decides its kind.
     nodeQueryOptions: {
-      resolve: (_root, { id }, ctx) => loadNode(ctx, id.typename, String(id.id)),
+      description: 'The object of an ID, to whoever may read it through its own field; otherwise NOT_FOUND. Pages, files and reusable contents: their revision-qualified `nodeId`.',
+      resolve: (_root, { id }, ctx) => loadNode(ctx, String(id.id)),
+    },
+    nodesQueryOptions: {
+      description: 'The objects of up to 100 IDs, in order; null where `node` answers NOT_FOUND. Read together: one statement per kind, not per ID.',
+      resolve: (_root, { ids }, ctx) => loadNodes(ctx, ids.map((id) => String(id.id))),
     },
   },
 });

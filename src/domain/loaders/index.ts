@@ -8,6 +8,7 @@ import { changeRequestLoaders } from './change-requests.js';
 import { contentLoaders } from './content.js';
 import { peopleLoaders } from './people.js';
 import { openAPILoaders } from './openapi.js';
+import { nodeLoaders } from './nodes.js';
 import { LoaderRegistry } from './registry.js';
 import { revisionLoaders } from './revisions.js';
 import { siteLoaders } from './sites.js';
@@ -25,6 +26,7 @@ export function createLoaders(db: Db, viewerId: string, reach: Reach = {}) {
     ...changeRequestLoaders(db, registry),
     ...siteLoaders(db, registry),
     ...openAPILoaders(db, registry),
+    ...nodeLoaders(db, registry),
     /** Pages read ahead by a parent's statement: `set` by the parent, taken by the list's resolver. */
     readAhead: registry.readAhead,
     /** Clears every cache of the request (after a write). */

@@ -1,4 +1,4 @@
-/** Loaders of published sites: sites, sections and site spaces by ID, a section's site spaces, a site's sections and section groups. */
+/** Loaders of published sites: sites, sections and site spaces by ID, a section's site spaces, a site's sections, section groups and site-space count. */
 import type { Db } from '../../db/client.js';
 import type { Site, SiteSection, SiteSectionGroup, SiteSpace } from '../../generated/prisma/client.js';
 import { sectionGroupsOfSites } from '../publishing/sites/rows.js';
@@ -28,6 +28,11 @@ export function siteLoaders(db: Db, registry: LoaderRegistry) {
     publishedSiteSpace: registry.track<string, (SiteSpace & { site: Site; section: SiteSection | null }) | null>(async (spaceIds) => {
       const rows = await db.siteSpace.findMany({ where: { spaceId: { in: [...spaceIds] }, site: { published: true } }, include: { site: true, section: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
       return spaceIds.map((id) => rows.find((r) => r.spaceId === id) ?? null);
+    }),
+    /** How many site spaces each site has, at the root and in sections. */
+    siteSpaceCount: registry.track<string, number>(async (ids) => {
+      const rows = await db.siteSpace.groupBy({ by: ['siteId'], where: { siteId: { in: [...ids] } }, _count: { _all: true } });
+      return ids.map((id) => rows.find((r) => r.siteId === id)?._count._all ?? 0);
     }),
     /** A site's site spaces at the root (a site without sections), in order. */
     rootSiteSpacesOfSite: registry.track<string, SiteSpace[]>(async (ids) => grouped(ids, await db.siteSpace.findMany({ where: { siteId: { in: [...ids] }, sectionId: null } }), (s) => s.siteId)),

@@ -5,6 +5,7 @@
  * organization's site is 404 on every path.
  */
 import { badRequest } from '../../lib/errors.js';
+import { MAX_PAGE_SIZE } from '../../domain/kernel/pagination/keyset.js';
 import { SECTION_GROUP_FRAGMENT, SITE_SPACE_FRAGMENT, SITE_FRAGMENT, SITE_SECTION_FRAGMENT, SHARE_LINK_FRAGMENT, presentSectionGroup, presentShareLink, presentSite, presentSiteSection, presentSiteSpace, presentStructure } from '../present-sites.js';
 import { booleanParam, CONNECTION_FIELDS, listOf, pageArgs, pick, route, stringParam, type RestInput } from '../route.js';
 import { arrayPage } from '../list-page.js';
@@ -26,7 +27,15 @@ const readSite = (name: string, selection: string, fragments: string) =>
 /** A mutation on a site (`$org` checked by the mutation). */
 const writeSite = (name: string, vars: string, call: string, fragments = '') => `mutation ${name}($org: ID!, $site: ID!${vars}) { result: ${call} } ${fragments}`;
 
-const site = (data: any) => data.organization.site;
+/**
+ * A site's sections, section groups and root site spaces are connections in GraphQL; REST reads
+ * each whole (`whole`: a site keeps them short) and pages it itself (arrayPage), so `site()`
+ * turns every connection of the answer's site back into its array of nodes.
+ */
+const whole = (field: string, selection: string) => `${field}(first: ${MAX_PAGE_SIZE}) { edges { node { ${selection} } } }`;
+const WHOLE = new Set(['sections', 'siteSpaces', 'sectionGroups', 'allSiteSpaces', 'rootSpaces']);
+const nodesOf = (value: any) => (value && Array.isArray(value.edges) ? value.edges.map((e: { node: unknown }) => e.node) : value);
+const site = (data: any) => Object.fromEntries(Object.entries(data.organization.site as Record<string, unknown>).map(([k, v]) => [k, WHOLE.has(k) ? nodesOf(v) : v])) as any;
 
 /**
  * `shareKey` (4.10, 4.11): published URLs resolved for a share-link visitor, the key carried in
@@ -99,7 +108,7 @@ export const siteRoutes = [
   route({
     method: 'GET',
     path: `${SITE}/structure`,
-    operation: readSite('RestGetSiteStructure', 'sections { ...RestSiteSection } siteSpaces { ...RestSiteSpace }', `${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`),
+    operation: readSite('RestGetSiteStructure', `${whole('sections', '...RestSiteSection')} ${whole('siteSpaces', '...RestSiteSpace')}`, `${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`),
     variables: ids,
     result: (data) => presentStructure(site(data)),
   }),
@@ -108,7 +117,7 @@ export const siteRoutes = [
     path: `${SITE}/published`,
     operation: readSite(
       'RestGetPublishedSite',
-      '...RestSite customization sections { ...RestSiteSection } siteSpaces { ...RestSiteSpace } allSiteSpaces: sections { siteSpaces { id customization } } rootSpaces: siteSpaces { id customization }',
+      `...RestSite customization ${whole('sections', '...RestSiteSection')} ${whole('siteSpaces', '...RestSiteSpace')} ${whole('allSiteSpaces: sections', 'siteSpaces { id customization }')} ${whole('rootSpaces: siteSpaces', 'id customization')}`,
       `${SITE_FRAGMENT} ${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`,
     ),
     variables: ids,
@@ -208,7 +217,7 @@ export const siteRoutes = [
   route({
     method: 'GET',
     path: `${SITE}/sections`,
-    operation: readSite('RestListSiteSections', 'sections { ...RestSiteSection }', `${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`),
+    operation: readSite('RestListSiteSections', whole('sections', '...RestSiteSection'), `${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`),
     variables: (input) => (stringParam(input.query, 'shareKey'), ids(input)),
     result: (data, input) => withShareKey(arrayPage(site(data).sections, input.query, presentSiteSection), input.query),
   }),
@@ -250,7 +259,7 @@ export const siteRoutes = [
   route({
     method: 'GET',
     path: `${SITE}/section-groups`,
-    operation: readSite('RestListSectionGroups', 'sectionGroups { ...RestSectionGroup }', `${SECTION_GROUP_FRAGMENT} ${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`),
+    operation: readSite('RestListSectionGroups', whole('sectionGroups', '...RestSectionGroup'), `${SECTION_GROUP_FRAGMENT} ${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`),
     variables: ids,
     result: (data, input) => arrayPage(site(data).sectionGroups, input.query, presentSectionGroup),
   }),
@@ -295,7 +304,7 @@ export const siteRoutes = [
   route({
     method: 'GET',
     path: `${SITE}/site-spaces`,
-    operation: readSite('RestListSiteSpaces', 'siteSpaces { ...RestSiteSpace } sections { siteSpaces { ...RestSiteSpace } }', SITE_SPACE_FRAGMENT),
+    operation: readSite('RestListSiteSpaces', `${whole('siteSpaces', '...RestSiteSpace')} ${whole('sections', 'siteSpaces { ...RestSiteSpace }')}`, SITE_SPACE_FRAGMENT),
     variables: (input) => (stringParam(input.query, 'shareKey'), booleanParam(input.query, 'default'), ids(input)),
     result: (data, input) => {
       const s = site(data);

@@ -39,6 +39,7 @@ export const ChangeRequestReviewStatusEnum = builder.enumType('ChangeRequestRevi
 });
 
 export const ChangeRequestReviewRef = builder.objectRef<ReviewRow>('ChangeRequestReview').implement({
+  interfaces: [builder.nodeInterfaceRef()],
   description: "A review of a change request: approved, or changes requested, on the request's revision it names.",
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -13,6 +13,7 @@ const FontSourceRef = builder.simpleObject('FontSource', { fields: (t) => ({ url
 const FontFaceRef = builder.simpleObject('FontFace', { fields: (t) => ({ weight: t.int(), sources: t.field({ type: [FontSourceRef] }) }) });
 
 export const CustomFontRef = builder.objectRef<CustomFont>('CustomFont').implement({
+  interfaces: [builder.nodeInterfaceRef()],
   description: 'A custom font: a family and its faces, served at their URLs (usable in site customization).',
   fields: (t) => ({
     id: t.exposeID('id'),

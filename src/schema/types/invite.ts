@@ -21,6 +21,7 @@ import { UserRef } from './user.js';
 const roleField = { type: RoleEnum, nullable: true, description: 'The role the invitee joins with; null: as a guest.' } as const;
 
 export const MemberInviteRef = builder.objectRef<PendingInvite>('MemberInvite').implement({
+  interfaces: [builder.nodeInterfaceRef()],
   description: 'A pending membership: an e-mail invitation not yet accepted.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -77,6 +78,7 @@ async function redundant(invite: LinkInvite, ctx: Context): Promise<boolean> {
 }
 
 export const LinkInviteRef = builder.objectRef<LinkInvite>('LinkInvite').implement({
+  interfaces: [builder.nodeInterfaceRef()],
   description: 'An invite link: its ID lets whoever holds it join the organization, or a space or collection as a guest.',
   fields: (t) => ({
     id: t.exposeID('id'),

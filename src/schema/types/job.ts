@@ -78,6 +78,7 @@ const ImportResultRef = builder.simpleObject('ImportResult', {
 type ImportResult = { revision: string; importedResources: number; totalResources: number };
 
 export const JobRef = builder.objectRef<JobRow>('Job').implement({
+  interfaces: [builder.nodeInterfaceRef()],
   description: 'Long work run in the background. Watch it with `subscription { job(id) }`; its state and progress change as it runs.',
   fields: (t) => ({
     id: t.exposeID('id'),

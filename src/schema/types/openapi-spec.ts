@@ -17,6 +17,7 @@ import { OrganizationRef } from './organization.js';
 const SpecErrorRef = builder.simpleObject('OpenAPISpecError', { fields: (t) => ({ message: t.string(), code: t.string({ nullable: true }) }) });
 
 export const OpenAPISpecVersionRef = builder.objectRef<OpenAPISpecVersion>('OpenAPISpecVersion').implement({
+  interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
     id: t.exposeID('id'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -31,6 +32,7 @@ export const OpenAPISpecVersionRef = builder.objectRef<OpenAPISpecVersion>('Open
 });
 
 export const OpenAPISpecRef = builder.objectRef<OpenAPISpec>('OpenAPISpec').implement({
+  interfaces: [builder.nodeInterfaceRef()],
   description: 'An OpenAPI specification of the organization, by slug.',
   fields: (t) => ({
     id: t.exposeID('id'),

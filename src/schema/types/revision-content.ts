@@ -9,6 +9,7 @@ import { signFileToken } from '../../domain/versions/files/download-link.js';
 import { linksAt } from '../../http/paths.js';
 import { documentToMarkdown } from '../../lib/markdown/index.js';
 import { builder } from '../builder.js';
+import { revisionNodeId } from '../node-loaders.js';
 import { pageConnection } from '../connection.js';
 import type { Context } from '../context.js';
 import { RevisionRef } from './revision.js';
@@ -35,9 +36,11 @@ export async function entitiesOfRevision(ctx: Context, revisionId: string, kind:
 const Dimensions = builder.simpleObject('FileDimensions', { fields: (t) => ({ width: t.int(), height: t.int() }) });
 
 export const RevisionFileRef = builder.objectRef<EntityShape>('RevisionFile').implement({
+  interfaces: [builder.nodeInterfaceRef()],
   description: 'A file of a revision (an image or an attachment).',
   fields: (t) => ({
     id: t.id({ resolve: (f) => f.entry.entityId }),
+    nodeId: t.id({ description: 'Its node ID, for `node(id)`: this one as it is in this revision.', resolve: (f) => revisionNodeId(f.scope.id, f.entry.entityId) }),
     name: t.string({ resolve: (f) => f.entry.title }),
     contentType: t.string({ resolve: (f) => fileData(f.entry).contentType }),
     size: t.int({ description: 'Bytes.', resolve: (f) => fileData(f.entry).size }),
@@ -47,9 +50,11 @@ export const RevisionFileRef = builder.objectRef<EntityShape>('RevisionFile').im
 });
 
 export const ReusableContentRef = builder.objectRef<EntityShape>('ReusableContent').implement({
+  interfaces: [builder.nodeInterfaceRef()],
   description: 'Content written once and included in pages.',
   fields: (t) => ({
     id: t.id({ resolve: (r) => r.entry.entityId }),
+    nodeId: t.id({ description: 'Its node ID, for `node(id)`: this one as it is in this revision.', resolve: (r) => revisionNodeId(r.scope.id, r.entry.entityId) }),
     title: t.string({ resolve: (r) => r.entry.title }),
     documentId: t.string({ nullable: true, resolve: (r) => r.entry.documentId }),
     document: t.field({ type: 'JSON', nullable: true, resolve: (r, _a, ctx) => (r.entry.documentId ? ctx.loaders.document.load(r.entry.documentId) : null) }),

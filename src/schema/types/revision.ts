@@ -12,6 +12,7 @@ export const RevisionTypeEnum = builder.enumType('RevisionType', { values: ['edi
 const PAGE_PATH_MAX = 2048;
 
 export const RevisionRef = builder.objectRef<Revision>('Revision').implement({
+  interfaces: [builder.nodeInterfaceRef()],
   description: "An immutable state of a space's content: the space's own revisions, or a change request's.",
   fields: (t) => ({
     id: t.id({ resolve: (r) => r.id }),

@@ -16,6 +16,7 @@ const ServiceRef = builder.simpleObject('SamlService', {
 });
 
 export const SamlProviderRef = builder.objectRef<SamlProvider>('SamlProvider').implement({
+  interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
     id: t.exposeID('id'),
     label: t.exposeString('label'),

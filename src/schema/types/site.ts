@@ -1,7 +1,9 @@
 /**
- * Published sites in the graph: `site(id)`, `Organization.sites`, and a site's sections, site
- * spaces (each with its space and effective customization), share links and customization.
- * Mutations live in site-mutations.ts.
+ * Published sites in the graph: `site(id)`, `Organization.sites`, and a site's sections, section
+ * groups and root site spaces (connections over the site's whole list, which a site keeps short:
+ * read for every site of a request in one statement; a section's own site spaces and a group's
+ * sections stay plain lists, a few each), share links and customization. Every type here
+ * is a Node (`node(id)`, node-loaders.ts). Mutations live in site-mutations.ts.
  */
 import type { Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace } from '../../generated/prisma/client.js';
 import { mayOrganization } from '../../domain/access/capabilities.js';
@@ -12,7 +14,7 @@ import { siteCustomization, siteSpaceCustomization } from '../../domain/publishi
 import { apiVisibility } from '../../domain/publishing/sites/sites.js';
 import { organizationSites } from '../../domain/publishing/sites/read.js';
 import { builder } from '../builder.js';
-import { pageConnection } from '../connection.js';
+import { arrayConnection, pageConnection } from '../connection.js';
 import type { Context } from '../context.js';
 import { apiUrl, appUrl } from '../urls.js';
 import { OrganizationRef } from './organization.js';
@@ -39,11 +41,12 @@ export const SiteSectionGroupRef = builder.objectRef<SiteSectionGroup>('SiteSect
 
 SiteSectionGroupRef.implement({
   description: "A named group of a site's sections.",
+  interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
     id: t.exposeID('id'),
     title: t.exposeString('title'),
     icon: t.exposeString('icon', { nullable: true }),
-    sections: t.field({ type: [SiteSectionRef], resolve: async (g, _a, ctx) => (await ctx.loaders.sectionsOfSite.load(g.siteId)).filter((s) => s.sectionGroupId === g.id) }),
+    sections: t.field({ type: [SiteSectionRef], description: 'Its sections, in site order.', resolve: async (g, _a, ctx) => (await ctx.loaders.sectionsOfSite.load(g.siteId)).filter((s) => s.sectionGroupId === g.id) }),
   }),
 });
 
@@ -51,6 +54,7 @@ const siteOf = async (ctx: Context, siteId: string) => (await ctx.loaders.site.l
 
 SiteRef.implement({
   description: 'A published site: spaces published as site spaces, optionally in sections, with its customization and share links.',
+  interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
     id: t.exposeID('id'),
     organization: t.field({ type: OrganizationRef, resolve: async (s, _a, ctx) => (await ctx.loaders.organization.load(s.organizationId))! }),
@@ -65,13 +69,25 @@ SiteRef.implement({
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     customization: t.field({ type: 'JSON', description: 'The full customization record (REST 2.11).', resolve: (s) => siteCustomization(s) }),
-    sections: t.field({ type: [SiteSectionRef], description: 'In order; empty for a site without sections.', resolve: (s, _a, ctx) => ctx.loaders.sectionsOfSite.load(s.id) }),
-    sectionGroups: t.field({ type: [SiteSectionGroupRef], description: 'In order.', resolve: (s, _a, ctx) => ctx.loaders.sectionGroupsOfSite.load(s.id) }),
+    siteSpaceCount: t.int({
+      description: 'Its site spaces, at the root and in every section.',
+      resolve: (s, _a, ctx) => ctx.loaders.siteSpaceCount.load(s.id),
+    }),
+    sections: t.connection({
+      type: SiteSectionRef,
+      description: 'In order; empty for a site without sections.',
+      resolve: async (s, args, ctx) => arrayConnection(args, await ctx.loaders.sectionsOfSite.load(s.id)),
+    }),
+    sectionGroups: t.connection({
+      type: SiteSectionGroupRef,
+      description: 'In order.',
+      resolve: async (s, args, ctx) => arrayConnection(args, await ctx.loaders.sectionGroupsOfSite.load(s.id)),
+    }),
     defaultSection: t.field({ type: SiteSectionRef, nullable: true, resolve: (s, _a, ctx) => (s.defaultSectionId ? ctx.loaders.siteSection.load(s.defaultSectionId) : null) }),
-    siteSpaces: t.field({
-      type: [SiteSpaceRef],
+    siteSpaces: t.connection({
+      type: SiteSpaceRef,
       description: "The site spaces at the site's root (a site without sections), in order.",
-      resolve: (s, _a, ctx) => ctx.loaders.rootSiteSpacesOfSite.load(s.id),
+      resolve: async (s, args, ctx) => arrayConnection(args, await ctx.loaders.rootSiteSpacesOfSite.load(s.id)),
     }),
     siteSpace: t.field({
       type: SiteSpaceRef,
@@ -112,6 +128,7 @@ SiteRef.implement({
 
 SiteSectionRef.implement({
   description: 'A section of a site (a tab), holding site spaces (its variants).',
+  interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
     id: t.exposeID('id'),
     title: t.exposeString('title'),
@@ -122,7 +139,7 @@ SiteSectionRef.implement({
     sectionGroupId: t.exposeID('sectionGroupId', { nullable: true }),
     default: t.field({ type: 'Boolean', resolve: async (s, _a, ctx) => (await siteOf(ctx, s.siteId)).defaultSectionId === s.id }),
     defaultSiteSpace: t.field({ type: SiteSpaceRef, nullable: true, resolve: (s, _a, ctx) => (s.defaultSiteSpaceId ? ctx.loaders.siteSpace.load(s.defaultSiteSpaceId) : null) }),
-    siteSpaces: t.field({ type: [SiteSpaceRef], resolve: (s, _a, ctx) => ctx.loaders.siteSpacesOfSection.load(s.id) }),
+    siteSpaces: t.field({ type: [SiteSpaceRef], description: 'Its site spaces (its variants: a few), in order.', resolve: (s, _a, ctx) => ctx.loaders.siteSpacesOfSection.load(s.id) }),
     urls: t.field({
       type: PublishedUrls,
       resolve: async (s, _a, ctx) => {
@@ -135,6 +152,7 @@ SiteSectionRef.implement({
 
 SiteSpaceRef.implement({
   description: 'A space published in a site, at its root or in a section.',
+  interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
     id: t.exposeID('id'),
     path: t.exposeString('path'),
@@ -174,6 +192,7 @@ SiteSpaceRef.implement({
 
 SiteShareLinkRef.implement({
   description: "A secret key that opens a share-link site to whoever holds it, while active. `urls.published` carries the key.",
+  interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name', { nullable: true }),

@@ -8,6 +8,7 @@ import { apiUrl } from '../urls.js';
 import { OrganizationRef } from './organization.js';
 
 export const TranslationSettingsRef = builder.objectRef<TranslationSettings>('TranslationSettings').implement({
+  interfaces: [builder.nodeInterfaceRef()],
   description: 'A title and the languages content is translated into.',
   fields: (t) => ({
     id: t.exposeID('id'),

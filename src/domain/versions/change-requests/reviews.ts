@@ -15,7 +15,7 @@
  */
 import { z } from 'zod';
 import type { Db } from '../../../db/client.js';
-import { Prisma, type ChangeRequestReview } from '../../../generated/prisma/client.js';
+import { Prisma } from '../../../generated/prisma/client.js';
 import type { Access } from '../../access/access.js';
 import { guardedWrite } from '../../access/guarded-write.js';
 import type { JSONDocument } from '../../../lib/documents/types.js';
@@ -28,28 +28,15 @@ import { parseInput } from '../../../lib/validation.js';
 import { bodySchema } from './page-input.js';
 import { changeRequestOf, recordChangeRequestEvent } from './events.js';
 import { lockChangeRequest } from './line.js';
+import { OUTDATED, SELECT_REVIEWS, type ReviewRow } from './review-rows.js';
 
 type Sql = Prisma.Sql;
 const { sql, raw, join } = Prisma;
 
-/** A review, whether it is outdated, and the space of its request (for its URL). */
-export type ReviewRow = ChangeRequestReview & { outdated: boolean; spaceId: string };
+export type { ReviewRow };
 
 /** The longest comment kept, in markdown characters. */
 export const COMMENT_MAX = 20_000;
-
-/** Whether the review `r` of the request `cr` is outdated (see the module's comment). */
-const OUTDATED = sql`(r."revisionId" <> cr."revisionId"
-  OR EXISTS (SELECT 1 FROM "ChangeRequestReview" later WHERE later."changeRequestId" = r."changeRequestId"
-    AND later."reviewerId" = r."reviewerId" AND (later."createdAt", later."id") > (r."createdAt", r."id"))
-  OR EXISTS (SELECT 1 FROM "ChangeRequestReviewer" q WHERE q."changeRequestId" = r."changeRequestId"
-    AND q."userId" = r."reviewerId" AND q."createdAt" >= r."createdAt"))`;
-
-/** Reviews `r` with their request `cr`; enum values by their Prisma names. */
-const SELECT_REVIEWS = sql`SELECT r."id", r."changeRequestId", r."revisionId", r."reviewerId", r."requestedById",
-    replace(r."status"::text, '-', '_') AS "status", r."comment", r."createdAt", r."updatedAt",
-    ${OUTDATED} AS "outdated", cr."spaceId"
-  FROM "ChangeRequestReview" r JOIN "ChangeRequest" cr ON cr."id" = r."changeRequestId"`;
 
 export type ReviewFilter = { outdated?: boolean | null };
 
