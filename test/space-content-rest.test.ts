@@ -226,3 +226,30 @@ describe('contributors of a change request', () => {
     expect(answer.items[0].count).toBeGreaterThanOrEqual(3);
   });
 });
+
+describe("search and PDF of a space's current content", () => {
+  it('finds the merged pages, a page of results at a time', async () => {
+    const found = conforms('/spaces/{spaceId}/search', (await api.spaces.searchSpaceContent(spaceId, { query: 'again' })).data);
+    expect(found).toMatchObject({ count: 1, items: [{ id: ids.guide, title: 'The guide', path: 'guide', rank: 1 }] });
+    expect(found.items[0].sections[0].body).toContain('again');
+    const first = conforms('/spaces/{spaceId}/search', (await api.spaces.searchSpaceContent(spaceId, { query: 'again or yet', limit: 1 })).data);
+    expect([first.count, first.items.length]).toEqual([2, 1]);
+    const second = (await api.spaces.searchSpaceContent(spaceId, { query: 'again or yet', limit: 1, page: first.next.page })).data;
+    expect([...first.items, ...second.items].map((p: { title: string }) => p.title).sort()).toEqual(['FAQ', 'The guide']);
+    expect(second.next).toBeUndefined();
+    // Removed pages are not found; the query is required.
+    expect((await api.spaces.searchSpaceContent(spaceId, { query: 'npm' })).data.items).toEqual([]);
+    expect((await http(server.url, token, 'GET', `/spaces/${spaceId}/search`)).status).toBe(400);
+  });
+
+  it('answers a signed URL of a PDF of the current content', async () => {
+    const { data } = await api.spaces.getSpacePdf(spaceId);
+    conforms('/spaces/{spaceId}/pdf', data);
+    const url = new URL(data.url);
+    const response = await fetch(`${server.url}${url.pathname}${url.search}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    expect(response.headers.get('content-disposition')).toBe('inline; filename="handbook.pdf"');
+    expect((await sdkError(api.spaces.getSpacePdf(spaceId, { page: ids.install }))).status).toBe(404);
+  });
+});

@@ -1,4 +1,4 @@
-/** Exports (API 4.6): the temporary URL of a change request's PDF. */
+/** Exports (API 4.6, 4.7): the temporary URL of a change request's PDF, and of a space's. */
 import { booleanParam, route, stringParam } from '../route.js';
 
 export const exportRoutes = [
@@ -15,5 +15,12 @@ export const exportRoutes = [
       only: booleanParam(query, 'only'),
     }),
     result: (data) => ({ url: data.space.changeRequest.pdfURL as string }),
+  }),
+  route({
+    method: 'GET',
+    path: '/spaces/{spaceId}/pdf',
+    operation: `query RestGetSpacePdf($spaceId: ID!, $page: ID, $only: Boolean) { space(id: $spaceId) { pdfURL(page: $page, only: $only) } }`,
+    variables: ({ params, query }) => ({ spaceId: params.spaceId, page: stringParam(query, 'page', 128) || undefined, only: booleanParam(query, 'only') }),
+    result: (data) => ({ url: data.space.pdfURL as string }),
   }),
 ];

@@ -2,30 +2,30 @@
 import { badRequest } from '../../lib/errors.js';
 import { CONNECTION_FIELDS, listOf, pageArgs, route } from '../route.js';
 
-const SEARCH_FRAGMENT = `fragment RestSearchSpace on SearchSpaceResult {
-  id title score
-  pages {
-    id title description path score rank ancestors { title } urls { app }
-    sections { id title path body score urls { app } }
-  }
+/** A page of search results (`SearchPageResult`), also answered by `GET /spaces/{spaceId}/search`. */
+export const SEARCH_PAGE_FRAGMENT = `fragment RestSearchPage on SearchPageResult {
+  id title description path score rank ancestors { title } urls { app }
+  sections { id title path body score urls { app } }
 }`;
 
-type SearchSpace = {
+const SEARCH_FRAGMENT = `fragment RestSearchSpace on SearchSpaceResult { id title score pages { ...RestSearchPage } } ${SEARCH_PAGE_FRAGMENT}`;
+
+type SearchPage = {
   id: string;
   title: string;
+  description: string | null;
+  path: string;
   score: number;
-  pages: {
-    id: string;
-    title: string;
-    description: string | null;
-    path: string;
-    score: number;
-    rank: number;
-    ancestors: { title: string }[];
-    urls: { app: string };
-    sections: { id: string; title: string; path: string; body: string; score: number; urls: { app: string } }[];
-  }[];
+  rank: number;
+  ancestors: { title: string }[];
+  urls: { app: string };
+  sections: { id: string; title: string; path: string; body: string; score: number; urls: { app: string } }[];
 };
+
+type SearchSpace = { id: string; title: string; score: number; pages: SearchPage[] };
+
+/** `SearchPageResult` of the public document (`description` is required: empty when the page has none). */
+export const presentSearchPage = (page: SearchPage) => ({ ...page, description: page.description ?? '' });
 
 /** `SearchSpaceResult` of the public document (pages: `SearchPageResult`, sections: `SearchSectionResult`). */
 const presentSearchSpace = (space: SearchSpace) => ({
@@ -33,7 +33,7 @@ const presentSearchSpace = (space: SearchSpace) => ({
   id: space.id,
   title: space.title,
   score: space.score,
-  pages: space.pages.map((page) => ({ ...page, description: page.description ?? '' })),
+  pages: space.pages.map(presentSearchPage),
 });
 
 export const searchRoutes = [

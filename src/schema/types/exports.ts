@@ -1,5 +1,5 @@
-/** Exports of content: the signed URL of a change request's PDF (see domain/exports/change-request-pdf.ts). */
-import { changeRequestPdfUrl } from '../../domain/versions/exports/change-request-pdf.js';
+/** Exports of content: the signed URL of a change request's or a space's PDF (see domain/exports/change-request-pdf.ts). */
+import { changeRequestPdfUrl, spacePdfUrl } from '../../domain/versions/exports/change-request-pdf.js';
 import { linksAt } from '../../http/paths.js';
 import { builder } from '../builder.js';
 
@@ -15,5 +15,16 @@ builder.prismaObjectFields('ChangeRequest', (t) => ({
     },
     resolve: (changeRequest, args, ctx) =>
       changeRequestPdfUrl(ctx, changeRequest.spaceId, changeRequest.id, { page: args.page == null ? null : String(args.page), only: args.only ?? null }, linksAt(ctx.config.publicUrl).pdf),
+  }),
+}));
+
+builder.prismaObjectFields('Space', (t) => ({
+  pdfURL: t.string({
+    description: "A temporary URL (valid for 1 hour, no Authorization header needed) of a PDF of the space's current content, as `ChangeRequest.pdfURL`.",
+    args: {
+      page: t.arg.id({ required: false, description: 'ID of a page of the space to print (404 when the space has no such page).' }),
+      only: t.arg.boolean({ required: false, description: 'Print only the given page, not its descendants.' }),
+    },
+    resolve: (space, args, ctx) => spacePdfUrl(ctx, space.id, { page: args.page == null ? null : String(args.page), only: args.only ?? null }, linksAt(ctx.config.publicUrl).pdf),
   }),
 }));

@@ -34,7 +34,7 @@ const SearchSectionResultRef = builder.objectRef<SectionShape>('SearchSectionRes
   }),
 });
 
-const SearchPageResultRef = builder.objectRef<PageHit>('SearchPageResult').implement({
+export const SearchPageResultRef = builder.objectRef<PageHit>('SearchPageResult').implement({
   description: 'A page that matches, with its best sections.',
   fields: (t) => ({
     id: t.id({ resolve: (p) => p.id }),

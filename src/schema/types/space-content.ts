@@ -1,18 +1,21 @@
 /**
  * Reads of a space's content beyond its current revision (API 4.7, `/spaces/{id}/revisions/…`,
- * `/spaces/{id}/documents/{id}`, `…/change-requests/{id}/contributors`): a revision of the space
- * by ID, a document its content names, what a revision changed against its parent, the change
+ * `/spaces/{id}/documents/{id}`, `/spaces/{id}/search`, `…/change-requests/{id}/contributors`): a
+ * search of its current content, a revision of the space by ID, a document its content names, what a revision changed against its parent, the change
  * request a merge revision merged, and who contributed to a change request. Access is the
  * space's `view`, as for its other reads (`space(id)` checked it); resolvers call domain reads.
  */
 import { changeRequestContributors } from '../../domain/versions/change-requests/contributors.js';
 import { revisionChanges } from '../../domain/versions/revisions/revision-changes.js';
 import { spaceHasDocument } from '../../domain/versions/revisions/space-documents.js';
+import { searchSpace } from '../../domain/versions/search/space-query.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { builder } from '../builder.js';
+import { pageConnection } from '../connection.js';
 import { ChangeRequestRef } from './change-request.js';
 import { RevisionRef } from './revision.js';
 import { downloadUrl } from './revision-content.js';
+import { SearchPageResultRef } from './search.js';
 import { UserRef } from './user.js';
 
 const RevisionChangesRef = builder.simpleObject('RevisionChanges', {
@@ -35,6 +38,17 @@ const ChangeRequestContributorRef = builder.simpleObject('ChangeRequestContribut
 });
 
 builder.prismaObjectFields('Space', (t) => ({
+  search: t.connection({
+    type: SearchPageResultRef,
+    description:
+      "Full-text search of the space's current content: its matching pages, best first, each with its best sections " +
+      '(the query reads as in `Organization.search`; at most 512 characters).',
+    args: { query: t.arg.string({ required: true }) },
+    resolve: async (space, args, ctx) => {
+      const page = await searchSpace(ctx.db, space.id, args.query, args);
+      return pageConnection(page, page.totalCount);
+    },
+  }),
   revisionById: t.field({
     type: RevisionRef,
     description: "A revision of the space by ID: one of its own, or of one of its change requests (NOT_FOUND for another space's).",

@@ -1,6 +1,7 @@
 /**
- * The PDF of a change request (API 4.6, `GET …/change-requests/{id}/pdf`): what the signed URL
- * names, and what fetching it prints.
+ * The PDF of a change request (API 4.6, `GET …/change-requests/{id}/pdf`) or of a space's current
+ * content (`GET /spaces/{id}/pdf`, the same with the space's revision): what the signed URL names,
+ * and what fetching it prints.
  *
  * Asking for the URL checks that the caller can read the space (`view`) and that the page, when
  * one is named, is in the request; the URL then names the request's current revision, so the PDF
@@ -87,20 +88,29 @@ export async function changeRequestPdfUrl(
   selection: PdfSelection,
   pdfUrl: (token: string) => string,
 ): Promise<string> {
+  const { changeRequest } = await deps.access.requireChangeRequest(spaceId, idOrNumber, 'view');
+  return signedPdfUrl(deps, { spaceId: changeRequest.spaceId, changeRequestId: changeRequest.id, revisionId: changeRequest.revisionId }, selection, pdfUrl);
+}
+
+/** The signed URL of the PDF of a space's current content (API `GET /spaces/{id}/pdf`), as changeRequestPdfUrl. */
+export async function spacePdfUrl(deps: Deps & { config: Pick<Config, 'publicUrl' | 'secret'> }, spaceId: string, selection: PdfSelection, pdfUrl: (token: string) => string): Promise<string> {
+  const { space } = await deps.access.requireSpace(spaceId, 'view');
+  return signedPdfUrl(deps, { spaceId: space.id, changeRequestId: null, revisionId: space.revisionId }, selection, pdfUrl);
+}
+
+async function signedPdfUrl(
+  deps: Deps & { config: Pick<Config, 'publicUrl' | 'secret'> },
+  target: Pick<PdfLinkClaims, 'spaceId' | 'changeRequestId' | 'revisionId'>,
+  selection: PdfSelection,
+  pdfUrl: (token: string) => string,
+): Promise<string> {
   const { db, access, config } = deps;
-  const { changeRequest } = await access.requireChangeRequest(spaceId, idOrNumber, 'view');
   const page = selection.page ? String(selection.page) : undefined;
   if (page !== undefined && page.length > 128) throw notFound('Page');
-  const scope = await revisionScope(db, changeRequest.revisionId);
+  const scope = await revisionScope(db, target.revisionId);
   const pages = await selectPages(db, scope, { page, only: selection.only });
   checkPdfSize(pages, await documentSizes(db, pages));
-  const claims: PdfLinkClaims = {
-    userId: access.userId,
-    spaceId: changeRequest.spaceId,
-    changeRequestId: changeRequest.id,
-    revisionId: changeRequest.revisionId,
-    ...(page ? { page, only: selection.only === true } : {}),
-  };
+  const claims: PdfLinkClaims = { userId: access.userId, ...target, ...(page ? { page, only: selection.only === true } : {}) };
   const token = await signPdfLink(claims, { secret: await signingSecret(db, config.secret), issuer: config.publicUrl });
   return pdfUrl(token);
 }
@@ -170,17 +180,19 @@ async function* readPages(db: Queryable, groups: PageEntry[][]): AsyncGenerator<
 export async function prepareChangeRequestPdf(deps: Deps, claims: PdfLinkClaims): Promise<PreparedPdf> {
   const { db, access } = deps;
   if (access.userId !== claims.userId) throw new Error('prepareChangeRequestPdf: access is not the link holder’s');
-  const { space, changeRequest } = await access.requireChangeRequest(claims.spaceId, claims.changeRequestId, 'view');
+  const { space, changeRequest } = claims.changeRequestId
+    ? await access.requireChangeRequest(claims.spaceId, claims.changeRequestId, 'view')
+    : { ...(await access.requireSpace(claims.spaceId, 'view')), changeRequest: null };
   const scope = await revisionScope(db, claims.revisionId);
   if (scope.spaceId !== space.id) throw notFound('Revision');
   const pages = await selectPages(db, scope, { page: claims.page, only: claims.only });
   const sizes = await documentSizes(db, pages);
   checkPdfSize(pages, sizes);
-  const subject = changeRequest.subject.trim() || `Change request #${changeRequest.number}`;
+  const subject = changeRequest && (changeRequest.subject.trim() || `Change request #${changeRequest.number}`);
   const only = pages.length === 1 && claims.page ? `-${fileSlug(pages[0].title) || 'page'}` : '';
   return {
-    title: `${space.title}: ${subject}`,
-    filename: `${fileSlug(space.title) || 'space'}-change-request-${changeRequest.number}${only}.pdf`,
+    title: subject ? `${space.title}: ${subject}` : space.title,
+    filename: `${fileSlug(space.title) || 'space'}${changeRequest ? `-change-request-${changeRequest.number}` : ''}${only}.pdf`,
     pageCount: pages.length,
     pages: readPages(db, batches(pages, sizes)),
   };

@@ -16,8 +16,9 @@ export type PdfLinkClaims = {
   /** Who asked: access is checked again, as them, when the URL is fetched. */
   userId: string;
   spaceId: string;
-  changeRequestId: string;
-  /** The revision printed: the change request's when the URL was asked for. */
+  /** Null: the space's own content (`GET /spaces/{id}/pdf`). */
+  changeRequestId: string | null;
+  /** The revision printed: the change request's (or the space's) when the URL was asked for. */
   revisionId: string;
   /** One page (and its descendants unless `only`); absent: every page. */
   page?: string;
@@ -28,7 +29,7 @@ export type PdfLinkClaims = {
 export function signPdfLink(claims: PdfLinkClaims, signer: LinkSigner, opts: { ttlSeconds?: number; now?: Date } = {}): Promise<string> {
   const payload = {
     spc: claims.spaceId,
-    cr: claims.changeRequestId,
+    ...(claims.changeRequestId ? { cr: claims.changeRequestId } : {}),
     rev: claims.revisionId,
     ...(claims.page ? { pg: claims.page, ...(claims.only ? { only: true } : {}) } : {}),
   };
@@ -42,8 +43,8 @@ export async function verifyPdfLink(token: string, signer: LinkSigner, opts: { n
   const link = await verifyLink(PURPOSE, token, signer, opts);
   if (!link.ok) return link;
   const { payload } = link;
-  const [spaceId, changeRequestId, revisionId] = [stringClaim(payload.spc), stringClaim(payload.cr), stringClaim(payload.rev)];
-  if (!spaceId || !changeRequestId || !revisionId) return { ok: false, reason: 'invalid' };
+  const [spaceId, changeRequestId, revisionId] = [stringClaim(payload.spc), stringClaim(payload.cr) ?? null, stringClaim(payload.rev)];
+  if (!spaceId || !revisionId) return { ok: false, reason: 'invalid' };
   const page = stringClaim(payload.pg);
   return {
     ok: true,

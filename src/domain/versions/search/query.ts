@@ -123,20 +123,40 @@ type PageRow = { spaceId: string; pageId: string; path: string; title: string; d
 /** Whose search: a reader of the organization (a guest sees only the spaces their grants reach), or a published site's spaces. */
 export type SearchScope = Reader | { spaceIds: readonly string[] };
 
-function searchSql(organizationId: string, reader: SearchScope, text: string, plan: ReturnType<typeof planPage>): Sql {
-  // A scalar subquery: evaluated once per statement. Written as a plain call, a prepared
-  // statement's generic plan would parse the query again for every matching row.
-  const tsquery = sql`(SELECT websearch_to_tsquery(${SEARCH_CONFIG}, ${text}::text))`;
-  const scoped = 'spaceIds' in reader ? [sql`s."id" = ANY(${[...reader.spaceIds]}::text[])`] : reader.guest ? [guestSeesSpace('s', reader.userId)] : [];
-  const visible = [sql`s."organizationId" = ${organizationId}`, liveSql('s'), ...scoped];
+/**
+ * The query as SQL: a scalar subquery, evaluated once per statement. Written as a plain call, a
+ * prepared statement's generic plan would parse the query again for every matching row.
+ */
+export const tsquerySql = (text: string): Sql => sql`(SELECT websearch_to_tsquery(${SEARCH_CONFIG}, ${text}::text))`;
+
+/** The `q` CTE every search statement starts with: the query and its words. */
+export const queryCte = (text: string): Sql =>
+  sql`q AS MATERIALIZED (SELECT ${tsquerySql(text)} AS "tsquery", array(SELECT lexeme FROM unnest(to_tsvector(${SEARCH_CONFIG}, ${text}::text))) AS "words")`;
+
+/** The excerpt of section `ss` for the query of `q` (see HEADLINE_WINDOW and WHOLE_BODY). */
+export function excerptSql(): Sql {
   // The window of a long body that holds the first occurrence of a query word (lexemes of the
   // `simple` configuration are the lower-cased words, so `strpos` over the lower-cased body finds them).
   const window = sql`CASE WHEN length(ss."body") <= ${HEADLINE_WINDOW} THEN ss."body"
     ELSE substr(ss."body", greatest(1, coalesce((SELECT min(nullif(strpos(lower(ss."body"), w), 0)) FROM unnest(q."words") w), 1) - ${HEADLINE_WINDOW / 4}), ${HEADLINE_WINDOW}) END`;
+  return sql`CASE WHEN length(ss."body") <= ${WHOLE_BODY} THEN ss."body" ELSE ts_headline(${SEARCH_CONFIG}, ${window}, q."tsquery", ${HEADLINE_OPTIONS}) END`;
+}
+
+/** The best matching sections (at most SECTIONS_PER_PAGE) of one page, for a `LATERAL` join beside `q`. */
+export const bestSectionsSql = (spaceId: Sql, pageId: Sql): Sql => sql`(
+        SELECT ss."id", ts_rank_cd(ss."tsv", q."tsquery", 32)::float8 AS "score",
+          row_number() OVER (ORDER BY ts_rank_cd(ss."tsv", q."tsquery", 32) DESC, ss."position") AS "n"
+        FROM "SearchSection" ss
+        WHERE ss."spaceId" = ${spaceId} AND ss."pageId" = ${pageId} AND (ss."tsv" @@ q."tsquery") IS TRUE
+        ORDER BY "n" LIMIT ${SECTIONS_PER_PAGE}
+      )`;
+
+function searchSql(organizationId: string, reader: SearchScope, text: string, plan: ReturnType<typeof planPage>): Sql {
+  const tsquery = tsquerySql(text);
+  const scoped = 'spaceIds' in reader ? [sql`s."id" = ANY(${[...reader.spaceIds]}::text[])`] : reader.guest ? [guestSeesSpace('s', reader.userId)] : [];
+  const visible = [sql`s."organizationId" = ${organizationId}`, liveSql('s'), ...scoped];
   return sql`
-    WITH q AS MATERIALIZED (
-      SELECT ${tsquery} AS "tsquery", array(SELECT lexeme FROM unnest(to_tsvector(${SEARCH_CONFIG}, ${text}::text))) AS "words"
-    ),
+    WITH ${queryCte(text)},
     pages AS MATERIALIZED (
       -- Every matching section is ranked once, then folded into its page. The fence (OFFSET 0)
       -- ranks each row as it is scanned and hashes narrow rows: without it PostgreSQL may sort
@@ -169,18 +189,12 @@ function searchSql(organizationId: string, reader: SearchScope, text: string, pl
       -- that PostgreSQL reads them by page rather than by the query's every match in the index).
       SELECT ss."id", tp."spaceId", tp."pageId", ss."score", ss."n"
       FROM top_pages tp CROSS JOIN q
-      CROSS JOIN LATERAL (
-        SELECT ss."id", ts_rank_cd(ss."tsv", q."tsquery", 32)::float8 AS "score",
-          row_number() OVER (ORDER BY ts_rank_cd(ss."tsv", q."tsquery", 32) DESC, ss."position") AS "n"
-        FROM "SearchSection" ss
-        WHERE ss."spaceId" = tp."spaceId" AND ss."pageId" = tp."pageId" AND (ss."tsv" @@ q."tsquery") IS TRUE
-        ORDER BY "n" LIMIT ${SECTIONS_PER_PAGE}
-      ) ss
+      CROSS JOIN LATERAL ${bestSectionsSql(sql`tp."spaceId"`, sql`tp."pageId"`)} ss
     )
     SELECT c."total", l."id" AS "spaceId", sp."title" AS "spaceTitle", l."score" AS "spaceScore", l."order",
       tp."pageId", tp."score" AS "pageScore", tp."rank"::int AS "pageRank",
       ss."anchor", ss."title" AS "sectionTitle", ts."score" AS "sectionScore",
-      CASE WHEN length(ss."body") <= ${WHOLE_BODY} THEN ss."body" ELSE ts_headline(${SEARCH_CONFIG}, ${window}, q."tsquery", ${HEADLINE_OPTIONS}) END AS "snippet"
+      ${excerptSql()} AS "snippet"
     FROM (SELECT count(*)::int AS "total" FROM ranked) c
     CROSS JOIN q
     LEFT JOIN listed l ON true
@@ -196,7 +210,7 @@ function searchSql(organizationId: string, reader: SearchScope, text: string, pl
  * statement walking up from every page at once (the space's line, rows visible at the revision's
  * seq: see revisions/visible.ts).
  */
-async function pagesInfo(db: Queryable, pages: readonly { spaceId: string; pageId: string }[]): Promise<Map<string, PageRow>> {
+export async function pagesInfo(db: Queryable, pages: readonly { spaceId: string; pageId: string }[]): Promise<Map<string, PageRow>> {
   if (!pages.length) return new Map();
   const visibleAt = (e: string, c: string) => raw(`${e}."fromSeq" <= ${c}."seq" AND (${e}."toSeq" IS NULL OR ${e}."toSeq" > ${c}."seq")`);
   const rows = await db.$queryRaw<PageRow[]>(sql`
