@@ -218,6 +218,11 @@ describe('markdown links out', () => {
     expect(JSON.stringify(bad.body)).toContain('format.markdown.refs');
     const api = sdk(server.url, owner.token);
     expect((await sdkError(api.spaces.getPageInChangeRequestByPath(space.id, cr.id, 'guide/install', { format: 'markdown', 'format.markdown.refs': 'nope' as never }))).status).toBe(400);
+    // The other documented flags of the page read: what this server cannot honour is refused, naming it.
+    const evaluated = await http(server.url, owner.token, 'GET', `/spaces/${space.id}/change-requests/${cr.id}/content/page/${install}?format=markdown&evaluated=true`);
+    expect(evaluated.status).toBe(400);
+    expect(JSON.stringify(evaluated.body)).toContain('evaluated');
+    expect((await http(server.url, owner.token, 'GET', `/spaces/${space.id}/change-requests/${cr.id}/content/page/${install}?format=markdown&evaluated=false&dereferenced=false`)).status).toBe(200);
   });
 });
 

@@ -16,6 +16,7 @@ import {
   REUSABLE_CONTENT_FRAGMENT,
   REVISION_FRAGMENT,
 } from '../present-change-requests.js';
+import { pageFormat } from '../present-revision-content.js';
 
 const STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
 const CR = '/spaces/{spaceId}/change-requests/{changeRequestId}';
@@ -35,10 +36,13 @@ function format(query: URLSearchParams) {
   return enumParam(query, 'format', ['document', 'markdown'] as const) ?? 'document';
 }
 
-/** The variables of a page read: which body, and (`format.markdown.refs`) how markdown writes its links. */
+/**
+ * The variables of a page read: which body, and (`format.markdown.refs`) how markdown writes its
+ * links; the flags of the content reads (`evaluated`, `dereferenced`, `cachedMetadata`…) checked
+ * as on the space's own content.
+ */
 function bodyVariables(query: URLSearchParams) {
-  const wanted = format(query);
-  const refs = enumParam(query, 'format.markdown.refs', ['relative', 'stable'] as const) ?? 'relative';
+  const { format: wanted, refs } = pageFormat(query);
   return { document: wanted === 'document', markdown: wanted === 'markdown', refs };
 }
 
