@@ -209,6 +209,13 @@ describe('markdown links out', () => {
     const faqDocument = await pageDocument(api, space.id, cr.id, faq);
     await write([{ operation: 'update_page', page: faq, document: { markdown: faqMarkdown } }]);
     expect(sameContent(await pageDocument(api, space.id, cr.id, faq), faqDocument)).toBe(true);
+
+    // Merged, the space's own content reads the same (format.markdown.refs passed through).
+    await api.spaces.mergeChangeRequest(space.id, cr.id);
+    const live = (await api.spaces.getPageByPath(space.id, 'guide/install', { format: 'markdown' })).data as any;
+    expect(live.markdown).toBe(relative);
+    const liveStable = (await api.spaces.getPageById(space.id, install, { format: 'markdown', 'format.markdown.refs': 'stable' })).data as any;
+    expect(liveStable.markdown).toBe(asStable);
   });
 
   it('refuses an unknown refs format with a 400 naming the parameter', async () => {

@@ -63,11 +63,11 @@ const onRevision = (scope: Scope, name: string, declare: string, selection: stri
 
 const revisionOf = (data: Obj): Obj => data.space.revision;
 
-const BODY = 'document @include(if: $document) markdown @include(if: $markdown)';
+const BODY = 'document @include(if: $document) markdown(refs: $refs) @include(if: $markdown)';
 
 function pageVariables(scope: Scope, input: RestInput, more: Record<string, unknown>) {
-  const { format } = pageFormat(input.query);
-  return { ...scope.variables(input), ...more, document: format === 'document', markdown: format === 'markdown' };
+  const { format, refs } = pageFormat(input.query);
+  return { ...scope.variables(input), ...more, document: format === 'document', markdown: format === 'markdown', refs };
 }
 
 function pageRecord(data: Obj, input: RestInput) {
@@ -106,14 +106,14 @@ function revisionRoutes(scope: Scope): Route[] {
     route({
       method: 'GET',
       path: `${base}/page/{pageId}`,
-      operation: onRevision(scope, 'GetPage', ', $pageId: ID!, $document: Boolean!, $markdown: Boolean!', `page(id: $pageId) { ...RestPage ${BODY} }`, PAGE_FRAGMENT),
+      operation: onRevision(scope, 'GetPage', ', $pageId: ID!, $document: Boolean!, $markdown: Boolean!, $refs: MarkdownRefs!', `page(id: $pageId) { ...RestPage ${BODY} }`, PAGE_FRAGMENT),
       variables: (input) => pageVariables(scope, input, { pageId: input.params.pageId }),
       result: pageRecord,
     }),
     route({
       method: 'GET',
       path: `${base}/path/{pagePath}`,
-      operation: onRevision(scope, 'GetPageByPath', ', $path: String!, $document: Boolean!, $markdown: Boolean!', `page: pageByPath(path: $path) { ...RestPage ${BODY} }`, PAGE_FRAGMENT),
+      operation: onRevision(scope, 'GetPageByPath', ', $path: String!, $document: Boolean!, $markdown: Boolean!, $refs: MarkdownRefs!', `page: pageByPath(path: $path) { ...RestPage ${BODY} }`, PAGE_FRAGMENT),
       variables: (input) => pageVariables(scope, input, { path: input.params.pagePath }),
       result: pageRecord,
     }),
