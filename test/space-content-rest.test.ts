@@ -85,7 +85,7 @@ beforeAll(async () => {
     changes: [
       { operation: 'update_page', page: guide, title: 'The guide', document: { markdown: '# The guide\n\nHello again.\n' } },
       { operation: 'delete_page', page: install },
-      { operation: 'insert_page', title: 'FAQ', document: { markdown: '# FAQ\n\nNone yet.\n' } },
+      { operation: 'insert_page', title: 'FAQ', document: { markdown: `# FAQ\n\nNone yet: read [the guide](/pages/${guide}).\n` } },
     ],
   } as never);
   const edits = (await api.spaces.mergeChangeRequest(space.id, cr2.id)).data;
@@ -111,7 +111,14 @@ describe("a space's current content", () => {
 
     const byPath = conforms('/spaces/{spaceId}/content/path/{pagePath}', (await api.spaces.getPageByPath(spaceId, 'faq', { format: 'markdown' })).data);
     expect(byPath).toMatchObject({ title: 'FAQ', path: 'faq' });
-    expect(byPath.markdown).toContain('None yet.');
+    expect(byPath.markdown).toContain('None yet: read');
+
+    // Links to pages: relative paths (the default), or stable references on request.
+    const relative = (await api.spaces.getPageByPath(spaceId, 'faq', { format: 'markdown', 'format.markdown.refs': 'relative' } as never)).data as any;
+    // The guide is the first page: the root README.md of the git layout, beside faq.md.
+    expect(relative.markdown).toContain('[the guide](README.md)');
+    const stable = (await api.spaces.getPageByPath(spaceId, 'faq', { format: 'markdown', 'format.markdown.refs': 'stable' } as never)).data as any;
+    expect(stable.markdown).toContain(`[the guide](/pages/${ids.guide})`);
 
     const meta = conforms('/spaces/{spaceId}/content/page/{pageId}/meta-links', (await api.spaces.listSpacePageMetaLinks(spaceId, ids.guide)).data);
     expect(meta).toEqual({ alternates: [] });
