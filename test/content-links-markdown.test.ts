@@ -12,7 +12,7 @@ import { gql, gqlOk, http, sdk, sdkError } from './helpers/clients.js';
 import { expectDocumented } from './helpers/documented.js';
 import { createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
-import { sameContent } from '../src/lib/markdown/index.js';
+import { ContentLayout, markdownRefOptions, resolveLink, sameContent } from '../src/lib/markdown/index.js';
 
 const server = useServer();
 
@@ -265,5 +265,36 @@ describe('markdown links over GraphQL', () => {
     expect(p3.markdown).toBe('# P3\n\n[home](../README.md) [next](p4.md)\n');
     // The last page's `next` names nothing: it stays the URL it was.
     expect(pages.find((p: any) => p.path === 'guide/p11').markdown).toBe('# P11\n\n[home](../README.md) [next](p12.md)\n');
+  });
+});
+
+describe('the git layout of links (lib/markdown/layout.ts)', () => {
+  const page = (id: string, parentId: string | null, slug: string, position: string, type = 'document') => ({ id, parentId, slug, type, position });
+  // A group first: its first document is the first page (README.md).
+  const layout = new ContentLayout(
+    [page('g', null, 'start', 'a0', 'group'), page('welcome', 'g', 'welcome', 'a0'), page('api', null, 'api', 'a1'), page('auth', 'api', 'auth', 'a0'), page('keys', 'auth', 'keys', 'a0')],
+    [{ id: 'file_b', name: 'shot.png' }, { id: 'file_a', name: 'shot.png' }, { id: 'file_c', name: 'a b.pdf' }],
+  );
+
+  it('places pages and files as git sync does', () => {
+    expect(['g', 'welcome', 'api', 'auth', 'keys'].map((id) => layout.pageFile(id))).toEqual(['start/', 'README.md', 'api/README.md', 'api/auth/README.md', 'api/auth/keys.md']);
+    // Files of the same name, in ID order: the first keeps it, the next is numbered.
+    expect(['file_a', 'file_b', 'file_c'].map((id) => layout.fileAsset(id))).toEqual(['.gitbook/assets/shot.png', '.gitbook/assets/shot (1).png', '.gitbook/assets/a b.pdf']);
+  });
+
+  it('reads back what it writes, from every page, and leaves what names nothing', () => {
+    for (const from of ['welcome', 'api', 'auth', 'keys']) {
+      const write = markdownRefOptions('relative', layout, from);
+      for (const to of ['welcome', 'api', 'auth', 'keys', 'g']) expect(resolveLink(layout, write.resolvePage!(to)!, from), `${from} → ${to}`).toEqual({ kind: 'page', page: to });
+      for (const file of ['file_a', 'file_b', 'file_c']) expect(resolveLink(layout, write.resolveFile!(file)!, from)).toEqual({ kind: 'file', file });
+    }
+    expect(resolveLink(layout, '../../.gitbook/assets/a%20b.pdf', 'keys')).toEqual({ kind: 'file', file: 'file_c' });
+    expect(resolveLink(layout, '../../../../escape.md', 'keys')).toBeUndefined();
+    expect(resolveLink(layout, 'mailto:a@b.c', 'keys')).toBeUndefined();
+    expect(resolveLink(layout, '//cdn.example.com/x.md', 'keys')).toBeUndefined();
+    expect(resolveLink(layout, '/files/file_zz', 'keys')).toBeUndefined();
+    expect(resolveLink(layout, '/pages/start/welcome#top', 'keys')).toEqual({ kind: 'anchor', page: 'welcome', anchor: 'top' });
+    // Pages or files not in the layout are written in the stable form.
+    expect(markdownRefOptions('relative', layout, 'keys').resolvePage!('page_gone')).toBe('/pages/page_gone');
   });
 });
