@@ -88,6 +88,8 @@ async function seed(copies = 1) {
     await server.db.linkInvite.create({ data: linkInvite });
     add('LinkInvite', linkInvite.id);
   }
+  const { createApiToken } = await gqlOk(server.url, owner.token, `mutation { createApiToken(input: { name: "node" }) { apiToken { id } } }`);
+  add('ApiToken', createApiToken.apiToken.id);
   add('Organization', org.id);
   add('User', owner.id);
   return { org, owner, writer, reader, guest, ids };
@@ -96,8 +98,8 @@ async function seed(copies = 1) {
 const NODE = `query($id: ID!) { node(id: $id) { __typename id } }`;
 const NODES = `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }`;
 
-/** What a member with an organization role but no admin right may not read (admins only: SSO, invites). */
-const ADMIN_ONLY = new Set(['SamlProvider', 'MemberInvite', 'LinkInvite']);
+/** What a member with an organization role but no admin right may not read (admins only: SSO, invites; a token: its owner only). */
+const ADMIN_ONLY = new Set(['SamlProvider', 'MemberInvite', 'LinkInvite', 'ApiToken']);
 
 describe('node(id) reaches every object with an ID', () => {
   let w: World;
@@ -200,11 +202,35 @@ describe("a site's sections, section groups and site spaces", () => {
       expect(new Set(ids).size).toBe(3);
       if (field === 'sections') expect(ids).toEqual(sections);
     }
+    // Backwards with last/before; a cursor of another site's list is refused; paging stays put while a section is added in front.
+    const all = (await gqlOk(server.url, owner.token, `query($org: ID!, $site: ID!) { organization(id: $org) { site(id: $site) { sections(first: 10) { edges { cursor node { id } } } } } }`, { org: org.id, site: sectioned.id }))
+      .organization.site.sections.edges;
+    const back = await gqlOk(server.url, owner.token, `query($org: ID!, $site: ID!, $before: String) { organization(id: $org) { site(id: $site) { sections(last: 1, before: $before) { pageInfo { hasPreviousPage } edges { node { id } } } } } }`, {
+      org: org.id,
+      site: sectioned.id,
+      before: all[2].cursor,
+    });
+    expect(back.organization.site.sections.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([sections[1]]);
+    expect(back.organization.site.sections.pageInfo.hasPreviousPage).toBe(true);
+    const foreign = await gql(server.url, owner.token, `query($org: ID!, $site: ID!, $after: String) { organization(id: $org) { site(id: $site) { sections(first: 1, after: $after) { totalCount } } } }`, {
+      org: org.id,
+      site: site.id,
+      after: all[0].cursor,
+    });
+    expect(foreign.errors?.[0].extensions?.code).toBe('BAD_REQUEST');
+    expect(foreign.errors?.[0].message).toContain('"after"');
+    const { createSpace: extra } = await gqlOk(server.url, owner.token, `mutation($org: ID!) { createSpace(organizationId: $org, input: { title: "Extra" }) { id } }`, { org: org.id });
+    const added = (await gqlOk(server.url, owner.token, `mutation($site: ID!, $s: ID!) { addSiteSection(siteId: $site, spaceId: $s, title: "Front") { id } }`, { site: sectioned.id, s: extra.id })).addSiteSection.id;
+    await gqlOk(server.url, owner.token, `mutation($site: ID!, $sec: ID!, $first: ID!) { moveSiteSection(siteId: $site, sectionId: $sec, position: { before: $first }) { id } }`, { site: sectioned.id, sec: added, first: sections[0] });
+    const rest = (await page('sections', sectioned.id, all[0].cursor)).organization.site.sections;
+    expect(rest.totalCount).toBe(4);
+    expect(rest.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([sections[1], sections[2]]);
+
     // REST keeps its shapes: the structure and the site's site-space count.
-    const rest = await http(server.url, owner.token, 'GET', `/orgs/${org.id}/sites/${sectioned.id}`);
-    expect(rest.body.siteSpaces).toBe(3);
+    const got = await http(server.url, owner.token, 'GET', `/orgs/${org.id}/sites/${sectioned.id}`);
+    expect(got.body.siteSpaces).toBe(4);
     const structure = await http(server.url, owner.token, 'GET', `/orgs/${org.id}/sites/${sectioned.id}/structure`);
     expect(structure.body.type).toBe('sections');
-    expect(structure.body.structure.map((s: { id: string }) => s.id)).toEqual(sections);
+    expect(structure.body.structure.map((s: { id: string }) => s.id)).toEqual([added, ...sections]);
   }, 120_000);
 });

@@ -114,6 +114,13 @@ export const nodeLoaders: Partial<Record<IdKind, NodeLoader>> = {
   CustomFont: inOrganization('CustomFont', 'Font', (ctx, id) => ctx.loaders.customFont.load(id), 'viewFonts'),
   TranslationSettings: inOrganization('TranslationSettings', 'Translation', (ctx, id) => ctx.loaders.translationSettings.load(id), 'viewTranslations'),
   MemberInvite: inOrganization('MemberInvite', 'Invite', (ctx, id) => ctx.loaders.memberInvite.load(id), 'manageMembers'),
+  /** The caller's own tokens, within their credential's reach (`apiTokens`). */
+  ApiToken: async (ctx, id) => {
+    const token = await ctx.loaders.apiToken.load(id);
+    const confinedTo = ctx.viewer.confinedTo;
+    if (!token || token.userId !== ctx.viewer.userId || (confinedTo && token.organizationId !== confinedTo)) throw notFound('API token');
+    return as('ApiToken')(token);
+  },
   LinkInvite: inOrganization('LinkInvite', 'Invite', (ctx, id) => ctx.loaders.linkInvite.load(id), 'manageMembers'),
 };
 

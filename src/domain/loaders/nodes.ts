@@ -12,10 +12,13 @@ import type { RevisionScope } from '../versions/revisions/scope.js';
 import { visibleEntries } from '../versions/revisions/visible.js';
 import { byId } from './keys.js';
 import type { LoaderRegistry } from './registry.js';
+import { TOKEN_FIELDS } from '../people/identity/tokens.js';
 
 /** Key of `revisionEntity`: a file or reusable content (`kind`) of a revision. */
 /** A pending e-mail invite with its invitee's e-mail (email-invites.ts PendingInvite). */
 type PendingInvite = Omit<MemberInvite, 'digest'> & { email: string };
+
+type ApiTokenRecord = { id: string; userId: string; name: string; createdAt: Date; lastUsedAt: Date | null; expiresAt: Date | null; organizationId: string | null };
 
 export const revisionEntityKey = (revisionId: string, kind: 'file' | 'reusable-content', entityId: string) => `${revisionId}|${kind}|${entityId}`;
 
@@ -31,6 +34,8 @@ export function nodeLoaders(db: Db, registry: LoaderRegistry) {
     linkInvite: rows<LinkInvite>((ids) => db.linkInvite.findMany({ where: { id: { in: ids } } })),
     translationSettings: rows<TranslationSettings>((ids) => db.translationSettings.findMany({ where: { id: { in: ids } } })),
     changeRequestReview: rows<ReviewRow>((ids) => reviewsByIds(db, ids)),
+    /** API tokens (never their digest), with their user: only their owner reaches them. */
+    apiToken: rows<ApiTokenRecord>((ids) => db.apiToken.findMany({ where: { id: { in: ids } }, select: TOKEN_FIELDS })),
     /** Pending e-mail invites, with the invitee's e-mail (as `Organization.memberInvites` lists them). */
     memberInvite: rows<PendingInvite>((ids) =>
       db.$queryRaw<PendingInvite[]>(Prisma.sql`SELECT i."id", i."organizationId", i."userId", i."role"::text AS "role", i."sso", i."invitedById", i."createdAt", i."expiresAt", u."email"

@@ -5,6 +5,7 @@ import { builder } from '../builder.js';
 type TokenRecord = { id: string; name: string; createdAt: Date; lastUsedAt: Date | null; expiresAt: Date | null; organizationId: string | null };
 
 const ApiTokenRef = builder.objectRef<TokenRecord>('ApiToken').implement({
+  interfaces: [builder.nodeInterfaceRef()],
   description: 'An API token of the caller (never its secret, which is shown once, when issued).',
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -1,8 +1,9 @@
 /**
  * Published sites in the graph: `site(id)`, `Organization.sites`, and a site's sections, section
- * groups and root site spaces (connections over the site's whole list, which a site keeps short:
- * read for every site of a request in one statement; a section's own site spaces and a group's
- * sections stay plain lists, a few each), share links and customization. Every type here
+ * groups and root site spaces (keyset connections cut from the site's whole list, which a site
+ * keeps short and the loaders read for every site of a request in one statement:
+ * sibling-pages.ts; a section's own site spaces and a group's sections stay plain lists, a few
+ * each), share links and customization. Every type here
  * is a Node (`node(id)`, node-loaders.ts). Mutations live in site-mutations.ts.
  */
 import type { Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace } from '../../generated/prisma/client.js';
@@ -13,8 +14,9 @@ import { shareLinksPage } from '../../domain/publishing/sites/share-links.js';
 import { siteCustomization, siteSpaceCustomization } from '../../domain/publishing/sites/customization-store.js';
 import { apiVisibility } from '../../domain/publishing/sites/sites.js';
 import { organizationSites } from '../../domain/publishing/sites/read.js';
+import { siblingsPage } from '../../domain/publishing/sites/sibling-pages.js';
 import { builder } from '../builder.js';
-import { arrayConnection, pageConnection } from '../connection.js';
+import { pageConnection } from '../connection.js';
 import type { Context } from '../context.js';
 import { apiUrl, appUrl } from '../urls.js';
 import { OrganizationRef } from './organization.js';
@@ -76,18 +78,18 @@ SiteRef.implement({
     sections: t.connection({
       type: SiteSectionRef,
       description: 'In order; empty for a site without sections.',
-      resolve: async (s, args, ctx) => arrayConnection(args, await ctx.loaders.sectionsOfSite.load(s.id)),
+      resolve: async (s, args, ctx) => pageConnection(siblingsPage(`sections:${s.id}`, await ctx.loaders.sectionsOfSite.load(s.id), args)),
     }),
     sectionGroups: t.connection({
       type: SiteSectionGroupRef,
       description: 'In order.',
-      resolve: async (s, args, ctx) => arrayConnection(args, await ctx.loaders.sectionGroupsOfSite.load(s.id)),
+      resolve: async (s, args, ctx) => pageConnection(siblingsPage(`section-groups:${s.id}`, await ctx.loaders.sectionGroupsOfSite.load(s.id), args)),
     }),
     defaultSection: t.field({ type: SiteSectionRef, nullable: true, resolve: (s, _a, ctx) => (s.defaultSectionId ? ctx.loaders.siteSection.load(s.defaultSectionId) : null) }),
     siteSpaces: t.connection({
       type: SiteSpaceRef,
       description: "The site spaces at the site's root (a site without sections), in order.",
-      resolve: async (s, args, ctx) => arrayConnection(args, await ctx.loaders.rootSiteSpacesOfSite.load(s.id)),
+      resolve: async (s, args, ctx) => pageConnection(siblingsPage(`site-spaces:${s.id}`, await ctx.loaders.rootSiteSpacesOfSite.load(s.id), args)),
     }),
     siteSpace: t.field({
       type: SiteSpaceRef,
