@@ -48,7 +48,7 @@ let api: GitBookAPI;
 let token: string;
 let spaceId: string;
 let crId: string;
-let ids: { guide: string; install: string; file: string; content: string; merge: string; edits: string; firstMerge: string };
+let ids: { guide: string; install: string; file: string; content: string; merge: string; edits: string; cr2: string };
 
 beforeAll(async () => {
   const { org, owner } = await createOrg(server.db);
@@ -89,7 +89,7 @@ beforeAll(async () => {
     ],
   } as never);
   const edits = (await api.spaces.mergeChangeRequest(space.id, cr2.id)).data;
-  ids = { guide, install, file: written.insertedFiles[0].id, content: content.id, merge: merged.revision!, edits: edits.revision!, firstMerge: merged.revision! };
+  ids = { guide, install, file: written.insertedFiles[0].id, content: content.id, merge: merged.revision!, edits: edits.revision!, cr2: cr2.id };
 });
 
 describe("a space's current content", () => {
@@ -213,6 +213,13 @@ describe('revisions by ID', () => {
     expect(edited.attributes.title).toEqual({ before: 'Guide', after: 'The guide' });
     const limited = (await api.spaces.getRevisionSemanticChanges(spaceId, ids.edits, { limit: 1 })).data;
     expect([limited.changes.length, limited.more]).toEqual([1, 2]);
+    // A change request's revision: what its batch changed against the request's revision before it.
+    const head = (await api.spaces.getChangeRequestById(spaceId, ids.cr2)).data.revision;
+    const own = conforms('/spaces/{spaceId}/revisions/{revisionId}/changes', (await api.spaces.getRevisionSemanticChanges(spaceId, head)).data);
+    expect(kinds(own.changes)).toEqual(['page_created:FAQ', 'page_deleted:Install', 'page_edited:The guide']);
+    expect(own.mergedFrom).toBeUndefined();
+    const initial = (await api.spaces.getRevisionById(spaceId, head)).data.parents[0];
+    expect((await api.spaces.getRevisionSemanticChanges(spaceId, initial)).data.changes).toEqual([]);
   });
 
   it("answers 404 for another space's revision and for one that does not exist", async () => {
