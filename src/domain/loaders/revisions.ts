@@ -26,6 +26,8 @@ export function revisionLoaders(db: Db, registry: LoaderRegistry) {
     revisionPages: registry.track<string, PageEntry[]>((ids) => entriesOfRevisions<PageEntry>(db, ids, 'page')),
     /** Every file of each revision (tens), batched across revisions: where markdown links point (content-links/layout.ts). */
     revisionFiles: registry.track<string, Entry[]>((ids) => entriesOfRevisions<Entry>(db, ids, 'file')),
+    /** Every reusable content of each revision, batched across revisions: where `{% include %}` points (content-links/markdown-refs.ts). */
+    revisionReusableContents: registry.track<string, Entry[]>((ids) => entriesOfRevisions<Entry>(db, ids, 'reusable-content')),
     /** Whether a page exists in a revision, by `revisionPageKey`; one statement per revision, IDs only. */
     revisionPageExists: registry.track<string, boolean>(async (keys) => {
       const byRevision = new Map<string, string[]>();

@@ -30,7 +30,7 @@ export {
   type MarkdownRefs,
   type RelativeTarget,
 } from './links.js';
-export { ContentLayout, type LayoutFile, type LayoutPage } from './layout.js';
+export { ContentLayout, type LayoutFile, type LayoutPage, type LayoutReusableContent } from './layout.js';
 export { ensureKeys, preserveKeys } from './rekey.js';
 export type { ContentRef, WriteOptions } from './refs.js';
 

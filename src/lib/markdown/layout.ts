@@ -10,11 +10,20 @@
  *   included). A group is the folder `<path>/`, with no file of its own.
  * - A file is `.gitbook/assets/<name>`; files of the same name, in ID order, are `<name>`,
  *   `<stem> (1).<ext>`, `<stem> (2).<ext>`…
+ * - A reusable content is `.gitbook/includes/<slug>.md`, `<slug>` from its title (`slugOf`,
+ *   `reusable-content` when it has no letter or digit); same slugs, in ID order, are `<slug>.md`,
+ *   `<slug> (1).md`… Links in its own markdown are relative to `.gitbook/includes/`.
  */
+import { slugOf } from '../documents/slug.js';
+
 export type LayoutPage = { id: string; parentId: string | null; slug: string; type: string; position: string };
 export type LayoutFile = { id: string; name: string };
+export type LayoutReusableContent = { id: string; title: string };
 
 export const ASSETS_FOLDER = '.gitbook/assets/';
+export const INCLUDES_FOLDER = '.gitbook/includes/';
+
+const byId = <T extends { id: string }>(a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Fractional positions compare byte-wise; ties fall back to the ID (as revisions/tree.ts). */
 const bySiblingOrder = (a: LayoutPage, b: LayoutPage) =>
@@ -62,9 +71,11 @@ export class ContentLayout {
   private readonly byAsset = new Map<string, string>();
   private readonly hasChildren = new Set<string>();
   private readonly types = new Map<string, string>();
+  private readonly includes = new Map<string, string>();
+  private readonly byInclude = new Map<string, string>();
   readonly rootPage: string | undefined;
 
-  constructor(pages: readonly LayoutPage[], files: readonly LayoutFile[] = []) {
+  constructor(pages: readonly LayoutPage[], files: readonly LayoutFile[] = [], reusableContents: readonly LayoutReusableContent[] = []) {
     const byParent = new Map<string | null, LayoutPage[]>();
     for (const page of pages) {
       const list = byParent.get(page.parentId) ?? [];
@@ -88,16 +99,19 @@ export class ContentLayout {
     const top = byParent.get(null) ?? [];
     this.rootPage = top.flatMap((p) => (p.type === 'group' ? (byParent.get(p.id) ?? []) : [p])).find((p) => p.type === 'document' && this.paths.has(p.id))?.id;
 
-    const seen = new Map<string, number>();
-    for (const file of [...files].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
-      const name = file.name.replace(/[/\\]/g, '_') || 'file';
-      let n = seen.get(name) ?? 0;
-      let asset = `${ASSETS_FOLDER}${numbered(name, n)}`;
-      while (this.byAsset.has(asset)) asset = `${ASSETS_FOLDER}${numbered(name, ++n)}`;
-      seen.set(name, n + 1);
-      this.files.set(file.id, asset);
-      this.byAsset.set(asset, file.id);
-    }
+    const assign = (folder: string, items: { id: string; name: string }[], to: Map<string, string>, from: Map<string, string>) => {
+      const seen = new Map<string, number>();
+      for (const item of items.sort(byId)) {
+        let n = seen.get(item.name) ?? 0;
+        let path = `${folder}${numbered(item.name, n)}`;
+        while (from.has(path)) path = `${folder}${numbered(item.name, ++n)}`;
+        seen.set(item.name, n + 1);
+        to.set(item.id, path);
+        from.set(path, item.id);
+      }
+    };
+    assign(ASSETS_FOLDER, files.map((f) => ({ id: f.id, name: f.name.replace(/[/\\]/g, '_') || 'file' })), this.files, this.byAsset);
+    assign(INCLUDES_FOLDER, reusableContents.map((r) => ({ id: r.id, name: `${slugOf(r.title) || 'reusable-content'}.md` })), this.includes, this.byInclude);
   }
 
   hasPage(id: string): boolean {
@@ -122,9 +136,22 @@ export class ContentLayout {
     return this.hasChildren.has(id) ? `${path}/README.md` : `${path}.md`;
   }
 
-  /** The folder that links in the page's markdown are relative to. */
+  /** The folder that links in the markdown of page or reusable content `id` are relative to. */
   pageFolder(id: string): string {
-    return folderOf(this.pageFile(id) ?? '');
+    return folderOf(this.includes.get(id) ?? this.pageFile(id) ?? '');
+  }
+
+  hasReusableContent(id: string): boolean {
+    return this.includes.has(id);
+  }
+
+  /** A reusable content's file (`.gitbook/includes/<slug>.md`). */
+  reusableContentFile(id: string): string | undefined {
+    return this.includes.get(id);
+  }
+
+  reusableContentAt(path: string): string | undefined {
+    return this.byInclude.get(path);
   }
 
   /** A file's path (`.gitbook/assets/<name>`). */

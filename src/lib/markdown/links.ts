@@ -8,7 +8,7 @@
 import type { JSONDocument } from '../documents/types.js';
 import { isRecord } from './nodes.js';
 import { isRelativeUrl, type ContentRef, type WriteOptions } from './refs.js';
-import { ASSETS_FOLDER, joinRelative, relativePath, type ContentLayout } from './layout.js';
+import { ASSETS_FOLDER, INCLUDES_FOLDER, joinRelative, relativePath, type ContentLayout } from './layout.js';
 
 /** Walks every node (blocks, inlines, fragments) with its own stack; calls `visit` on each `data.ref`. */
 function eachRef(document: unknown, visit: (holder: Record<string, unknown>, ref: Record<string, unknown>, type: string) => void): void {
@@ -98,8 +98,11 @@ const toPage = (page: string | undefined, anchor: string | undefined): ContentRe
  * - `/pages/<pageId>`, `/pages/<path>` (`guides/getting-started`), `/pages/<path>.md`,
  *   `/pages/<path>/README.md`, `/pages/README.md` (the first page), each with an optional `#anchor`;
  * - `/files/<fileId>` (a file of the revision);
+ * - `/reusable-contents/<reusableContentId>` (a reusable content of the revision, for includes);
  * - relative to the page's own file (layout.ts): `./sibling.md`, `../other.md`, `../README.md`,
- *   `./section` (a folder's page), `../.gitbook/assets/<name>` (a file);
+ *   `./section` (a folder's page), `../.gitbook/assets/<name>` (a file),
+ *   `../.gitbook/includes/<slug>.md` (a reusable content); `from` may be a reusable content,
+ *   whose links are relative to `.gitbook/includes/`;
  * - a batch's `ref`: `./<ref>` or `./<ref>.md` for a page, `./<ref>` for a file.
  * Absolute URLs and in-page `#anchors` are left alone.
  */
@@ -116,6 +119,10 @@ export function resolveLink(layout: ContentLayout, url: string, from: string | u
     const id = path.slice('/files/'.length);
     return layout.hasFile(id) ? { kind: 'file', file: id } : undefined;
   }
+  if (path.startsWith('/reusable-contents/')) {
+    const id = path.slice('/reusable-contents/'.length);
+    return layout.hasReusableContent(id) ? { kind: 'reusable-content', reusableContent: id } : undefined;
+  }
   if (path.startsWith('/') || !path) return undefined;
   const local = path.replace(/^(\.\/)+/, '');
   const file = refs.files?.get(local);
@@ -128,6 +135,10 @@ export function resolveLink(layout: ContentLayout, url: string, from: string | u
     const id = layout.fileAtAsset(joined);
     return id ? { kind: 'file', file: id } : undefined;
   }
+  if (joined.startsWith(INCLUDES_FOLDER)) {
+    const id = layout.reusableContentAt(joined);
+    return id ? { kind: 'reusable-content', reusableContent: id } : undefined;
+  }
   return toPage(layout.pageAt(joined), anchor);
 }
 
@@ -135,16 +146,18 @@ export function resolveLink(layout: ContentLayout, url: string, from: string | u
 export type MarkdownRefs = 'relative' | 'stable';
 
 /**
- * The write options that make `documentToMarkdown` write the references of page `from` as
- * `stable` (`/pages/<pageId>`, `/pages/<pageId>#anchor`, `/files/<fileId>`) or `relative` paths
- * of the layout (`../install.md`, `guide/README.md#steps`, `../.gitbook/assets/logo.png`). A page
- * or file not in the layout is written in the stable form. Both read back (resolveLink) to the same
- * references.
+ * The write options that make `documentToMarkdown` write the references of page (or reusable
+ * content) `from` as `stable` (`/pages/<pageId>`, `/pages/<pageId>#anchor`, `/files/<fileId>`,
+ * `/reusable-contents/<id>`) or `relative` paths of the layout (`../install.md`,
+ * `guide/README.md#steps`, `../.gitbook/assets/logo.png`, `../.gitbook/includes/terms.md`). A page,
+ * file or reusable content not in the layout is written in the stable form. Both read back
+ * (resolveLink) to the same references.
  */
 export function markdownRefOptions(mode: MarkdownRefs, layout: ContentLayout | undefined, from: string | undefined): WriteOptions {
   const stablePage = (id: string) => `/pages/${id}`;
   const stableFile = (id: string) => `/files/${id}`;
-  if (mode === 'stable' || !layout) return { resolvePage: stablePage, resolveFile: stableFile };
+  const stableInclude = (id: string) => `/reusable-contents/${id}`;
+  if (mode === 'stable' || !layout) return { resolvePage: stablePage, resolveFile: stableFile, resolveReusableContent: stableInclude };
   const folder = from === undefined ? '' : layout.pageFolder(from);
   return {
     resolvePage: (id) => {
@@ -154,6 +167,10 @@ export function markdownRefOptions(mode: MarkdownRefs, layout: ContentLayout | u
     resolveFile: (id) => {
       const asset = layout.fileAsset(id);
       return asset === undefined ? stableFile(id) : relativePath(folder, asset);
+    },
+    resolveReusableContent: (id) => {
+      const file = layout.reusableContentFile(id);
+      return file === undefined ? stableInclude(id) : relativePath(folder, file);
     },
   };
 }

@@ -17,10 +17,13 @@ export const asPages = (scope: RevisionScope, nodes: PageNode[]): PageShape[] =>
 export const PageTypeEnum = builder.enumType('PageType', { values: ['document', 'group', 'link'] as const });
 
 export const MarkdownRefsEnum = builder.enumType('MarkdownRefs', {
-  description: 'How markdown writes links to pages and files (the public `format.markdown.refs`).',
+  description: 'How markdown writes links to pages and files, and includes of reusable contents (the public `format.markdown.refs`).',
   values: {
-    relative: { value: 'relative', description: 'Paths relative to the page, in the git layout: `../install.md`, `guide/README.md#steps`, `../.gitbook/assets/logo.png`.' },
-    stable: { value: 'stable', description: 'Identifiers: `/pages/<pageId>`, `/pages/<pageId>#anchor`, `/files/<fileId>`.' },
+    relative: {
+      value: 'relative',
+      description: 'Paths relative to the page, in the git layout: `../install.md`, `guide/README.md#steps`, `../.gitbook/assets/logo.png`, `{% include "../.gitbook/includes/terms.md" %}`.',
+    },
+    stable: { value: 'stable', description: 'Identifiers: `/pages/<pageId>`, `/pages/<pageId>#anchor`, `/files/<fileId>`, `{% include "/reusable-contents/<id>" %}`.' },
   } as const,
 });
 

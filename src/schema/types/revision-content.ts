@@ -7,12 +7,13 @@ import { revisionScope } from '../../domain/versions/revisions/load.js';
 import type { RevisionScope } from '../../domain/versions/revisions/scope.js';
 import { signFileToken } from '../../domain/versions/files/download-link.js';
 import { linksAt } from '../../http/paths.js';
-import { documentToMarkdown } from '../../lib/markdown/index.js';
+import { reusableContentMarkdown } from '../../domain/versions/content-links/markdown-refs.js';
 import { builder } from '../builder.js';
 import { revisionNodeId } from '../node-loaders.js';
 import { pageConnection } from '../connection.js';
 import type { Context } from '../context.js';
 import { RevisionRef } from './revision.js';
+import { MarkdownRefsEnum } from './page.js';
 
 /** An entity as resolvers pass it: its entry and the revision it was read from. */
 export type EntityShape = { entry: Entry; scope: RevisionScope };
@@ -60,9 +61,12 @@ export const ReusableContentRef = builder.objectRef<EntityShape>('ReusableConten
     document: t.field({ type: 'JSON', nullable: true, resolve: (r, _a, ctx) => (r.entry.documentId ? ctx.loaders.document.load(r.entry.documentId) : null) }),
     markdown: t.string({
       nullable: true,
-      resolve: async (r, _a, ctx) => {
+      description:
+        'The body as markdown. Links and includes are written as `refs` says: relative to its own file `.gitbook/includes/<slug>.md` in the git layout (default), or stable `/pages/<id>`, `/files/<id>`, `/reusable-contents/<id>`.',
+      args: { refs: t.arg({ type: MarkdownRefsEnum, required: false, defaultValue: 'relative' }) },
+      resolve: async (r, { refs }, ctx) => {
         const document = r.entry.documentId ? await ctx.loaders.document.load(r.entry.documentId) : null;
-        return document && documentToMarkdown(document);
+        return document && reusableContentMarkdown(ctx.loaders, r.scope.id, r.entry.entityId, document, refs ?? 'relative');
       },
     }),
   }),

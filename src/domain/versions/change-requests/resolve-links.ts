@@ -2,10 +2,12 @@
  * Links of the markdown bodies of a batch, resolved once the whole batch is applied: a page may
  * link to a page or file inserted later in the same batch (by path or by its `ref`), and relative
  * links are read from where the page ends up. Each markdown body with targets still URLs
- * (`./x.md`, `/pages/…`, `/files/…`) waits here, converted but not stored; after the last change,
- * the page tree and files are read once (workspace `allOfKind`), its targets are resolved
- * (lib/markdown/links.ts `resolveLink`), and the body is converted again with them and stored.
- * A target that names nothing stays a URL.
+ * (`./x.md`, `/pages/…`, `/files/…`, `{% include "../.gitbook/includes/x.md" %}`) waits here,
+ * converted but not stored; after the last change, the page tree, files and reusable contents are
+ * read once (workspace `allOfKind`), its targets are resolved (lib/markdown/links.ts
+ * `resolveLink`), and the body is converted again with them and stored. A target that names
+ * nothing stays a URL. A reusable content's body (reusable-contents.ts) is resolved the same way,
+ * relative to its own file `.gitbook/includes/<slug>.md`.
  */
 import type { Prisma } from '../../../generated/prisma/client.js';
 import { ContentLayout, resolveLink, type BatchRefs, type ContentRef } from '../../../lib/markdown/index.js';
@@ -14,20 +16,27 @@ import { putDocuments } from '../revisions/documents.js';
 import { relinkBody } from './page-body.js';
 import type { Workspace } from './workspace.js';
 
-/** A markdown body whose links wait for the batch's tree. */
-export type PendingBody = { pageId: string; markdown: string; previousJson: string | null; field: string; stored: PreparedDocument; targets: string[] };
+/** A markdown body whose links wait for the batch's tree: of a page, or (`kind`) a reusable content. */
+export type PendingBody = { pageId: string; kind?: 'page' | 'reusable-content'; markdown: string; previousJson: string | null; field: string; stored: PreparedDocument; targets: string[] };
 
-export async function resolveBatchLinks(tx: Prisma.TransactionClient, ws: Workspace, pending: readonly PendingBody[], refs: BatchRefs): Promise<void> {
-  if (!pending.length) return;
-  const [pages, files] = await Promise.all([ws.allOfKind('page'), ws.allOfKind('file')]);
-  const layout = new ContentLayout(
+/** The layout (layout.ts) of the workspace as it is now: its pages, files and reusable contents. */
+export async function workspaceLayout(ws: Workspace): Promise<ContentLayout> {
+  const [pages, files, reusables] = await Promise.all([ws.allOfKind('page'), ws.allOfKind('file'), ws.allOfKind('reusable-content')]);
+  return new ContentLayout(
     pages.map((p) => ({ id: p.entityId, parentId: p.parentId, slug: p.slug, type: p.type, position: p.position })),
     files.map((f) => ({ id: f.entityId, name: f.title })),
+    reusables.map((r) => ({ id: r.entityId, title: r.title })),
   );
+}
+
+export async function resolveBatchLinks(tx: Prisma.TransactionClient, ws: Workspace, pending: readonly PendingBody[], refs: BatchRefs = {}): Promise<void> {
+  if (!pending.length) return;
+  const layout = await workspaceLayout(ws);
   for (const body of pending) {
-    const page = await ws.page(body.pageId);
+    const kind = body.kind ?? 'page';
+    const entity = kind === 'page' ? await ws.page(body.pageId) : await ws.entity(kind, body.pageId);
     // Deleted, or given another body, by a later change of the batch: this body is not kept.
-    if (!page || page.documentId !== body.stored.id) continue;
+    if (!entity || entity.documentId !== body.stored.id) continue;
     const links: Record<string, ContentRef> = {};
     for (const url of body.targets) {
       const ref = resolveLink(layout, url, body.pageId, refs);
@@ -35,6 +44,6 @@ export async function resolveBatchLinks(tx: Prisma.TransactionClient, ws: Worksp
     }
     const stored = Object.keys(links).length ? await relinkBody(body.markdown, body.previousJson, links, body.field) : body.stored;
     const [documentId] = await putDocuments(tx, [stored]);
-    if (documentId !== page.documentId) ws.write('page', body.pageId, { ...page, documentId: documentId! });
+    if (documentId !== entity.documentId) ws.write(kind, body.pageId, { ...entity, documentId: documentId! });
   }
 }
