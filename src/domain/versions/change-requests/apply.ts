@@ -15,6 +15,7 @@ import type { InsertPage, PageChange, UpdatePage } from './page-input.js';
 import { resolveBody } from './page-body.js';
 import { pageTitle } from './page-title.js';
 import { resolveBatchLinks, type PendingBody } from './resolve-links.js';
+import { requireRefsFreeOfPaths, requireUniqueRefs } from './batch-refs.js';
 import type { Workspace } from './workspace.js';
 import { fileVersion, type StoredFile } from '../files/store-files.js';
 
@@ -144,9 +145,11 @@ async function remove(ws: Workspace, pageId: string): Promise<ChangeOutcome> {
 /**
  * `files`: the stored files of each `insert_files` change, by the change's index. Links of
  * markdown bodies are resolved after the last change, against the tree the batch leaves, with the
- * batch's `ref`s of pages and files (resolve-links.ts).
+ * batch's `ref`s of pages and files (resolve-links.ts), checked first (batch-refs.ts).
  */
 export async function applyChanges(tx: Prisma.TransactionClient, ws: Workspace, changes: readonly PageChange[], files: ReadonlyMap<number, StoredFile[]> = new Map()): Promise<ChangeOutcome[]> {
+  requireUniqueRefs(changes);
+  await requireRefsFreeOfPaths(ws, changes);
   const outcomes: ChangeOutcome[] = [];
   const batch: Batch = { pending: [] };
   for (const [index, change] of changes.entries()) {

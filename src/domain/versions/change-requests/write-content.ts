@@ -5,6 +5,7 @@ import { guardedWrite } from '../../access/guarded-write.js';
 import { commitRevision } from '../revisions/commit.js';
 import { parseInput } from '../../../lib/validation.js';
 import { applyChanges, type ChangeOutcome } from './apply.js';
+import { requireUniqueRefs } from './batch-refs.js';
 import { changeRequestOf, recordChangeRequestEvent, writtenEntities } from './events.js';
 import { lockChangeRequest } from './line.js';
 import { changesSchema, type PageChange } from './page-input.js';
@@ -41,6 +42,7 @@ export async function writeContent(
   fetch: SafeFetch,
 ): Promise<{ changeRequestId: string; outcomes: ChangeOutcome[] }> {
   const { changes } = parseInput(changesSchema, raw);
+  requireUniqueRefs(changes);
   const files = await storeBatchFiles(changes, store, fetch, () => access.requireChangeRequest(spaceId, idOrNumber, 'edit'));
   return editContent(db, access, spaceId, idOrNumber, (tx, ws) => applyChanges(tx, ws, changes, files));
 }
