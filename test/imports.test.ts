@@ -8,7 +8,6 @@ import { createClient } from 'graphql-ws';
 import { Document, ImageRun, Packer, Paragraph, HeadingLevel, TextRun } from 'docx';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import yazl from 'yazl';
 import { buildApp } from '../src/app.js';
 import { newId } from '../src/domain/kernel/ids.js';
 import { JOB_HANDLERS } from '../src/jobs/worker.js';
@@ -17,6 +16,7 @@ import { silentLogger } from '../src/observability/logger.js';
 import { gqlOk, http, sdk } from './helpers/clients.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
+import { zipOf } from './helpers/zip.js';
 import { serveSite, type Site } from './helpers/site.js';
 
 const server = useServer({ worker: true });
@@ -33,15 +33,6 @@ async function site(files: Parameters<typeof serveSite>[0]) {
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
-
-async function zipOf(entries: Record<string, string | Buffer>): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const [name, content] of Object.entries(entries)) zip.addBuffer(Buffer.from(content), name);
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 async function changeRequest() {
   const { org, owner } = await createOrg(server.db);

@@ -6,7 +6,6 @@
  * parameters, site PATCH fields, SAML and font shapes, `insert_page` titles.)
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import yazl from 'yazl';
 import { buildApp } from '../src/app.js';
 import { effectiveImportWaitMs } from '../src/config.js';
 import { silentLogger } from '../src/observability/logger.js';
@@ -14,6 +13,7 @@ import { gqlOk, http, sdk } from './helpers/clients.js';
 import { expectDocumented } from './helpers/documented.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
+import { zipOf } from './helpers/zip.js';
 import { serveSite, type Site } from './helpers/site.js';
 
 const server = useServer({ worker: true });
@@ -26,15 +26,6 @@ async function site(files: Parameters<typeof serveSite>[0]) {
   const s = await serveSite(files);
   sites.push(s);
   return s;
-}
-
-async function zipOf(entries: Record<string, string>): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const [name, content] of Object.entries(entries)) zip.addBuffer(Buffer.from(content), name);
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 async function changeRequest() {

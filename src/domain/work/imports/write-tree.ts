@@ -5,6 +5,11 @@
  * order they were read in. Everything goes through the workspace, so it lands in the one revision
  * the import commits.
  *
+ * A link that names nothing imported is then resolved as a change request's markdown links are
+ * (change-requests/resolve-links.ts, lib/markdown/links.ts `resolveLink`) against the change
+ * request's pages, files and reusable contents as the import leaves them, from the imported
+ * page's own file in that tree: `../existing.md`, `/pages/<id>`, `/files/<id>`…
+ *
  * Into the change request: the imported pages are added after its last top-level page. Into a
  * page (`pageId`): that page takes the first imported page's body (and title); for a tree source
  * its children are replaced by the rest of the tree.
@@ -14,7 +19,8 @@ import type { Prisma } from '../../../generated/prisma/client.js';
 import type { JSONDocument } from '../../../lib/documents/types.js';
 import { slugOf } from '../../../lib/documents/slug.js';
 import { newId } from '../../kernel/ids.js';
-import { convertMarkdown, MarkdownLimitError, rewriteUrlTargets, type ContentRef } from '../../../lib/markdown/index.js';
+import { convertMarkdown, MarkdownLimitError, relativeTargets, resolveLink, rewriteUrlTargets, type ContentLayout, type ContentRef } from '../../../lib/markdown/index.js';
+import { workspaceLayout } from '../../versions/change-requests/resolve-links.js';
 import { loadDocuments, putDocuments } from '../../versions/revisions/documents.js';
 import { prepareOffLoop } from '../../../lib/documents/prepare.js';
 import type { EntityVersion } from '../../versions/revisions/commit.js';
@@ -75,6 +81,16 @@ async function uniqueSlug(title: string, used: Set<string>, taken: (slug: string
       return slug;
     }
   }
+}
+
+/** `document` of page `pageId` with the relative targets the import left resolved against the change request (`layout`). */
+function resolveAgainst(layout: ContentLayout, document: JSONDocument, pageId: string): JSONDocument {
+  const links = new Map<string, ContentRef>();
+  for (const { url } of relativeTargets(document)) {
+    const ref = resolveLink(layout, url, pageId);
+    if (ref) links.set(url, ref);
+  }
+  return links.size ? rewriteUrlTargets(document, (url) => links.get(url)) : document;
 }
 
 export async function writeImportTree(
@@ -143,17 +159,9 @@ export async function writeImportTree(
     await place(tree.pages, null);
   }
 
-  const withBody = [replaced, ...planned].filter((p): p is Planned => !!p?.document);
-  const prepared = [];
-  for (const p of withBody) prepared.push(await pageLimits(p.page, () => prepareOffLoop(p.document!, { keys: false, ...(signal ? { signal } : {}) })));
-  const documentIds = await putDocuments(tx, prepared);
-  const stored = new Map(withBody.map((p, i) => [p, documentIds[i]]));
-  const documentOf = (p: Planned) => stored.get(p) ?? null;
-
-  if (replaced && target.page) {
-    const documentId = documentOf(replaced);
-    ws.write('page', target.page.entityId, { ...target.page, title: replaced.title, documentId });
-  }
+  // The tree first (bodies not yet stored), so that links left can be read from where pages sit.
+  const versions = new Map<Planned, EntityVersion>();
+  if (replaced && target.page) versions.set(replaced, { ...target.page, title: replaced.title });
 
   // Positions and slugs per parent: new parents hold only imported pages; the top level (or the
   // replaced page, whose children were removed) is appended to.
@@ -172,17 +180,27 @@ export async function writeImportTree(
         type: p.document ? 'document' : 'group',
         title: p.title,
         slug: await uniqueSlug(p.title, used, taken),
-        documentId: documentOf(p),
+        documentId: null,
         data: {},
         createdAt: new Date(),
       };
-      ws.write('page', p.id, version);
+      versions.set(p, version);
     }
   }
-
+  for (const [p, version] of versions) ws.write('page', p.id, version);
   for (const { source, file } of files) {
     const id = fileIds.get(locate(source) ?? '');
     if (id) ws.write('file', id, fileVersion(file));
   }
+
+  const withBody = [replaced, ...planned].filter((p): p is Planned => !!p?.document);
+  const layout = withBody.some((p) => relativeTargets(p.document!).length) ? await workspaceLayout(ws) : undefined;
+  const prepared = [];
+  for (const p of withBody) {
+    const document = layout ? resolveAgainst(layout, p.document!, p.id) : p.document!;
+    prepared.push(await pageLimits(p.page, () => prepareOffLoop(document, { keys: false, ...(signal ? { signal } : {}) })));
+  }
+  const documentIds = await putDocuments(tx, prepared);
+  for (const [i, p] of withBody.entries()) ws.write('page', p.id, { ...versions.get(p)!, documentId: documentIds[i]! });
   return { pages: planned.length + (replaced ? 1 : 0), files: fileIds.size };
 }
