@@ -87,6 +87,11 @@ describe('includes of reusable contents', () => {
       '',
       '{% include "../.gitbook/includes/missing.md" %}',
       '',
+      // An include of a page, and a link to a reusable content, name nothing: they stay URLs.
+      '{% include "../README.md" %}',
+      '',
+      '[terms](../.gitbook/includes/terms-of-use.md)',
+      '',
     ].join('\n');
     // A page inserted in the same batch, at the top level, includes from its own folder.
     const result = await write([
@@ -99,6 +104,8 @@ describe('includes of reusable contents', () => {
       { kind: 'reusable-content', reusableContent: terms.id },
       { kind: 'reusable-content', reusableContent: notice.id },
       { kind: 'url', url: '../.gitbook/includes/missing.md' },
+      { kind: 'url', url: '../README.md' },
+      { kind: 'url', url: '../.gitbook/includes/terms-of-use.md' },
     ]);
     const faqDocument = ((await api.spaces.getPageInChangeRequestById(space.id, cr.id, faq)).data as any).document;
     expect(refsOf(faqDocument)).toEqual([{ kind: 'reusable-content', reusableContent: notice.id }]);

@@ -44,14 +44,15 @@ export function relativeTargets(document: JSONDocument): RelativeTarget[] {
 /**
  * A copy of the document with `{kind: 'url'}` targets replaced by what `resolve` answers for them
  * (undefined: kept as they are). Used by imports, whose targets may be absolute URLs of other
- * imported pages.
+ * imported pages. An include (`reusable-content` block) takes only a reusable content, and only an
+ * include takes one: `{% include "../guide.md" %}` or `[x](.gitbook/includes/x.md)` stay URLs.
  */
 export function rewriteUrlTargets(document: JSONDocument, resolve: (url: string) => ContentRef | undefined): JSONDocument {
   const copy = structuredClone(document);
-  eachRef(copy, (data, ref) => {
+  eachRef(copy, (data, ref, type) => {
     if (ref.kind !== 'url' || typeof ref.url !== 'string') return;
     const target = resolve(ref.url);
-    if (target) data.ref = { ...target };
+    if (target && (target.kind === 'reusable-content') === (type === 'reusable-content')) data.ref = { ...target };
   });
   return copy;
 }
