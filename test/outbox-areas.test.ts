@@ -272,7 +272,7 @@ describe('outbox: organization-level objects', () => {
     const bold = await uploadFont(owner.token, org.id, inter('inter-latin-700-normal.woff2'));
     const font = await rest(owner.token, 'PUT', `${o}/fonts`, 201, { fontFamily: 'Inter', fontFaces: [{ weight: 400, storageKey: regular }] });
     await rest(owner.token, 'PUT', `${o}/fonts`, 400, { fontFamily: 'Nope', fontFaces: [{ weight: 400, storageKey: 'upload_nope' }] });
-    await rest(owner.token, 'POST', `${o}/fonts/${font.id}`, 200, { fontFaces: [{ weight: 700, storageKey: bold }] });
+    await rest(owner.token, 'POST', `${o}/fonts/${font.id}`, 201, { fontFaces: [{ weight: 700, storageKey: bold }] });
     await rest(owner.token, 'DELETE', `${o}/fonts/${font.id}`, 205);
     expect(await next()).toEqual([of('customFontCreated', font.id), of('customFontUpdated', font.id), of('customFontDeleted', font.id)]);
   });

@@ -130,6 +130,10 @@ export const SPACE_FIELD_COLUMNS: Record<string, readonly SpaceColumn[]> = {
   links: ['revisionId'],
   mergeRules: ['mergeRules'],
   jobs: [],
+  search: [],
+  revisionById: [],
+  document: [],
+  pdfURL: [],
 };
 
 const columnsByField = new WeakMap<GraphQLResolveInfo['fieldNodes'], SpaceColumn[]>();
