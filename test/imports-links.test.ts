@@ -5,18 +5,15 @@
  * (`existing.md`, `guide/install.md#steps`) or stable (`/pages/<id>`, `/files/<id>`). Links
  * between imported pages still win; what names nothing stays a URL.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { http, sdk } from './helpers/clients.js';
 import { createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
-import { serveSite, type Site } from './helpers/site.js';
+import { useSites } from './helpers/site.js';
 import { zipOf } from './helpers/zip.js';
 
 const server = useServer({ worker: true });
-const sites: Site[] = [];
-afterAll(async () => {
-  for (const site of sites) await site.close();
-});
+const site = useSites();
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
@@ -60,10 +57,9 @@ describe('imported links to the change request', () => {
       ].join('\n'),
       'other.md': '# Other\n\n[home](README.md) [existing](./existing.md)\n',
     });
-    const site = await serveSite({ '/docs.zip': { type: 'application/zip', body: zip } });
-    sites.push(site);
+    const served = await site({ '/docs.zip': { type: 'application/zip', body: zip } });
     const base = `/spaces/${space.id}/change-requests/${cr.id}/content`;
-    const answer = await http(server.url, owner.token, 'POST', `${base}/import`, { url: `${site.url}/docs.zip`, source: 'zip' });
+    const answer = await http(server.url, owner.token, 'POST', `${base}/import`, { url: `${served.url}/docs.zip`, source: 'zip' });
     expect(answer.status).toBe(200);
 
     const tree = (await http(server.url, owner.token, 'GET', `${base}/pages`)).body.pages as { id: string; title: string; path: string }[];

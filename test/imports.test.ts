@@ -6,7 +6,7 @@
  */
 import { createClient } from 'graphql-ws';
 import { Document, ImageRun, Packer, Paragraph, HeadingLevel, TextRun } from 'docx';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildApp } from '../src/app.js';
 import { newId } from '../src/domain/kernel/ids.js';
@@ -17,19 +17,11 @@ import { gqlOk, http, sdk } from './helpers/clients.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 import { zipOf } from './helpers/zip.js';
-import { serveSite, type Site } from './helpers/site.js';
+import { useSites } from './helpers/site.js';
 
 const server = useServer({ worker: true });
 
-const sites: Site[] = [];
-afterAll(async () => {
-  for (const site of sites) await site.close();
-});
-async function site(files: Parameters<typeof serveSite>[0]) {
-  const s = await serveSite(files);
-  sites.push(s);
-  return s;
-}
+const site = useSites();
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');

@@ -5,7 +5,7 @@
  * says what was imported. (Later items of the same list: members' `sites`, change-request list
  * parameters, site PATCH fields, SAML and font shapes, `insert_page` titles.)
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { effectiveImportWaitMs } from '../src/config.js';
 import { silentLogger } from '../src/observability/logger.js';
@@ -14,19 +14,11 @@ import { expectDocumented } from './helpers/documented.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 import { zipOf } from './helpers/zip.js';
-import { serveSite, type Site } from './helpers/site.js';
+import { useSites } from './helpers/site.js';
 
 const server = useServer({ worker: true });
 
-const sites: Site[] = [];
-afterAll(async () => {
-  for (const site of sites) await site.close();
-});
-async function site(files: Parameters<typeof serveSite>[0]) {
-  const s = await serveSite(files);
-  sites.push(s);
-  return s;
-}
+const site = useSites();
 
 async function changeRequest() {
   const { org, owner } = await createOrg(server.db);

@@ -7,21 +7,18 @@
  * A large page within the limits (multi-MB documents) is stored without blocking /healthz either,
  * under the same content-addressed ID the event loop would have computed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DOCUMENT_BYTES, MAX_LINKS, MAX_NESTING_DEPTH, MAX_TABLE_CELLS } from '../src/lib/markdown/index.js';
 import { documentId } from '../src/domain/versions/revisions/documents.js';
 import { http, sdk } from './helpers/clients.js';
 import { createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
-import { serveSite, type Site } from './helpers/site.js';
+import { useSites } from './helpers/site.js';
 
 // A short conversion budget: the flat emphasis below would take about a minute, and is cut at 5 s.
 const server = useServer({ worker: true, env: () => ({ QUIRE_CONVERT_TIMEOUT_SECONDS: '5' }) });
 
-const sites: Site[] = [];
-afterAll(async () => {
-  for (const site of sites) await site.close();
-});
+const serve = useSites();
 
 /** `[[[…x…]]]`, `depth` deep. */
 const brackets = (depth: number) => '['.repeat(depth) + 'x' + ']'.repeat(depth);
@@ -90,8 +87,7 @@ const insertPage = (token: string, base: string, markdown: string) =>
   http(server.url, token, 'POST', base, { changes: [{ operation: 'insert_page', title: 'Page', document: { markdown } }] });
 
 async function site(path: string, body: string, type = 'text/markdown') {
-  const s = await serveSite({ [path]: { type, body } });
-  sites.push(s);
+  const s = await serve({ [path]: { type, body } });
   return `${s.url}${path}`;
 }
 

@@ -1,6 +1,7 @@
 /** A small HTTP server on 127.0.0.1 serving fixed files, for imports to fetch. */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll } from 'vitest';
 
 export type SiteFile = { body: string | Uint8Array; type: string; delayMs?: number; status?: number };
 
@@ -25,5 +26,18 @@ export async function serveSite(files: Record<string, SiteFile>): Promise<Site> 
     url: `http://127.0.0.1:${port}`,
     hits,
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
+
+/** A `serveSite` for one test file: every site it serves is closed after the file's tests. */
+export function useSites(): (files: Record<string, SiteFile>) => Promise<Site> {
+  const sites: Site[] = [];
+  afterAll(async () => {
+    for (const site of sites) await site.close();
+  });
+  return async (files) => {
+    const site = await serveSite(files);
+    sites.push(site);
+    return site;
   };
 }
