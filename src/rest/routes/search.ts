@@ -1,9 +1,9 @@
-/** Section 4.8 of the API description: searching an organization's content. */
+/** Section 4.8 of the API description: searching an organization's content, or one space's. */
 import { badRequest } from '../../lib/errors.js';
 import { CONNECTION_FIELDS, listOf, pageArgs, route } from '../route.js';
 
-/** A page of search results (`SearchPageResult`), also answered by `GET /spaces/{spaceId}/search`. */
-export const SEARCH_PAGE_FRAGMENT = `fragment RestSearchPage on SearchPageResult {
+/** A page of search results (`SearchPageResult`). */
+const SEARCH_PAGE_FRAGMENT = `fragment RestSearchPage on SearchPageResult {
   id title description path score rank ancestors { title } urls { app }
   sections { id title path body score urls { app } }
 }`;
@@ -25,7 +25,7 @@ type SearchPage = {
 type SearchSpace = { id: string; title: string; score: number; pages: SearchPage[] };
 
 /** `SearchPageResult` of the public document (`description` is required: empty when the page has none). */
-export const presentSearchPage = (page: SearchPage) => ({ ...page, description: page.description ?? '' });
+const presentSearchPage = (page: SearchPage) => ({ ...page, description: page.description ?? '' });
 
 /** `SearchSpaceResult` of the public document (pages: `SearchPageResult`, sections: `SearchSectionResult`). */
 const presentSearchSpace = (space: SearchSpace) => ({
@@ -36,6 +36,13 @@ const presentSearchSpace = (space: SearchSpace) => ({
   pages: space.pages.map(presentSearchPage),
 });
 
+/** The search text (`?query=`, required) and the page arguments. */
+function searchArgs(query: URLSearchParams) {
+  const text = query.get('query');
+  if (text === null) throw badRequest('Invalid value for "query": required', 'query');
+  return { query: text, ...pageArgs(query) };
+}
+
 export const searchRoutes = [
   route({
     method: 'GET',
@@ -43,11 +50,16 @@ export const searchRoutes = [
     operation: `query RestSearchOrganization($id: ID!, $query: String!, $first: Int, $after: String) {
       organization(id: $id) { search(query: $query, first: $first, after: $after) { ${CONNECTION_FIELDS} edges { node { ...RestSearchSpace } } } }
     } ${SEARCH_FRAGMENT}`,
-    variables: ({ params, query }) => {
-      const text = query.get('query');
-      if (text === null) throw badRequest('Invalid value for "query": required', 'query');
-      return { id: params.organizationId, query: text, ...pageArgs(query) };
-    },
+    variables: ({ params, query }) => ({ id: params.organizationId, ...searchArgs(query) }),
     result: (data) => listOf(data.organization.search, presentSearchSpace),
+  }),
+  route({
+    method: 'GET',
+    path: '/spaces/{spaceId}/search',
+    operation: `query RestSearchSpace($spaceId: ID!, $query: String!, $first: Int, $after: String) {
+      space(id: $spaceId) { search(query: $query, first: $first, after: $after) { ${CONNECTION_FIELDS} edges { node { ...RestSearchPage } } } }
+    } ${SEARCH_PAGE_FRAGMENT}`,
+    variables: ({ params, query }) => ({ spaceId: params.spaceId, ...searchArgs(query) }),
+    result: (data) => listOf(data.space.search, presentSearchPage),
   }),
 ];

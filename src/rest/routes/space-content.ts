@@ -24,7 +24,6 @@ import {
 } from '../present-change-requests.js';
 import { documentFlags, documentSchema, pageFormat, presentContributor, presentDocument, presentPageRecord, revisionFlags } from '../present-revision-content.js';
 import { USER_FRAGMENT } from '../present.js';
-import { presentSearchPage, SEARCH_PAGE_FRAGMENT } from './search.js';
 
 type Obj = Record<string, any>;
 
@@ -210,18 +209,5 @@ export const spaceContentRoutes: Route[] = [
       const items = data.space.changeRequest.contributors.map(presentContributor);
       return { items, count: items.length };
     },
-  }),
-  route({
-    method: 'GET',
-    path: '/spaces/{spaceId}/search',
-    operation: `query RestSearchSpace($spaceId: ID!, $query: String!, $first: Int, $after: String) {
-      space(id: $spaceId) { search(query: $query, first: $first, after: $after) { ${CONNECTION_FIELDS} edges { node { ...RestSearchPage } } } }
-    } ${SEARCH_PAGE_FRAGMENT}`,
-    variables: ({ params, query }) => {
-      const text = query.get('query');
-      if (text === null) throw badRequest('Invalid value for "query": required', 'query');
-      return { spaceId: params.spaceId, query: text, ...pageArgs(query) };
-    },
-    result: (data) => listOf(data.space.search, presentSearchPage),
   }),
 ];
