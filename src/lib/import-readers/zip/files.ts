@@ -35,7 +35,12 @@ export const isImagePath = (path: string) => typeIn(IMAGE_TYPES, extensionOf(pat
 /** Whether the entry can become a file; `path` may still hold a wrapping folder or the root. */
 export const isAssetPath = (path: string) => isImagePath(path) || ASSETS.test(path);
 
-export function importedFile(path: string, bytes: Uint8Array): ImportedFile {
+/** The content type a file's extension gives; anything unknown is a plain byte stream. */
+export function contentTypeOf(path: string): string {
   const extension = extensionOf(path);
-  return { source: path, name: baseName(path), contentType: typeIn(IMAGE_TYPES, extension) ?? typeIn(OTHER_TYPES, extension) ?? 'application/octet-stream', bytes };
+  return typeIn(IMAGE_TYPES, extension) ?? typeIn(OTHER_TYPES, extension) ?? 'application/octet-stream';
+}
+
+export function importedFile(path: string, bytes: Uint8Array): ImportedFile {
+  return { source: path, name: baseName(path), contentType: contentTypeOf(path), bytes };
 }
