@@ -2,8 +2,11 @@
 import { ImportError } from '../import-readers/import-error.js';
 import { BlockedAddressError } from './guarded-lookup.js';
 
-export const blockedAddress = (host: string) =>
-  new ImportError('BLOCKED_ADDRESS', `${host} is a private or otherwise non-public address; imports only read public addresses.`);
+export const IMPORT_ADDRESS_POLICY = 'imports only read public addresses';
+
+/** `policy` says who may reach only public addresses (imports by default). */
+export const blockedAddress = (host: string, policy = IMPORT_ADDRESS_POLICY) =>
+  new ImportError('BLOCKED_ADDRESS', `${host} is a private or otherwise non-public address; ${policy}.`);
 
 export const cancelled = () => new ImportError('CANCELLED', 'The import was cancelled.');
 
@@ -15,9 +18,9 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw abortReason(signal.reason);
 }
 
-export function toImportError(error: unknown, url: URL): ImportError {
+export function toImportError(error: unknown, url: URL, addressPolicy?: string): ImportError {
   if (error instanceof ImportError) return error;
-  if (error instanceof BlockedAddressError) return blockedAddress(url.hostname);
+  if (error instanceof BlockedAddressError) return blockedAddress(url.hostname, addressPolicy);
   const code = typeof error === 'object' && error && 'code' in error ? String(error.code) : '';
   const host = url.host;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA') return fetchError(`Could not find the server ${host}.`);

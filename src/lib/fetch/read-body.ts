@@ -28,7 +28,7 @@ export async function readBody(response: IncomingMessage, url: URL, maxBytes: nu
 }
 
 /** The decoders undoing `Content-Encoding`, in the order to apply them (the last coding first). */
-function decodersFor(header: string | undefined, url: URL): Transform[] {
+export function decodersFor(header: string | undefined, url: URL): Transform[] {
   const codings = (header ?? '')
     .split(',')
     .map((coding) => coding.trim().toLowerCase())

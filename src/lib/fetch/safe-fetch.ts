@@ -3,16 +3,13 @@
  * address actually connected to), following redirects by hand so every hop is checked again,
  * bounded in time and size, and answering only the content types the caller reads.
  */
-import http, { STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import https from 'node:https';
-import { isIP } from 'node:net';
+import { STATUS_CODES, type OutgoingHttpHeaders } from 'node:http';
 import { ImportError } from '../import-readers/import-error.js';
 import type { FetchedResource, FetchOptions, ImportLimits, SafeFetch } from '../import-readers/tree.js';
-import { isPublicAddress } from './addresses.js';
 import { ByteBudget, responseTooLarge } from './byte-budget.js';
 import { isAccepted, parseContentType } from './content-type.js';
-import { abortReason, blockedAddress, toImportError } from './fetch-errors.js';
-import { guardedLookup } from './guarded-lookup.js';
+import { abortReason, toImportError } from './fetch-errors.js';
+import { checkedUrl, formatSeconds, MAX_REDIRECTS, REDIRECT_STATUSES, redirectTarget, send, tooManyRedirects } from './hop.js';
 import { ACCEPT_ENCODING, readBody } from './read-body.js';
 
 export type SafeFetchOptions = {
@@ -25,8 +22,7 @@ export type SafeFetchOptions = {
 };
 
 export const DEFAULT_USER_AGENT = 'quire-import/1';
-export const MAX_REDIRECTS = 5;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+export { MAX_REDIRECTS };
 
 /**
  * A fetcher for one import. `requestTimeoutMs` bounds each call (connect, headers, body, and its
@@ -57,11 +53,11 @@ export function createSafeFetch(options: SafeFetchOptions): SafeFetch {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       for (let redirects = 0; ; redirects++) {
-        const response = await send(url, headers, controller.signal, options.allowPrivateNetworks === true);
+        const response = await send({ url, method: 'GET', headers, signal: controller.signal, allowPrivate: options.allowPrivateNetworks === true });
         try {
           const status = response.statusCode ?? 0;
           if (REDIRECT_STATUSES.has(status)) {
-            if (redirects >= MAX_REDIRECTS) throw new ImportError('FETCH_ERROR', `${url.href} redirects more than ${MAX_REDIRECTS} times.`);
+            if (redirects >= MAX_REDIRECTS) throw tooManyRedirects(url);
             url = redirectTarget(url, response.headers.location);
             continue;
           }
@@ -94,52 +90,3 @@ export function createSafeFetch(options: SafeFetchOptions): SafeFetch {
     }
   };
 }
-
-/** One GET, resolved with the response once its headers arrived. */
-function send(url: URL, headers: OutgoingHttpHeaders, signal: AbortSignal, allowPrivate: boolean): Promise<IncomingMessage> {
-  const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  // Literal addresses never reach the lookup below, so they are checked here.
-  if (!allowPrivate && isIP(hostname) && !isPublicAddress(hostname)) return Promise.reject(blockedAddress(hostname));
-  return new Promise((resolve, reject) => {
-    const request = (url.protocol === 'https:' ? https : http).request(
-      {
-        protocol: url.protocol,
-        hostname,
-        port: url.port || undefined,
-        path: `${url.pathname}${url.search}`,
-        method: 'GET',
-        headers,
-        signal,
-        agent: false, // a fresh connection each time: no pooled socket from another lookup
-        ...(allowPrivate ? {} : { lookup: guardedLookup }),
-      },
-      resolve,
-    );
-    request.on('error', reject);
-    request.end();
-  });
-}
-
-/** An http(s) URL without credentials, or FETCH_ERROR. */
-function checkedUrl(input: string, what: string, base?: URL): URL {
-  let url: URL;
-  try {
-    url = new URL(input, base);
-  } catch {
-    throw new ImportError('FETCH_ERROR', `${what} is not a valid URL.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ImportError('FETCH_ERROR', `${what} must be an http or https URL.`);
-  }
-  if (url.username || url.password) {
-    throw new ImportError('FETCH_ERROR', `${what} must not contain a user name or password.`);
-  }
-  return url;
-}
-
-function redirectTarget(from: URL, location: string | undefined): URL {
-  if (!location) throw new ImportError('FETCH_ERROR', `${from.href} redirects without saying where to.`);
-  return checkedUrl(location, `The redirect of ${from.href}`, from);
-}
-
-const formatSeconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
