@@ -1,0 +1,58 @@
+/**
+ * isomorphic-git's HTTP client, made of the safe request (src/lib/fetch): every request and
+ * redirect of a clone, fetch or push is checked like an import's (addresses, schemes, idle time,
+ * the job's signal), credential headers stay with the remote's origin, and the bytes received
+ * count against the operation's cap as they stream.
+ */
+import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
+import type { SafeRequest } from '../fetch/safe-request.js';
+import type { GitBudget } from './budget.js';
+
+/** Error bodies are read for nothing but a hint: this much at most. */
+const MAX_ERROR_BODY = 64 * 1024;
+
+export function gitHttpClient(request: SafeRequest, budget: GitBudget): HttpClient {
+  return {
+    async request({ url, method = 'GET', headers = {}, body }: GitHttpRequest): Promise<GitHttpResponse> {
+      const response = await request({ url, method, headers, ...(body ? { body: await collect(body) } : {}) });
+      const answer = { url: response.url, method, statusCode: response.status, statusMessage: response.statusMessage, headers: response.headers };
+      if (response.status !== 200) return { ...answer, body: once(await errorBody(response.body, response.close)) };
+      return { ...answer, body: counted(response.body, budget) };
+    },
+  };
+}
+
+async function* counted(body: AsyncIterableIterator<Uint8Array>, budget: GitBudget): AsyncIterableIterator<Uint8Array> {
+  for await (const chunk of body) {
+    budget.receive(chunk.byteLength);
+    yield chunk;
+  }
+}
+
+async function* once(bytes: Uint8Array): AsyncIterableIterator<Uint8Array> {
+  yield bytes;
+}
+
+async function errorBody(body: AsyncIterableIterator<Uint8Array>, close: () => void): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.byteLength;
+      if (size >= MAX_ERROR_BODY) break;
+    }
+  } catch {
+    // The status says what went wrong; a broken error body adds nothing.
+  } finally {
+    close();
+  }
+  return Buffer.concat(chunks).subarray(0, MAX_ERROR_BODY);
+}
+
+/** A request body (isomorphic-git hands over an array of chunks, or an async iterable) as one buffer, to send with its length. */
+async function collect(body: Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of body) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
