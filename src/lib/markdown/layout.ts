@@ -19,6 +19,15 @@ import { slugOf } from '../documents/slug.js';
 export type LayoutPage = { id: string; parentId: string | null; slug: string; type: string; position: string };
 export type LayoutFile = { id: string; name: string };
 export type LayoutReusableContent = { id: string; title: string };
+/**
+ * Paths decided elsewhere (git sync's planned or recorded paths), entity ID → root-relative path:
+ * they win over the computed ones, and links resolve to and from them.
+ */
+export type GivenPaths = {
+  pages?: ReadonlyMap<string, string>;
+  files?: ReadonlyMap<string, string>;
+  reusableContents?: ReadonlyMap<string, string>;
+};
 
 export const ASSETS_FOLDER = '.gitbook/assets/';
 export const INCLUDES_FOLDER = '.gitbook/includes/';
@@ -26,11 +35,11 @@ export const INCLUDES_FOLDER = '.gitbook/includes/';
 const byId = <T extends { id: string }>(a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Fractional positions compare byte-wise; ties fall back to the ID (as revisions/tree.ts). */
-const bySiblingOrder = (a: LayoutPage, b: LayoutPage) =>
+export const bySiblingOrder = (a: { id: string; position: string }, b: { id: string; position: string }) =>
   a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
 /** `name`, or `stem (n).ext` for the n-th other file of that name. */
-const numbered = (name: string, n: number) => {
+export const numbered = (name: string, n: number) => {
   if (n === 0) return name;
   const dot = name.lastIndexOf('.');
   return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
@@ -64,6 +73,27 @@ export function relativePath(from: string, to: string): string {
   return [...fromParts.slice(common).map(() => '..'), ...toParts.slice(common)].join('/');
 }
 
+/**
+ * The first page, written as `README.md`: the first document at the top level, or in the first
+ * top-level group that has one. `byParent` lists siblings in order; `placed` says a page is in the tree.
+ */
+export function firstPage<T extends { id: string; type: string }>(byParent: ReadonlyMap<string | null, readonly T[]>, placed: (id: string) => boolean): string | undefined {
+  const top = byParent.get(null) ?? [];
+  return top.flatMap((p) => (p.type === 'group' ? (byParent.get(p.id) ?? []) : [p])).find((p) => p.type === 'document' && placed(p.id))?.id;
+}
+
+/**
+ * The names a link may give a page's given file: the file itself and, for a README, its folder
+ * (`a/README.md`, `a`); a leaf without extension (`a/b.md`, `a/b`); a group's folder (`a/` → `a`).
+ */
+function namesOfPageFile(path: string): string[] {
+  const trimmed = path.replace(/\/+$/, '');
+  const readme = /^(.*)\/readme\.md$/i.exec(trimmed);
+  if (readme) return [trimmed, readme[1]!];
+  if (/\.md$/i.test(trimmed)) return [trimmed, trimmed.slice(0, -3)];
+  return [trimmed];
+}
+
 export class ContentLayout {
   private readonly paths = new Map<string, string>();
   private readonly files = new Map<string, string>();
@@ -73,9 +103,12 @@ export class ContentLayout {
   private readonly types = new Map<string, string>();
   private readonly includes = new Map<string, string>();
   private readonly byInclude = new Map<string, string>();
+  private readonly givenPages = new Map<string, string>();
+  private readonly byGivenPath = new Map<string, string>();
   readonly rootPage: string | undefined;
 
-  constructor(pages: readonly LayoutPage[], files: readonly LayoutFile[] = [], reusableContents: readonly LayoutReusableContent[] = []) {
+  /** `given`: paths that replace the computed ones (see GivenPaths). */
+  constructor(pages: readonly LayoutPage[], files: readonly LayoutFile[] = [], reusableContents: readonly LayoutReusableContent[] = [], given: GivenPaths = {}) {
     const byParent = new Map<string | null, LayoutPage[]>();
     for (const page of pages) {
       const list = byParent.get(page.parentId) ?? [];
@@ -96,12 +129,23 @@ export class ContentLayout {
       }
     };
     place(null, '');
-    const top = byParent.get(null) ?? [];
-    this.rootPage = top.flatMap((p) => (p.type === 'group' ? (byParent.get(p.id) ?? []) : [p])).find((p) => p.type === 'document' && this.paths.has(p.id))?.id;
+    this.rootPage = firstPage(byParent, (id) => this.paths.has(id));
 
-    const assign = (folder: string, items: { id: string; name: string }[], to: Map<string, string>, from: Map<string, string>) => {
+    for (const [id, path] of given.pages ?? []) {
+      if (!this.paths.has(id)) continue;
+      this.givenPages.set(id, path);
+      for (const name of namesOfPageFile(path)) if (!this.byGivenPath.has(name)) this.byGivenPath.set(name, id);
+    }
+
+    const assign = (folder: string, items: { id: string; name: string }[], to: Map<string, string>, from: Map<string, string>, givenPaths: ReadonlyMap<string, string> = new Map()) => {
       const seen = new Map<string, number>();
-      for (const item of items.sort(byId)) {
+      const ids = new Set(items.map((item) => item.id));
+      for (const [id, path] of givenPaths) {
+        if (!ids.has(id)) continue;
+        to.set(id, path);
+        if (!from.has(path)) from.set(path, id);
+      }
+      for (const item of items.filter((i) => !givenPaths.has(i.id)).sort(byId)) {
         let n = seen.get(item.name) ?? 0;
         let path = `${folder}${numbered(item.name, n)}`;
         while (from.has(path)) path = `${folder}${numbered(item.name, ++n)}`;
@@ -110,8 +154,8 @@ export class ContentLayout {
         from.set(path, item.id);
       }
     };
-    assign(ASSETS_FOLDER, files.map((f) => ({ id: f.id, name: f.name.replace(/[/\\]/g, '_') || 'file' })), this.files, this.byAsset);
-    assign(INCLUDES_FOLDER, reusableContents.map((r) => ({ id: r.id, name: `${slugOf(r.title) || 'reusable-content'}.md` })), this.includes, this.byInclude);
+    assign(ASSETS_FOLDER, files.map((f) => ({ id: f.id, name: f.name.replace(/[/\\]/g, '_') || 'file' })), this.files, this.byAsset, given.files);
+    assign(INCLUDES_FOLDER, reusableContents.map((r) => ({ id: r.id, name: `${slugOf(r.title) || 'reusable-content'}.md` })), this.includes, this.byInclude, given.reusableContents);
   }
 
   hasPage(id: string): boolean {
@@ -129,6 +173,8 @@ export class ContentLayout {
 
   /** The page's markdown file (`README.md`, `a/b.md`, `a/b/README.md`); a group: its folder `a/`. */
   pageFile(id: string): string | undefined {
+    const given = this.givenPages.get(id);
+    if (given !== undefined) return given;
     const path = this.paths.get(id);
     if (path === undefined) return undefined;
     if (id === this.rootPage) return 'README.md';
@@ -170,6 +216,8 @@ export class ContentLayout {
   pageAt(path: string): string | undefined {
     const trimmed = path.replace(/\/+$/, '');
     if (!trimmed) return undefined;
+    const given = this.byGivenPath.get(trimmed);
+    if (given !== undefined) return given;
     if (/^readme\.md$/i.test(trimmed)) return this.rootPage;
     const readme = /^(.*)\/readme\.md$/i.exec(trimmed);
     if (readme) return this.bySlugPath.get(readme[1]!);
