@@ -5,7 +5,7 @@
 import type { ImportedFile, ImportLimits, ImportTree } from '../tree.js';
 import { baseName } from './archive-path.js';
 import { importedFile, isAssetPath } from './files.js';
-import { folderTree } from './folders.js';
+import { folderPages } from './folders.js';
 import { GITBOOK_YAML } from './gitbook-yaml.js';
 import { layOut } from './layout.js';
 import { countPages, firstPages } from './page-limit.js';
@@ -29,7 +29,7 @@ export async function readZipTree(bytes: Uint8Array, options: ReadZipOptions): P
   const summary = files.get(config.summary);
   // A SUMMARY.md that lists nothing (empty, or prose) does not hide the folders' pages.
   const listed = summary ? summaryTree(config.summary, decodeText(summary), files) : [];
-  const pages = listed.length > 0 ? listed : folderTree(files, config.readme);
+  const pages = listed.length > 0 ? listed : folderPages(files, config.readme);
   const assets: ImportedFile[] = [];
   for (const [path, content] of files) if (isAssetPath(path) && !isPagePath(path)) assets.push(importedFile(path, content));
   return { pages: firstPages(pages, options.limits.maxPages), files: assets, totalResources: countPages(pages) + assets.length };
