@@ -46,6 +46,12 @@ const schema = z.object({
   QUIRE_JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(JOB_LIMIT_DEFAULTS.maxAttempts),
   QUIRE_JOB_TIME_BUDGET_SECONDS: z.coerce.number().min(1).default(JOB_LIMIT_DEFAULTS.timeBudgetSeconds),
   QUIRE_IMPORT_WAIT_SECONDS: z.coerce.number().min(0).default(30),
+  QUIRE_GIT_COMMITTER_NAME: z.string().min(1).max(200).default('quire'),
+  QUIRE_GIT_COMMITTER_EMAIL: z.string().email().default('quire@localhost'),
+  QUIRE_GIT_MAX_ENTRIES: z.coerce.number().int().min(1).default(50_000),
+  QUIRE_GIT_MAX_BLOB_MB: z.coerce.number().min(1).default(20),
+  QUIRE_GIT_MAX_TOTAL_MB: z.coerce.number().min(1).default(1024),
+  QUIRE_GIT_TIMEOUT_SECONDS: z.coerce.number().min(1).default(600),
   QUIRE_JOB_POLL_SECONDS: z.coerce.number().min(0.1).default(2),
   SMTP_URL: z.string().regex(/^smtps?:\/\//i, 'must start with smtp:// or smtps://').optional(),
   SMTP_FROM: z.string().min(3).optional(),
@@ -113,6 +119,9 @@ export type Config = {
   jobTimeBudgetMs: number;
   /** How long a REST import waits for its job before answering 202 with the job's location. */
   importWaitMs: number;
+  /** Git sync: the identity that commits exports (the author is the person whose change it was), and the caps of one operation. */
+  gitCommitter: { name: string; email: string };
+  gitLimits: { maxEntries: number; maxBlobBytes: number; maxTotalBytes: number; totalTimeMs: number };
   /** How often a job subscription re-reads its job, besides being woken by its events (which may not reach this process). */
   jobPollMs: number;
   /** Where outgoing e-mail (invitations) is sent; without it, messages are logged and invite links handed to the admin. */
@@ -173,6 +182,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobMaxAttempts: e.QUIRE_JOB_MAX_ATTEMPTS,
     jobTimeBudgetMs: e.QUIRE_JOB_TIME_BUDGET_SECONDS * 1000,
     importWaitMs: e.QUIRE_IMPORT_WAIT_SECONDS * 1000,
+    gitCommitter: { name: e.QUIRE_GIT_COMMITTER_NAME, email: e.QUIRE_GIT_COMMITTER_EMAIL },
+    gitLimits: {
+      maxEntries: e.QUIRE_GIT_MAX_ENTRIES,
+      maxBlobBytes: e.QUIRE_GIT_MAX_BLOB_MB * 1024 * 1024,
+      maxTotalBytes: e.QUIRE_GIT_MAX_TOTAL_MB * 1024 * 1024,
+      totalTimeMs: e.QUIRE_GIT_TIMEOUT_SECONDS * 1000,
+    },
     jobPollMs: e.QUIRE_JOB_POLL_SECONDS * 1000,
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,

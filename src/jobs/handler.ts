@@ -15,7 +15,7 @@ export type JobServices = {
   db: Db;
   events: EventBus;
   logger: Logger;
-  config: Pick<Config, 'dataDir' | 'fetchAllowPrivateNetworks' | 'jobStaleMs' | 'jobMaxAttempts' | 'jobTimeBudgetMs'>;
+  config: Pick<Config, 'dataDir' | 'fetchAllowPrivateNetworks' | 'jobStaleMs' | 'jobMaxAttempts' | 'jobTimeBudgetMs' | 'secret' | 'gitCommitter' | 'gitLimits'>;
 };
 
 export type JobContext = {

@@ -68,7 +68,7 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
     return row;
   };
   const end = (state: 'succeeded' | 'failed' | 'cancelled' | 'queued', fields: { errorCode?: string | null; message: string; errorMessage?: string | null }) =>
-    update(sql`"state" = ${state}::"JobState", "errorCode" = ${fields.errorCode ?? null}, "errorMessage" = ${fields.errorMessage ?? null}, "message" = ${fields.message}, "finishedAt" = ${state === 'queued' ? null : new Date()}`);
+    update(sql`"state" = ${state}::"JobState", "errorCode" = ${fields.errorCode ?? null}, "errorMessage" = ${fields.errorMessage ?? null}, "message" = ${fields.message}, "finishedAt" = ${state === 'queued' ? null : new Date()}, "secret" = ${state === 'queued' ? sql`"secret"` : null}`);
 
   const [claimed] = await db.$queryRaw<JobRow[]>`
     UPDATE "Job" SET "state" = 'running', "attempts" = "attempts" + 1, "startedAt" = COALESCE("startedAt", now()), "workerId" = ${workerId},
@@ -77,7 +77,7 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
   if (!claimed) {
     // Finished already (a repeated run), gone with its organization, or cancelled before it ran.
     const [cancelled] = await db.$queryRaw<JobRow[]>`
-      UPDATE "Job" SET "state" = 'cancelled', "errorCode" = 'CANCELLED', "message" = 'Cancelled', "finishedAt" = now(), "version" = "version" + 1, "updatedAt" = now()
+      UPDATE "Job" SET "state" = 'cancelled', "errorCode" = 'CANCELLED', "message" = 'Cancelled', "finishedAt" = now(), "secret" = NULL, "version" = "version" + 1, "updatedAt" = now()
       WHERE "id" = ${jobId} AND "state" IN ('queued', 'running') AND "cancelRequested" RETURNING *`;
     publish(cancelled);
     return;
@@ -129,7 +129,7 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
     },
     async complete(tx, result, progress) {
       const rows = await tx.$executeRaw`
-        UPDATE "Job" SET "state" = 'succeeded', "result" = ${JSON.stringify(result)}::jsonb, "message" = 'Done', "finishedAt" = now(), "version" = "version" + 1, "updatedAt" = now(),
+        UPDATE "Job" SET "state" = 'succeeded', "result" = ${JSON.stringify(result)}::jsonb, "message" = 'Done', "finishedAt" = now(), "secret" = NULL, "version" = "version" + 1, "updatedAt" = now(),
           "progressDone" = COALESCE(${progress?.done ?? null}::int, "progressDone"), "progressTotal" = COALESCE(${progress?.total ?? null}::int, "progressTotal")
         WHERE ${ours()} AND NOT "cancelRequested"`;
       if (rows !== 1) throw new Stop('lost');
@@ -145,7 +145,7 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
     clearTimeout(timer);
     await flushing;
     if (completed) publish((await db.job.findUnique({ where: { id: jobId } })) ?? undefined);
-    else await update(sql`"state" = 'succeeded', "message" = 'Done', "finishedAt" = now()`);
+    else await update(sql`"state" = 'succeeded', "message" = 'Done', "finishedAt" = now(), "secret" = NULL`);
   } catch (error) {
     clearTimeout(timer);
     await flushing;

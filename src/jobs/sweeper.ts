@@ -20,7 +20,7 @@ export async function recoverLostJobs(db: Db, events: EventBus, staleMs: number,
   const stale = sql`"state" = 'running' AND "heartbeatAt" < now() - ${staleMs} * interval '1 millisecond'`;
   const failed = await db.$queryRaw<JobRow[]>`
     UPDATE "Job" SET "state" = 'failed', "errorCode" = ${JOB_STOPPED}, "errorMessage" = ${stoppedReason(limits.jobMaxAttempts, limits)},
-      "message" = 'Failed', "finishedAt" = now(), "version" = "version" + 1, "updatedAt" = now()
+      "message" = 'Failed', "finishedAt" = now(), "secret" = NULL, "version" = "version" + 1, "updatedAt" = now()
     WHERE ${stale} AND "attempts" >= ${limits.jobMaxAttempts} RETURNING *`;
   const requeued = await db.$queryRaw<JobRow[]>`
     UPDATE "Job" SET "state" = 'queued', "message" = 'The worker running it stopped; it will be run again', "version" = "version" + 1, "updatedAt" = now()

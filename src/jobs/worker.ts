@@ -7,6 +7,7 @@ import { Logger, parseCronItems, run, type TaskList } from 'graphile-worker';
 import type { JobKind } from '../generated/prisma/client.js';
 import { RUN_JOB_TASK } from '../domain/work/jobs/enqueue.js';
 import { schedulePurges } from '../domain/content/spaces/trash.js';
+import { runGitSync } from './handlers/git-sync.js';
 import { runImport } from './handlers/import.js';
 import { runOpenAPIProcess } from './handlers/openapi.js';
 import { runSpaceDuplicate, runSpacePurge } from './handlers/space-jobs.js';
@@ -18,6 +19,8 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   space_duplicate: runSpaceDuplicate,
   space_purge: runSpacePurge,
   openapi_process: runOpenAPIProcess,
+  git_import: runGitSync,
+  git_export: runGitSync,
 };
 
 export function taskList(services: JobServices): TaskList {

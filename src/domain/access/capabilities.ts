@@ -28,7 +28,12 @@ export const SPACE_RULES = {
   review: { role: 'review' },
   /** Merge a change request into the space (its merge rules apply as well). */
   merge: { role: 'review', when: (space) => space.editMode === 'live' },
-  /** Edit mode and default level. */
+  /**
+   * Import from or export to the space's git repository (a locked space refuses it: an import
+   * writes content). Pointing the space at another repository, branch or directory is `configure`.
+   */
+  gitSync: { role: 'edit', when: (space) => space.editMode === 'live' },
+  /** Edit mode, default level, and the git repository the space syncs with. */
   configure: { role: 'admin' },
   /** Grant and revoke access, and list who has it. */
   share: { role: 'admin' },
@@ -136,7 +141,7 @@ export const mayOrganization = (action: OrganizationAction, membership: { member
 // The `permissions` objects of the API, from the same rules.
 
 /**
- * Features the public API describes that this server does not have yet (git sync, integrations,
+ * Features the public API describes that this server does not have yet (integrations,
  * OpenAPI specifications, billing): nobody may use what does not exist, and `permissions` says so.
  */
 const NOT_SERVED = false;
@@ -147,7 +152,7 @@ export const spacePermissions = (space: SpaceState, role: Role | null) => ({
   admin: maySpace('share', role, space),
   viewInviteLinks: maySpace('share', role, space),
   edit: maySpace('edit', role, space),
-  triggerGitSync: NOT_SERVED,
+  triggerGitSync: maySpace('gitSync', role, space),
   comment: maySpace('comment', role, space),
   merge: maySpace('merge', role, space),
   review: maySpace('review', role, space),

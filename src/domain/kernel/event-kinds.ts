@@ -11,6 +11,8 @@ export const EVENT_KINDS = {
   spaceDeleted: 'A space went to the trash.',
   spaceRestored: 'A space came back from the trash.',
   spacePurged: 'A space past its seven days in the trash was removed for good, with everything in it (told to organization admins).',
+  spaceGitSyncStarted: 'A git import or export of the space was queued (`data.direction`, `data.jobId`).',
+  spaceGitSyncCompleted: 'A git import or export of the space ended: `data.direction`, `data.state` (success, failure, timeout), `data.commitId`, `data.revisionId` when content changed, `data.changeRequestId` when a conflict was parked in a change request.',
   spaceTransferred: 'A space moved to another organization: told to the one it joined (`data.fromOrganizationId`) and to the one it left (`data.toOrganizationId`, without `spaceId`).',
   collectionCreated: 'A collection was created.',
   collectionUpdated: 'A collection\'s settings changed.',

@@ -6,6 +6,7 @@
 import type { Db } from '../../db/client.js';
 import { changeRequestLoaders } from './change-requests.js';
 import { contentLoaders } from './content.js';
+import { gitSyncLoaders } from './git-sync.js';
 import { peopleLoaders } from './people.js';
 import { openAPILoaders } from './openapi.js';
 import { nodeLoaders } from './nodes.js';
@@ -27,6 +28,7 @@ export function createLoaders(db: Db, viewerId: string, reach: Reach = {}) {
     ...siteLoaders(db, registry),
     ...openAPILoaders(db, registry),
     ...nodeLoaders(db, registry),
+    ...gitSyncLoaders(db, registry),
     /** Pages read ahead by a parent's statement: `set` by the parent, taken by the list's resolver. */
     readAhead: registry.readAhead,
     /** Clears every cache of the request (after a write). */

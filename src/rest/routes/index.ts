@@ -3,6 +3,7 @@ import type { Route } from '../route.js';
 import { changeRequestEntityRoutes, changeRequestRoutes } from './change-requests.js';
 import { collectionRoutes } from './collections.js';
 import { exportRoutes } from './exports.js';
+import { gitSyncRoutes } from './git-sync.js';
 import { importRoutes } from './imports.js';
 import { linkRoutes } from './links.js';
 import { memberRoutes } from './members.js';
@@ -21,4 +22,4 @@ import { spaceContentRoutes } from './space-content.js';
 import { teamRoutes } from './teams.js';
 import { userRoutes } from './users.js';
 
-export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...spaceContentRoutes, ...linkRoutes, ...reviewRoutes, ...exportRoutes, ...importRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...openAPISpecRoutes, ...translationRoutes, ...fontRoutes, ...ssoRoutes, ...inviteRoutes, ...searchRoutes, ...siteRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes];
+export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...spaceContentRoutes, ...linkRoutes, ...reviewRoutes, ...exportRoutes, ...importRoutes, ...gitSyncRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...openAPISpecRoutes, ...translationRoutes, ...fontRoutes, ...ssoRoutes, ...inviteRoutes, ...searchRoutes, ...siteRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes];

@@ -27,6 +27,8 @@ const JobKindEnum = builder.enumType('JobKind', {
     space_duplicate: { description: 'A copy of a space (`duplicateSpace`).' },
     space_purge: { description: 'A space removed for good once its 7 days in the trash have passed.' },
     openapi_process: { description: 'An OpenAPI specification fetched, parsed and validated into a version.' },
+    git_import: { description: 'The branch tip of the space\'s git repository merged into the space (`importGitRepository`).' },
+    git_export: { description: 'The space\'s content committed and pushed to its git repository (`exportToGitRepository`).' },
   } as const,
 });
 
@@ -61,7 +63,7 @@ const JobErrorRef = builder.simpleObject('JobError', {
   fields: (t) => ({
     code: t.string({
       description:
-        'A stable reason: an import\'s `FETCH_TIMEOUT`, `FETCH_ERROR`, `BLOCKED_ADDRESS`, `HTTP_ERROR`, `TOO_LARGE`, `UNSUPPORTED_CONTENT_TYPE`, `PARSE_ERROR`, `ROBOTS_DISALLOWED`; `CANCELLED`; `JOB_STOPPED` (its runs were stopped QUIRE_JOB_MAX_ATTEMPTS times: its worker died or stopped responding, or a run passed its time budget); `INTERNAL_ERROR`; or the code of a refused operation (`FORBIDDEN`, `NOT_FOUND`, `CONFLICT`, `BAD_REQUEST`).',
+        'A stable reason: an import\'s `FETCH_TIMEOUT`, `FETCH_ERROR`, `BLOCKED_ADDRESS`, `HTTP_ERROR`, `TOO_LARGE`, `UNSUPPORTED_CONTENT_TYPE`, `PARSE_ERROR`, `ROBOTS_DISALLOWED`; git sync\'s `GIT_AUTH_FAILED`, `GIT_NOT_FOUND`, `GIT_REF_NOT_FOUND`, `GIT_UNSAFE_TREE`, `GIT_TOO_LARGE`, `GIT_PUSH_REJECTED`, `GIT_PROTOCOL`, `GIT_INVALID_REPOSITORY`, `GIT_BUSY`; `CANCELLED`; `JOB_STOPPED` (its runs were stopped QUIRE_JOB_MAX_ATTEMPTS times: its worker died or stopped responding, or a run passed its time budget); `INTERNAL_ERROR`; or the code of a refused operation (`FORBIDDEN`, `NOT_FOUND`, `CONFLICT`, `BAD_REQUEST`).',
     }),
     message: t.string(),
   }),

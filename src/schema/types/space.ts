@@ -32,7 +32,7 @@ const SpacePermissions = builder.simpleObject('SpacePermissions', {
     admin: t.boolean(),
     viewInviteLinks: t.boolean(),
     edit: t.boolean({ description: 'Change the content directly (live edit mode only).' }),
-    triggerGitSync: t.boolean({ description: 'Git sync. Not served by this server yet: always false.' }),
+    triggerGitSync: t.boolean({ description: 'Import from or export to the space\'s git repository (`edit` on a live space; pointing it at another repository needs `admin`).' }),
     comment: t.boolean(),
     merge: t.boolean(),
     review: t.boolean(),

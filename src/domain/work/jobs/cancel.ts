@@ -15,7 +15,7 @@ export async function cancelJob(db: Db, access: Access, id: string): Promise<Job
     if (isFinished(job.state)) throw conflict(`The job has already ${job.state === 'cancelled' ? 'been cancelled' : job.state}`);
     if (job.state === 'queued') {
       await tx.$executeRaw`SELECT graphile_worker.remove_job(${id}::text)`;
-      return tx.job.update({ where: { id }, data: { state: 'cancelled', cancelRequested: true, finishedAt: new Date(), message: 'Cancelled', errorCode: 'CANCELLED', version: { increment: 1 } } });
+      return tx.job.update({ where: { id }, data: { state: 'cancelled', cancelRequested: true, finishedAt: new Date(), secret: null, message: 'Cancelled', errorCode: 'CANCELLED', version: { increment: 1 } } });
     }
     if (job.cancelRequested) return job;
     return tx.job.update({ where: { id }, data: { cancelRequested: true, message: 'Cancelling', version: { increment: 1 } } });

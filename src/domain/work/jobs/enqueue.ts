@@ -29,6 +29,13 @@ export type JobSpec = {
   /** Null for jobs the server starts itself. */
   createdById: string | null;
   message?: string;
+  /** What the job needs but nobody may read back (sealed: git-sync/credentials.ts), erased when it ends. */
+  secret?: string | null;
+  /**
+   * Jobs of one queue run one at a time, in the order queued (graphile-worker's named queues):
+   * the git operations of a space share one.
+   */
+  queueName?: string;
 };
 
 export async function enqueueJob(tx: Prisma.TransactionClient, spec: JobSpec): Promise<JobRow> {
@@ -42,10 +49,11 @@ export async function enqueueJob(tx: Prisma.TransactionClient, spec: JobSpec): P
       changeRequestId: spec.changeRequestId ?? null,
       input: spec.input ?? {},
       createdById: spec.createdById,
+      secret: spec.secret ?? null,
       message: spec.message ?? 'Waiting for a worker',
     },
   });
   // The job's ID is the queue entry's key: removing it (cancel) finds it without a scan.
-  await tx.$executeRaw`SELECT graphile_worker.add_job(${RUN_JOB_TASK}::text, json_build_object('jobId', ${id}::text), max_attempts := ${QUEUE_MAX_ATTEMPTS}::int, job_key := ${id}::text)`;
+  await tx.$executeRaw`SELECT graphile_worker.add_job(${RUN_JOB_TASK}::text, json_build_object('jobId', ${id}::text), queue_name := ${spec.queueName ?? null}::text, max_attempts := ${QUEUE_MAX_ATTEMPTS}::int, job_key := ${id}::text)`;
   return job;
 }

@@ -1,0 +1,245 @@
+/**
+ * A git import: the branch tip, read as a whole-state snapshot in the platform's layout, merged
+ * into the space three ways — base: the revision of the last synced commit; ours: the space now;
+ * theirs: the commit. Edits to different pages, or different blocks of one page, are all kept.
+ * A real conflict is never settled silently: the space keeps its content and the repository's
+ * side is parked in a change request based where the last sync left the space, whose conflicts
+ * the usual merge shows (git/info reports it). One transaction writes everything: the bodies,
+ * the space's revision, the revision that is the commit's content when the merge kept edits of
+ * the space (the next sync's base), the blob map, the sync's state and the job's end.
+ *
+ * The first import (no base) makes the space the commit's content: pages keep their IDs where
+ * the commit has a file where quire would write them; the revision before stays in the history.
+ * An import of the commit already synced is a no-op unless `force`; one whose `timestamp` is
+ * older than the last applied is dropped.
+ */
+import type { GitSync, Prisma } from '../../generated/prisma/client.js';
+import type { JSONDocument } from '../../lib/documents/types.js';
+import { readGitLayout } from '../../lib/git-layout/index.js';
+import { ImportError } from '../../lib/import-readers/import-error.js';
+import { syncError } from './sync-error.js';
+import { ContentLayout } from '../../lib/markdown/index.js';
+import { newId } from '../kernel/ids.js';
+import { lockSpaceLine } from '../versions/change-requests/line.js';
+import { changeRequestOf, recordChangeRequestEvent, writtenEntities } from '../versions/change-requests/events.js';
+import { commitRevision, type EntityWrite } from '../versions/revisions/commit.js';
+import { loadDocuments, putDocuments } from '../versions/revisions/documents.js';
+import { revisionScope } from '../versions/revisions/load.js';
+import { sameVersion } from '../versions/revisions/same-version.js';
+import type { RevisionScope } from '../versions/revisions/scope.js';
+import { reindexPages } from '../versions/search/index-pages.js';
+import { loadMapping, saveMapping, type BlobRecord } from './mapping.js';
+import { mergeSides, sideOf, type Side, type SyncMerge } from './merge.js';
+import { commitUrlOf, endOperation, lockSync, type GitOperation } from './operation.js';
+import { snapshotOf, type Snapshot } from './snapshot.js';
+import { readTheirs, type Theirs } from './theirs.js';
+
+export type ImportOutcome =
+  | { kind: 'up-to-date'; commit: string }
+  | { kind: 'older'; commit: string }
+  | { kind: 'imported'; commit: string; revisionId: string | null; written: number; warnings: string[] }
+  | { kind: 'standalone'; commit: string; revisionId: string; warnings: string[] }
+  | { kind: 'conflicts'; commit: string; changeRequestId: string; number: number; conflicts: number; warnings: string[] };
+
+const short = (oid: string) => oid.slice(0, 7);
+const branchOf = (ref: string) => ref.replace(/^refs\/heads\//, '');
+const decode = (bytes: Uint8Array) => new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '');
+
+async function syncRow(op: GitOperation): Promise<GitSync | null> {
+  return op.db.gitSync.findUnique({ where: { spaceId: op.spaceId } });
+}
+
+/** The commit's layout, refused (naming the file and line) when the repository is at fault. */
+export async function readCommitLayout(op: GitOperation, commit: string) {
+  const entries = await op.repo.listTree(commit);
+  const layout = await readGitLayout(entries, async (oid) => decode(await op.repo.readBlob(oid)));
+  const errors = layout.problems.filter((p) => p.severity === 'error');
+  if (errors.length) {
+    const first = errors[0]!;
+    const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : '';
+    throw syncError('GIT_INVALID_REPOSITORY', `${first.path}${first.line ? `:${first.line}` : ''}: ${first.message}${more}`);
+  }
+  return { entries, layout };
+}
+
+/** The content the space would hold: `side` made writes against `from` (null: absent). */
+function writesBetween(from: Side, to: Map<string, { kind: EntityWrite['kind']; version: EntityWrite['version'] }>): EntityWrite[] {
+  const writes: EntityWrite[] = [];
+  for (const [entityId, { kind, version }] of to) if (!sameVersion(from.get(entityId)?.version ?? null, version)) writes.push({ kind, entityId, version });
+  for (const [entityId, { kind }] of from) if (!to.has(entityId)) writes.push({ kind, entityId, version: null });
+  return writes;
+}
+
+/** The space revision a sync's revision stands on (itself, or the one a side line overlays). */
+async function spaceRevisionOf(tx: Prisma.TransactionClient, revisionId: string): Promise<RevisionScope> {
+  const scope = await revisionScope(tx, revisionId);
+  if (scope.lineId === scope.spaceId) return scope;
+  const [row] = await tx.$queryRaw<{ baseRevisionId: string }[]>`SELECT "baseRevisionId" FROM "Revision" WHERE "id" = ${revisionId}`;
+  return revisionScope(tx, row!.baseRevisionId);
+}
+
+/** The first import: the commit's content replaces the space's (what it lacks is removed). */
+function replacement(head: Snapshot, theirs: Side): SyncMerge {
+  const merged: SyncMerge['merged'] = new Map(theirs);
+  for (const [id, entry] of head) if (!theirs.has(id)) merged.set(id, { kind: entry.kind, version: null });
+  return { merged, conflicts: [] };
+}
+
+const theirsSide = (theirs: Theirs): Side => new Map([...theirs.entities].map(([id, e]) => [id, { kind: e.kind, version: e.version }]));
+
+/**
+ * Imports `commit` (already fetched). `asPartOfExport`: the export found its branch moved and
+ * merges it first — the same rules, and it goes on only when this one imported cleanly.
+ */
+export async function importCommit(op: GitOperation, commit: string, options: { force: boolean; asPartOfExport?: boolean }): Promise<ImportOutcome> {
+  const sync = await syncRow(op);
+  const input = op.input;
+  if (!options.force && sync?.commitOid === commit) return { kind: 'up-to-date', commit };
+  if (!options.force && !options.asPartOfExport && input.timestamp && sync?.lastTimestamp && new Date(input.timestamp) < sync.lastTimestamp) return { kind: 'older', commit };
+
+  op.progress(0, null, 'Reading the repository');
+  const info = await op.repo.readCommit(commit);
+  const { layout } = await readCommitLayout(op, commit);
+  const mapping = await loadMapping(op.db, op.spaceId);
+  const baseScope = sync?.revisionId ? await revisionScope(op.db, sync.revisionId).catch(() => null) : null;
+  const base: Snapshot = baseScope ? await snapshotOf(op.db, baseScope) : new Map();
+
+  for (let attempt = 1; ; attempt++) {
+    const headScope = await revisionScope(op.db, (await op.db.space.findUniqueOrThrow({ where: { id: op.spaceId }, select: { revisionId: true } })).revisionId);
+    const head = await snapshotOf(op.db, headScope);
+    const current = baseScope
+      ? undefined
+      : {
+          snapshot: head,
+          layout: new ContentLayout(
+            [...head.values()].filter((e) => e.kind === 'page').map((p) => ({ id: p.entityId, parentId: p.parentId, slug: p.slug, type: p.type, position: p.position })),
+            [...head.values()].filter((e) => e.kind === 'file').map((f) => ({ id: f.entityId, name: f.title })),
+            [...head.values()].filter((e) => e.kind === 'reusable-content').map((r) => ({ id: r.entityId, title: r.title })),
+          ),
+        };
+    const theirs = await readTheirs({
+      layout,
+      readBlob: (oid) => op.repo.readBlob(oid),
+      base,
+      mapping,
+      ...(current ? { current } : {}),
+      loadDocument: async (id) => (await loadDocuments(op.db, [id])).get(id),
+      store: op.store,
+      signal: op.signal,
+      progress: (done, total) => op.progress(done, total, 'Reading changed files'),
+    });
+    op.signal.throwIfAborted();
+    const gitInfo = { oid: commit, message: info.message, createdByGitBook: false, ...(commitUrlOf(input, commit) ? { url: commitUrlOf(input, commit) } : {}), ref: input.ref };
+    const newBodies = [...theirs.entities.values()].flatMap((e) => (e.body ? [e.body] : []));
+    const theirsById = theirsSide(theirs);
+
+    if (input.standalone && !options.asPartOfExport) {
+      // A revision of its own line, laid over the space's head: it never becomes the space's content.
+      const revisionId = await op.db.$transaction(async (tx) => {
+        await putDocuments(tx, newBodies);
+        const revision = await commitRevision(tx, { spaceId: op.spaceId, lineId: newId('Revision'), head: null, base: { id: headScope.id, seq: headScope.seq }, type: 'edits', parents: [headScope.id], createdById: op.actorId, writes: writesBetween(sideOf(head), theirsById) });
+        await tx.revision.update({ where: { id: revision.id }, data: { git: gitInfo } });
+        await endOperation(tx, op, 'import', { state: 'success', commitId: commit, revisionId: revision.id });
+        await op.complete(tx, { commit, revisionId: revision.id, standalone: true, warnings: theirs.warnings });
+        return revision.id;
+      }, { timeout: 600_000 });
+      return { kind: 'standalone', commit, revisionId, warnings: theirs.warnings };
+    }
+
+    op.progress(0, null, 'Merging');
+    const merge = baseScope
+      ? await mergeSides(sideOf(base), sideOf(head), theirsById, async (ids) => {
+          const stored = await loadDocuments(op.db, ids);
+          for (const body of newBodies) if (ids.includes(body.id)) stored.set(body.id, JSON.parse(body.json) as JSONDocument);
+          return stored;
+        })
+      : replacement(head, theirsById);
+
+    const outcome = await op.db.$transaction(
+      async (tx) => {
+        const locked = await lockSpaceLine(tx, op.spaceId);
+        if (locked.id !== headScope.id) return null; // the space moved on meanwhile: merge again
+        await lockSync(tx, op.spaceId);
+        await putDocuments(tx, newBodies);
+        if (merge.conflicts.length) return parkConflicts(tx, op, { sync, theirs: theirsById, base, commit, gitInfo, conflicts: merge.conflicts.length, warnings: theirs.warnings });
+
+        // The merged content: theirs where only theirs changed, ours where only ours did, both combined.
+        const final = new Map(sideOf(head));
+        for (const [id, entity] of merge.merged) {
+          let version = entity.version;
+          if (version && entity.document) [version] = [{ ...version, documentId: (await putDocuments(tx, [entity.document]))[0]! }];
+          if (version) final.set(id, { kind: entity.kind, version });
+          else final.delete(id);
+        }
+        const writes = writesBetween(sideOf(head), final);
+        let spaceRevision = headScope;
+        if (writes.length) {
+          spaceRevision = await commitRevision(tx, { spaceId: op.spaceId, lineId: op.spaceId, head: headScope, type: 'edits', parents: [headScope.id], createdById: op.actorId, writes });
+          await tx.space.update({ where: { id: op.spaceId }, data: { revisionId: spaceRevision.id } });
+          await reindexPages(tx, op.spaceId, spaceRevision, writes.filter((w) => w.kind === 'page').map((w) => w.entityId));
+        }
+        // The commit's content as a revision: the space's own when nothing of ours was kept beside it.
+        const kept = writesBetween(final as Side, theirsById);
+        const syncRevision = kept.length
+          ? await commitRevision(tx, { spaceId: op.spaceId, lineId: newId('Revision'), head: null, base: { id: spaceRevision.id, seq: spaceRevision.seq }, type: 'edits', parents: [spaceRevision.id], createdById: op.actorId, writes: kept })
+          : spaceRevision;
+        if (writes.length) await tx.revision.update({ where: { id: spaceRevision.id }, data: { git: gitInfo } });
+        if (syncRevision !== spaceRevision) await tx.revision.update({ where: { id: syncRevision.id }, data: { git: gitInfo } });
+        const records = new Map<string, BlobRecord>([...theirs.entities.values()].flatMap((e) => (e.record ? [[e.entityId, e.record] as const] : [])));
+        await saveMapping(tx, op.spaceId, mapping, records);
+        await tx.gitSync.update({
+          where: { spaceId: op.spaceId },
+          data: { commitOid: commit, revisionId: syncRevision.id, conflictChangeRequestId: null, ...(input.timestamp ? { lastTimestamp: new Date(input.timestamp) } : {}) },
+        });
+        const revisionId = writes.length ? spaceRevision.id : null;
+        if (!options.asPartOfExport) {
+          await endOperation(tx, op, 'import', { state: 'success', commitId: commit, revisionId });
+          await op.complete(tx, { commit, revisionId, written: writes.length, warnings: theirs.warnings });
+        }
+        return { kind: 'imported' as const, commit, revisionId, written: writes.length, warnings: theirs.warnings };
+      },
+      { timeout: 600_000 },
+    );
+    if (outcome) return outcome;
+    if (attempt >= 3) throw syncError('GIT_BUSY', 'The space kept changing while the import merged it: try again');
+  }
+}
+
+type Parking = { sync: GitSync | null; theirs: Side; base: Snapshot; commit: string; gitInfo: Prisma.InputJsonObject; conflicts: number; warnings: string[] };
+
+/**
+ * The repository's side of a conflict, as a change request laid over the space revision where
+ * the last sync left the space: it holds what the commit changed there, and the merge of the
+ * request shows the conflicts with what the space changed since. The sync stays at its last
+ * commit, so the next import meets the same commit again (and merges once the request resolved it).
+ */
+async function parkConflicts(tx: Prisma.TransactionClient, op: GitOperation, parking: Parking): Promise<ImportOutcome> {
+  const on = await spaceRevisionOf(tx, parking.sync!.revisionId!);
+  const there = on.id === parking.sync!.revisionId ? parking.base : await snapshotOf(tx, on);
+  const id = newId('ChangeRequest');
+  const [{ number }] = await tx.$queryRaw<{ number: number }[]>`UPDATE "Space" SET "lastChangeRequestNumber" = "lastChangeRequestNumber" + 1 WHERE "id" = ${op.spaceId} RETURNING "lastChangeRequestNumber" AS number`;
+  const writes = writesBetween(sideOf(there), parking.theirs);
+  const revision = await commitRevision(tx, { spaceId: op.spaceId, lineId: id, head: null, base: { id: on.id, seq: on.seq }, type: 'edits', parents: [on.id], createdById: op.actorId, writes });
+  await tx.revision.update({ where: { id: revision.id }, data: { git: parking.gitInfo } });
+  const subject = `Git: ${branchOf(op.input.ref)} at ${short(parking.commit)} conflicts with the space`.slice(0, 100);
+  await tx.changeRequest.create({
+    data: { id, spaceId: op.spaceId, number, status: 'open', subject, createdById: op.actorId ?? (await anyAdmin(tx, op)), revisionId: revision.id, revisionInitialId: on.id },
+  });
+  const of = changeRequestOf({ id: op.spaceId, organizationId: op.organizationId }, id, op.actorId);
+  await recordChangeRequestEvent(tx, 'changeRequestCreated', of, { number });
+  await recordChangeRequestEvent(tx, 'changeRequestContentUpdated', of, { revisionId: revision.id, ...writtenEntities(writes) });
+  const error = `The repository and the space both changed the same content (${parking.conflicts} conflict${parking.conflicts > 1 ? 's' : ''}): the repository's side is in change request #${number}; resolve it there and merge it, then sync again`;
+  await tx.gitSync.update({ where: { spaceId: op.spaceId }, data: { conflictChangeRequestId: id } });
+  await endOperation(tx, op, op.input.direction, { state: 'failure', error, commitId: parking.commit, changeRequestId: id });
+  await op.complete(tx, { commit: parking.commit, conflicts: parking.conflicts, changeRequestId: id, number, warnings: parking.warnings });
+  return { kind: 'conflicts', commit: parking.commit, changeRequestId: id, number, conflicts: parking.conflicts, warnings: parking.warnings };
+}
+
+/** A change request needs a creator: the job's, else (a server-started sync) the organization's first admin. */
+async function anyAdmin(tx: Prisma.TransactionClient, op: GitOperation): Promise<string> {
+  const [row] = await tx.$queryRaw<{ userId: string }[]>`SELECT "userId" FROM "Member" WHERE "organizationId" = ${op.organizationId} AND "role" = 'admin' AND NOT "disabled" ORDER BY "joinedAt" LIMIT 1`;
+  if (!row) throw syncError('GIT_CONFLICT', 'The repository conflicts with the space, and nobody can own the change request that would hold it');
+  return row.userId;
+}
+
+export const importBranch = branchOf;

@@ -1,0 +1,63 @@
+/**
+ * The git jobs (`git_import`, `git_export`): the credentials unsealed from the job row, a bare
+ * clone in a temporary folder of the data directory (removed at the end, whatever happens), and
+ * the domain's import or export (domain/git-sync). A failure ends the sync's operation too —
+ * `timeout` when time ran out, `failure` with the reason otherwise — and the next operation
+ * starts clean: nothing of a failed one is kept but its message.
+ */
+import path from 'node:path';
+import { forbidden } from '../../lib/errors.js';
+import { AppError } from '../../lib/errors.js';
+import { ImportError } from '../../lib/import-readers/import-error.js';
+import { GitRepository } from '../../lib/git/repository.js';
+import { DEFAULT_GIT_LIMITS } from '../../lib/git/limits.js';
+import { redactCredentials } from '../../lib/git/remote.js';
+import { signingSecret } from '../../domain/kernel/signing-secret.js';
+import { blobStore } from '../../domain/versions/files/blob-store.js';
+import { openCredentials } from '../../domain/git-sync/credentials.js';
+import { runGitOperation } from '../../domain/git-sync/run.js';
+import { recordFailure, type GitOperation } from '../../domain/git-sync/operation.js';
+import type { GitJobInput } from '../../domain/git-sync/start.js';
+import type { JobHandler } from '../handler.js';
+
+export const runGitSync: JobHandler = async (context) => {
+  const { job, services, access } = context;
+  if (!access || !job.spaceId) throw forbidden();
+  const input = job.input as unknown as GitJobInput;
+  const ends = { jobId: job.id, spaceId: job.spaceId, organizationId: job.organizationId, actorId: job.createdById };
+  let repo: GitRepository | undefined;
+  try {
+    // The creator's right, as of now: a member who lost it syncs nothing.
+    await access.requireSpace(job.spaceId, 'gitSync');
+    const auth = openCredentials(job.secret, await signingSecret(services.db, services.config.secret));
+    const limits = { ...DEFAULT_GIT_LIMITS, ...services.config.gitLimits, totalTimeMs: Math.min(services.config.gitLimits.totalTimeMs, services.config.jobTimeBudgetMs) };
+    repo = await GitRepository.open({
+      remote: { url: input.url, ...(auth ? { auth } : {}) },
+      projectDirectory: input.projectDirectory,
+      tempRoot: path.join(services.config.dataDir, 'tmp', 'git'),
+      limits,
+      signal: context.signal,
+      allowPrivateNetworks: services.config.fetchAllowPrivateNetworks,
+    });
+    const op: GitOperation = {
+      db: services.db,
+      ...ends,
+      input,
+      repo,
+      store: blobStore(services.config.dataDir),
+      signal: context.signal,
+      progress: (done, total, message) => context.progress(done, total, message),
+      complete: (tx, result) => context.complete(tx, result),
+      committer: services.config.gitCommitter,
+    };
+    await runGitOperation(op);
+  } catch (error) {
+    const expected = error instanceof ImportError || (error instanceof AppError && error.status < 500);
+    const timedOut = error instanceof ImportError && error.code === 'FETCH_TIMEOUT';
+    const message = expected ? redactCredentials((error as Error).message) : 'An internal error stopped the operation; it is retried a few times';
+    await recordFailure(services.db, ends, input.direction, timedOut ? 'timeout' : 'failure', message).catch(() => undefined);
+    throw error;
+  } finally {
+    await repo?.close();
+  }
+};
