@@ -5,6 +5,7 @@
  * every few hundred entries, so a huge tree never holds the process for long.
  */
 import { tooLarge, unsafeTree } from './errors.js';
+import { libraryCode } from './translate-error.js';
 import { foldedPath, SUBMODULE_MODE, SYMLINK_MODE, TREE_MODE, unsafeNameReason } from './tree-paths.js';
 
 /** One entry of a tree object as read (mode as git writes it, 6 digits). */
@@ -23,7 +24,7 @@ export async function listProjectTree(rootTree: string, projectDirectory: string
   let count = 0;
 
   const visit = async (treeOid: string, prefix: string): Promise<void> => {
-    for (const entry of await readTree(treeOid)) {
+    for (const entry of await readNamed(readTree, treeOid, `${projectDirectory}${prefix}`)) {
       const path = `${prefix}${entry.path}`;
       const repositoryPath = `${projectDirectory}${path}`;
       if (++count > maxEntries) {
@@ -42,6 +43,17 @@ export async function listProjectTree(rootTree: string, projectDirectory: string
   return files;
 }
 
+/** A tree's entries; a name the reader itself refuses (`..`, `.git`) is reported with its path. */
+async function readNamed(readTree: ReadTree, oid: string, folder: string): Promise<RawTreeEntry[]> {
+  try {
+    return await readTree(oid);
+  } catch (error) {
+    if (libraryCode(error) !== 'UnsafeFilepathError') throw error;
+    const name = String((error as { data?: { filepath?: unknown } }).data?.filepath ?? '');
+    throw unsafeTree(`${folder}${name}`, unsafeNameReason(name) ?? 'is not a safe file name');
+  }
+}
+
 function checkEntry(entry: RawTreeEntry, repositoryPath: string): void {
   const reason = unsafeNameReason(entry.path);
   if (reason) throw unsafeTree(repositoryPath, reason);
@@ -55,15 +67,15 @@ async function findProjectTree(rootTree: string, projectDirectory: string, readT
   let oid = rootTree;
   let walked = '';
   for (const segment of projectDirectory.split('/').filter(Boolean)) {
-    walked += segment;
-    const entry = (await readTree(oid)).find((candidate) => candidate.path === segment);
+    const entry = (await readNamed(readTree, oid, walked)).find((candidate) => candidate.path === segment);
+    const path = `${walked}${segment}`;
     if (!entry) return null;
     if (entry.mode !== TREE_MODE) {
-      checkEntry(entry, walked);
-      throw unsafeTree(walked, 'is a file where the project directory should be a folder');
+      checkEntry(entry, path);
+      throw unsafeTree(path, 'is a file where the project directory should be a folder');
     }
     oid = entry.oid;
-    walked += '/';
+    walked = `${path}/`;
   }
   return oid;
 }

@@ -75,6 +75,8 @@ export class GitRepository {
       const gitdir = await mkdtemp(path.join(options.tempRoot, 'quire-git-'));
       const repository = new GitRepository(options, gitdir, signal, release);
       await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
+      // The fetch refspec isomorphic-git needs; the URL is the remote's, which holds no credentials.
+      await git.addRemote({ fs, gitdir, remote: 'origin', url: options.remote.url });
       return repository;
     } catch (error) {
       release();

@@ -5,10 +5,10 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { ImportError } from '../import-readers/import-error.js';
-import { GitError } from './errors.js';
+import { GitError, unsafeTree } from './errors.js';
 import { redactCredentials } from './remote.js';
 
-type LibraryError = { code?: unknown; data?: { statusCode?: number; what?: string; result?: unknown } };
+type LibraryError = { code?: unknown; data?: { statusCode?: number; what?: string; filepath?: string; result?: unknown } };
 
 export const libraryCode = (error: unknown): string =>
   typeof error === 'object' && error !== null && typeof (error as LibraryError).code === 'string' ? String((error as LibraryError).code) : '';
@@ -28,6 +28,8 @@ export function toGitError(error: unknown, context: { url: string; hasAuth: bool
       return new GitError('GIT_PROTOCOL', `The git server at ${context.url} does not support shallow fetches.`);
     case 'NotFoundError':
       return new GitError('GIT_REF_NOT_FOUND', `${data?.what ? `${redactCredentials(String(data.what))} was` : 'An object was'} not found in the repository.`);
+    case 'UnsafeFilepathError':
+      return unsafeTree(String(data?.filepath ?? ''), 'is not a safe file name');
     case 'UrlParseError':
     case 'UnknownTransportError':
       return new GitError('FETCH_ERROR', `${context.url} is not an http or https URL.`);
