@@ -22,6 +22,10 @@ export type SummaryInput = {
   files: ReadonlyMap<string, string>;
   /** How problems name SUMMARY.md (project-relative). */
   problemPath: string;
+  /** Which linked files can be pages (default: markdown files). */
+  isPage?: (path: string) => boolean;
+  /** Whether a top-level item without a link makes a group of its children (default) or they move up. */
+  plainItemGroups?: boolean;
 };
 
 export type SummaryTree = { pages: GitPageNode[]; listed: Set<string>; problems: LayoutProblem[] };
@@ -59,7 +63,7 @@ function itemPages(item: ListItem, input: SummaryInput, tree: SummaryTree, topLe
     const title = paragraph ? plainText(paragraph).trim() : '';
     const kids = children();
     // Hand-written repositories title a run of pages with a plain item: a group where groups may be.
-    if (topLevel && title) return [{ path: null, oid: null, type: 'group', title, fallbackTitle: title, slug: slugOf(title) || 'group', children: kids }];
+    if (topLevel && title && input.plainItemGroups !== false) return [{ path: null, oid: null, type: 'group', title, fallbackTitle: title, slug: slugOf(title) || 'group', children: kids }];
     return kids;
   }
   const title = plainText(link).trim() || undefined;
@@ -72,7 +76,7 @@ function itemPages(item: ListItem, input: SummaryInput, tree: SummaryTree, topLe
     return [{ path: null, oid: null, type: 'link', title: linkTitle, ...(navLabel ? { navLabel } : {}), fallbackTitle: linkTitle, slug: slugOf(linkTitle) || 'link', href: url, children: [] }, ...kids];
   }
   const path = url.includes('#') ? undefined : resolveInArchive(input.summaryPath, url);
-  if (path === undefined || path === '' || !isMarkdownPath(path)) {
+  if (path === undefined || path === '' || !(input.isPage ?? isMarkdownPath)(path)) {
     problem('warning', `${JSON.stringify(url)} is not a markdown file of the repository: the entry is not a page.`);
     return children();
   }
@@ -107,7 +111,7 @@ function groupAnchor(heading: Heading): string | undefined {
   return undefined;
 }
 
-export function plainText(node: Nodes): string {
+function plainText(node: Nodes): string {
   if (node.type === 'text' || node.type === 'inlineCode') return node.value;
   if (node.type === 'image') return node.alt ?? '';
   return 'children' in node ? node.children.map((child) => plainText(child as Nodes)).join('') : '';

@@ -2,21 +2,23 @@
  * Where the content sits in the archive: a single wrapping folder (GitHub's `repo-main/`) is
  * stripped, then `.gitbook.yaml`'s `root` is applied. Paths come out relative to that root.
  */
-import { GITBOOK_YAML, readGitbookYaml, type GitbookConfig } from './gitbook-yaml.js';
+import { GITBOOK_YAML, readLayoutConfig } from '../../git-layout/config.js';
+import type { GitLayoutConfig } from '../../git-layout/types.js';
 import { decodeText } from './pages.js';
 import type { ZipEntry } from './read-entries.js';
 
 export type ArchiveContent = {
   /** The entries read (root-relative path → bytes), in archive order. */
   files: Map<string, Uint8Array>;
-  config: GitbookConfig;
+  /** `.gitbook.yaml`'s, read as git sync reads it; a file that does not parse leaves the defaults. */
+  config: GitLayoutConfig;
 };
 
 export function layOut(entries: ZipEntry[]): ArchiveContent {
   const wrapper = wrappingFolder(entries);
   const paths = entries.map((entry) => ({ path: entry.path.slice(wrapper.length), bytes: entry.bytes }));
   const yaml = paths.find((entry) => entry.path === GITBOOK_YAML)?.bytes;
-  const config = readGitbookYaml(yaml && decodeText(yaml));
+  const { config } = readLayoutConfig(yaml && decodeText(yaml));
   const files = new Map<string, Uint8Array>();
   for (const { path, bytes } of paths) {
     if (bytes && path.startsWith(config.root) && path !== GITBOOK_YAML) files.set(path.slice(config.root.length), bytes);

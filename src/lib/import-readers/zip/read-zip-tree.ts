@@ -6,7 +6,7 @@ import type { ImportedFile, ImportLimits, ImportTree } from '../tree.js';
 import { baseName } from './archive-path.js';
 import { importedFile, isAssetPath } from './files.js';
 import { folderPages } from './folders.js';
-import { GITBOOK_YAML } from './gitbook-yaml.js';
+import { GITBOOK_YAML } from '../../git-layout/config.js';
 import { layOut } from './layout.js';
 import { countPages, firstPages } from './page-limit.js';
 import { decodeText, hasPageExtension, isPagePath } from './pages.js';

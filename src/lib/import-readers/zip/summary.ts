@@ -1,62 +1,30 @@
 /**
- * The page tree of a SUMMARY.md: `## Group` headings make top-level groups, nested list items
- * `* [Title](path.md)` make pages (the linked file's markdown is the body) and their nested lists
- * the children. Files it does not list are not pages.
+ * The page tree of a SUMMARY.md (read by git-layout/summary.ts, as git sync reads it): groups,
+ * nested pages whose bodies are the linked files' markdown. Files it does not list are not pages;
+ * an item that names no page (plain text, an anchor, an absolute URL, a file listed twice) gives
+ * none and its children move up a level; a listed file that is missing is an empty page.
  */
-import type { List, ListItem, Nodes, Root } from 'mdast';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
+import { readSummary } from '../../git-layout/summary.js';
+import type { GitPageNode } from '../../git-layout/types.js';
 import type { ImportedPage } from '../tree.js';
-import { baseName, resolveInArchive } from './archive-path.js';
+import { baseName } from './archive-path.js';
 import { hasPageExtension, readPageContent, titleFromName } from './pages.js';
-
-const parser = unified().use(remarkParse);
 
 /** `summaryPath` and the keys of `files` are root-relative. */
 export function summaryTree(summaryPath: string, summary: string, files: Map<string, Uint8Array>): ImportedPage[] {
-  const root = parser.parse(summary) as Root;
-  const seen = new Set<string>();
-  const pages: ImportedPage[] = [];
-  let group: ImportedPage | undefined;
+  const paths = new Map([...files.keys()].map((path) => [path, path]));
+  const tree = readSummary({ summaryPath, text: summary, files: paths, problemPath: summaryPath, isPage: hasPageExtension, plainItemGroups: false });
   let groups = 0;
-  for (const node of root.children) {
-    // `# Table of contents` titles the file itself.
-    if (node.type === 'heading' && node.depth > 1) {
+  const pages = (nodes: GitPageNode[]): ImportedPage[] =>
+    nodes.flatMap((node): ImportedPage[] => {
       // Groups have no file: the source only has to be unique within the import.
-      group = { source: `${summaryPath}#group-${++groups}`, type: 'group', title: plainText(node).trim(), markdown: '', children: [] };
-      pages.push(group);
-    } else if (node.type === 'list') {
-      (group?.children ?? pages).push(...listPages(node, summaryPath, files, seen));
-    }
-  }
-  return pages;
-}
-
-function listPages(list: List, summaryPath: string, files: Map<string, Uint8Array>, seen: Set<string>): ImportedPage[] {
-  return list.children.flatMap((item) => itemPages(item, summaryPath, files, seen));
-}
-
-/**
- * The item's page with its children; an item without a usable link (plain text, an anchor, an
- * absolute URL, a file listed twice) gives no page and its children move up a level.
- */
-function itemPages(item: ListItem, summaryPath: string, files: Map<string, Uint8Array>, seen: Set<string>): ImportedPage[] {
-  const link = item.children[0]?.type === 'paragraph' ? item.children[0].children.find((n) => n.type === 'link') : undefined;
-  const path = link && !link.url.includes('#') ? resolveInArchive(summaryPath, link.url) : undefined;
-  const page = path && hasPageExtension(path) && !seen.has(path) ? path : undefined;
-  if (page) seen.add(page);
-  const children = item.children.flatMap((n) => (n.type === 'list' ? listPages(n, summaryPath, files, seen) : []));
-  if (!page || !link) return children;
-  // The entry's text is the title; a link without text falls back to the page's own.
-  const title = plainText(link).trim();
-  const fallback = title || titleFromName(baseName(page));
-  const bytes = files.get(page);
-  const content = bytes ? readPageContent(page, bytes, fallback) : { markdown: '', title: fallback };
-  return [{ source: page, title: title || content.title, markdown: content.markdown, children }];
-}
-
-function plainText(node: Nodes): string {
-  if (node.type === 'text' || node.type === 'inlineCode') return node.value;
-  if (node.type === 'image') return node.alt ?? '';
-  return 'children' in node ? node.children.map((child) => plainText(child as Nodes)).join('') : '';
+      if (node.type === 'group') return [{ source: `${summaryPath}#group-${++groups}`, type: 'group', title: node.title ?? '', markdown: '', children: pages(node.children) }];
+      if (node.type === 'link' || node.path === null) return pages(node.children);
+      // The entry's text is the title; a link without text falls back to the page's own.
+      const fallback = node.title ?? titleFromName(baseName(node.path));
+      const bytes = files.get(node.path);
+      const content = bytes ? readPageContent(node.path, bytes, fallback) : { markdown: '', title: fallback };
+      return [{ source: node.path, title: node.title ?? content.title, markdown: content.markdown, children: pages(node.children) }];
+    });
+  return pages(tree.pages);
 }
