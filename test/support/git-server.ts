@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gitText, runGit } from './git-cli.js';
 
-export type GitServerRequest = { method: string; path: string; authorized: boolean; authorization?: string };
+export type GitServerRequest = { method: string; host: string; path: string; authorized: boolean; authorization?: string };
 
 export type GitServer = {
   /** `http://user:pass@127.0.0.1:port/<name>.git` */
@@ -66,7 +66,7 @@ export async function startGitServer(credentials: { user: string; password: stri
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const authorized = req.headers.authorization === expected;
-    state.requests.push({ method: req.method ?? 'GET', path: `${url.pathname}${url.search}`, authorized, authorization: req.headers.authorization });
+    state.requests.push({ method: req.method ?? 'GET', host: req.headers.host ?? '', path: `${url.pathname}${url.search}`, authorized, authorization: req.headers.authorization });
     if (state.intercept && (await state.intercept(req, res))) return;
     if (!authorized) {
       res.writeHead(401, { 'www-authenticate': 'Basic realm="git"', 'content-type': 'text/plain' }).end('Authentication required');
