@@ -66,6 +66,9 @@ async function readAll(stream: NodeJS.ReadableStream | null): Promise<Uint8Array
   return Buffer.concat(chunks);
 }
 
+/** A link page's URL (SUMMARY.md lists it). */
+const linkUrl = (entry: Entry) => String(((entry.data as Record<string, unknown>).target as { url?: string } | undefined)?.url ?? '');
+
 /** The tree SUMMARY.md describes, as comparable lines (depth, kind, path or title). */
 function treeLines(nodes: GitPageNode[], depth = 0): string[] {
   return nodes.flatMap((n) => [`${depth}|${n.type}|${n.path ?? n.href ?? ''}|${n.title ?? ''}`, ...treeLines(n.children, depth + 1)]);
@@ -77,7 +80,7 @@ function plannedLines(pages: Entry[], paths: Map<string, string>): string[] {
   for (const list of byParent.values()) list.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.entityId < b.entityId ? -1 : 1));
   const walk = (parentId: string | null, depth: number): string[] =>
     (byParent.get(parentId) ?? []).flatMap((p) => {
-      const target = p.type === 'link' ? String(((p.data as Record<string, unknown>).target as { url?: string } | undefined)?.url ?? '') : p.type === 'group' ? '' : (paths.get(p.entityId) ?? '');
+      const target = p.type === 'link' ? linkUrl(p) : p.type === 'group' ? '' : (paths.get(p.entityId) ?? '');
       return [`${depth}|${p.type}|${target}|${p.title}`, ...walk(p.entityId, depth + 1)];
     });
   return walk(null, 0);
@@ -107,6 +110,9 @@ async function writeAndPush(op: GitOperation, tip: string | null): Promise<Expor
   const headScope = await revisionScope(op.db, space.revisionId);
   const head: Snapshot = await snapshotOf(op.db, headScope);
   const mapping = await loadMapping(op.db, op.spaceId);
+  // Where pages were at the last sync: a page moved since moves its file; one that did not keeps it.
+  const sync = await op.db.gitSync.findUnique({ where: { spaceId: op.spaceId }, select: { revisionId: true } });
+  const synced: Snapshot = sync?.revisionId ? await snapshotOf(op.db, await revisionScope(op.db, sync.revisionId)) : new Map();
   const entries = tip ? await op.repo.listTree(tip) : [];
   const tipLayout = await readGitLayout(entries, async (oid) => decode(await op.repo.readBlob(oid)));
   const { root, readme, summary } = tipLayout.config;
@@ -125,7 +131,9 @@ async function writeAndPush(op: GitOperation, tip: string | null): Promise<Expor
     type: e.type,
     title: e.title,
     ...(e.kind === 'file' ? { name: e.title } : {}),
+    ...(e.kind === 'page' && e.type === 'link' ? { href: linkUrl(e) } : {}),
     ...(mapping.byEntity.get(e.entityId) ? { recordedPath: mapping.byEntity.get(e.entityId)!.path } : {}),
+    ...(synced.has(e.entityId) ? { recordedParentId: synced.get(e.entityId)!.parentId } : {}),
   }));
   const paths = planPaths(nodes, taken, readme);
   const given = {
