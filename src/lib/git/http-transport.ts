@@ -11,21 +11,35 @@ import type { GitBudget } from './budget.js';
 /** Error bodies are read for nothing but a hint: this much at most. */
 const MAX_ERROR_BODY = 64 * 1024;
 
-export function gitHttpClient(request: SafeRequest, budget: GitBudget): HttpClient {
-  return {
+/** The client, and `closeAll` ending the responses isomorphic-git left unread (their connections and timers). */
+export function gitHttpClient(request: SafeRequest, budget: GitBudget): { client: HttpClient; closeAll(): void } {
+  const open = new Set<() => void>();
+  const client: HttpClient = {
     async request({ url, method = 'GET', headers = {}, body }: GitHttpRequest): Promise<GitHttpResponse> {
       const response = await request({ url, method, headers, ...(body ? { body: await collect(body) } : {}) });
       const answer = { url: response.url, method, statusCode: response.status, statusMessage: response.statusMessage, headers: response.headers };
       if (response.status !== 200) return { ...answer, body: once(await errorBody(response.body, response.close)) };
-      return { ...answer, body: counted(response.body, budget) };
+      open.add(response.close);
+      return { ...answer, body: counted(response.body, budget, () => open.delete(response.close)) };
+    },
+  };
+  return {
+    client,
+    closeAll() {
+      for (const close of open) close();
+      open.clear();
     },
   };
 }
 
-async function* counted(body: AsyncIterableIterator<Uint8Array>, budget: GitBudget): AsyncIterableIterator<Uint8Array> {
-  for await (const chunk of body) {
-    budget.receive(chunk.byteLength);
-    yield chunk;
+async function* counted(body: AsyncIterableIterator<Uint8Array>, budget: GitBudget, finished: () => void): AsyncIterableIterator<Uint8Array> {
+  try {
+    for await (const chunk of body) {
+      budget.receive(chunk.byteLength);
+      yield chunk;
+    }
+  } finally {
+    finished();
   }
 }
 

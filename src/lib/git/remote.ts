@@ -58,7 +58,6 @@ export function parseBranchRef(raw: unknown): string {
 function isValidRefName(name: string): boolean {
   if (name === '' || name === '@' || name.endsWith('/') || name.endsWith('.')) return false;
   // Control characters, space and ~ ^ : ? * [ \ are never allowed; nor `..` or `@{`.
-  // eslint-disable-next-line no-control-regex
   if (/[\x00-\x20\x7f~^:?*[\\]/.test(name) || name.includes('..') || name.includes('@{')) return false;
   return name.split('/').every((component) => component !== '' && !component.startsWith('.') && !component.endsWith('.lock'));
 }
@@ -68,7 +67,6 @@ export function parseProjectDirectory(raw: unknown): string {
   const invalid = (why: string) => badRequest(`Invalid value for "repoProjectDirectory": ${why}.`, 'repoProjectDirectory');
   if (raw === undefined || raw === null || raw === '') return '';
   if (typeof raw !== 'string') throw invalid('expected a folder of the repository');
-  // eslint-disable-next-line no-control-regex
   if (/[\x00-\x1f\x7f\\]/.test(raw)) throw invalid('a folder name has no control characters or backslashes');
   const segments = raw.split('/').filter((segment) => segment !== '' && segment !== '.');
   if (segments.some((segment) => segment === '..')) throw invalid('the folder must be inside the repository (no "..")');

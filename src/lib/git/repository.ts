@@ -45,6 +45,7 @@ export class GitRepository {
   private readonly cache = {};
   private readonly budget: GitBudget;
   private readonly http: HttpClient;
+  private readonly closeResponses: () => void;
   private closed = false;
 
   private constructor(
@@ -54,7 +55,7 @@ export class GitRepository {
     private readonly release: () => void,
   ) {
     this.budget = new GitBudget(options.limits);
-    this.http = gitHttpClient(
+    const transport = gitHttpClient(
       createSafeRequest({
         signal,
         allowPrivateNetworks: options.allowPrivateNetworks,
@@ -64,6 +65,8 @@ export class GitRepository {
       }),
       this.budget,
     );
+    this.http = transport.client;
+    this.closeResponses = transport.closeAll;
   }
 
   /** A bare repository in a new temporary folder under `tempRoot` (removed by close()). */
@@ -88,14 +91,14 @@ export class GitRepository {
   fetchBranch(ref: string): Promise<string | null> {
     return this.run('fetch the branch', async () => {
       try {
-        const result = await git.fetch({
+        const result = await this.network(() => git.fetch({
           ...this.transport(),
           ref,
           remoteRef: ref,
           singleBranch: true,
           depth: 1,
           tags: false,
-        });
+        }));
         return result.fetchHead ?? null;
       } catch (error) {
         if (libraryCode(error) === 'NotFoundError' && (error as { data?: { what?: string } }).data?.what === ref) return null;
@@ -181,7 +184,7 @@ export class GitRepository {
     return this.run('push the commit', async () => {
       await git.writeRef({ fs, gitdir: this.gitdir, ref, value: commit, force: true });
       try {
-        await git.push({ ...this.transport(), ref, remoteRef: ref, force: options.force === true });
+        await this.network(() => git.push({ ...this.transport(), ref, remoteRef: ref, force: options.force === true }));
         return 'ok';
       } catch (error) {
         const code = libraryCode(error);
@@ -231,6 +234,15 @@ export class GitRepository {
     } catch (error) {
       // Once stopped (the job's signal, the total time), whatever broke is a consequence: answer why.
       throw toGitError(this.signal.aborted ? this.signal.reason : error, context);
+    }
+  }
+
+  /** A fetch or push. isomorphic-git may stop reading an answer once it has what it needs: those requests end with it. */
+  private async network<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } finally {
+      this.closeResponses();
     }
   }
 
