@@ -5,11 +5,13 @@
  * that moved, branch creation, credentials and addresses, hostile trees and caps.
  */
 import { randomBytes } from 'node:crypto';
-import { access, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { access, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../src/lib/errors.js';
+import { createSafeRequest } from '../src/lib/fetch/index.js';
+import { ImportError } from '../src/lib/import-readers/import-error.js';
 import {
   blobOid,
   DEFAULT_GIT_LIMITS,
@@ -360,6 +362,26 @@ describe('writing and pushing', () => {
     expect(await branchTip(server, name, 'main')).toBe(moved);
   });
 
+  it('refuses to write a file over a folder, a folder over a file, or one path as both', async () => {
+    const name = await newRepo();
+    const base = await commitFiles(server, name, 'main', { 'guide/a.md': 'a', 'page.md': 'p' }, 'base');
+    const repository = await open(name);
+    await repository.fetchBranch('refs/heads/main');
+    const blob = await repository.writeBlob(Buffer.from('x'));
+    for (const changes of [{ guide: blob }, { 'page.md/child.md': blob }, { 'x.md': blob, 'x.md/y.md': blob }]) {
+      const error = await gitFailure(
+        repository.writeCommit({
+          parent: base,
+          changes: new Map(Object.entries(changes).map(([file, oid]) => [file, { oid }])),
+          message: 'x',
+          author: person('A'),
+          committer: person('B'),
+        }),
+      );
+      expect(error.code, Object.keys(changes).join()).toBe('GIT_UNSAFE_TREE');
+    }
+  });
+
   it('refuses to write a path that escapes the project directory', async () => {
     const name = await newRepo();
     const repository = await open(name, { projectDirectory: 'docs/' });
@@ -388,14 +410,20 @@ describe('credentials and addresses', () => {
     expect(none.message).toMatch(/asks for a user name and password/);
   });
 
-  it('sends the credentials as basic auth, never in a URL', async () => {
+  it("sends the credentials as basic auth, never in a URL nor in the repository's config", async () => {
     const name = await newRepo();
     await commitFiles(server, name, 'main', { 'a.md': 'a' }, 'first');
     const before = server.requests.length;
-    await (await open(name)).fetchBranch('refs/heads/main');
+    const repository = await open(name);
+    await repository.fetchBranch('refs/heads/main');
     const requests = server.requests.slice(before);
     expect(requests.some((request) => request.authorized)).toBe(true);
     expect(requests.every((request) => !request.path.includes(USER))).toBe(true);
+    for (const folder of await readdir(tempRoot)) {
+      const config = await readFile(path.join(tempRoot, folder, 'config'), 'utf8').catch(() => '');
+      expect(config).not.toContain(PASSWORD);
+      expect(config).not.toContain(USER);
+    }
   });
 
   it('refuses a private address unless private networks are allowed, before any request', async () => {
@@ -559,6 +587,71 @@ describe('caps', () => {
       const pending = (await open(name, { signal: controller.signal })).fetchBranch('refs/heads/main');
       setTimeout(() => controller.abort(), 100);
       expect((await gitFailure(pending)).code).toBe('CANCELLED');
+    } finally {
+      server.intercept = null;
+    }
+  });
+});
+
+describe('the general safe request', () => {
+  const request = (options: { idleTimeoutMs?: number; allowPrivateNetworks?: boolean } = {}) =>
+    createSafeRequest({ idleTimeoutMs: options.idleTimeoutMs ?? 2_000, allowPrivateNetworks: options.allowPrivateNetworks ?? true });
+  const at = (route: string) => `http://127.0.0.1:${server.port}${route}`;
+
+  async function importFailure(promise: Promise<unknown>): Promise<ImportError> {
+    const error = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ImportError);
+    return error as ImportError;
+  }
+
+  async function readAll(body: AsyncIterable<Uint8Array>): Promise<string> {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of body) chunks.push(chunk);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  it('sends a body with its length and streams the answer', async () => {
+    server.intercept = async (req, res) => {
+      const body = await readAll(req);
+      res.writeHead(200, { 'content-type': 'text/plain', 'x-length': req.headers['content-length'] ?? '' }).end(`got ${body}`);
+      return true;
+    };
+    try {
+      const response = await request()({ url: at('/echo'), method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: Buffer.from('hello') });
+      expect(response.status).toBe(200);
+      expect(response.headers['x-length']).toBe('5');
+      expect(await readAll(response.body)).toBe('got hello');
+    } finally {
+      server.intercept = null;
+    }
+  });
+
+  it('refuses a 303 that would turn a POST into a GET, other schemes, and private addresses unless allowed', async () => {
+    server.intercept = (_req, res) => {
+      res.writeHead(303, { location: '/elsewhere' }).end();
+      return true;
+    };
+    try {
+      expect((await importFailure(request()({ url: at('/post'), method: 'POST', body: Buffer.from('x') }))).message).toMatch(/redirects a POST request to a GET/);
+    } finally {
+      server.intercept = null;
+    }
+    expect((await importFailure(request()({ url: 'file:///etc/passwd', method: 'GET' }))).code).toBe('FETCH_ERROR');
+    expect((await importFailure(request({ allowPrivateNetworks: false })({ url: at('/x'), method: 'GET' }))).code).toBe('BLOCKED_ADDRESS');
+  });
+
+  it('times out a body that stops arriving', async () => {
+    server.intercept = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('first bytes, then nothing');
+      return true;
+    };
+    try {
+      const response = await request({ idleTimeoutMs: 300 })({ url: at('/slow'), method: 'GET' });
+      expect((await importFailure(readAll(response.body))).code).toBe('FETCH_TIMEOUT');
     } finally {
       server.intercept = null;
     }
