@@ -87,6 +87,13 @@ describe('git layout: SUMMARY.md', () => {
     ]);
     expect(layout.problems).toEqual([{ severity: 'warning', path: 'SUMMARY.md', line: 5, message: 'The link page "Site" cannot have child pages: they move up a level.' }]);
   });
+  it('reads a long SUMMARY.md a block at a time: lines stay right, comments and code fences hide their items', async () => {
+    const summary = ['# Summary', '', '<!--', '* [Hidden](hidden.md)', '-->', '', '```', '* [Code](code.md)', '```', '', '* [A](a.md)', '  * [B](b.md)', '* [Gone](gone.md)', ''].join('\n');
+    const t = tree({ 'SUMMARY.md': summary, 'a.md': '', 'b.md': '' });
+    const layout = await readGitLayout(t.entries, t.readText);
+    expect(shape(layout.pages)).toEqual([['document', 'a.md', 'A', 'a', [['document', 'b.md', 'B', 'b']]], ['document', 'gone.md', 'Gone', 'gone']]);
+    expect(layout.problems).toEqual([{ severity: 'error', path: 'SUMMARY.md', line: 13, message: 'gone.md does not exist.' }]);
+  });
 });
 
 describe('git layout: .gitbook.yaml', () => {

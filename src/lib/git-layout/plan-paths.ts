@@ -5,7 +5,7 @@
  * new parent's folder; new entities get paths from their slugs that collide with nothing.
  */
 import { slugOf } from '../documents/slug.js';
-import { ASSETS_FOLDER, bySiblingOrder, firstPage, folderOf, INCLUDES_FOLDER, numbered } from '../markdown/layout.js';
+import { ASSETS_FOLDER, childrenByParent, firstPage, folderOf, INCLUDES_FOLDER, numbered } from '../markdown/layout.js';
 import { isMarkdownPath, isReadmePath } from './names.js';
 
 export type ExportNode = {
@@ -45,6 +45,8 @@ export function planPaths(nodes: readonly ExportNode[], taken: ReadonlySet<strin
   planPages(nodes.filter((n) => n.kind === 'page'), readme, claims, plan);
   const byId = (a: ExportNode, b: ExportNode) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   const others = (kind: ExportNode['kind'], folder: string, nameOf: (n: ExportNode) => string) => {
+    // The next number to try for a name: thousands of `image.png` stay linear.
+    const next = new Map<string, number>();
     for (const node of nodes.filter((n) => n.kind === kind).sort(byId)) {
       const recorded = safePath(node.recordedPath);
       if (recorded && !recorded.endsWith('/') && claims.free(recorded, node.id)) {
@@ -52,8 +54,9 @@ export function planPaths(nodes: readonly ExportNode[], taken: ReadonlySet<strin
         continue;
       }
       const name = nameOf(node);
-      let n = 0;
+      let n = next.get(name.toLowerCase()) ?? 0;
       while (!claims.free(`${folder}${numbered(name, n)}`, node.id)) n++;
+      next.set(name.toLowerCase(), n + 1);
       plan.set(node.id, claims.take(`${folder}${numbered(name, n)}`, node.id));
     }
   };
@@ -63,9 +66,7 @@ export function planPaths(nodes: readonly ExportNode[], taken: ReadonlySet<strin
 }
 
 function planPages(pages: ExportNode[], readme: string, claims: Claims, plan: Map<string, string>): void {
-  const byParent = new Map<string | null, ExportNode[]>();
-  for (const page of pages) byParent.set(page.parentId, [...(byParent.get(page.parentId) ?? []), page]);
-  for (const list of byParent.values()) list.sort(bySiblingOrder);
+  const byParent = childrenByParent(pages);
   const hadChildren = new Set(pages.flatMap((p) => (p.recordedPath && p.recordedParentId ? [p.recordedParentId] : [])));
   const placed = new Set<string>();
   const mark = (parentId: string | null) => {

@@ -65,7 +65,7 @@ async function pageTree(
 ): Promise<GitPageNode[]> {
   const summaryOid = files.get(summaryPath);
   if (summaryOid === undefined) return folderPages(candidates, files, readme);
-  const summary = readSummary({ summaryPath, text: await readText(summaryOid), files, problemPath: root + summaryPath });
+  const summary = await readSummary({ summaryPath, text: await readText(summaryOid), files, problemPath: root + summaryPath });
   problems.push(...summary.problems);
   if (summary.pages.length === 0) {
     problems.push({ severity: 'warning', path: root + summaryPath, message: `${root + summaryPath} lists no page: the pages come from the folders.` });

@@ -5,7 +5,7 @@
  * paths give the same bytes, so an export rewrites it only when the tree changed.
  */
 import { slugOf } from '../documents/slug.js';
-import { bySiblingOrder, folderOf, relativePath } from '../markdown/layout.js';
+import { childrenByParent, folderOf, relativePath } from '../markdown/layout.js';
 import type { ExportNode } from './plan-paths.js';
 
 /**
@@ -14,9 +14,7 @@ import type { ExportNode } from './plan-paths.js';
  * that group's page: the format has no way back to the top level.
  */
 export function summaryMarkdown(nodes: readonly ExportNode[], paths: ReadonlyMap<string, string>, summaryPath: string): string {
-  const byParent = new Map<string | null, ExportNode[]>();
-  for (const node of nodes) if (node.kind === 'page') byParent.set(node.parentId, [...(byParent.get(node.parentId) ?? []), node]);
-  for (const list of byParent.values()) list.sort(bySiblingOrder);
+  const byParent = childrenByParent(nodes.filter((node) => node.kind === 'page'));
   const from = folderOf(summaryPath);
   const seen = new Set<string>();
 

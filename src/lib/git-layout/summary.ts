@@ -30,31 +30,75 @@ export type SummaryInput = {
 
 export type SummaryTree = { pages: GitPageNode[]; listed: Set<string>; problems: LayoutProblem[] };
 
-export function readSummary(input: SummaryInput): SummaryTree {
+/**
+ * Reads SUMMARY.md a top-level block at a time (a heading, or a top-level item with its nested
+ * list), yielding to the event loop between blocks: markdown parsing costs ~0.2 ms an entry, and a
+ * repository's SUMMARY.md may list tens of thousands.
+ */
+export async function readSummary(input: SummaryInput): Promise<SummaryTree> {
   const tree: SummaryTree = { pages: [], listed: new Set(), problems: [] };
-  const root = parser.parse(input.text) as Root;
   let group: GitPageNode | undefined;
-  for (const node of root.children) {
-    // `# Table of contents` titles the file itself.
-    if (node.type === 'heading' && node.depth > 1) {
-      const title = plainText(node).trim();
-      group = { path: null, oid: null, type: 'group', title, fallbackTitle: title, slug: groupAnchor(node) ?? (slugOf(title) || 'group'), children: [] };
-      tree.pages.push(group);
-    } else if (node.type === 'list') {
-      (group?.children ?? tree.pages).push(...listPages(node, input, tree, group === undefined));
+  let lastYield = Date.now();
+  for (const block of topLevelBlocks(input.text)) {
+    if (Date.now() - lastYield > 20) {
+      await new Promise((resolve) => setImmediate(resolve));
+      lastYield = Date.now();
+    }
+    const root = parser.parse(block.text) as Root;
+    const at: Located = { ...input, lineOffset: block.line - 1 };
+    for (const node of root.children) {
+      // `# Table of contents` titles the file itself.
+      if (node.type === 'heading' && node.depth > 1) {
+        const title = plainText(node).trim();
+        group = { path: null, oid: null, type: 'group', title, fallbackTitle: title, slug: groupAnchor(node) ?? (slugOf(title) || 'group'), children: [] };
+        tree.pages.push(group);
+      } else if (node.type === 'list') {
+        (group?.children ?? tree.pages).push(...listPages(node, at, tree, group === undefined));
+      }
     }
   }
   return tree;
 }
 
-function listPages(list: List, input: SummaryInput, tree: SummaryTree, topLevel: boolean): GitPageNode[] {
+type Located = SummaryInput & { lineOffset: number };
+
+/**
+ * The text cut before every unindented heading or list marker (outside fenced code and HTML
+ * comments): each block parses alone to what it is within the whole. `line`: its first line's number.
+ */
+function* topLevelBlocks(text: string): Generator<{ text: string; line: number }> {
+  const lines = text.split('\n');
+  let start = 0;
+  let fence: string | undefined;
+  let comment = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const startsBlock = !fence && !comment && i > start && /^(#{1,6}(\s|$)|[*+-]\s|\d{1,9}[.)]\s)/.test(line);
+    if (startsBlock) {
+      yield { text: lines.slice(start, i).join('\n'), line: start + 1 };
+      start = i;
+    }
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker && (!fence || (marker[0] === fence[0] && marker.length >= fence.length))) fence = fence ? undefined : marker;
+    if (!fence) {
+      const open = line.lastIndexOf('<!--');
+      const close = line.lastIndexOf('-->');
+      if (open >= 0 && open > close - 2) comment = true;
+      else if (close >= 0) comment = false;
+    }
+  }
+  if (start < lines.length) yield { text: lines.slice(start).join('\n'), line: start + 1 };
+}
+
+function listPages(list: List, input: Located, tree: SummaryTree, topLevel: boolean): GitPageNode[] {
   return list.children.flatMap((item) => itemPages(item, input, tree, topLevel));
 }
 
-function itemPages(item: ListItem, input: SummaryInput, tree: SummaryTree, topLevel: boolean): GitPageNode[] {
+function itemPages(item: ListItem, input: Located, tree: SummaryTree, topLevel: boolean): GitPageNode[] {
   const paragraph = item.children[0]?.type === 'paragraph' ? item.children[0] : undefined;
   const link = paragraph?.children.find((n) => n.type === 'link');
-  const line = (link ?? item).position?.start.line;
+  const start = (link ?? item).position?.start.line;
+  const line = start === undefined ? undefined : start + input.lineOffset;
   const problem = (severity: LayoutProblem['severity'], message: string) =>
     tree.problems.push({ severity, path: input.problemPath, ...(line !== undefined ? { line } : {}), message });
   const children = () => item.children.flatMap((n) => (n.type === 'list' ? listPages(n, input, tree, false) : []));

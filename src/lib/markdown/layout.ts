@@ -35,7 +35,7 @@ export const INCLUDES_FOLDER = '.gitbook/includes/';
 const byId = <T extends { id: string }>(a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Fractional positions compare byte-wise; ties fall back to the ID (as revisions/tree.ts). */
-export const bySiblingOrder = (a: { id: string; position: string }, b: { id: string; position: string }) =>
+const bySiblingOrder = (a: { id: string; position: string }, b: { id: string; position: string }) =>
   a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
 /** `name`, or `stem (n).ext` for the n-th other file of that name. */
@@ -71,6 +71,18 @@ export function relativePath(from: string, to: string): string {
   let common = 0;
   while (common < fromParts.length && common < toParts.length - 1 && fromParts[common] === toParts[common]) common++;
   return [...fromParts.slice(common).map(() => '..'), ...toParts.slice(common)].join('/');
+}
+
+/** Pages by parent (null: the top level), siblings in order. */
+export function childrenByParent<T extends { id: string; parentId: string | null; position: string }>(pages: Iterable<T>): Map<string | null, T[]> {
+  const byParent = new Map<string | null, T[]>();
+  for (const page of pages) {
+    const list = byParent.get(page.parentId);
+    if (list) list.push(page);
+    else byParent.set(page.parentId, [page]);
+  }
+  for (const list of byParent.values()) list.sort(bySiblingOrder);
+  return byParent;
 }
 
 /**
@@ -109,13 +121,7 @@ export class ContentLayout {
 
   /** `given`: paths that replace the computed ones (see GivenPaths). */
   constructor(pages: readonly LayoutPage[], files: readonly LayoutFile[] = [], reusableContents: readonly LayoutReusableContent[] = [], given: GivenPaths = {}) {
-    const byParent = new Map<string | null, LayoutPage[]>();
-    for (const page of pages) {
-      const list = byParent.get(page.parentId) ?? [];
-      list.push(page);
-      byParent.set(page.parentId, list);
-    }
-    for (const list of byParent.values()) list.sort(bySiblingOrder);
+    const byParent = childrenByParent(pages);
     // Pages whose parent is absent are left out, as in the revision's tree.
     const place = (parentId: string | null, parentPath: string) => {
       for (const page of byParent.get(parentId) ?? []) {

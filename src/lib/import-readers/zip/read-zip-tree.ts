@@ -28,7 +28,7 @@ export async function readZipTree(bytes: Uint8Array, options: ReadZipOptions): P
   const { files, config } = layOut(entries);
   const summary = files.get(config.summary);
   // A SUMMARY.md that lists nothing (empty, or prose) does not hide the folders' pages.
-  const listed = summary ? summaryTree(config.summary, decodeText(summary), files) : [];
+  const listed = summary ? await summaryTree(config.summary, decodeText(summary), files) : [];
   const pages = listed.length > 0 ? listed : folderPages(files, config.readme);
   const assets: ImportedFile[] = [];
   for (const [path, content] of files) if (isAssetPath(path) && !isPagePath(path)) assets.push(importedFile(path, content));

@@ -11,9 +11,9 @@ import { baseName } from './archive-path.js';
 import { hasPageExtension, readPageContent, titleFromName } from './pages.js';
 
 /** `summaryPath` and the keys of `files` are root-relative. */
-export function summaryTree(summaryPath: string, summary: string, files: Map<string, Uint8Array>): ImportedPage[] {
+export async function summaryTree(summaryPath: string, summary: string, files: Map<string, Uint8Array>): Promise<ImportedPage[]> {
   const paths = new Map([...files.keys()].map((path) => [path, path]));
-  const tree = readSummary({ summaryPath, text: summary, files: paths, problemPath: summaryPath, isPage: hasPageExtension, plainItemGroups: false });
+  const tree = await readSummary({ summaryPath, text: summary, files: paths, problemPath: summaryPath, isPage: hasPageExtension, plainItemGroups: false });
   let groups = 0;
   const pages = (nodes: GitPageNode[]): ImportedPage[] =>
     nodes.flatMap((node): ImportedPage[] => {
