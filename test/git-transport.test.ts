@@ -75,15 +75,17 @@ async function open(
   return repository;
 }
 
-/** The GitError a promise rejects with (fails the test when it resolves or throws anything else). */
-async function gitFailure(promise: Promise<unknown>): Promise<GitError> {
+/** The error of class `type` a promise rejects with (fails the test when it resolves or throws anything else). */
+async function rejection<E extends Error>(promise: Promise<unknown>, type: new (...args: never[]) => E): Promise<E> {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(GitError);
-  return error as GitError;
+  expect(error).toBeInstanceOf(type);
+  return error as E;
 }
+
+const gitFailure = (promise: Promise<unknown>) => rejection(promise, GitError);
 
 const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
 const person = (name: string, timestamp = 1_700_000_000) => ({ name, email: `${name.toLowerCase().replace(/ /g, '.')}@example.com`, timestamp });
@@ -598,14 +600,7 @@ describe('the general safe request', () => {
     createSafeRequest({ idleTimeoutMs: options.idleTimeoutMs ?? 2_000, allowPrivateNetworks: options.allowPrivateNetworks ?? true });
   const at = (route: string) => `http://127.0.0.1:${server.port}${route}`;
 
-  async function importFailure(promise: Promise<unknown>): Promise<ImportError> {
-    const error = await promise.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(ImportError);
-    return error as ImportError;
-  }
+  const importFailure = (promise: Promise<unknown>) => rejection(promise, ImportError);
 
   async function readAll(body: AsyncIterable<Uint8Array>): Promise<string> {
     const chunks: Uint8Array[] = [];
