@@ -135,6 +135,8 @@ describe('summaryMarkdown', () => {
       page('p4', 'g1', 'a b', { title: 'A b' }),
       page('l1', 'g1', 'blog', { type: 'link', title: 'Blog', href: 'https://example.com/blog' }),
       page('g2', null, 'reference', { type: 'group', title: 'Reference' }),
+      // A link page without a URL is left out: it would read back as a group.
+      page('l2', 'g2', 'nowhere', { type: 'link', title: 'Nowhere' }),
     ];
     const paths = planPaths(nodes, new Set(), 'README.md');
     paths.set('p4', 'guides-v2/a b.md');

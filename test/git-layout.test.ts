@@ -108,6 +108,18 @@ describe('git layout: .gitbook.yaml', () => {
     ]);
   });
 
+  it('warns of a readme, a summary or a redirect target that the tree does not have', async () => {
+    const yaml = ['structure:', '  readme: start.md', '  summary: toc.md', 'redirects:', '  old: gone.md', '  older: README.md'].join('\n');
+    const t = tree({ '.gitbook.yaml': yaml, 'README.md': '' });
+    const layout = await readGitLayout(t.entries, t.readText);
+    expect(layout.problems.map((p) => [p.severity, p.path, p.message])).toEqual([
+      ['warning', '.gitbook.yaml', '.gitbook.yaml: structure.readme names start.md, which does not exist.'],
+      ['warning', '.gitbook.yaml', '.gitbook.yaml: structure.summary names toc.md, which does not exist: the pages come from the folders.'],
+      ['warning', '.gitbook.yaml', '.gitbook.yaml: the redirect of old names gone.md, which is not a page.'],
+    ]);
+    expect(shape(layout.pages)).toEqual([['document', 'README.md', null, 'readme']]);
+  });
+
   it('invalid YAML is an error naming the file and line; the defaults stand', async () => {
     const t = tree({ '.gitbook.yaml': 'root: docs\nstructure: [\n  readme: a.md\n', 'README.md': '' });
     const layout = await readGitLayout(t.entries, t.readText);

@@ -10,7 +10,7 @@ import { GITBOOK_YAML, readLayoutConfig } from './config.js';
 import { folderPages } from './folders.js';
 import { isMarkdownPath } from './names.js';
 import { readSummary } from './summary.js';
-import type { GitAsset, GitInclude, GitLayout, GitPageNode, LayoutEntry, LayoutProblem } from './types.js';
+import type { GitAsset, GitInclude, GitLayout, GitLayoutConfig, GitPageNode, LayoutEntry, LayoutProblem } from './types.js';
 
 export const INCLUDES_PREFIX = '.gitbook/includes/';
 
@@ -51,6 +51,7 @@ export async function readGitLayout(entries: readonly LayoutEntry[], readText: (
     }
   };
   index(pages);
+  problems.push(...configWarnings(config, files, pagesByPath, yaml !== undefined));
   return { config, pages, files: assets, includes, pagesByPath, problems };
 }
 
@@ -75,4 +76,17 @@ async function pageTree(
     if (!summary.listed.has(path)) problems.push({ severity: 'warning', path: root + path, message: `${root + path} is not listed in ${root + summaryPath}: it is not a page.` });
   }
   return summary.pages;
+}
+
+/** What `.gitbook.yaml` names that the tree does not have. */
+function configWarnings(config: GitLayoutConfig, files: ReadonlyMap<string, string>, pages: ReadonlyMap<string, GitPageNode>, hasYaml: boolean): LayoutProblem[] {
+  if (!hasYaml) return [];
+  const warning = (message: string): LayoutProblem => ({ severity: 'warning', path: GITBOOK_YAML, message });
+  const warnings: LayoutProblem[] = [];
+  if (config.readme !== 'README.md' && !files.has(config.readme)) warnings.push(warning(`${GITBOOK_YAML}: structure.readme names ${config.root + config.readme}, which does not exist.`));
+  if (config.summary !== 'SUMMARY.md' && !files.has(config.summary)) warnings.push(warning(`${GITBOOK_YAML}: structure.summary names ${config.root + config.summary}, which does not exist: the pages come from the folders.`));
+  for (const [from, to] of Object.entries(config.redirects)) {
+    if (!pages.has(to)) warnings.push(warning(`${GITBOOK_YAML}: the redirect of ${from} names ${config.root + to}, which is not a page.`));
+  }
+  return warnings;
 }

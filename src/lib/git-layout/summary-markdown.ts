@@ -22,6 +22,8 @@ export function summaryMarkdown(nodes: readonly ExportNode[], paths: ReadonlyMap
     (byParent.get(parentId) ?? []).flatMap((node) => {
       if (seen.has(node.id)) return [];
       seen.add(node.id);
+      // A link page without a URL has nothing to list that would read back as a link.
+      if (node.type === 'link' && !node.href) return [];
       return [`${'  '.repeat(depth)}* ${entry(node)}`, ...items(node.id, depth + 1)];
     });
   const entry = (node: ExportNode): string => {
@@ -36,6 +38,7 @@ export function summaryMarkdown(nodes: readonly ExportNode[], paths: ReadonlyMap
   for (const node of byParent.get(null) ?? []) {
     if (node.type !== 'group') {
       seen.add(node.id);
+      if (node.type === 'link' && !node.href) continue;
       list.push(`* ${entry(node)}`, ...items(node.id, 1));
       continue;
     }
