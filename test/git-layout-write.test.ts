@@ -112,6 +112,9 @@ describe('planPaths: recorded paths', () => {
       page('p4', null, 'faq', { recordedPath: 'guide/faq.md', recordedParentId: 'p2' }),
     ];
     expect(plan(nodes)).toEqual({ p1: 'README.md', g1: 'manual/', p2: 'manual/guide/README.md', p3: 'manual/guide/steps.md', p4: 'faq.md' });
+    // Moved back where its file already is: it stays.
+    const back = [page('p1', null, 'intro', { recordedPath: 'README.md', recordedParentId: null }), page('p2', null, 'setup', { recordedPath: 'Setup Guide.md', recordedParentId: 'p9' })];
+    expect(plan(back)).toEqual({ p1: 'README.md', p2: 'Setup Guide.md' });
   });
 
   it('gives README.md to the first page; the page that held it gets a path of its own; unsafe recorded paths are ignored', () => {

@@ -84,7 +84,7 @@ function planPages(pages: ExportNode[], readme: string, claims: Claims, plan: Ma
       if (visited.has(page.id)) continue;
       visited.add(page.id);
       if (page.type === 'link') continue;
-      const path = page.id === root ? claims.take(readme, page.id) : pathOf(page, folder, recordedFolder);
+      const path = page.id === root ? readme : pathOf(page, folder, recordedFolder);
       plan.set(page.id, path);
       const recorded = safePath(page.recordedPath);
       place(page.id, page.id === root ? `${folder}${slugOf(page.slug) || 'page'}/` : childFolder(path), recorded && page.id !== root ? childFolder(recorded) : undefined);
@@ -105,7 +105,8 @@ function planPages(pages: ExportNode[], readme: string, claims: Claims, plan: Ma
       if (!isGroup && !withChildren && had && readmeForm) candidate = `${folderOf(recorded).slice(0, -1)}.md`;
       const container = containerOf(candidate);
       const parentChanged = known ? page.recordedParentId !== page.parentId : container !== folder;
-      if (!parentChanged) {
+      // A page already in its new parent's folder stays; one still in its parent's old folder follows it.
+      if (!parentChanged || container === folder) {
         if (container !== folder && recordedFolder !== undefined && container === recordedFolder) candidate = folder + candidate.slice(container.length);
         if (claims.free(candidate, page.id)) return claims.take(candidate, page.id);
       }
