@@ -136,7 +136,8 @@ describe('git sync', () => {
     const first = await commitFiles(git, 'export-one', 'main', LAYOUT, 'Docs');
     await sync(owner.token, space.id, 'import', { url: git.url('export-one'), ref: 'refs/heads/main' });
     const faq = (await pages(owner.token, space.id)).find((p) => p.title === 'FAQ');
-    await editPage(api, space.id, faq.id, '# FAQ\n\nAsk us anything.\n');
+    // In a synced space, relative links are the repository's paths: README.md from faq.md is Welcome.
+    await editPage(api, space.id, faq.id, '# FAQ\n\nAsk [us](README.md) anything.\n');
 
     const info = await sync(owner.token, space.id, 'export', { url: git.url('export-one'), ref: 'refs/heads/main', commitMessage: 'Update the FAQ' });
     expect(info.operation).toMatchObject({ state: 'success', direction: 'export' });
@@ -148,6 +149,9 @@ describe('git sync', () => {
     expect(await changedFiles('export-one', first, head!.oid)).toEqual(['faq.md']);
     const files = await readFiles(git, 'export-one', 'main');
     expect(files['faq.md']!.toString()).toContain('anything');
+    expect(files['faq.md']!.toString()).toContain('[us](README.md)');
+    const faqMarkdown = (await http(server.url, owner.token, 'GET', `/spaces/${space.id}/content/page/${faq.id}?format=markdown`)).body.markdown;
+    expect(faqMarkdown).toContain('[us](README.md)');
     // Every other file byte for byte.
     for (const [path, content] of Object.entries(LAYOUT)) if (path !== 'faq.md') expect(Buffer.compare(files[path]!, Buffer.from(content))).toBe(0);
 

@@ -48,6 +48,7 @@ CREATE TABLE "GitSyncBlob" (
     "path" TEXT NOT NULL,
     "oid" TEXT NOT NULL,
     "fingerprint" TEXT NOT NULL,
+    "parentId" TEXT,
 
     CONSTRAINT "GitSyncBlob_pkey" PRIMARY KEY ("spaceId","kind","entityId")
 );

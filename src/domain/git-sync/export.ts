@@ -13,11 +13,12 @@
  */
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { JSONDocument } from '../../lib/documents/types.js';
-import { planPaths, readGitLayout, summaryMarkdown, type ExportNode, type GitPageNode } from '../../lib/git-layout/index.js';
+import { readGitLayout, summaryMarkdown, type GitPageNode } from '../../lib/git-layout/index.js';
 import { ImportError } from '../../lib/import-readers/import-error.js';
 import { syncError } from './sync-error.js';
 import { GitError } from '../../lib/git/errors.js';
-import { ContentLayout, documentToMarkdown, markdownRefOptions } from '../../lib/markdown/index.js';
+import { documentToMarkdown, markdownRefOptions, type ContentLayout } from '../../lib/markdown/index.js';
+import { plannedLayout } from './layout.js';
 import { loadDocuments } from '../versions/revisions/documents.js';
 import { revisionScope } from '../versions/revisions/load.js';
 import type { Entry } from '../versions/revisions/entries.js';
@@ -110,9 +111,6 @@ async function writeAndPush(op: GitOperation, tip: string | null): Promise<Expor
   const headScope = await revisionScope(op.db, space.revisionId);
   const head: Snapshot = await snapshotOf(op.db, headScope);
   const mapping = await loadMapping(op.db, op.spaceId);
-  // Where pages were at the last sync: a page moved since moves its file; one that did not keeps it.
-  const sync = await op.db.gitSync.findUnique({ where: { spaceId: op.spaceId }, select: { revisionId: true } });
-  const synced: Snapshot = sync?.revisionId ? await snapshotOf(op.db, await revisionScope(op.db, sync.revisionId)) : new Map();
   const entries = tip ? await op.repo.listTree(tip) : [];
   const tipLayout = await readGitLayout(entries, async (oid) => decode(await op.repo.readBlob(oid)));
   const { root, readme, summary } = tipLayout.config;
@@ -122,31 +120,7 @@ async function writeAndPush(op: GitOperation, tip: string | null): Promise<Expor
 
   const all = [...head.values()];
   const pages = all.filter((e) => e.kind === 'page');
-  const nodes: ExportNode[] = all.map((e) => ({
-    id: e.entityId,
-    kind: e.kind,
-    parentId: e.parentId,
-    position: e.position,
-    slug: e.slug,
-    type: e.type,
-    title: e.title,
-    ...(e.kind === 'file' ? { name: e.title } : {}),
-    ...(e.kind === 'page' && e.type === 'link' ? { href: linkUrl(e) } : {}),
-    ...(mapping.byEntity.get(e.entityId) ? { recordedPath: mapping.byEntity.get(e.entityId)!.path } : {}),
-    ...(synced.has(e.entityId) ? { recordedParentId: synced.get(e.entityId)!.parentId } : {}),
-  }));
-  const paths = planPaths(nodes, taken, readme);
-  const given = {
-    pages: new Map(pages.flatMap((p) => (paths.has(p.entityId) ? [[p.entityId, paths.get(p.entityId)!] as const] : []))),
-    files: new Map(all.filter((e) => e.kind === 'file').map((f) => [f.entityId, paths.get(f.entityId)!] as const)),
-    reusableContents: new Map(all.filter((e) => e.kind === 'reusable-content').map((r) => [r.entityId, paths.get(r.entityId)!] as const)),
-  };
-  const layout = new ContentLayout(
-    pages.map((p) => ({ id: p.entityId, parentId: p.parentId, slug: p.slug, type: p.type, position: p.position })),
-    all.filter((e) => e.kind === 'file').map((f) => ({ id: f.entityId, name: f.title })),
-    all.filter((e) => e.kind === 'reusable-content').map((r) => ({ id: r.entityId, title: r.title })),
-    given,
-  );
+  const { layout, paths, nodes } = plannedLayout(all, mapping.byEntity, { taken, readme });
 
   // Entities whose file moves: bodies that link to them are written again, whatever else.
   const moved = all.filter((e) => mapping.byEntity.get(e.entityId)?.path !== paths.get(e.entityId)).map((e) => e.entityId);
@@ -181,7 +155,7 @@ async function writeAndPush(op: GitOperation, tip: string | null): Promise<Expor
     }
     if (!record || record.path !== path || record.oid !== oid) changes.set(root + path, { oid });
     if (record && record.path !== path && !changes.has(root + record.path)) changes.set(root + record.path, null);
-    records.set(entity.entityId, { kind: entity.kind, entityId: entity.entityId, path, oid, fingerprint });
+    records.set(entity.entityId, { kind: entity.kind, entityId: entity.entityId, path, oid, fingerprint, parentId: entity.kind === 'page' ? entity.parentId : null });
   }
   // Files quire wrote for entities that are gone (a path another entity now takes is kept).
   const written = new Set([...records.values()].map((r) => r.path));

@@ -18,7 +18,6 @@ import type { JSONDocument } from '../../lib/documents/types.js';
 import { readGitLayout } from '../../lib/git-layout/index.js';
 import { ImportError } from '../../lib/import-readers/import-error.js';
 import { syncError } from './sync-error.js';
-import { ContentLayout } from '../../lib/markdown/index.js';
 import { newId } from '../kernel/ids.js';
 import { lockSpaceLine } from '../versions/change-requests/line.js';
 import { changeRequestOf, recordChangeRequestEvent, writtenEntities } from '../versions/change-requests/events.js';
@@ -28,6 +27,7 @@ import { revisionScope } from '../versions/revisions/load.js';
 import { sameVersion } from '../versions/revisions/same-version.js';
 import type { RevisionScope } from '../versions/revisions/scope.js';
 import { reindexPages } from '../versions/search/index-pages.js';
+import { slugLayout } from './layout.js';
 import { loadMapping, saveMapping, type BlobRecord } from './mapping.js';
 import { mergeSides, sideOf, type Side, type SyncMerge } from './merge.js';
 import { commitUrlOf, endOperation, lockSync, type GitOperation } from './operation.js';
@@ -107,16 +107,8 @@ export async function importCommit(op: GitOperation, commit: string, options: { 
   for (let attempt = 1; ; attempt++) {
     const headScope = await revisionScope(op.db, (await op.db.space.findUniqueOrThrow({ where: { id: op.spaceId }, select: { revisionId: true } })).revisionId);
     const head = await snapshotOf(op.db, headScope);
-    const current = baseScope
-      ? undefined
-      : {
-          snapshot: head,
-          layout: new ContentLayout(
-            [...head.values()].filter((e) => e.kind === 'page').map((p) => ({ id: p.entityId, parentId: p.parentId, slug: p.slug, type: p.type, position: p.position })),
-            [...head.values()].filter((e) => e.kind === 'file').map((f) => ({ id: f.entityId, name: f.title })),
-            [...head.values()].filter((e) => e.kind === 'reusable-content').map((r) => ({ id: r.entityId, title: r.title })),
-          ),
-        };
+    // The first import keeps the IDs of pages where the commit has a file where quire would write them.
+    const current = baseScope ? undefined : { snapshot: head, layout: slugLayout([...head.values()]) };
     const theirs = await readTheirs({
       layout,
       readBlob: (oid) => op.repo.readBlob(oid),

@@ -6,7 +6,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import type { Queryable } from '../kernel/pagination/keyset.js';
 import type { EntityKind } from '../versions/revisions/entries.js';
 
-export type BlobRecord = { kind: EntityKind; entityId: string; path: string; oid: string; fingerprint: string };
+export type BlobRecord = { kind: EntityKind; entityId: string; path: string; oid: string; fingerprint: string; parentId: string | null };
 
 export type Mapping = {
   byEntity: Map<string, BlobRecord>;
@@ -14,11 +14,11 @@ export type Mapping = {
 };
 
 export async function loadMapping(db: Queryable, spaceId: string): Promise<Mapping> {
-  const rows = await db.$queryRaw<BlobRecord[]>(Prisma.sql`SELECT "kind", "entityId", "path", "oid", "fingerprint" FROM "GitSyncBlob" WHERE "spaceId" = ${spaceId}`);
+  const rows = await db.$queryRaw<BlobRecord[]>(Prisma.sql`SELECT "kind", "entityId", "path", "oid", "fingerprint", "parentId" FROM "GitSyncBlob" WHERE "spaceId" = ${spaceId}`);
   return { byEntity: new Map(rows.map((r) => [r.entityId, r])), byPath: new Map(rows.map((r) => [r.path, r])) };
 }
 
-const same = (a: BlobRecord, b: BlobRecord) => a.kind === b.kind && a.path === b.path && a.oid === b.oid && a.fingerprint === b.fingerprint;
+const same = (a: BlobRecord, b: BlobRecord) => a.kind === b.kind && a.path === b.path && a.oid === b.oid && a.fingerprint === b.fingerprint && a.parentId === b.parentId;
 
 /** Makes the stored mapping `next` (every entity of the synced commit), writing only differences. */
 export async function saveMapping(tx: Prisma.TransactionClient, spaceId: string, previous: Mapping, next: Map<string, BlobRecord>): Promise<number> {

@@ -221,7 +221,7 @@ export async function readTheirs(input: TheirsInput): Promise<Theirs> {
   };
 
   const entities = new Map<string, TheirEntity>();
-  const record = (kind: EntityKind, entityId: string, path: string, oid: string, version: EntityVersion): BlobRecord => ({ kind, entityId, path, oid, fingerprint: fingerprintOf(kind, version) });
+  const record = (kind: EntityKind, entityId: string, path: string, oid: string, version: EntityVersion): BlobRecord => ({ kind, entityId, path, oid, fingerprint: fingerprintOf(kind, version), parentId: kind === 'page' ? version.parentId : null });
 
   // Page bodies and titles.
   const heads = new Map<string, { version: Omit<EntityVersion, 'parentId' | 'position' | 'slug'>; body?: PreparedDocument; slugHint: string }>();

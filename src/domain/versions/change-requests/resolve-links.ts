@@ -10,7 +10,8 @@
  * relative to its own file `.gitbook/includes/<slug>.md`.
  */
 import type { Prisma } from '../../../generated/prisma/client.js';
-import { ContentLayout, resolveLink, type BatchRefs, type ContentRef } from '../../../lib/markdown/index.js';
+import { resolveLink, type BatchRefs, type ContentLayout, type ContentRef } from '../../../lib/markdown/index.js';
+import { contentLayoutOf } from '../../git-sync/layout.js';
 import type { PreparedDocument } from '../../../lib/documents/document-id.js';
 import { putDocuments } from '../revisions/documents.js';
 import { relinkBody } from './page-body.js';
@@ -21,12 +22,10 @@ export type PendingBody = { pageId: string; kind?: 'page' | 'reusable-content'; 
 
 /** The layout (layout.ts) of the workspace as it is now: its pages, files and reusable contents. */
 export async function workspaceLayout(ws: Workspace): Promise<ContentLayout> {
-  const [pages, files, reusables] = await Promise.all([ws.allOfKind('page'), ws.allOfKind('file'), ws.allOfKind('reusable-content')]);
-  return new ContentLayout(
-    pages.map((p) => ({ id: p.entityId, parentId: p.parentId, slug: p.slug, type: p.type, position: p.position })),
-    files.map((f) => ({ id: f.entityId, name: f.title })),
-    reusables.map((r) => ({ id: r.entityId, title: r.title })),
-  );
+  const [pages, files, reusables, mapping] = await Promise.all([ws.allOfKind('page'), ws.allOfKind('file'), ws.allOfKind('reusable-content'), ws.gitMapping()]);
+  // A synced space's links are its repository's paths (git-sync/layout.ts).
+  const kinded = [...pages.map((p) => ({ ...p, kind: 'page' as const })), ...files.map((f) => ({ ...f, kind: 'file' as const })), ...reusables.map((r) => ({ ...r, kind: 'reusable-content' as const }))];
+  return contentLayoutOf(kinded, mapping);
 }
 
 export async function resolveBatchLinks(tx: Prisma.TransactionClient, ws: Workspace, pending: readonly PendingBody[], refs: BatchRefs = {}): Promise<void> {

@@ -3,6 +3,7 @@
  * head revision (a few rows per change: the page, its siblings, its ancestors), writes stay here
  * until the batch commits as one revision.
  */
+import { loadMapping, type BlobRecord } from '../../git-sync/mapping.js';
 import { Prisma } from '../../../generated/prisma/client.js';
 
 const { sql } = Prisma;
@@ -23,6 +24,11 @@ export class Workspace {
     private readonly tx: Prisma.TransactionClient,
     readonly head: RevisionScope,
   ) {}
+
+  /** Where the space's entities sit in its git repository (empty: never synced): links follow it. */
+  gitMapping(): Promise<Map<string, BlobRecord>> {
+    return loadMapping(this.tx, this.head.spaceId).then((m) => m.byEntity);
+  }
 
   private remember(entry: PageEntry): WorkingPage {
     const page: WorkingPage = { ...versionOf({ ...entry, data: entry.data as Record<string, unknown> }), entityId: entry.entityId };

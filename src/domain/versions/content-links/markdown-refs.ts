@@ -8,13 +8,16 @@
  * rendered, however many — and the layout built from them is kept per revision for the request.
  */
 import type { JSONDocument } from '../../../lib/documents/types.js';
-import { ContentLayout, documentToMarkdown, markdownRefOptions, type MarkdownRefs } from '../../../lib/markdown/index.js';
+import { documentToMarkdown, markdownRefOptions, type ContentLayout, type MarkdownRefs } from '../../../lib/markdown/index.js';
+import { contentLayoutOf } from '../../git-sync/layout.js';
+import type { BlobRecord } from '../../git-sync/mapping.js';
 import type { Entry, PageEntry } from '../revisions/entries.js';
 import type { Loaders } from '../../loaders/index.js';
 
-/** Layouts by the loaders' answers (the same arrays for the same revision within a request). */
-const layouts = new WeakMap<readonly PageEntry[], WeakMap<readonly Entry[], WeakMap<readonly Entry[], ContentLayout>>>();
+/** Layouts by the loaders' answers (the same objects for the same revision within a request). */
+const layouts = new WeakMap<readonly PageEntry[], WeakMap<readonly Entry[], WeakMap<readonly Entry[], WeakMap<ReadonlyMap<string, BlobRecord>, ContentLayout>>>>();
 const NONE: readonly Entry[] = [];
+const UNSYNCED: ReadonlyMap<string, BlobRecord> = new Map();
 
 /** Whether the document references an entity of `kind` (a walk of its nodes, stopping at the first). */
 function references(document: JSONDocument, kind: 'file' | 'reusable-content'): boolean {
@@ -29,26 +32,26 @@ function references(document: JSONDocument, kind: 'file' | 'reusable-content'): 
   return false;
 }
 
+/** A level of the layout cache, made on first use. */
+function level<K extends object, V>(map: WeakMap<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (!value) map.set(key, (value = make()));
+  return value;
+}
+
 async function layoutOf(loaders: Loaders, revisionId: string, document: JSONDocument, withReusables: boolean): Promise<ContentLayout> {
-  const [pages, files, reusables] = await Promise.all([
-    loaders.revisionPages.load(revisionId),
-    references(document, 'file') ? loaders.revisionFiles.load(revisionId) : NONE,
-    withReusables || references(document, 'reusable-content') ? loaders.revisionReusableContents.load(revisionId) : NONE,
+  const pages = await loaders.revisionPages.load(revisionId);
+  // A synced space writes its links as its repository's paths (git-sync/layout.ts): every file is placed then.
+  const mapping = pages[0] ? await loaders.gitMapping.load(pages[0].spaceId) : UNSYNCED;
+  const synced = mapping.size > 0;
+  const [files, reusables] = await Promise.all([
+    synced || references(document, 'file') ? loaders.revisionFiles.load(revisionId) : NONE,
+    synced || withReusables || references(document, 'reusable-content') ? loaders.revisionReusableContents.load(revisionId) : NONE,
   ]);
-  let byFiles = layouts.get(pages);
-  if (!byFiles) layouts.set(pages, (byFiles = new WeakMap()));
-  let byReusables = byFiles.get(files);
-  if (!byReusables) byFiles.set(files, (byReusables = new WeakMap()));
-  let layout = byReusables.get(reusables);
-  if (!layout) {
-    layout = new ContentLayout(
-      pages.map((p) => ({ id: p.entityId, parentId: p.parentId, slug: p.slug, type: p.type, position: p.position })),
-      files.map((f) => ({ id: f.entityId, name: f.title })),
-      reusables.map((r) => ({ id: r.entityId, title: r.title })),
-    );
-    byReusables.set(reusables, layout);
-  }
-  return layout;
+  const byFiles = level(layouts, pages, () => new WeakMap());
+  const byReusables = level(byFiles, files, () => new WeakMap());
+  const byMapping = level(byReusables, reusables, () => new WeakMap());
+  return level(byMapping, mapping, () => contentLayoutOf([...pages, ...files, ...reusables], mapping));
 }
 
 /** `pageId`'s body (of revision `revisionId`) as markdown, title and description first. */
