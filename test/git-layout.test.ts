@@ -38,6 +38,8 @@ describe('git layout: SUMMARY.md', () => {
       '',
       '* [API](api.md)',
       '',
+      '## <a href="#misc" id="misc"></a>',
+      '',
     ].join('\n');
     const t = tree({ 'SUMMARY.md': summary, 'README.md': '# Hi', 'install.md': '', 'install/linux.md': '', 'guide/README.md': '', 'guide/steps.md': '', 'api.md': '' });
     const layout = await readGitLayout(t.entries, t.readText);
@@ -51,7 +53,9 @@ describe('git layout: SUMMARY.md', () => {
         ['link', 'https://example.com/blog', 'Blog', 'blog'],
       ]],
       ['group', null, 'Reference', 'reference', [['document', 'api.md', 'API', 'api']]],
+      ['group', null, null, 'misc'],
     ]);
+    expect(layout.pages[4]!.fallbackTitle).toBe('Group');
     expect(layout.pages[1]!.navLabel).toBe('Setup');
     expect(layout.pages[0]!.oid).toBe('oid:README.md');
     expect([...layout.pagesByPath.keys()].sort()).toEqual(['README.md', 'api.md', 'guide/README.md', 'guide/steps.md', 'install.md', 'install/linux.md']);

@@ -50,7 +50,8 @@ export async function readSummary(input: SummaryInput): Promise<SummaryTree> {
       // `# Table of contents` titles the file itself.
       if (node.type === 'heading' && node.depth > 1) {
         const title = plainText(node).trim();
-        group = { path: null, oid: null, type: 'group', title, fallbackTitle: title, slug: groupAnchor(node) ?? (slugOf(title) || 'group'), children: [] };
+        const slug = groupAnchor(node) ?? (slugOf(title) || 'group');
+        group = { path: null, oid: null, type: 'group', ...(title ? { title } : {}), fallbackTitle: title || 'Group', slug, children: [] };
         tree.pages.push(group);
       } else if (node.type === 'list') {
         (group?.children ?? tree.pages).push(...listPages(node, at, tree, group === undefined));
