@@ -91,6 +91,17 @@ describe('git layout: SUMMARY.md', () => {
     ]);
     expect(layout.problems).toEqual([{ severity: 'warning', path: 'SUMMARY.md', line: 5, message: 'The link page "Site" cannot have child pages: they move up a level.' }]);
   });
+  it('warns of entries that name no markdown file (an anchor, another kind of file): not pages, their children move up', async () => {
+    const summary = ['* [Part](a.md#part)', '  * [A](a.md)', '* [Manual](manual.pdf)'].join('\n');
+    const t = tree({ 'SUMMARY.md': summary, 'a.md': '', 'manual.pdf': '' });
+    const layout = await readGitLayout(t.entries, t.readText);
+    expect(shape(layout.pages)).toEqual([['document', 'a.md', 'A', 'a']]);
+    expect(layout.problems).toEqual([
+      { severity: 'warning', path: 'SUMMARY.md', line: 1, message: '"a.md#part" is not a markdown file of the repository: the entry is not a page.' },
+      { severity: 'warning', path: 'SUMMARY.md', line: 3, message: '"manual.pdf" is not a markdown file of the repository: the entry is not a page.' },
+    ]);
+  });
+
   it('reads a long SUMMARY.md a block at a time: lines stay right, comments and code fences hide their items', async () => {
     const summary = ['# Summary', '', '<!--', '* [Hidden](hidden.md)', '-->', '', '```', '* [Code](code.md)', '```', '', '* [A](a.md)', '  * [B](b.md)', '* [Gone](gone.md)', ''].join('\n');
     const t = tree({ 'SUMMARY.md': summary, 'a.md': '', 'b.md': '' });
@@ -132,6 +143,13 @@ describe('git layout: .gitbook.yaml', () => {
     expect(layout.problems[0]).toMatchObject({ severity: 'error', path: '.gitbook.yaml', line: expect.any(Number) });
     expect(layout.problems[0]!.message).toMatch(/^\.gitbook\.yaml is not valid YAML: /);
     expect(shape(layout.pages)).toEqual([['document', 'README.md', null, 'readme']]);
+  });
+
+  it('a .gitbook.yaml that is not a mapping is an error; an empty one is no problem', async () => {
+    const list = tree({ '.gitbook.yaml': '- root: docs\n', 'README.md': '' });
+    expect((await readGitLayout(list.entries, list.readText)).problems).toEqual([{ severity: 'error', path: '.gitbook.yaml', line: 1, message: '.gitbook.yaml must be a mapping (root, structure, redirects).' }]);
+    const empty = tree({ '.gitbook.yaml': '# nothing yet\n', 'README.md': '' });
+    expect((await readGitLayout(empty.entries, empty.readText)).problems).toEqual([]);
   });
 
   it('refuses a root that climbs out of the project directory', async () => {
