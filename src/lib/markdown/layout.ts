@@ -13,6 +13,8 @@
  * - A reusable content is `.gitbook/includes/<slug>.md`, `<slug>` from its title (`slugOf`,
  *   `reusable-content` when it has no letter or digit); same slugs, in ID order, are `<slug>.md`,
  *   `<slug> (1).md`… Links in its own markdown are relative to `.gitbook/includes/`.
+ * - Given paths (GivenPaths: a synced space's, from git-layout/plan-paths.ts) replace all of the
+ *   above for the entities they name; the others are computed around them.
  */
 import { slugOf } from '../documents/slug.js';
 
