@@ -5,7 +5,6 @@
  * request (src/lib/fetch); the credentials reach isomorphic-git through onAuth only, never a URL
  * or the repository's config. The operation's caps (GitLimits) and the job's signal bound it all.
  */
-import fs from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import git, { type HttpClient } from 'isomorphic-git';
@@ -15,6 +14,7 @@ import { GitBudget } from './budget.js';
 import { GitError, unsafeTree } from './errors.js';
 import { gitHttpClient } from './http-transport.js';
 import type { GitLimits } from './limits.js';
+import { operationFs } from './operation-fs.js';
 import { listProjectTree, type RawTreeEntry, type TreeEntry } from './list-tree.js';
 import { redactCredentials, type GitRemote } from './remote.js';
 import { isMovedBranch, libraryCode, toGitError } from './translate-error.js';
@@ -39,14 +39,19 @@ export type GitRepositoryOptions = {
 };
 
 const GIT_ADDRESS_POLICY = 'git sync only reaches public addresses';
+const BREATH_MS = 20;
 
 export class GitRepository {
   /** isomorphic-git's cache of parsed packs, shared by every call of the operation. */
   private readonly cache = {};
+  /** The file system of this repository alone (see operation-fs.ts). */
+  private readonly fs: ReturnType<typeof operationFs>;
   private readonly budget: GitBudget;
   private readonly http: HttpClient;
   private readonly closeResponses: () => void;
   private closed = false;
+  /** When the event loop last had its turn (see breathe()). */
+  private lastBreath = performance.now();
 
   private constructor(
     private readonly options: GitRepositoryOptions,
@@ -54,6 +59,7 @@ export class GitRepository {
     private readonly signal: AbortSignal,
     private readonly release: () => void,
   ) {
+    this.fs = operationFs(gitdir);
     this.budget = new GitBudget(options.limits);
     const transport = gitHttpClient(
       createSafeRequest({
@@ -77,9 +83,9 @@ export class GitRepository {
       await mkdir(options.tempRoot, { recursive: true });
       const gitdir = await mkdtemp(path.join(options.tempRoot, 'quire-git-'));
       const repository = new GitRepository(options, gitdir, signal, release);
-      await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
+      await git.init({ fs: repository.fs, gitdir, bare: true, defaultBranch: 'main' });
       // The fetch refspec isomorphic-git needs; the URL is the remote's, which holds no credentials.
-      await git.addRemote({ fs, gitdir, remote: 'origin', url: options.remote.url });
+      await git.addRemote({ fs: repository.fs, gitdir, remote: 'origin', url: options.remote.url });
       return repository;
     } catch (error) {
       release();
@@ -109,7 +115,7 @@ export class GitRepository {
 
   readCommit(oid: string): Promise<CommitInfo> {
     return this.run('read a commit', async () => {
-      const { commit } = await git.readCommit({ fs, gitdir: this.gitdir, oid, cache: this.cache });
+      const { commit } = await git.readCommit({ fs: this.fs, gitdir: this.gitdir, oid, cache: this.cache });
       return {
         oid,
         message: commit.message,
@@ -136,7 +142,8 @@ export class GitRepository {
   /** A blob's bytes (at most maxBlobBytes; counted in maxTotalBytes). */
   readBlob(oid: string): Promise<Uint8Array> {
     return this.run('read a file', async () => {
-      const { blob } = await git.readBlob({ fs, gitdir: this.gitdir, oid, cache: this.cache });
+      await this.breathe();
+      const { blob } = await git.readBlob({ fs: this.fs, gitdir: this.gitdir, oid, cache: this.cache });
       this.budget.readBlob(oid, blob.byteLength);
       return blob;
     });
@@ -144,7 +151,7 @@ export class GitRepository {
 
   /** Writes a blob, answers its oid. */
   writeBlob(bytes: Uint8Array): Promise<string> {
-    return this.run('write a file', () => git.writeBlob({ fs, gitdir: this.gitdir, blob: bytes }));
+    return this.run('write a file', () => git.writeBlob({ fs: this.fs, gitdir: this.gitdir, blob: bytes }));
   }
 
   /**
@@ -163,10 +170,10 @@ export class GitRepository {
       const rootTree = input.parent ? (await this.readCommit(input.parent)).tree : null;
       const tree = await rewriteTree(rootTree, this.options.projectDirectory, input.changes, {
         readTree: this.readTree,
-        writeTree: (entries) => git.writeTree({ fs, gitdir: this.gitdir, tree: entries.map(asTreeObjectEntry) }),
+        writeTree: (entries) => git.writeTree({ fs: this.fs, gitdir: this.gitdir, tree: entries.map(asTreeObjectEntry) }),
       });
       return git.writeCommit({
-        fs,
+        fs: this.fs,
         gitdir: this.gitdir,
         commit: {
           message: input.message.endsWith('\n') ? input.message : `${input.message}\n`,
@@ -182,7 +189,7 @@ export class GitRepository {
   /** Pushes `commit` to `ref`: 'rejected' when the remote branch moved (not a fast-forward), unless `force`. */
   push(ref: string, commit: string, options: { force?: boolean } = {}): Promise<'ok' | 'rejected'> {
     return this.run('push the commit', async () => {
-      await git.writeRef({ fs, gitdir: this.gitdir, ref, value: commit, force: true });
+      await git.writeRef({ fs: this.fs, gitdir: this.gitdir, ref, value: commit, force: true });
       try {
         await this.network(() => git.push({ ...this.transport(), ref, remoteRef: ref, force: options.force === true }));
         return 'ok';
@@ -206,15 +213,16 @@ export class GitRepository {
   }
 
   private readonly readTree = async (oid: string): Promise<RawTreeEntry[]> => {
+    await this.breathe();
     this.throwIfStopped();
-    return (await git.readTree({ fs, gitdir: this.gitdir, oid, cache: this.cache })).tree;
+    return (await git.readTree({ fs: this.fs, gitdir: this.gitdir, oid, cache: this.cache })).tree;
   };
 
   /** What fetch and push share: the repository, the HTTP client, the URL, and the credentials through onAuth. */
   private transport() {
     const { auth, url } = this.options.remote;
     return {
-      fs,
+      fs: this.fs,
       http: this.http,
       gitdir: this.gitdir,
       cache: this.cache,
@@ -244,6 +252,16 @@ export class GitRepository {
     } finally {
       this.closeResponses();
     }
+  }
+
+  /**
+   * Reads from the fetched pack are served from memory and resolve without any I/O: a loop of
+   * them would never let the event loop run. Each read gives it a turn once 20 ms have passed.
+   */
+  private async breathe(): Promise<void> {
+    if (performance.now() - this.lastBreath < BREATH_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    this.lastBreath = performance.now();
   }
 
   private throwIfStopped(): void {
