@@ -249,6 +249,7 @@ describe('writing and pushing', () => {
     const edited = await repository.writeBlob(Buffer.from('# C, edited\n'));
     const added = await repository.writeBlob(Buffer.from('# New\n'));
     expect(edited).toBe(blobOid(Buffer.from('# C, edited\n')));
+    expect(text(await repository.readBlob(edited))).toBe('# C, edited\n'); // a loose object written by this operation
     const commit = await repository.writeCommit({
       parent: base,
       changes: new Map([
