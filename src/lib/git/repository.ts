@@ -78,10 +78,11 @@ export class GitRepository {
   /** A bare repository in a new temporary folder under `tempRoot` (removed by close()). */
   static async open(options: GitRepositoryOptions): Promise<GitRepository> {
     const { signal, release } = operationSignal(options.signal, options.limits.totalTimeMs);
+    let gitdir: string | undefined;
     try {
       if (signal.aborted) throw signal.reason;
       await mkdir(options.tempRoot, { recursive: true });
-      const gitdir = await mkdtemp(path.join(options.tempRoot, 'quire-git-'));
+      gitdir = await mkdtemp(path.join(options.tempRoot, 'quire-git-'));
       const repository = new GitRepository(options, gitdir, signal, release);
       await git.init({ fs: repository.fs, gitdir, bare: true, defaultBranch: 'main' });
       // The fetch refspec isomorphic-git needs; the URL is the remote's, which holds no credentials.
@@ -89,6 +90,7 @@ export class GitRepository {
       return repository;
     } catch (error) {
       release();
+      if (gitdir) await rm(gitdir, { recursive: true, force: true });
       throw toGitError(error, { url: options.remote.url, hasAuth: false, action: 'prepare the repository' });
     }
   }
@@ -97,14 +99,8 @@ export class GitRepository {
   fetchBranch(ref: string): Promise<string | null> {
     return this.run('fetch the branch', async () => {
       try {
-        const result = await this.network(() => git.fetch({
-          ...this.transport(),
-          ref,
-          remoteRef: ref,
-          singleBranch: true,
-          depth: 1,
-          tags: false,
-        }));
+        const fetch = () => git.fetch({ ...this.transport(), ref, remoteRef: ref, singleBranch: true, depth: 1, tags: false });
+        const result = await this.network(fetch);
         return result.fetchHead ?? null;
       } catch (error) {
         if (libraryCode(error) === 'NotFoundError' && (error as { data?: { what?: string } }).data?.what === ref) return null;
