@@ -9,12 +9,12 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import git, { type HttpClient } from 'isomorphic-git';
 import { createSafeRequest } from '../fetch/safe-request.js';
-import { ImportError } from '../import-readers/import-error.js';
 import { GitBudget } from './budget.js';
 import { GitError, unsafeTree } from './errors.js';
 import { gitHttpClient } from './http-transport.js';
 import type { GitLimits } from './limits.js';
 import { operationFs } from './operation-fs.js';
+import { operationSignal } from './operation-signal.js';
 import { listProjectTree, type RawTreeEntry, type TreeEntry } from './list-tree.js';
 import { redactCredentials, type GitRemote } from './remote.js';
 import { isMovedBranch, libraryCode, toGitError } from './translate-error.js';
@@ -264,29 +264,6 @@ export class GitRepository {
     if (this.signal.aborted) throw this.signal.reason;
   }
 }
-
-/** The job's signal and the operation's total time as one signal whose reason is a GitError. */
-function operationSignal(job: AbortSignal, totalTimeMs: number): { signal: AbortSignal; release: () => void } {
-  const controller = new AbortController();
-  const onAbort = () =>
-    controller.abort(job.reason instanceof ImportError ? job.reason : new GitError('CANCELLED', 'The git operation was cancelled.'));
-  const timer = setTimeout(
-    () => controller.abort(new GitError('FETCH_TIMEOUT', `The git operation did not finish within ${formatDuration(totalTimeMs)}.`)),
-    totalTimeMs,
-  );
-  timer.unref();
-  if (job.aborted) onAbort();
-  else job.addEventListener('abort', onAbort, { once: true });
-  return {
-    signal: controller.signal,
-    release: () => {
-      clearTimeout(timer);
-      job.removeEventListener('abort', onAbort);
-    },
-  };
-}
-
-const formatDuration = (ms: number) => (ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : `${+(ms / 1000).toFixed(1)} s`);
 
 function commitPerson(person: Person) {
   return { name: person.name, email: person.email, timestamp: person.timestamp ?? Math.floor(Date.now() / 1000), timezoneOffset: 0 };
