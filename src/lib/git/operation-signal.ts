@@ -1,6 +1,7 @@
 /**
  * The signal of one git operation: the job's own and the operation's total time (totalTimeMs)
- * as one, whose reason is always a GitError (CANCELLED, or FETCH_TIMEOUT naming the time).
+ * as one, whose reason a person can read: the job's own when it is an ImportError, else CANCELLED;
+ * FETCH_TIMEOUT naming the time once it runs out.
  */
 import { ImportError } from '../import-readers/import-error.js';
 import { GitError } from './errors.js';
