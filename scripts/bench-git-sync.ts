@@ -1,0 +1,662 @@
+/**
+ * Git sync benchmark (issue 24): what an import and an export of a large repository cost. Builds a
+ * repository in the platform's layout — N markdown pages in nested folders (groups of SUMMARY.md,
+ * chapter and topic folders with README pages), bodies of a few paragraphs with relative links
+ * between pages, ~200 images under .gitbook/assets referenced from pages — served by git's own
+ * http-backend (test/support/git-server.ts) on 127.0.0.1, and drives quire through its REST API:
+ *   1. the first import into an empty space;
+ *   2. one page changed upstream (one commit), imported again;
+ *   3. one page edited in quire (a merged change request), exported;
+ *   4. an export with nothing changed.
+ * Per step it prints the wall time (request → git/info no longer `running`), the peak RSS of the
+ * server process (the application and its job runner in one child process, as `quire serve` runs
+ * them: VmHWM, reset before each step), its CPU time, the SQL statements of the job (the runner's
+ * Prisma client, `onQuery` as in test/helpers/server.ts; the job's heartbeat is one a second) and
+ * their summed duration, the rows written per table (row versions a step's transactions created:
+ * inserted or updated — ContentEntry's split into new rows and rows closed), and a timeline of the
+ * job's own progress messages (fetch, read the tree, convert, merge and write). Figures, no
+ * assertions; a markdown table at the end. Usage:
+ *   npx tsx scripts/bench-git-sync.ts [--pages 10000] [--assets 200] [--profile dir]
+ * The database is `quire_bench_git` on DATABASE_URL's server (default postgresql://postgres@127.0.0.1:5432),
+ * dropped and created again on every run, migrated by the script. `--profile dir`: a CPU profile of
+ * the server process (node --cpu-prof) written there, and its heaviest functions and modules
+ * printed per step. The whole run at 10,000 pages takes about 2.5 minutes on two cores (the first
+ * import ~100 s); `--pages 1000` is a quick run of ~20 s.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { GitBookAPI } from '@gitbook/api';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createPrismaClient, type Db } from '../src/db/client.js';
+import { ensureDatabase } from '../src/db/embedded.js';
+import { applyMigrations } from '../src/db/schema-engine.js';
+import { createEventBus } from '../src/events/bus.js';
+import { startWorker } from '../src/jobs/worker.js';
+import { createLogger } from '../src/observability/logger.js';
+import { createOrganizationWithOwner } from '../src/domain/people/identity/bootstrap.js';
+import { startGitServer, type GitServer } from '../test/support/git-server.js';
+import { bareDir, branchTip, commitFiles } from '../test/support/git-repo.js';
+import { gitText } from '../test/support/git-cli.js';
+
+const ROLE = 'QUIRE_BENCH_GIT_ROLE';
+const GIT_PASSWORD = 'bench-pass';
+
+// ─── the server process (child) ─────────────────────────────────────────────────────────────
+
+/** Cumulative; `sqlByKind`: the job's statements by verb and table, with their summed duration. */
+type ServerStats = { jobStatements: number; jobSqlMs: number; apiStatements: number; cpuMicros: number; sqlByKind: Record<string, { count: number; ms: number }> };
+type ServerMessage = { type: 'ready'; port: number } | ({ type: 'stats' } & ServerStats) | { type: 'collected' };
+
+/** `INSERT SearchSection`, `SELECT ContentEntry`, `BEGIN`…: what a statement does, to group them. */
+function statementKind(sql: string): string {
+  const verb = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? '?';
+  const table = /\b(?:FROM|INTO|UPDATE|JOIN)\s+(?:"public"\.)?"(\w+)"/i.exec(sql)?.[1];
+  return table ? `${verb} ${table}` : verb;
+}
+
+/** The application and its job runner, as `quire serve` runs them; answers 'stats' over IPC. */
+async function serve(): Promise<void> {
+  const url = process.env.QUIRE_BENCH_DATABASE_URL!;
+  const env = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    QUIRE_RATE_LIMIT: '0',
+    QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS: 'true',
+    // Lost jobs are looked for once at start, not every few seconds (their statements would count).
+    QUIRE_JOB_STALE_SECONDS: '3600',
+    QUIRE_DATA_DIR: process.env.QUIRE_BENCH_DATA_DIR!,
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('QUIRE_') && !k.startsWith('QUIRE_BENCH_'))),
+  } as Record<string, string>;
+  const config = { ...loadConfig(env), databaseUrl: url };
+  const logger = createLogger({ level: 'warn' });
+  const stats: ServerStats = { jobStatements: 0, jobSqlMs: 0, apiStatements: 0, cpuMicros: 0, sqlByKind: {} };
+  const db = createPrismaClient(url, { poolMax: 5, onQuery: () => stats.apiStatements++ });
+  const workerDb = createPrismaClient(url, { poolMax: 5, onQuery: () => stats.jobStatements++ });
+  // The same query events carry each statement's duration.
+  (workerDb as unknown as { $on(e: 'query', cb: (e: { query: string; duration?: number }) => void): void }).$on('query', (e) => {
+    const ms = Number(e.duration ?? 0);
+    const kind = (stats.sqlByKind[statementKind(e.query)] ??= { count: 0, ms: 0 });
+    kind.count++;
+    kind.ms += ms;
+    stats.jobSqlMs += ms;
+  });
+  const events = createEventBus({ logger });
+  const worker = await startWorker(url, { db: workerDb, events, logger, config });
+  const app = buildApp({ db, config, logger, events });
+  const { port } = await app.start(0, '127.0.0.1');
+  const send = (message: ServerMessage) => process.send!(message);
+  process.on('message', (message) => {
+    if (message === 'stats') {
+      const cpu = process.cpuUsage();
+      send({ type: 'stats', ...structuredClone(stats), cpuMicros: cpu.user + cpu.system });
+    } else if (message === 'collect') {
+      // Garbage collected before a step, so that its RSS at rest is not the last step's leftovers.
+      (globalThis as { gc?: () => void }).gc?.();
+      // Freed pages reach the system a little later.
+      setTimeout(() => send({ type: 'collected' }), 1000);
+    }
+  });
+  process.on('disconnect', () => {
+    void (async () => {
+      await app.stop();
+      await worker.stop();
+      await events.close();
+      await workerDb.$disconnect();
+      await db.$disconnect();
+      process.exit(0);
+    })();
+  });
+  send({ type: 'ready', port });
+}
+
+type Server = { base: string; pid: number; stats(): Promise<ServerStats>; collect(): Promise<void>; stop(): Promise<void> };
+
+function nextMessage<T extends ServerMessage['type']>(child: ChildProcess, type: T): Promise<Extract<ServerMessage, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`the server process exited (${code}) before sending '${type}'`));
+    child.once('exit', onExit);
+    child.once('message', (message: ServerMessage) => {
+      child.off('exit', onExit);
+      if (message.type === type) resolve(message as Extract<ServerMessage, { type: T }>);
+      else reject(new Error(`the server process sent '${message.type}', expected '${type}'`));
+    });
+  });
+}
+
+async function startServer(databaseUrl: string, dataDir: string, profileDir: string | undefined): Promise<Server> {
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  // The same loader as this process (tsx): the server runs the TypeScript sources.
+  const child = spawn(process.execPath, ['--expose-gc', ...profile, ...process.execArgv, fileURLToPath(import.meta.url)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, [ROLE]: 'server', QUIRE_BENCH_DATABASE_URL: databaseUrl, QUIRE_BENCH_DATA_DIR: dataDir, NODE_ENV: process.env.NODE_ENV ?? 'production' },
+  });
+  const { port } = await nextMessage(child, 'ready');
+  return {
+    base: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    stats: async () => {
+      const reply = nextMessage(child, 'stats');
+      child.send('stats');
+      const { type: _type, ...stats } = await reply;
+      return stats;
+    },
+    collect: async () => {
+      const reply = nextMessage(child, 'collected');
+      child.send('collect');
+      await reply;
+    },
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.disconnect();
+      await exited;
+    },
+  };
+}
+
+/** Peak RSS of a process since the last reset (Linux: VmHWM, reset through clear_refs). */
+async function peakRss(pid: number): Promise<number | null> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+  return kb ? Number(kb) * 1024 : null;
+}
+const currentRss = async (pid: number) => {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, 'utf8').catch(() => ''))?.[1];
+  return kb ? Number(kb) * 1024 : null;
+};
+const resetPeakRss = (pid: number) => writeFile(`/proc/${pid}/clear_refs`, '5').catch(() => undefined);
+
+// ─── the repository ─────────────────────────────────────────────────────────────────────────
+
+/** A small deterministic PRNG (mulberry32), so that runs of one size build the same repository. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n: number) => Math.floor(next() * n);
+  return { next, int, pick: <T>(list: readonly T[]) => list[int(list.length)]! };
+}
+
+const WORDS = (
+  'account access agent alert api archive audit backup billing branch build cache certificate change channel client cluster ' +
+  'commit config connector console container content context cost credential customer dashboard data database deploy device ' +
+  'domain editor endpoint environment error event export feature file filter gateway group guide history hook identity image ' +
+  'import index instance integration invoice key label layout limit log member metric migration model monitor network node ' +
+  'notification operator organization package page payment permission pipeline plan plugin policy project provider queue quota ' +
+  'record region release report repository request resource role rule runtime schedule schema secret server service session ' +
+  'setting space storage stream subscription table task team template tenant token topic trace trigger usage user version ' +
+  'volume webhook workflow workspace zone'
+).split(' ');
+const VERBS = 'configure create delete enable disable export import inspect manage migrate monitor rotate restore review scale secure set up troubleshoot update upgrade use'.split(' ');
+const FILLER = 'the a each every your this that its with without for from into over when while before after because so and or but then also only'.split(' ');
+
+type Rng = ReturnType<typeof prng>;
+const capital = (s: string) => s[0]!.toUpperCase() + s.slice(1);
+const slugify = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+
+function titleOf(rng: Rng): string {
+  const words = [rng.pick(VERBS), ...Array.from({ length: 1 + rng.int(3) }, () => rng.pick(WORDS))];
+  return capital(words.join(' '));
+}
+
+function sentence(rng: Rng): string {
+  const words = Array.from({ length: 8 + rng.int(12) }, () => (rng.next() < 0.35 ? rng.pick(FILLER) : rng.pick(WORDS)));
+  if (rng.next() < 0.15) words.splice(rng.int(words.length), 0, `\`${rng.pick(WORDS)}_${rng.pick(WORDS)}\``);
+  if (rng.next() < 0.15) words.splice(rng.int(words.length), 0, `**${rng.pick(WORDS)}**`);
+  return `${capital(words.join(' '))}.`;
+}
+
+const paragraphText = (rng: Rng, sentences = 3 + rng.int(4)) => Array.from({ length: sentences }, () => sentence(rng)).join(' ');
+
+type PageFile = { path: string; title: string; depth: number };
+type Group = { title: string; items: Item[] };
+type Item = { page: PageFile; children: Item[] };
+
+/**
+ * The tree: groups (SUMMARY headings, a folder each) of chapters (a folder with README.md) of
+ * topics (a folder with README.md) of ~9 pages, until `pages` markdown pages (README.md at the
+ * root is the first).
+ */
+function planTree(rng: Rng, pages: number): { readme: PageFile; groups: Group[]; all: PageFile[] } {
+  const readme: PageFile = { path: 'README.md', title: 'Welcome', depth: 0 };
+  const all: PageFile[] = [readme];
+  const groups: Group[] = [];
+  const groupCount = Math.max(1, Math.min(12, Math.round(pages / 800)));
+  const unique = (used: Set<string>, wanted: string) => {
+    let name = wanted;
+    for (let n = 2; used.has(name); n++) name = `${wanted}-${n}`;
+    used.add(name);
+    return name;
+  };
+  for (let g = 0; g < groupCount; g++) {
+    const title = `${capital(rng.pick(WORDS))} ${rng.pick(['guides', 'reference', 'concepts', 'tutorials', 'operations', 'integrations'])}`;
+    groups.push({ title, items: [] });
+  }
+  const groupFolders = new Set<string>();
+  const folders = groups.map((group) => unique(groupFolders, slugify(group.title)));
+  const chapterNames = groups.map(() => new Set<string>());
+  for (let chapter = 0; all.length < pages; chapter++) {
+    const g = chapter % groups.length;
+    const chapterTitle = titleOf(rng);
+    const chapterDir = `${folders[g]}/${unique(chapterNames[g]!, slugify(chapterTitle))}`;
+    const chapterItem: Item = { page: { path: `${chapterDir}/README.md`, title: chapterTitle, depth: 2 }, children: [] };
+    all.push(chapterItem.page);
+    groups[g]!.items.push(chapterItem);
+    const topicNames = new Set<string>();
+    for (let t = 0; t < 10 && all.length < pages; t++) {
+      const topicTitle = titleOf(rng);
+      const topicDir = `${chapterDir}/${unique(topicNames, slugify(topicTitle))}`;
+      const topicItem: Item = { page: { path: `${topicDir}/README.md`, title: topicTitle, depth: 3 }, children: [] };
+      all.push(topicItem.page);
+      chapterItem.children.push(topicItem);
+      const pageNames = new Set<string>(['readme']);
+      for (let p = 0; p < 9 && all.length < pages; p++) {
+        const title = titleOf(rng);
+        const page: PageFile = { path: `${topicDir}/${unique(pageNames, slugify(title))}.md`, title, depth: 3 };
+        all.push(page);
+        topicItem.children.push({ page, children: [] });
+      }
+    }
+  }
+  return { readme, groups, all };
+}
+
+function summaryOf(tree: ReturnType<typeof planTree>): string {
+  const lines = ['# Table of contents', '', `* [${tree.readme.title}](${tree.readme.path})`];
+  const list = (items: Item[], indent: string) => {
+    for (const item of items) {
+      lines.push(`${indent}* [${item.page.title}](${item.page.path})`);
+      list(item.children, `${indent}  `);
+    }
+  };
+  for (const group of tree.groups) {
+    lines.push('', `## ${group.title}`, '');
+    list(group.items, '');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const relative = (from: string, to: string) => path.posix.relative(path.posix.dirname(from), to) || path.posix.basename(to);
+
+/** A page's markdown: a title, paragraphs, headings, links to other pages, sometimes a list, code or an image. */
+function pageMarkdown(rng: Rng, page: PageFile, index: number, all: PageFile[], assets: string[], edit = ''): string {
+  const link = () => {
+    const target = all[rng.int(all.length)]!;
+    const anchor = rng.next() < 0.2 ? '#overview' : '';
+    return `[${target.title.toLowerCase()}](${relative(page.path, target.path)}${anchor})`;
+  };
+  const parts = [`# ${page.title}`, '', paragraphText(rng) + edit, '', '## Overview', '', `${paragraphText(rng)} See ${link()} and ${link()}.`, ''];
+  if (rng.next() < 0.4) parts.push(...Array.from({ length: 3 + rng.int(3) }, () => `* ${sentence(rng)}`), '');
+  if (index % 5 === 0 && assets.length) parts.push(`![${rng.pick(WORDS)} diagram](${relative(page.path, assets[(index / 5) % assets.length]!)})`, '');
+  if (rng.next() < 0.3) parts.push('```bash', `quire ${rng.pick(VERBS).split(' ')[0]} --${rng.pick(WORDS)} ${rng.pick(WORDS)}`, '```', '');
+  parts.push('## Details', '', `${paragraphText(rng)} Read more in ${link()}.`, '', paragraphText(rng), '');
+  return parts.join('\n');
+}
+
+/** A valid 1×1 PNG followed by bytes of its own (every asset a distinct blob of 2–30 KB). */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+function assetBytes(rng: Rng): Buffer {
+  const extra = Buffer.alloc(2048 + rng.int(28 * 1024));
+  for (let i = 0; i < extra.length; i++) extra[i] = rng.int(256);
+  return Buffer.concat([PNG, extra]);
+}
+
+type Repository = { files: Map<string, Buffer>; pages: PageFile[]; rng: Rng; assets: string[] };
+
+function buildRepository(pages: number, assetCount: number): Repository {
+  const rng = prng(24);
+  const tree = planTree(rng, pages);
+  const assets = Array.from({ length: assetCount }, (_, i) => `.gitbook/assets/${slugify(rng.pick(WORDS))}-${i}.png`);
+  const files = new Map<string, Buffer>();
+  files.set('SUMMARY.md', Buffer.from(summaryOf(tree)));
+  tree.all.forEach((page, i) => files.set(page.path, Buffer.from(pageMarkdown(rng, page, i, tree.all, assets))));
+  for (const asset of assets) files.set(asset, assetBytes(rng));
+  return { files, pages: tree.all, rng, assets };
+}
+
+/** Writes every file as one commit on `main` with git fast-import (one process, whatever the count). */
+async function commitRepository(git: GitServer, name: string, files: Map<string, Buffer>): Promise<string> {
+  const chunks: Buffer[] = [];
+  const data = (bytes: Buffer) => chunks.push(Buffer.from(`data ${bytes.length}\n`), bytes, Buffer.from('\n'));
+  let mark = 0;
+  const marks = new Map<string, number>();
+  for (const [file, bytes] of files) {
+    marks.set(file, ++mark);
+    chunks.push(Buffer.from(`blob\nmark :${mark}\n`));
+    data(bytes);
+  }
+  const when = `${Math.floor(Date.now() / 1000)} +0000`;
+  chunks.push(Buffer.from(`commit refs/heads/main\nauthor Docs Team <docs@example.com> ${when}\ncommitter Docs Team <docs@example.com> ${when}\n`));
+  data(Buffer.from(`Docs: ${files.size} files`));
+  for (const file of files.keys()) chunks.push(Buffer.from(`M 100644 :${marks.get(file)} ${file}\n`));
+  chunks.push(Buffer.from('\n'));
+  await gitText(bareDir(git, name), ['fast-import', '--quiet'], { input: Buffer.concat(chunks) });
+  return (await branchTip(git, name, 'main'))!;
+}
+
+// ─── measuring ──────────────────────────────────────────────────────────────────────────────
+
+const TABLES = ['ContentEntry', 'Document', 'DocumentLink', 'SearchSection', 'GitSyncBlob'] as const;
+type Table = (typeof TABLES)[number];
+type RowCounts = Record<Table, number>;
+type Written = { rows: RowCounts; written: RowCounts; entriesInserted: number; entriesClosed: number };
+
+/** Row counts, the newest ContentEntry ID, and a transaction ID every later row version is above. */
+async function rowMark(client: pg.Client) {
+  const counts = {} as RowCounts;
+  for (const table of TABLES) counts[table] = Number((await client.query(`SELECT count(*)::bigint AS n FROM "${table}"`)).rows[0].n);
+  const maxEntry = Number((await client.query(`SELECT coalesce(max("id"), 0)::bigint AS id FROM "ContentEntry"`)).rows[0].id);
+  const xid = Number((await client.query(`SELECT (pg_current_xact_id()::text::bigint % 4294967296)::bigint AS xid`)).rows[0].xid);
+  return { counts, maxEntry, xid };
+}
+
+/** Row versions created since `mark` (inserted or updated rows), per table. */
+async function rowsWritten(client: pg.Client, mark: Awaited<ReturnType<typeof rowMark>>): Promise<Written> {
+  const after = await rowMark(client);
+  const written = {} as RowCounts;
+  const since = `"xmin"::text::bigint > ${mark.xid}`;
+  for (const table of TABLES) written[table] = Number((await client.query(`SELECT count(*)::bigint AS n FROM "${table}" WHERE ${since}`)).rows[0].n);
+  const inserted = Number((await client.query(`SELECT count(*)::bigint AS n FROM "ContentEntry" WHERE ${since} AND "id" > $1`, [mark.maxEntry])).rows[0].n);
+  return { rows: after.counts, written, entriesInserted: inserted, entriesClosed: written.ContentEntry - inserted };
+}
+
+type Phase = { message: string; ms: number };
+
+/** The job's progress messages as the runner records them (every 200 ms at most), with when they were first seen. */
+async function watchJob(client: pg.Client, spaceId: string) {
+  const latest = `SELECT "id", "message", "progressTotal" FROM "Job" WHERE "spaceId" = $1 ORDER BY "createdAt" DESC LIMIT 1`;
+  const previous = (await client.query(latest, [spaceId])).rows[0]?.id ?? null;
+  const phases: Phase[] = [];
+  let stopped = false;
+  const start = performance.now();
+  const done = (async () => {
+    while (!stopped) {
+      const [row] = (await client.query(latest, [spaceId]).catch(() => ({ rows: [] }))).rows;
+      const message = row && row.id !== previous ? `${row.message ?? 'queued'}${row.progressTotal ? ` (${row.progressTotal})` : ''}` : 'queued';
+      if (phases.at(-1)?.message !== message) phases.push({ message, ms: performance.now() - start });
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  })();
+  return {
+    async stop(totalMs: number): Promise<string> {
+      stopped = true;
+      await done;
+      return phases.map((p, i) => `${p.message} ${(((phases[i + 1]?.ms ?? totalMs) - p.ms) / 1000).toFixed(1)} s`).join(' → ');
+    },
+  };
+}
+
+type StepResult = {
+  label: string;
+  ms: number;
+  peakRss: number | null;
+  rssBefore: number | null;
+  cpuMs: number;
+  statements: number;
+  sqlMs: number;
+  /** The job's statements by kind during the step, the slowest first. */
+  sqlKinds: [string, { count: number; ms: number }][];
+  /** CLOCK_MONOTONIC, as the CPU profile's timestamps. */
+  window: [bigint, bigint];
+  written: Written;
+  state: string;
+  timeline: string;
+  note: string;
+};
+
+async function api(server: Server, token: string, method: string, route: string, body?: unknown) {
+  const response = await fetch(`${server.base}/v1${route}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (response.status >= 400) throw new Error(`${method} ${route}: ${response.status} ${text.slice(0, 500)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** One git operation through the REST API, measured from the request until git/info says it ended. */
+async function measureSync(ctx: Context, label: string, direction: 'import' | 'export', body: Record<string, unknown>): Promise<StepResult> {
+  const { server, client, token, spaceId } = ctx;
+  const mark = await rowMark(client);
+  await server.collect();
+  const rssBefore = await currentRss(server.pid);
+  await resetPeakRss(server.pid);
+  const before = await server.stats();
+  const watcher = await watchJob(client, spaceId);
+  const start = performance.now();
+  const startNs = process.hrtime.bigint();
+  let info: { operation?: { state: string; error?: string } };
+  try {
+    await api(server, token, 'POST', `/spaces/${spaceId}/git/${direction}`, body);
+    for (;;) {
+      info = await api(server, token, 'GET', `/spaces/${spaceId}/git/info`);
+      if (info.operation && info.operation.state !== 'running') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } catch (error) {
+    await watcher.stop(performance.now() - start);
+    throw error;
+  }
+  const ms = performance.now() - start;
+  const window: [bigint, bigint] = [startNs, process.hrtime.bigint()];
+  const peak = await peakRss(server.pid);
+  const after = await server.stats();
+  const timeline = await watcher.stop(ms);
+  const written = await rowsWritten(client, mark);
+  const state = info.operation!.state + (info.operation!.error ? `: ${info.operation!.error}` : '');
+  return {
+    label,
+    ms,
+    peakRss: peak,
+    rssBefore,
+    cpuMs: (after.cpuMicros - before.cpuMicros) / 1000,
+    statements: after.jobStatements - before.jobStatements,
+    sqlMs: after.jobSqlMs - before.jobSqlMs,
+    sqlKinds: Object.entries(after.sqlByKind)
+      .map(([kind, { count, ms }]): [string, { count: number; ms: number }] => [kind, { count: count - (before.sqlByKind[kind]?.count ?? 0), ms: ms - (before.sqlByKind[kind]?.ms ?? 0) }])
+      .filter(([, k]) => k.count > 0)
+      .sort((a, b) => b[1].ms - a[1].ms),
+    window,
+    written,
+    state,
+    timeline,
+    note: '',
+  };
+}
+
+type Context = { server: Server; client: pg.Client; token: string; spaceId: string; git: GitServer };
+
+const mb = (bytes: number | null) => (bytes === null ? 'n/a' : `${Math.round(bytes / 1024 / 1024)} MB`);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function printStep(step: StepResult): void {
+  const w = step.written;
+  console.log(`\n## ${step.label}: ${step.state}`);
+  console.log(`  wall ${seconds(step.ms)}; server CPU ${seconds(step.cpuMs)}; peak RSS ${mb(step.peakRss)} (before: ${mb(step.rssBefore)})`);
+  console.log(`  SQL: ${step.statements} statements of the job, ${seconds(step.sqlMs)} summed; slowest kinds: ${step.sqlKinds.slice(0, 6).map(([k, v]) => `${k} ×${v.count} ${seconds(v.ms)}`).join(', ')}`);
+  console.log(`  rows written (new row versions): ContentEntry ${w.written.ContentEntry} (${w.entriesInserted} inserted, ${w.entriesClosed} closed), Document ${w.written.Document}, DocumentLink ${w.written.DocumentLink}, SearchSection ${w.written.SearchSection}, GitSyncBlob ${w.written.GitSyncBlob}`);
+  console.log(`  rows after: ${TABLES.map((t) => `${t} ${w.rows[t]}`).join(', ')}`);
+  console.log(`  job timeline: ${step.timeline}`);
+  if (step.note) console.log(`  ${step.note}`);
+}
+
+function printTable(steps: StepResult[], pages: number, files: number, restingRss: number | null): void {
+  console.log(`\n### Git sync, ${pages.toLocaleString('en')} pages (${files.toLocaleString('en')} files)\n`);
+  console.log(`Server process (application and job runner through tsx) at rest: ${mb(restingRss)}. Rows written: row versions created (inserted or updated).\n`);
+  console.log('| Step | Wall time | Peak RSS of the server (at the start) | SQL statements (job) | ContentEntry written | Document written | GitSyncBlob written | Result |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---|');
+  for (const s of steps) {
+    const w = s.written;
+    const entries = `${w.written.ContentEntry.toLocaleString('en')}${w.entriesClosed ? ` (${w.entriesInserted} new, ${w.entriesClosed} closed)` : ''}`;
+    console.log(`| ${s.label} | ${seconds(s.ms)} | ${mb(s.peakRss)} (${mb(s.rssBefore)}) | ${s.statements.toLocaleString('en')} | ${entries} | ${w.written.Document.toLocaleString('en')} | ${w.written.GitSyncBlob.toLocaleString('en')} | ${s.note || s.state} |`);
+  }
+}
+
+// ─── the CPU profile ────────────────────────────────────────────────────────────────────────
+
+type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number } };
+type Profile = { nodes: ProfileNode[]; startTime: number; samples: number[]; timeDeltas: number[] };
+
+/** Where a function's code lives: a node_modules package, a folder of src/, Node itself, or V8's own work. */
+function moduleOf(url: string, functionName: string): string {
+  if (!url) return functionName.startsWith('(') ? functionName : '(native)';
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) return pkg[1]!;
+  const src = /\/(src\/(?:[^/]+\/){0,2})/.exec(url);
+  if (src) return src[1]!;
+  if (url.startsWith('node:')) return 'node (built-in)';
+  return url.startsWith('wasm://') ? 'wasm (Prisma query compiler)' : url;
+}
+
+/**
+ * The main thread's profile (thread 0: tsx's loader and piscina's workers have their own, and
+ * workers terminated at exit write none), cut by step: self time by module and the heaviest
+ * functions of each step's window. Timestamps are CLOCK_MONOTONIC microseconds, as hrtime here.
+ */
+async function summarizeProfile(dir: string, steps: StepResult[]): Promise<void> {
+  const file = (await readdir(dir)).filter((f) => /\.0\.\d+\.cpuprofile$/.test(f)).sort().at(-1);
+  if (!file) return void console.log('\n(no CPU profile of the main thread was written)');
+  const profile = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as Profile;
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  console.log(`\nCPU profile of the server process's main thread (${path.join(dir, file)}); work sent to worker threads (piscina) shows as idle here.`);
+  const top = (map: Map<string, number>, n: number) =>
+    [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `    ${seconds(v / 1000).padStart(7)}  ${k}`).join('\n');
+  for (const step of steps) {
+    const [from, to] = step.window.map((ns) => Number(ns / 1000n));
+    const modules = new Map<string, number>();
+    const functions = new Map<string, number>();
+    let at = profile.startTime;
+    profile.samples.forEach((id, i) => {
+      const delta = profile.timeDeltas[i] ?? 0;
+      at += delta;
+      if (at < from! || at > to!) return;
+      const { callFrame } = byId.get(id)!;
+      const mod = moduleOf(callFrame.url, callFrame.functionName);
+      modules.set(mod, (modules.get(mod) ?? 0) + delta);
+      if (!callFrame.url) return;
+      const key = `${callFrame.functionName || '(anonymous)'} ${callFrame.url.replace(/^.*\/(node_modules|src)\//, '$1/')}:${callFrame.lineNumber + 1}`;
+      functions.set(key, (functions.get(key) ?? 0) + delta);
+    });
+    console.log(`  ${step.label} (${seconds(step.ms)}), self time by module:\n${top(modules, 12)}\n  heaviest functions:\n${top(functions, 8)}`);
+  }
+}
+
+// ─── main ───────────────────────────────────────────────────────────────────────────────────
+
+async function freshDatabase(): Promise<string> {
+  const base = new URL(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
+  base.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: base.toString() });
+  await admin.connect();
+  await admin.query('DROP DATABASE IF EXISTS "quire_bench_git" WITH (FORCE)');
+  await admin.end();
+  await ensureDatabase(base.toString(), 'quire_bench_git');
+  base.pathname = '/quire_bench_git';
+  await applyMigrations(base.toString());
+  return base.toString();
+}
+
+async function editInQuire(ctx: Context, pathInRepo: string): Promise<{ pageId: string; ms: number }> {
+  const [row] = (await ctx.client.query(`SELECT "entityId" FROM "GitSyncBlob" WHERE "spaceId" = $1 AND "path" = $2`, [ctx.spaceId, pathInRepo])).rows;
+  const pageId = row.entityId as string;
+  const start = performance.now();
+  const { markdown } = await api(ctx.server, ctx.token, 'GET', `/spaces/${ctx.spaceId}/content/page/${pageId}?format=markdown`);
+  const sdk = new GitBookAPI({ endpoint: ctx.server.base, authToken: ctx.token });
+  const cr = (await sdk.spaces.createChangeRequest(ctx.spaceId, { subject: 'Edit one page' })).data;
+  const edited = (markdown as string).replace(/\n## Details\n/, '\n## Details\n\nA paragraph written in quire.\n');
+  await sdk.spaces.updateChangeRequestContent(ctx.spaceId, cr.id, { changes: [{ operation: 'update_page', page: pageId, document: { markdown: edited } }] as never }, { compat: false } as never);
+  await sdk.spaces.mergeChangeRequest(ctx.spaceId, cr.id);
+  return { pageId, ms: performance.now() - start };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { pages: { type: 'string', default: '10000' }, assets: { type: 'string', default: '200' }, profile: { type: 'string' } } });
+  const pages = Number(values.pages);
+  const assetCount = Number(values.assets);
+  if (!Number.isInteger(pages) || pages < 2) throw new Error(`--pages must be an integer ≥ 2 (got ${values.pages})`);
+  if (!Number.isInteger(assetCount) || assetCount < 0) throw new Error(`--assets must be an integer ≥ 0 (got ${values.assets})`);
+  const profileDir = values.profile ? path.resolve(values.profile) : undefined;
+
+  let t = performance.now();
+  const databaseUrl = await freshDatabase();
+  console.log(`database quire_bench_git created and migrated in ${seconds(performance.now() - t)}`);
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'quire-bench-git-'));
+  const git = await startGitServer({ user: 'bench', password: GIT_PASSWORD });
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  let server: Server | undefined;
+  const steps: StepResult[] = [];
+  try {
+    t = performance.now();
+    const repo = buildRepository(pages, assetCount);
+    await git.createRepo('docs');
+    const first = await commitRepository(git, 'docs', repo.files);
+    const bytes = [...repo.files.values()].reduce((n, b) => n + b.length, 0);
+    console.log(`repository: ${repo.pages.length} pages, ${repo.assets.length} assets, ${repo.files.size} files, ${mb(bytes)}, committed in ${seconds(performance.now() - t)} (${first.slice(0, 7)})`);
+
+    server = await startServer(databaseUrl, dataDir, profileDir);
+    const setupDb: Db = createPrismaClient(databaseUrl, { poolMax: 1 });
+    const { organization, token } = await createOrganizationWithOwner(setupDb, { title: 'Bench git', ownerEmail: 'owner@bench-git.test', ownerName: 'Docs Owner' });
+    await setupDb.$disconnect();
+    const space = await api(server, token, 'POST', `/orgs/${organization.id}/spaces`, { title: 'Docs' });
+    const ctx: Context = { server, client, token, spaceId: space.id, git };
+    const remote = { url: git.url('docs'), ref: 'refs/heads/main' };
+    const restingRss = await currentRss(server.pid);
+    console.log(`server process ${server.pid} (application and job runner, TypeScript sources through tsx): RSS ${mb(restingRss)} at rest`);
+
+    const imported = await measureSync(ctx, '1. first import', 'import', remote);
+    steps.push(imported);
+    printStep(imported);
+
+    // One page changed upstream, in one commit.
+    const target = repo.pages[Math.floor(repo.pages.length / 2)]!;
+    const upstream = await commitFiles(git, 'docs', 'main', { [target.path]: pageMarkdown(repo.rng, target, 1, repo.pages, repo.assets, ' Edited upstream.') }, 'Edit one page upstream');
+    const reimport = await measureSync(ctx, '2. one page changed upstream, re-import', 'import', remote);
+    steps.push(reimport);
+    printStep(reimport);
+    console.log(`  (the page changed upstream: ${target.path})`);
+
+    const edited = repo.pages[Math.floor(repo.pages.length / 3)]!;
+    const edit = await editInQuire(ctx, edited.path);
+    console.log(`\n(one page edited in quire: ${edited.path}, change request created, written and merged in ${seconds(edit.ms)})`);
+    const exported = await measureSync(ctx, '3. one page edited in quire, export', 'export', { ...remote, commitMessage: 'Edit one page in quire' });
+    const afterExport = (await branchTip(git, 'docs', 'main'))!;
+    const changed = afterExport === upstream ? [] : (await gitText(bareDir(git, 'docs'), ['diff', '--name-only', upstream, afterExport])).split('\n').filter(Boolean);
+    const which = changed.length === 1 && changed[0] === edited.path ? ' (the edited page)' : changed.length ? `: ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', …' : ''}` : '';
+    exported.note = `${exported.state}; commit changes ${changed.length} file${changed.length === 1 ? '' : 's'}${which}`;
+    steps.push(exported);
+    printStep(exported);
+
+    const again = await measureSync(ctx, '4. export with nothing changed', 'export', { ...remote, commitMessage: 'Nothing' });
+    const afterAgain = (await branchTip(git, 'docs', 'main'))!;
+    again.note = `${again.state}; ${afterAgain === afterExport ? 'no commit written' : `a commit was written (${afterAgain.slice(0, 7)})`}`;
+    steps.push(again);
+    printStep(again);
+
+    printTable(steps, repo.pages.length, repo.files.size, restingRss);
+  } finally {
+    await server?.stop();
+    await client.end();
+    await git.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  if (profileDir) await summarizeProfile(profileDir, steps);
+}
+
+if (process.env[ROLE] === 'server') await serve();
+else {
+  await main();
+  process.exit(0);
+}
