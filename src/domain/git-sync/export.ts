@@ -23,7 +23,7 @@ import { loadDocuments } from '../versions/revisions/documents.js';
 import { revisionScope } from '../versions/revisions/load.js';
 import type { Entry } from '../versions/revisions/entries.js';
 import { fingerprintOf } from './fingerprint.js';
-import { importCommit } from './import.js';
+import { conflictMessage, importCommit } from './import.js';
 import { loadMapping, saveMapping, type BlobRecord } from './mapping.js';
 import { commitUrlOf, endOperation, lockSync, type GitOperation } from './operation.js';
 import { snapshotOf, versionOfEntry, type Snapshot } from './snapshot.js';
@@ -97,6 +97,13 @@ export async function exportSpace(op: GitOperation): Promise<ExportOutcome> {
       // The branch moved since the last sync: its changes are merged into the space first.
       const merged = await importCommit(op, tip, { force: false, asPartOfExport: true });
       if (merged.kind === 'conflicts') return { kind: 'conflicts', commit: tip };
+      if (merged.kind === 'still-conflicting') {
+        await op.db.$transaction(async (tx) => {
+          await endOperation(tx, op, 'export', { state: 'failure', error: conflictMessage(undefined, merged.number), commitId: tip, changeRequestId: merged.changeRequestId });
+          await op.complete(tx, { commit: tip, changeRequestId: merged.changeRequestId, skipped: merged.kind });
+        });
+        return { kind: 'conflicts', commit: tip };
+      }
     }
     const result = await writeAndPush(op, tip);
     if (result !== 'rejected') return result;

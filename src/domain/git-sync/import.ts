@@ -39,7 +39,21 @@ export type ImportOutcome =
   | { kind: 'older'; commit: string }
   | { kind: 'imported'; commit: string; revisionId: string | null; written: number; warnings: string[] }
   | { kind: 'standalone'; commit: string; revisionId: string; warnings: string[] }
-  | { kind: 'conflicts'; commit: string; changeRequestId: string; number: number; conflicts: number; warnings: string[] };
+  | { kind: 'conflicts'; commit: string; changeRequestId: string; number: number; conflicts: number; warnings: string[] }
+  | { kind: 'still-conflicting'; commit: string; changeRequestId: string; number: number };
+
+/** The change request a conflict was parked in: still open, or merged (its revision then holds the repository's side). */
+async function parkedRequest(op: GitOperation, id: string) {
+  const row = await op.db.changeRequest.findUnique({ where: { id }, select: { id: true, number: true, status: true, revisionId: true } });
+  if (!row) return null;
+  const revision = await op.db.revision.findUnique({ where: { id: row.revisionId }, select: { git: true } });
+  const oid = (revision?.git as { oid?: string } | null)?.oid;
+  return { id: row.id, number: row.number, revisionId: row.revisionId, oid, open: row.status === 'open' || row.status === 'draft', merged: row.status === 'merged' };
+}
+
+/** What git/info says while a conflict waits in its change request. */
+export const conflictMessage = (conflicts: number | undefined, number: number) =>
+  `The repository and the space both changed the same content${conflicts ? ` (${conflicts} conflict${conflicts > 1 ? 's' : ''})` : ''}: the repository's side is in change request #${number}; resolve it there and merge it, then sync again`;
 
 const short = (oid: string) => oid.slice(0, 7);
 const branchOf = (ref: string) => ref.replace(/^refs\/heads\//, '');
@@ -95,13 +109,18 @@ export async function importCommit(op: GitOperation, commit: string, options: { 
   const sync = await syncRow(op);
   const input = op.input;
   if (!options.force && sync?.commitOid === commit) return { kind: 'up-to-date', commit };
+  const parked = sync?.conflictChangeRequestId ? await parkedRequest(op, sync.conflictChangeRequestId) : null;
+  // The same commit again while its conflicts wait in their change request: nothing new to park.
+  if (!options.force && parked?.open && parked.oid === commit) return { kind: 'still-conflicting', commit, changeRequestId: parked.id, number: parked.number };
   if (!options.force && !options.asPartOfExport && input.timestamp && sync?.lastTimestamp && new Date(input.timestamp) < sync.lastTimestamp) return { kind: 'older', commit };
 
   op.progress(0, null, 'Reading the repository');
   const info = await op.repo.readCommit(commit);
   const { layout } = await readCommitLayout(op, commit);
   const mapping = await loadMapping(op.db, op.spaceId);
-  const baseScope = sync?.revisionId ? await revisionScope(op.db, sync.revisionId).catch(() => null) : null;
+  // Conflicts resolved and merged: the repository's side they held is what the space last took from it.
+  const baseId = parked?.merged ? parked.revisionId : sync?.revisionId;
+  const baseScope = baseId ? await revisionScope(op.db, baseId).catch(() => null) : null;
   const base: Snapshot = baseScope ? await snapshotOf(op.db, baseScope) : new Map();
 
   for (let attempt = 1; ; attempt++) {
@@ -220,7 +239,7 @@ async function parkConflicts(tx: Prisma.TransactionClient, op: GitOperation, par
   const of = changeRequestOf({ id: op.spaceId, organizationId: op.organizationId }, id, op.actorId);
   await recordChangeRequestEvent(tx, 'changeRequestCreated', of, { number });
   await recordChangeRequestEvent(tx, 'changeRequestContentUpdated', of, { revisionId: revision.id, ...writtenEntities(writes) });
-  const error = `The repository and the space both changed the same content (${parking.conflicts} conflict${parking.conflicts > 1 ? 's' : ''}): the repository's side is in change request #${number}; resolve it there and merge it, then sync again`;
+  const error = conflictMessage(parking.conflicts, number);
   await tx.gitSync.update({ where: { spaceId: op.spaceId }, data: { conflictChangeRequestId: id } });
   await endOperation(tx, op, op.input.direction, { state: 'failure', error, commitId: parking.commit, changeRequestId: id });
   await op.complete(tx, { commit: parking.commit, conflicts: parking.conflicts, changeRequestId: id, number, warnings: parking.warnings });

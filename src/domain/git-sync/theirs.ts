@@ -26,6 +26,7 @@ import { acceptFile } from '../versions/files/file-input.js';
 import { fileVersion, storeFiles } from '../versions/files/store-files.js';
 import { fingerprintOf } from './fingerprint.js';
 import type { BlobRecord, Mapping } from './mapping.js';
+import { matchSimilar, MAX_CANDIDATES, plainTextOf } from './renames.js';
 import { versionOfEntry, type Snapshot } from './snapshot.js';
 
 export type TheirEntity = {
@@ -126,7 +127,38 @@ function uniqueSlug(wanted: string, used: Set<string>): string {
 
 type Planned = { node: GitPageNode; id: string; parentId: string | null };
 
+/**
+ * New page files that are vanished pages moved and edited (renames.ts): they take the vanished
+ * page's ID, and their children follow.
+ */
+async function recognizeMovedPages(planned: Planned[], fresh: Set<string>, claimed: Set<string>, input: TheirsInput, texts: Map<string, string>): Promise<void> {
+  const inTree = new Set(planned.flatMap((p) => (p.node.path ? [p.node.path] : [])));
+  const vanished = [...input.mapping.byEntity.values()].filter((r) => r.kind === 'page' && !claimed.has(r.entityId) && !inTree.has(r.path) && input.base.get(r.entityId)?.documentId);
+  const added = planned.filter((p) => fresh.has(p.id) && p.node.type === 'document' && p.node.oid);
+  if (!vanished.length || !added.length || vanished.length > MAX_CANDIDATES || added.length > MAX_CANDIDATES) return;
+  const addedTexts = new Map<string, string>();
+  for (const p of added) {
+    const body = text(await input.readBlob(p.node.oid!));
+    texts.set(p.node.oid!, body);
+    addedTexts.set(p.id, body);
+  }
+  const removedTexts = new Map<string, string>();
+  for (const record of vanished) {
+    const document = await input.loadDocument(input.base.get(record.entityId)!.documentId!);
+    removedTexts.set(record.entityId, `${input.base.get(record.entityId)!.title} ${plainTextOf(document)}`);
+  }
+  const moved = matchSimilar(addedTexts, removedTexts);
+  if (!moved.size) return;
+  for (const p of planned) {
+    const id = moved.get(p.id);
+    if (id) (p.id = id, claimed.add(id));
+    if (p.parentId && moved.has(p.parentId)) p.parentId = moved.get(p.parentId)!;
+  }
+}
+
 export async function readTheirs(input: TheirsInput): Promise<Theirs> {
+  /** Blob texts read while recognizing moved pages, reused by the conversion. */
+  const texts = new Map<string, string>();
   const { layout, base, mapping } = input;
   const warnings = layout.problems.filter((p) => p.severity === 'warning').map((p) => `${p.path}${p.line ? `:${p.line}` : ''}: ${p.message}`);
   const claimed = new Set<string>();
@@ -143,8 +175,11 @@ export async function readTheirs(input: TheirsInput): Promise<Theirs> {
     }
     const existing = current?.();
     if (existing && !claimed.has(existing)) return claim(existing);
-    return claim(newId(kind === 'page' ? 'RevisionPage' : kind === 'file' ? 'File' : 'ReusableContent'));
+    const id = newId(kind === 'page' ? 'RevisionPage' : kind === 'file' ? 'File' : 'ReusableContent');
+    fresh.add(id);
+    return claim(id);
   };
+  const fresh = new Set<string>();
   const claim = (id: string) => (claimed.add(id), id);
   const now = input.current;
 
@@ -167,6 +202,7 @@ export async function readTheirs(input: TheirsInput): Promise<Theirs> {
     }
   };
   walk(layout.pages, null);
+  await recognizeMovedPages(planned, fresh, claimed, input, texts);
   const pageIdByPath = new Map(planned.flatMap((p) => (p.node.path ? [[p.node.path, p.id] as const] : [])));
   const fileIds = new Map(layout.files.map((f) => [f.path, identify('file', f.path, f.oid, now && (() => now.layout.fileAtAsset(f.path)))]));
   const includeIds = new Map(layout.includes.map((i) => [i.path, identify('reusable-content', i.path, i.oid, now && (() => now.layout.reusableContentAt(i.path)))]));
@@ -205,7 +241,7 @@ export async function readTheirs(input: TheirsInput): Promise<Theirs> {
 
   /** A changed markdown blob, converted with its previous body's keys, links resolved. */
   const convert = async (path: string, oid: string, previousId: string | null | undefined) => {
-    const markdown = text(await input.readBlob(oid));
+    const markdown = texts.get(oid) ?? text(await input.readBlob(oid));
     checkFrontMatter(path, markdown);
     const previous = previousId ? await input.loadDocument(previousId) : undefined;
     try {

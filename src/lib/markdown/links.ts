@@ -140,6 +140,9 @@ export function resolveLink(layout: ContentLayout, url: string, from: string | u
     const id = layout.reusableContentAt(joined);
     return id ? { kind: 'reusable-content', reusableContent: id } : undefined;
   }
+  // A synced space's files may sit anywhere its repository keeps them (layout.ts given paths).
+  const asset = layout.fileAtAsset(joined);
+  if (asset) return { kind: 'file', file: asset };
   return toPage(layout.pageAt(joined), anchor);
 }
 
