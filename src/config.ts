@@ -50,7 +50,7 @@ const schema = z.object({
   QUIRE_GIT_COMMITTER_EMAIL: z.string().email().default('quire@localhost'),
   QUIRE_GIT_MAX_ENTRIES: z.coerce.number().int().min(1).default(50_000),
   QUIRE_GIT_MAX_BLOB_MB: z.coerce.number().min(1).default(20),
-  QUIRE_GIT_MAX_TOTAL_MB: z.coerce.number().min(1).default(1024),
+  QUIRE_GIT_MAX_TOTAL_MB: z.coerce.number().min(1).default(256),
   QUIRE_GIT_TIMEOUT_SECONDS: z.coerce.number().min(1).default(600),
   QUIRE_JOB_POLL_SECONDS: z.coerce.number().min(0.1).default(2),
   SMTP_URL: z.string().regex(/^smtps?:\/\//i, 'must start with smtp:// or smtps://').optional(),

@@ -63,7 +63,7 @@ async function edit(api: ReturnType<typeof sdk>, spaceId: string, changes: unkno
   await api.spaces.mergeChangeRequest(spaceId, cr.id);
 }
 
-const names = async (name: string, from: string, to: string) => (await gitText(bareDir(git, name), ['diff', '--name-status', from, to])).split('\n').filter(Boolean).sort();
+const names = async (name: string, from: string, to: string) => (await gitText(bareDir(git, name), ['diff', '--no-renames', '--name-status', from, to])).split('\n').filter(Boolean).sort();
 
 describe('git sync flows', () => {
   it('merges a branch that moved since the last sync before pushing on top of it, never forcing', async () => {
@@ -131,6 +131,13 @@ describe('git sync flows', () => {
     const renamed = (await pages(owner.token, space.id)).find((p) => p.title === 'Setup');
     expect(renamed.id).toBe(setupId);
     expect(renamed.slug).toBe('install');
+
+    // Renamed and edited (not the same blob): recognized by its text.
+    await commitFiles(git, 'renames', 'main', { 'install.md': null, 'installing.md': '# Setup\n\nInstall the tool.\n\nThen configure it, carefully.\n', 'SUMMARY.md': BASE['SUMMARY.md']!.replace('setup.md', 'installing.md') }, 'Rename and edit');
+    await sync(owner.token, space.id, 'import', { url, ref: 'refs/heads/main' });
+    const edited = (await pages(owner.token, space.id)).find((p) => p.title === 'Setup');
+    expect(edited.id).toBe(setupId);
+    expect(edited.slug).toBe('installing');
 
     // In quire, Usage gains a child: usage.md becomes usage/README.md.
     const usage = (await pages(owner.token, space.id)).find((p) => p.title === 'Usage');

@@ -39,7 +39,8 @@ export async function commitFiles(
     await gitText(gitDir, parent ? ['read-tree', parent] : ['read-tree', '--empty'], { env });
     for (const [file, content] of Object.entries(files)) {
       if (content === null) {
-        await gitText(gitDir, ['update-index', '--force-remove', '--', file], { env });
+        // Mode 0 removes the path from the index (--force-remove needs a work tree).
+        await gitText(gitDir, ['update-index', '--index-info'], { env, input: `0 ${'0'.repeat(40)}\t${file}\n` });
         continue;
       }
       const { mode, bytes } = typeof content === 'object' && 'mode' in content ? { mode: content.mode, bytes: content.content } : { mode: '100644', bytes: content };

@@ -5,6 +5,7 @@
  * `timeout` when time ran out, `failure` with the reason otherwise — and the next operation
  * starts clean: nothing of a failed one is kept but its message.
  */
+import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { forbidden } from '../../lib/errors.js';
 import { AppError } from '../../lib/errors.js';
@@ -20,13 +21,30 @@ import { recordFailure, type GitOperation } from '../../domain/git-sync/operatio
 import type { GitJobInput } from '../../domain/git-sync/start.js';
 import type { JobHandler } from '../handler.js';
 
+/**
+ * Clones a crashed process left behind: older than any run may last (so never a live one of
+ * another worker sharing the data directory).
+ */
+async function sweepStaleClones(tempRoot: string, olderThanMs: number): Promise<void> {
+  const names = await readdir(tempRoot).catch(() => [] as string[]);
+  for (const name of names) {
+    const folder = path.join(tempRoot, name);
+    const info = await stat(folder).catch(() => null);
+    if (info && Date.now() - info.mtimeMs > olderThanMs) await rm(folder, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
 export const runGitSync: JobHandler = async (context) => {
   const { job, services, access } = context;
   if (!access || !job.spaceId) throw forbidden();
   const input = job.input as unknown as GitJobInput;
   const ends = { jobId: job.id, spaceId: job.spaceId, organizationId: job.organizationId, actorId: job.createdById };
   let repo: GitRepository | undefined;
+  const tempRoot = path.join(services.config.dataDir, 'tmp', 'git');
   try {
+    // A run after a failed one is the operation running again.
+    await services.db.$executeRaw`UPDATE "GitSync" SET "operationState" = 'running', "operationEndedAt" = NULL, "operationError" = NULL WHERE "spaceId" = ${job.spaceId} AND "operationJobId" = ${job.id}`;
+    await sweepStaleClones(tempRoot, 2 * services.config.jobTimeBudgetMs);
     // The creator's right, as of now: a member who lost it syncs nothing.
     await access.requireSpace(job.spaceId, 'gitSync');
     const auth = openCredentials(job.secret, await signingSecret(services.db, services.config.secret));
@@ -34,7 +52,7 @@ export const runGitSync: JobHandler = async (context) => {
     repo = await GitRepository.open({
       remote: { url: input.url, ...(auth ? { auth } : {}) },
       projectDirectory: input.projectDirectory,
-      tempRoot: path.join(services.config.dataDir, 'tmp', 'git'),
+      tempRoot,
       limits,
       signal: context.signal,
       allowPrivateNetworks: services.config.fetchAllowPrivateNetworks,
