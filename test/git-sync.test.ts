@@ -202,6 +202,23 @@ describe('git sync', () => {
     const cr = await gqlOk(server.url, owner.token, `query($id: ID!) { node(id: $id) { ... on ChangeRequest { status conflicts { entityId } } } }`, { id: info.operation.changeRequestId });
     expect(cr.node.status).toBe('open');
     expect(cr.node.conflicts.map((c: any) => c.entityId)).toContain(configure.id);
+
+    // The same commit again parks nothing new.
+    const again = await sync(owner.token, space.id, 'import', { url: git.url('conflict'), ref: 'refs/heads/main' });
+    expect(again.operation.changeRequestId).toBe(info.operation.changeRequestId);
+
+    // Resolved in the request by taking the space's side of the page (its document, block keys
+    // included), then merged: the next sync is clean and the export carries the resolution.
+    const crId = info.operation.changeRequestId as string;
+    const ours = (await http(server.url, owner.token, 'GET', `/spaces/${space.id}/content/page/${configure.id}?format=document`)).body.document;
+    await api.spaces.updateChangeRequestContent(space.id, crId, { changes: [{ operation: 'update_page', page: configure.id, document: { document: ours } }] as never }, { compat: false } as never);
+    expect((await api.spaces.mergeChangeRequest(space.id, crId)).data.result).toBe('merge');
+    const resolved = await sync(owner.token, space.id, 'import', { url: git.url('conflict'), ref: 'refs/heads/main' });
+    expect(resolved.operation.state, resolved.operation.error).toBe('success');
+    await sync(owner.token, space.id, 'export', { url: git.url('conflict'), ref: 'refs/heads/main', commitMessage: 'Resolved' });
+    const files = await readFiles(git, 'conflict', 'main');
+    expect(files['guide/configure.md']!.toString()).toContain('quire says');
+    expect((await http(server.url, owner.token, 'GET', `/spaces/${space.id}/content/page/${configure.id}?format=markdown`)).body.markdown).toContain('quire says');
   });
 
   it('refuses unsafe URLs and refs naming the field, never echoing credentials; another organization gets 404', async () => {

@@ -42,13 +42,14 @@ export type ImportOutcome =
   | { kind: 'conflicts'; commit: string; changeRequestId: string; number: number; conflicts: number; warnings: string[] }
   | { kind: 'still-conflicting'; commit: string; changeRequestId: string; number: number };
 
-/** The change request a conflict was parked in: still open, or merged (its revision then holds the repository's side). */
+/** The change request a conflict was parked in: still open, or merged (its first revision holds the repository's side, the base of the next sync). */
 async function parkedRequest(op: GitOperation, id: string) {
   const row = await op.db.changeRequest.findUnique({ where: { id }, select: { id: true, number: true, status: true, revisionId: true } });
   if (!row) return null;
-  const revision = await op.db.revision.findUnique({ where: { id: row.revisionId }, select: { git: true } });
-  const oid = (revision?.git as { oid?: string } | null)?.oid;
-  return { id: row.id, number: row.number, revisionId: row.revisionId, oid, open: row.status === 'open' || row.status === 'draft', merged: row.status === 'merged' };
+  // The request's first revision is the repository's side as parked (later ones are the resolution).
+  const parked = await op.db.revision.findFirst({ where: { lineId: row.id, seq: 1 }, select: { id: true, git: true } });
+  const oid = (parked?.git as { oid?: string } | null)?.oid;
+  return { id: row.id, number: row.number, revisionId: parked?.id ?? row.revisionId, oid, open: row.status === 'open' || row.status === 'draft', merged: row.status === 'merged' };
 }
 
 /** What git/info says while a conflict waits in its change request. */
