@@ -115,6 +115,14 @@ describe('git sync', () => {
     expect(revision.files.edges.map(({ node: f }: any) => [f.name, f.git.path])).toEqual([['logo.png', '.gitbook/assets/logo.png']]);
     expect(revision.reusableContents.map((r: any) => [r.title, r.git.path])).toEqual([['Note', '.gitbook/includes/note.md']]);
 
+    // REST carries the same metadata; metadata=false leaves it out.
+    const rest = (await http(server.url, owner.token, 'GET', `/spaces/${space.id}/content`)).body;
+    expect(rest.git).toMatchObject({ oid: commit, createdByGitBook: false, ref: 'refs/heads/main' });
+    expect(rest.pages[0].git).toEqual({ oid: expect.any(String), path: 'README.md' });
+    expect(rest.files[0].git.path).toBe('.gitbook/assets/logo.png');
+    const bare = (await http(server.url, owner.token, 'GET', `/spaces/${space.id}/content?metadata=false`)).body;
+    expect(JSON.stringify(bare)).not.toContain('"git"');
+
     // Links resolved to what the commit holds: no broken relative link is left.
     const install = all.find((p) => p.title === 'Install');
     const welcome = all.find((p) => p.title === 'Welcome');

@@ -34,7 +34,7 @@ export const presentChangeRequest = (r: Obj) => ({
   urls: r.urls,
 });
 
-const PAGE_FIELDS = 'id type title slug path parentId description emoji icon hidden layout target createdAt updatedAt documentId urls { app location }';
+const PAGE_FIELDS = 'id type title slug path parentId description emoji icon hidden layout target createdAt updatedAt documentId urls { app location } git { oid path }';
 
 /** A page and, flat in tree order, its descendants: REST nests them again (see nestPages). */
 export const PAGE_FRAGMENT = `fragment RestPage on Page { ${PAGE_FIELDS} descendants { ${PAGE_FIELDS} } }`;
@@ -70,13 +70,14 @@ export function presentPage(p: Obj, body?: { document?: unknown; markdown?: stri
     pages: children,
     layout: p.layout,
     tags: [],
-    ...optional({ documentId: p.documentId }),
+    // `git`: where the page's file is in the last synced commit (`metadata=false` leaves it out).
+    ...optional({ documentId: p.documentId, git: p.git }),
     ...(body?.document !== undefined ? { document: body.document } : {}),
     ...(body?.markdown !== undefined && body.markdown !== null ? { markdown: body.markdown } : {}),
   };
 }
 
-export const FILE_FRAGMENT = /* GraphQL */ `fragment RestFile on RevisionFile { id name contentType size dimensions { width height } downloadURL }`;
+export const FILE_FRAGMENT = /* GraphQL */ `fragment RestFile on RevisionFile { id name contentType size dimensions { width height } downloadURL git { oid path } }`;
 
 export const presentFile = (f: Obj) => ({
   id: f.id,
@@ -84,17 +85,17 @@ export const presentFile = (f: Obj) => ({
   contentType: f.contentType,
   downloadURL: f.downloadURL,
   size: f.size,
-  ...optional({ dimensions: f.dimensions }),
+  ...optional({ dimensions: f.dimensions, git: f.git }),
 });
 
-export const REUSABLE_CONTENT_FRAGMENT = /* GraphQL */ `fragment RestReusableContent on ReusableContent { id title documentId }`;
+export const REUSABLE_CONTENT_FRAGMENT = /* GraphQL */ `fragment RestReusableContent on ReusableContent { id title documentId git { oid path } }`;
 
 /** The document's body is read separately: `document` is its ID. */
-export const presentReusableContent = (r: Obj) => ({ id: r.id, title: r.title, ...optional({ document: r.documentId }) });
+export const presentReusableContent = (r: Obj) => ({ id: r.id, title: r.title, ...optional({ document: r.documentId, git: r.git }) });
 
 export const REVISION_FRAGMENT = /* GraphQL */ `
   fragment RestRevision on Revision {
-    id type parents createdAt mergedFromId urls { app location } allPages { ...RestPageItem }
+    id type parents createdAt mergedFromId urls { app location } git { oid message createdByGitBook url ref } allPages { ...RestPageItem }
     allFiles { ...RestFile } reusableContents { ...RestReusableContent }
   }
   ${PAGE_LIST_FRAGMENT}
@@ -113,5 +114,6 @@ export const presentRevision = (r: Obj, mergedFrom?: Obj) => ({
   tags: [],
   createdAt: r.createdAt,
   urls: { app: r.urls.app },
+  ...optional({ git: r.git && optional(r.git) }),
   ...(mergedFrom ? { mergedFrom } : {}),
 });

@@ -12,8 +12,9 @@ import { presentUser } from './present.js';
 type Obj = Record<string, any>;
 
 /**
- * `metadata`, `computed` and `cachedMetadata`: validated; this server keeps no git metadata and no
- * computed content, so there is nothing they would leave out.
+ * `metadata`, `computed` and `cachedMetadata`: validated. `metadata=false` leaves out git sync's
+ * mutable metadata (`git` of revisions, pages, files, reusable contents: withoutGitMetadata);
+ * this server keeps no computed content, so there is nothing the others would leave out.
  */
 export function revisionFlags(query: URLSearchParams): void {
   booleanParam(query, 'metadata');
@@ -64,3 +65,14 @@ export function documentSchema(query: URLSearchParams): void {
 
 /** ChangeRequestUserContributor. */
 export const presentContributor = (c: Obj) => ({ actionType: c.actionType, count: c.count, updatedAt: c.updatedAt, user: presentUser(c.user) });
+
+/** The answer without its `git` objects, when `metadata=false` asks for that (any route reading revisions). */
+export function withoutGitMetadata(query: URLSearchParams, body: unknown): unknown {
+  if (query.get('metadata') !== 'false') return body;
+  const strip = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(strip);
+    if (!value || typeof value !== 'object') return value;
+    return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'git').map(([key, v]) => [key, strip(v)]));
+  };
+  return strip(body);
+}

@@ -3,6 +3,7 @@
  * GraphQL operation (parsed and validated once, at startup) through yoga's envelop pipeline — the
  * same schema, plugins and error masking as /graphql — and maps the result or error to REST.
  */
+import { withoutGitMetadata } from './present-revision-content.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DocumentNode, GraphQLError } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
@@ -198,7 +199,7 @@ export function createRestHandler(routes: Route[], { yoga, contexts, logger = si
     const status = typeof route.status === 'function' ? route.status(result.data) : route.status;
     const headers = route.headers?.(result.data);
     if (!route.result) return { status: status ?? 204, headers };
-    return { status: status ?? 200, body: route.result(result.data, input), headers };
+    return { status: status ?? 200, body: withoutGitMetadata(input.query, route.result(result.data, input)), headers };
   }
 
   /** Answers a /v1 request whose body (bounded by the HTTP layer) has been read. */

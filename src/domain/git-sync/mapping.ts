@@ -18,6 +18,16 @@ export async function loadMapping(db: Queryable, spaceId: string): Promise<Mappi
   return { byEntity: new Map(rows.map((r) => [r.entityId, r])), byPath: new Map(rows.map((r) => [r.path, r])) };
 }
 
+/** The blob maps of several spaces in one statement (by space, by entity). */
+export async function loadMappings(db: Queryable, spaceIds: readonly string[]): Promise<Map<string, BlobRecord>[]> {
+  const rows = await db.$queryRaw<(BlobRecord & { spaceId: string })[]>(
+    Prisma.sql`SELECT "spaceId", "kind", "entityId", "path", "oid", "fingerprint", "parentId" FROM "GitSyncBlob" WHERE "spaceId" = ANY(${[...spaceIds]}::text[])`,
+  );
+  const bySpace = new Map<string, Map<string, BlobRecord>>(spaceIds.map((id) => [id, new Map()]));
+  for (const { spaceId, ...record } of rows) bySpace.get(spaceId)?.set(record.entityId, record);
+  return spaceIds.map((id) => bySpace.get(id)!);
+}
+
 const same = (a: BlobRecord, b: BlobRecord) => a.kind === b.kind && a.path === b.path && a.oid === b.oid && a.fingerprint === b.fingerprint && a.parentId === b.parentId;
 
 /** Makes the stored mapping `next` (every entity of the synced commit), writing only differences. */
