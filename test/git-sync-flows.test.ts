@@ -217,6 +217,34 @@ describe('git sync flows', () => {
     expect(read.body.markdown).toContain('Newer.');
   });
 
+  it('propagates deletions both ways through the public SDK, and runs queued operations of a space one at a time in order', async () => {
+    const { owner, space, api } = await setup('deletions');
+    await commitFiles(git, 'deletions', 'main', { ...BASE, 'notes.txt': 'not docs\n' }, 'Docs');
+    const url = git.url('deletions');
+    // Queued back to back: the export waits for the import.
+    await api.spaces.importGitRepository(space.id, { url, ref: 'refs/heads/main' });
+    await api.spaces.exportToGitRepository(space.id, { url, ref: 'refs/heads/main', commitMessage: 'Nothing new' });
+    const info = await settled(owner.token, space.id);
+    expect(info.operation).toMatchObject({ state: 'success', direction: 'export' });
+    expect((await api.spaces.getSpaceGitInfo(space.id)).data).toMatchObject({ repoName: 'deletions', installationStatus: 'active' });
+    const jobs = await server.db.job.findMany({ where: { spaceId: space.id }, orderBy: { createdAt: 'asc' }, select: { kind: true, state: true, startedAt: true, finishedAt: true } });
+    expect(jobs.map((j) => [j.kind, j.state])).toEqual([['git_import', 'succeeded'], ['git_export', 'succeeded']]);
+    expect(jobs[1]!.startedAt!.getTime()).toBeGreaterThanOrEqual(jobs[0]!.finishedAt!.getTime());
+
+    // Deleted in quire: only its file goes (notes.txt, which quire never wrote, stays).
+    const usage = (await pages(owner.token, space.id)).find((p) => p.title === 'Usage');
+    await edit(api, space.id, [{ operation: 'delete_page', page: usage.id }]);
+    const tip = await branchTip(git, 'deletions', 'main');
+    await sync(owner.token, space.id, 'export', { url, ref: 'refs/heads/main', commitMessage: 'Remove usage' });
+    expect(await names('deletions', tip!, (await branchTip(git, 'deletions', 'main'))!)).toEqual(['D\tusage.md', 'M\tSUMMARY.md']);
+    expect((await readFiles(git, 'deletions', 'main'))['notes.txt']!.toString()).toBe('not docs\n');
+
+    // Deleted upstream: the page goes from the space.
+    await commitFiles(git, 'deletions', 'main', { 'setup.md': null, 'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n' }, 'Remove setup');
+    await sync(owner.token, space.id, 'import', { url, ref: 'refs/heads/main' });
+    expect((await pages(owner.token, space.id)).map((p) => p.title)).toEqual(['Home']);
+  });
+
   it('GraphQL: mutations answer the job, Space.gitSync, events; readers may not sync and triggerGitSync says so', async () => {
     const { org, owner, space } = await setup('graph');
     await commitFiles(git, 'graph', 'main', BASE, 'Docs');
