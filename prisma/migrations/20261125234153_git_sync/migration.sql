@@ -18,7 +18,6 @@ ALTER TABLE "Revision" ADD COLUMN     "git" JSONB;
 -- CreateTable
 CREATE TABLE "GitSync" (
     "spaceId" TEXT NOT NULL,
-    "organizationId" TEXT NOT NULL,
     "url" TEXT NOT NULL,
     "ref" TEXT NOT NULL,
     "projectDirectory" TEXT NOT NULL DEFAULT '',
@@ -52,9 +51,6 @@ CREATE TABLE "GitSyncBlob" (
 
     CONSTRAINT "GitSyncBlob_pkey" PRIMARY KEY ("spaceId","kind","entityId")
 );
-
--- CreateIndex
-CREATE INDEX "GitSync_organizationId_idx" ON "GitSync"("organizationId");
 
 -- CreateIndex
 CREATE INDEX "GitSyncBlob_spaceId_path_idx" ON "GitSyncBlob"("spaceId", "path");

@@ -83,7 +83,7 @@ export async function startGitSync(
     const restart = retargets ? { commitOid: null, revisionId: null, lastTimestamp: null, conflictChangeRequestId: null } : {};
     await tx.gitSync.upsert({
       where: { spaceId },
-      create: { spaceId, organizationId: space.organizationId, ...target, ...operation },
+      create: { spaceId, ...target, ...operation },
       update: { ...target, ...operation, ...restart },
     });
     if (retargets) await tx.gitSyncBlob.deleteMany({ where: { spaceId } });

@@ -346,5 +346,6 @@ export async function readTheirs(input: TheirsInput): Promise<Theirs> {
     }
     entities.set(id, { kind: 'reusable-content', entityId: id, version, record: record('reusable-content', id, include.path, include.oid, version), ...(body ? { body } : {}) });
   }
-  return { entities, warnings };
+  // A repository may warn about thousands of files: the job's result keeps the first hundred.
+  return { entities, warnings: warnings.length > 100 ? [...warnings.slice(0, 100), `… and ${warnings.length - 100} more`] : warnings };
 }
