@@ -27,7 +27,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -51,7 +51,15 @@ const GIT_PASSWORD = 'bench-pass';
 // ─── the server process (child) ─────────────────────────────────────────────────────────────
 
 /** Cumulative; `sqlByKind`: the job's statements by verb and table, with their summed duration. */
-type ServerStats = { jobStatements: number; jobSqlMs: number; apiStatements: number; cpuMicros: number; sqlByKind: Record<string, { count: number; ms: number }> };
+type ServerStats = {
+  jobStatements: number;
+  jobSqlMs: number;
+  apiStatements: number;
+  cpuMicros: number;
+  sqlByKind: Record<string, { count: number; ms: number }>;
+  /** The longest the event loop was held since the last 'collect' (every request waits that long). */
+  loopDelayMaxMs: number;
+};
 type ServerMessage = { type: 'ready'; port: number } | ({ type: 'stats' } & ServerStats) | { type: 'collected' };
 
 /** `INSERT SearchSection`, `SELECT ContentEntry`, `BEGIN`…: what a statement does, to group them. */
@@ -76,7 +84,9 @@ async function serve(): Promise<void> {
   } as Record<string, string>;
   const config = { ...loadConfig(env), databaseUrl: url };
   const logger = createLogger({ level: 'warn' });
-  const stats: ServerStats = { jobStatements: 0, jobSqlMs: 0, apiStatements: 0, cpuMicros: 0, sqlByKind: {} };
+  const stats: ServerStats = { jobStatements: 0, jobSqlMs: 0, apiStatements: 0, cpuMicros: 0, sqlByKind: {}, loopDelayMaxMs: 0 };
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const db = createPrismaClient(url, { poolMax: 5, onQuery: () => stats.apiStatements++ });
   const workerDb = createPrismaClient(url, { poolMax: 5, onQuery: () => stats.jobStatements++ });
   // The same query events carry each statement's duration.
@@ -95,12 +105,12 @@ async function serve(): Promise<void> {
   process.on('message', (message) => {
     if (message === 'stats') {
       const cpu = process.cpuUsage();
-      send({ type: 'stats', ...structuredClone(stats), cpuMicros: cpu.user + cpu.system });
+      send({ type: 'stats', ...structuredClone(stats), cpuMicros: cpu.user + cpu.system, loopDelayMaxMs: loopDelay.max / 1e6 });
     } else if (message === 'collect') {
       // Garbage collected before a step, so that its RSS at rest is not the last step's leftovers.
       (globalThis as { gc?: () => void }).gc?.();
       // Freed pages reach the system a little later.
-      setTimeout(() => send({ type: 'collected' }), 1000);
+      setTimeout(() => (loopDelay.reset(), send({ type: 'collected' })), 1000);
     }
   });
   process.on('disconnect', () => {
@@ -160,16 +170,15 @@ async function startServer(databaseUrl: string, dataDir: string, profileDir: str
   };
 }
 
-/** Peak RSS of a process since the last reset (Linux: VmHWM, reset through clear_refs). */
-async function peakRss(pid: number): Promise<number | null> {
+/** A field of /proc/<pid>/status in bytes (Linux), null elsewhere. */
+async function procBytes(pid: number, field: 'VmHWM' | 'VmRSS'): Promise<number | null> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+  const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1];
   return kb ? Number(kb) * 1024 : null;
 }
-const currentRss = async (pid: number) => {
-  const kb = /VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, 'utf8').catch(() => ''))?.[1];
-  return kb ? Number(kb) * 1024 : null;
-};
+/** Peak RSS since the last reset (VmHWM, reset through clear_refs), and RSS now. */
+const peakRss = (pid: number) => procBytes(pid, 'VmHWM');
+const currentRss = (pid: number) => procBytes(pid, 'VmRSS');
 const resetPeakRss = (pid: number) => writeFile(`/proc/${pid}/clear_refs`, '5').catch(() => undefined);
 
 // ─── the repository ─────────────────────────────────────────────────────────────────────────
@@ -405,6 +414,7 @@ type StepResult = {
   cpuMs: number;
   statements: number;
   sqlMs: number;
+  loopDelayMaxMs: number;
   /** The job's statements by kind during the step, the slowest first. */
   sqlKinds: [string, { count: number; ms: number }][];
   /** CLOCK_MONOTONIC, as the CPU profile's timestamps. */
@@ -415,7 +425,7 @@ type StepResult = {
   note: string;
 };
 
-async function api(server: Server, token: string, method: string, route: string, body?: unknown) {
+async function api(server: Server, token: string, method: string, route: string, body?: unknown): Promise<any> {
   const response = await fetch(`${server.base}/v1${route}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -438,10 +448,16 @@ async function measureSync(ctx: Context, label: string, direction: 'import' | 'e
   const start = performance.now();
   const startNs = process.hrtime.bigint();
   let info: { operation?: { state: string; error?: string } };
+  let resets = 0;
   try {
     await api(server, token, 'POST', `/spaces/${spaceId}/git/${direction}`, body);
     for (;;) {
-      info = await api(server, token, 'GET', `/spaces/${spaceId}/git/info`);
+      // A connection the server closed meanwhile (its keep-alive timer fires late when its event loop was held) is asked again.
+      info = await api(server, token, 'GET', `/spaces/${spaceId}/git/info`).catch(async (error: Error) => {
+        if ((error.cause as { code?: string } | undefined)?.code !== 'ECONNRESET') throw error;
+        resets++;
+        return { operation: { state: 'running' } };
+      });
       if (info.operation && info.operation.state !== 'running') break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -455,7 +471,7 @@ async function measureSync(ctx: Context, label: string, direction: 'import' | 'e
   const after = await server.stats();
   const timeline = await watcher.stop(ms);
   const written = await rowsWritten(client, mark);
-  const state = info.operation!.state + (info.operation!.error ? `: ${info.operation!.error}` : '');
+  const state = info!.operation!.state + (info!.operation!.error ? `: ${info!.operation!.error}` : '') + (resets ? ` (${resets} polling connection${resets > 1 ? 's' : ''} reset by the server)` : '');
   return {
     label,
     ms,
@@ -464,6 +480,7 @@ async function measureSync(ctx: Context, label: string, direction: 'import' | 'e
     cpuMs: (after.cpuMicros - before.cpuMicros) / 1000,
     statements: after.jobStatements - before.jobStatements,
     sqlMs: after.jobSqlMs - before.jobSqlMs,
+    loopDelayMaxMs: after.loopDelayMaxMs,
     sqlKinds: Object.entries(after.sqlByKind)
       .map(([kind, { count, ms }]): [string, { count: number; ms: number }] => [kind, { count: count - (before.sqlByKind[kind]?.count ?? 0), ms: ms - (before.sqlByKind[kind]?.ms ?? 0) }])
       .filter(([, k]) => k.count > 0)
@@ -484,7 +501,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 function printStep(step: StepResult): void {
   const w = step.written;
   console.log(`\n## ${step.label}: ${step.state}`);
-  console.log(`  wall ${seconds(step.ms)}; server CPU ${seconds(step.cpuMs)}; peak RSS ${mb(step.peakRss)} (before: ${mb(step.rssBefore)})`);
+  console.log(`  wall ${seconds(step.ms)}; server CPU ${seconds(step.cpuMs)} (worker threads included); peak RSS ${mb(step.peakRss)} (before: ${mb(step.rssBefore)}); event loop held up to ${seconds(step.loopDelayMaxMs)} at once`);
   console.log(`  SQL: ${step.statements} statements of the job, ${seconds(step.sqlMs)} summed; slowest kinds: ${step.sqlKinds.slice(0, 6).map(([k, v]) => `${k} ×${v.count} ${seconds(v.ms)}`).join(', ')}`);
   console.log(`  rows written (new row versions): ContentEntry ${w.written.ContentEntry} (${w.entriesInserted} inserted, ${w.entriesClosed} closed), Document ${w.written.Document}, DocumentLink ${w.written.DocumentLink}, SearchSection ${w.written.SearchSection}, GitSyncBlob ${w.written.GitSyncBlob}`);
   console.log(`  rows after: ${TABLES.map((t) => `${t} ${w.rows[t]}`).join(', ')}`);
@@ -495,18 +512,21 @@ function printStep(step: StepResult): void {
 function printTable(steps: StepResult[], pages: number, files: number, restingRss: number | null): void {
   console.log(`\n### Git sync, ${pages.toLocaleString('en')} pages (${files.toLocaleString('en')} files)\n`);
   console.log(`Server process (application and job runner through tsx) at rest: ${mb(restingRss)}. Rows written: row versions created (inserted or updated).\n`);
-  console.log('| Step | Wall time | Peak RSS of the server (at the start) | SQL statements (job) | ContentEntry written | Document written | GitSyncBlob written | Result |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---|');
+  console.log('| Step | Wall time | Peak RSS of the server (at the start) | Event loop held (max) | SQL statements (job) | ContentEntry written | Document written | GitSyncBlob written | Result |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const s of steps) {
     const w = s.written;
+    const progress = s.sqlKinds.find(([kind]) => kind === 'UPDATE Job')?.[1].count ?? 0;
+    const statements = `${s.statements.toLocaleString('en')}${progress ? ` (${progress} of them the job's progress and heartbeat)` : ''}`;
     const entries = `${w.written.ContentEntry.toLocaleString('en')}${w.entriesClosed ? ` (${w.entriesInserted} new, ${w.entriesClosed} closed)` : ''}`;
-    console.log(`| ${s.label} | ${seconds(s.ms)} | ${mb(s.peakRss)} (${mb(s.rssBefore)}) | ${s.statements.toLocaleString('en')} | ${entries} | ${w.written.Document.toLocaleString('en')} | ${w.written.GitSyncBlob.toLocaleString('en')} | ${s.note || s.state} |`);
+    console.log(`| ${s.label} | ${seconds(s.ms)} | ${mb(s.peakRss)} (${mb(s.rssBefore)}) | ${seconds(s.loopDelayMaxMs)} | ${statements} | ${entries} | ${w.written.Document.toLocaleString('en')} | ${w.written.GitSyncBlob.toLocaleString('en')} | ${s.note || s.state} |`);
   }
 }
 
 // ─── the CPU profile ────────────────────────────────────────────────────────────────────────
 
-type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number } };
+type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] };
+type Stretch = { start: number; end: number; samples: number[] };
 type Profile = { nodes: ProfileNode[]; startTime: number; samples: number[]; timeDeltas: number[] };
 
 /** Where a function's code lives: a node_modules package, a folder of src/, Node itself, or V8's own work. */
@@ -530,6 +550,16 @@ async function summarizeProfile(dir: string, steps: StepResult[]): Promise<void>
   if (!file) return void console.log('\n(no CPU profile of the main thread was written)');
   const profile = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parentOf = new Map(profile.nodes.flatMap((n) => (n.children ?? []).map((child) => [child, n.id] as const)));
+  /** A sample's innermost frames, as `function file`, for what held the event loop. */
+  const stackOf = (id: number) => {
+    const frames: string[] = [];
+    for (let at: number | undefined = id; at !== undefined && frames.length < 4; at = parentOf.get(at)) {
+      const { functionName, url } = byId.get(at)!.callFrame;
+      if (functionName !== '(root)') frames.push(`${functionName || '(anonymous)'} ${url.split('/').at(-1) ?? ''}`.trim());
+    }
+    return frames.join(' < ');
+  };
   console.log(`\nCPU profile of the server process's main thread (${path.join(dir, file)}); work sent to worker threads (piscina) shows as idle here.`);
   const top = (map: Map<string, number>, n: number) =>
     [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `    ${seconds(v / 1000).padStart(7)}  ${k}`).join('\n');
@@ -537,19 +567,36 @@ async function summarizeProfile(dir: string, steps: StepResult[]): Promise<void>
     const [from, to] = step.window.map((ns) => Number(ns / 1000n));
     const modules = new Map<string, number>();
     const functions = new Map<string, number>();
+    // The longest run of samples without idle: the event loop held by one task (or several back to back).
+    let busy: Stretch | null = null;
+    let longest: Stretch | null = null;
     let at = profile.startTime;
-    profile.samples.forEach((id, i) => {
+    for (const [i, id] of profile.samples.entries()) {
       const delta = profile.timeDeltas[i] ?? 0;
       at += delta;
-      if (at < from! || at > to!) return;
+      if (at < from! || at > to!) continue;
       const { callFrame } = byId.get(id)!;
+      if (callFrame.functionName === '(idle)') busy = null;
+      else {
+        busy ??= { start: at, end: at, samples: [] };
+        busy.end = at;
+        busy.samples.push(id);
+        if (!longest || busy.end - busy.start > longest.end - longest.start) longest = busy;
+      }
       const mod = moduleOf(callFrame.url, callFrame.functionName);
       modules.set(mod, (modules.get(mod) ?? 0) + delta);
-      if (!callFrame.url) return;
+      if (!callFrame.url) continue;
       const key = `${callFrame.functionName || '(anonymous)'} ${callFrame.url.replace(/^.*\/(node_modules|src)\//, '$1/')}:${callFrame.lineNumber + 1}`;
       functions.set(key, (functions.get(key) ?? 0) + delta);
-    });
+    }
     console.log(`  ${step.label} (${seconds(step.ms)}), self time by module:\n${top(modules, 12)}\n  heaviest functions:\n${top(functions, 8)}`);
+    const held: Stretch | null = longest;
+    if (held) {
+      const stacks = new Map<string, number>();
+      for (const id of held.samples) stacks.set(stackOf(id), (stacks.get(stackOf(id)) ?? 0) + 1);
+      const share = [...stacks].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, n]) => `    ${String(Math.round((100 * n) / held.samples.length)).padStart(3)}%  ${k}`).join('\n');
+      console.log(`  longest stretch without idle: ${seconds((held.end - held.start) / 1000)}, its innermost frames:\n${share}`);
+    }
   }
 }
 
