@@ -10,18 +10,21 @@
  *   4. an export with nothing changed.
  * Per step it prints the wall time (request → git/info no longer `running`), the peak RSS of the
  * server process (the application and its job runner in one child process, as `quire serve` runs
- * them: VmHWM, reset before each step), its CPU time, the SQL statements of the job (the runner's
- * Prisma client, `onQuery` as in test/helpers/server.ts; the job's heartbeat is one a second) and
- * their summed duration, the rows written per table (row versions a step's transactions created:
- * inserted or updated — ContentEntry's split into new rows and rows closed), and a timeline of the
- * job's own progress messages (fetch, read the tree, convert, merge and write). Figures, no
- * assertions; a markdown table at the end. Usage:
+ * them, garbage collected before the step: VmHWM, reset before each step), its CPU time (its
+ * worker threads included), the longest the event loop was held at once, the SQL statements of
+ * the job (the runner's own Prisma client, as in test/helpers/server.ts, `onQuery`; the job's
+ * heartbeat is one a second, its progress one every 200 ms at most) by kind with their summed
+ * duration, the rows written per table (row versions a step's transactions created: inserted or
+ * updated — ContentEntry's split into new rows and rows closed), and a timeline of the job's own
+ * progress messages (fetch, read the tree, convert, merge and write). Figures, no assertions; a
+ * markdown table at the end. Usage:
  *   npx tsx scripts/bench-git-sync.ts [--pages 10000] [--assets 200] [--profile dir]
  * The database is `quire_bench_git` on DATABASE_URL's server (default postgresql://postgres@127.0.0.1:5432),
  * dropped and created again on every run, migrated by the script. `--profile dir`: a CPU profile of
  * the server process (node --cpu-prof) written there, and its heaviest functions and modules
- * printed per step. The whole run at 10,000 pages takes about 2.5 minutes on two cores (the first
- * import ~100 s); `--pages 1000` is a quick run of ~20 s.
+ * printed per step, with the longest stretch its main thread never went idle. The whole run at
+ * 10,000 pages takes under 2 minutes on two cores (the first import 65–100 s, as busy as the
+ * machine is); `--pages 1000` is a quick run of ~20 s.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -54,7 +57,6 @@ const GIT_PASSWORD = 'bench-pass';
 type ServerStats = {
   jobStatements: number;
   jobSqlMs: number;
-  apiStatements: number;
   cpuMicros: number;
   sqlByKind: Record<string, { count: number; ms: number }>;
   /** The longest the event loop was held since the last 'collect' (every request waits that long). */
@@ -84,10 +86,12 @@ async function serve(): Promise<void> {
   } as Record<string, string>;
   const config = { ...loadConfig(env), databaseUrl: url };
   const logger = createLogger({ level: 'warn' });
-  const stats: ServerStats = { jobStatements: 0, jobSqlMs: 0, apiStatements: 0, cpuMicros: 0, sqlByKind: {}, loopDelayMaxMs: 0 };
+  const stats: ServerStats = { jobStatements: 0, jobSqlMs: 0, cpuMicros: 0, sqlByKind: {}, loopDelayMaxMs: 0 };
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
-  const db = createPrismaClient(url, { poolMax: 5, onQuery: () => stats.apiStatements++ });
+  // `quire serve` shares one pool; here the job runner has its own (as in test/helpers/server.ts), so
+  // that its statements are counted apart from the requests polling git/info.
+  const db = createPrismaClient(url, { poolMax: 5 });
   const workerDb = createPrismaClient(url, { poolMax: 5, onQuery: () => stats.jobStatements++ });
   // The same query events carry each statement's duration.
   (workerDb as unknown as { $on(e: 'query', cb: (e: { query: string; duration?: number }) => void): void }).$on('query', (e) => {
@@ -628,6 +632,42 @@ async function editInQuire(ctx: Context, pathInRepo: string): Promise<{ pageId: 
   return { pageId, ms: performance.now() - start };
 }
 
+/**
+ * The four steps, each printed as it ends; a step that did not succeed ends the run (what follows
+ * needs it: a failed first import leaves nothing to re-import or export).
+ */
+async function runSteps(ctx: Context, repo: Repository, steps: StepResult[]): Promise<void> {
+  const { git } = ctx;
+  const remote = { url: git.url('docs'), ref: 'refs/heads/main' };
+  const record = (step: StepResult) => {
+    steps.push(step);
+    printStep(step);
+    return step.state.startsWith('success');
+  };
+  if (!record(await measureSync(ctx, '1. first import', 'import', remote))) return;
+
+  // One page changed upstream, in one commit.
+  const target = repo.pages[Math.floor(repo.pages.length / 2)]!;
+  const upstream = await commitFiles(git, 'docs', 'main', { [target.path]: pageMarkdown(repo.rng, target, 1, repo.pages, repo.assets, ' Edited upstream.') }, 'Edit one page upstream');
+  if (!record(await measureSync(ctx, '2. one page changed upstream, re-import', 'import', remote))) return;
+  console.log(`  (the page changed upstream: ${target.path})`);
+
+  const edited = repo.pages[Math.floor(repo.pages.length / 3)]!;
+  const edit = await editInQuire(ctx, edited.path);
+  console.log(`\n(one page edited in quire: ${edited.path}, change request created, written and merged in ${seconds(edit.ms)})`);
+  const exported = await measureSync(ctx, '3. one page edited in quire, export', 'export', { ...remote, commitMessage: 'Edit one page in quire' });
+  const afterExport = (await branchTip(git, 'docs', 'main'))!;
+  const changed = afterExport === upstream ? [] : (await gitText(bareDir(git, 'docs'), ['diff', '--name-only', upstream, afterExport])).split('\n').filter(Boolean);
+  const which = changed.length === 1 && changed[0] === edited.path ? ' (the edited page)' : changed.length ? `: ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', …' : ''}` : '';
+  exported.note = `${exported.state}; commit changes ${changed.length} file${changed.length === 1 ? '' : 's'}${which}`;
+  if (!record(exported)) return;
+
+  const again = await measureSync(ctx, '4. export with nothing changed', 'export', { ...remote, commitMessage: 'Nothing' });
+  const afterAgain = (await branchTip(git, 'docs', 'main'))!;
+  again.note = `${again.state}; ${afterAgain === afterExport ? 'no commit written' : `a commit was written (${afterAgain.slice(0, 7)})`}`;
+  record(again);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { pages: { type: 'string', default: '10000' }, assets: { type: 'string', default: '200' }, profile: { type: 'string' } } });
   const pages = Number(values.pages);
@@ -659,39 +699,10 @@ async function main(): Promise<void> {
     await setupDb.$disconnect();
     const space = await api(server, token, 'POST', `/orgs/${organization.id}/spaces`, { title: 'Docs' });
     const ctx: Context = { server, client, token, spaceId: space.id, git };
-    const remote = { url: git.url('docs'), ref: 'refs/heads/main' };
     const restingRss = await currentRss(server.pid);
     console.log(`server process ${server.pid} (application and job runner, TypeScript sources through tsx): RSS ${mb(restingRss)} at rest`);
 
-    const imported = await measureSync(ctx, '1. first import', 'import', remote);
-    steps.push(imported);
-    printStep(imported);
-
-    // One page changed upstream, in one commit.
-    const target = repo.pages[Math.floor(repo.pages.length / 2)]!;
-    const upstream = await commitFiles(git, 'docs', 'main', { [target.path]: pageMarkdown(repo.rng, target, 1, repo.pages, repo.assets, ' Edited upstream.') }, 'Edit one page upstream');
-    const reimport = await measureSync(ctx, '2. one page changed upstream, re-import', 'import', remote);
-    steps.push(reimport);
-    printStep(reimport);
-    console.log(`  (the page changed upstream: ${target.path})`);
-
-    const edited = repo.pages[Math.floor(repo.pages.length / 3)]!;
-    const edit = await editInQuire(ctx, edited.path);
-    console.log(`\n(one page edited in quire: ${edited.path}, change request created, written and merged in ${seconds(edit.ms)})`);
-    const exported = await measureSync(ctx, '3. one page edited in quire, export', 'export', { ...remote, commitMessage: 'Edit one page in quire' });
-    const afterExport = (await branchTip(git, 'docs', 'main'))!;
-    const changed = afterExport === upstream ? [] : (await gitText(bareDir(git, 'docs'), ['diff', '--name-only', upstream, afterExport])).split('\n').filter(Boolean);
-    const which = changed.length === 1 && changed[0] === edited.path ? ' (the edited page)' : changed.length ? `: ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', …' : ''}` : '';
-    exported.note = `${exported.state}; commit changes ${changed.length} file${changed.length === 1 ? '' : 's'}${which}`;
-    steps.push(exported);
-    printStep(exported);
-
-    const again = await measureSync(ctx, '4. export with nothing changed', 'export', { ...remote, commitMessage: 'Nothing' });
-    const afterAgain = (await branchTip(git, 'docs', 'main'))!;
-    again.note = `${again.state}; ${afterAgain === afterExport ? 'no commit written' : `a commit was written (${afterAgain.slice(0, 7)})`}`;
-    steps.push(again);
-    printStep(again);
-
+    await runSteps(ctx, repo, steps);
     printTable(steps, repo.pages.length, repo.files.size, restingRss);
   } finally {
     await server?.stop();
