@@ -13,7 +13,7 @@ const server = useServer();
 
 describe('capability table', () => {
   it('orders rules by role, and conditions live editing on the edit mode', () => {
-    expect(spacePermissions({ editMode: 'live' }, 'edit')).toEqual({ view: true, access: true, admin: false, viewInviteLinks: false, edit: true, triggerGitSync: false, comment: true, merge: false, review: false, installIntegration: false });
+    expect(spacePermissions({ editMode: 'live' }, 'edit')).toEqual({ view: true, access: true, admin: false, viewInviteLinks: false, edit: true, triggerGitSync: true, comment: true, merge: false, review: false, installIntegration: false });
     expect(spacePermissions({ editMode: 'locked' }, 'admin').edit).toBe(false);
     expect(maySpace('rename', 'edit', { editMode: 'locked' })).toBe(true);
     expect(spacePermissions({ editMode: 'live' }, null)).toEqual({ view: false, access: false, admin: false, viewInviteLinks: false, edit: false, triggerGitSync: false, comment: false, merge: false, review: false, installIntegration: false });

@@ -11,7 +11,7 @@ describe('spaces over REST (SDK)', () => {
     const api = sdk(server.url, owner.token);
     const { data: created } = await api.orgs.createSpace(org.id, { title: 'Handbook', emoji: '📘' });
     expect(created).toMatchObject({ object: 'space', title: 'Handbook', emoji: '📘', organization: org.id, visibility: 'private' });
-    expect(created.permissions).toEqual({ view: true, access: true, admin: true, viewInviteLinks: true, edit: true, triggerGitSync: false, comment: true, merge: true, review: true, installIntegration: false });
+    expect(created.permissions).toEqual({ view: true, access: true, admin: true, viewInviteLinks: true, edit: true, triggerGitSync: true, comment: true, merge: true, review: true, installIntegration: false });
     const { data: fetched } = await api.spaces.getSpaceById(created.id);
     expect(fetched.id).toBe(created.id);
     const { data: list } = await api.orgs.listSpacesInOrganizationById(org.id);

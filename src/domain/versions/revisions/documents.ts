@@ -21,7 +21,15 @@ export { documentId, PreparedDocument, prepareDocument, type StoredDocument } fr
 export async function putDocuments(db: Prisma.TransactionClient, documents: readonly (JSONDocument | PreparedDocument)[]): Promise<string[]> {
   const stored = documents.map((document) => (document instanceof PreparedDocument ? document : prepareDocument(document)));
   const unique = [...new Map(stored.map((d) => [d.id, d])).values()];
-  if (unique.length) {
+  // Three parameters per document: batches stay far below PostgreSQL's 65,535 per statement.
+  for (let i = 0; i < unique.length; i += DOCUMENTS_PER_STATEMENT) await insertDocuments(db, unique.slice(i, i + DOCUMENTS_PER_STATEMENT));
+  return stored.map((d) => d.id);
+}
+
+const DOCUMENTS_PER_STATEMENT = 2_000;
+
+async function insertDocuments(db: Prisma.TransactionClient, unique: readonly PreparedDocument[]): Promise<void> {
+  {
     const links = unique.flatMap((d) => d.links.map((link) => ({ documentId: d.id, ...link })));
     const rows = unique.map((d) => Prisma.sql`(${d.id}::text, ${d.json}::jsonb, ${d.size}::int)`);
     await db.$executeRaw(Prisma.sql`WITH stored AS (
@@ -35,7 +43,6 @@ export async function putDocuments(db: Prisma.TransactionClient, documents: read
         ${links.map((l) => l.target)}::text[], ${links.map((l) => JSON.stringify(l.ref))}::jsonb[]) AS l("documentId", "ordinal", "kind", "target", "ref")
       WHERE l."documentId" IN (SELECT "id" FROM stored)`);
   }
-  return stored.map((d) => d.id);
 }
 
 /**
