@@ -4,7 +4,31 @@ import { conflictMessage, importCommit } from './import.js';
 import { endOperation, type GitOperation } from './operation.js';
 import { syncError } from './sync-error.js';
 
+/**
+ * Whether the operation has nothing to do, known from the branch tip alone (no clone): an import
+ * of the commit already synced, an export of the revision already exported to the tip.
+ */
+async function alreadySynced(op: GitOperation): Promise<string | null> {
+  if (op.input.force) return null;
+  const sync = await op.db.gitSync.findUnique({ where: { spaceId: op.spaceId }, select: { commitOid: true, revisionId: true } });
+  if (!sync?.commitOid) return null;
+  op.progress(0, null, 'Reading the branch tip');
+  const tip = await op.repo.remoteTip(op.input.ref);
+  if (tip !== sync.commitOid) return null;
+  if (op.input.direction === 'import') return tip;
+  const space = await op.db.space.findUnique({ where: { id: op.spaceId }, select: { revisionId: true } });
+  return space?.revisionId === sync.revisionId ? tip : null;
+}
+
 export async function runGitOperation(op: GitOperation): Promise<void> {
+  const synced = await alreadySynced(op);
+  if (synced) {
+    await op.db.$transaction(async (tx) => {
+      await endOperation(tx, op, op.input.direction, { state: 'success', commitId: synced });
+      await op.complete(tx, { commit: synced, skipped: 'up-to-date' });
+    });
+    return;
+  }
   if (op.input.direction === 'export') {
     await exportSpace(op);
     return;

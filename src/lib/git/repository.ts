@@ -109,6 +109,19 @@ export class GitRepository {
     });
   }
 
+  /**
+   * The branch's tip on the server, without fetching anything (one small request: git's
+   * ls-remote), or null when the branch does not exist: an operation whose commit is already
+   * synced ends here instead of cloning.
+   */
+  remoteTip(ref: string): Promise<string | null> {
+    return this.run('read the branch tip', async () => {
+      const { url, http, onAuth, onAuthFailure } = this.transport();
+      const refs = await this.network(() => git.listServerRefs({ http, url, onAuth, onAuthFailure, prefix: ref }));
+      return refs.find((r) => r.ref === ref)?.oid ?? null;
+    });
+  }
+
   readCommit(oid: string): Promise<CommitInfo> {
     return this.run('read a commit', async () => {
       const { commit } = await git.readCommit({ fs: this.fs, gitdir: this.gitdir, oid, cache: this.cache });
