@@ -13,6 +13,7 @@ import type { PreparedDocument } from '../../lib/documents/document-id.js';
 import type { JSONDocument } from '../../lib/documents/types.js';
 import { slugOf } from '../../lib/documents/slug.js';
 import { prepareOffLoop } from '../../lib/documents/prepare.js';
+import { poolSettings } from '../../lib/threads/pool.js';
 import type { GitLayout, GitPageNode } from '../../lib/git-layout/index.js';
 import { ImportError } from '../../lib/import-readers/import-error.js';
 import { syncError } from './sync-error.js';
@@ -114,6 +115,11 @@ export function siblingPositions(ids: string[], previous: (id: string) => string
     i = j;
   }
   return out as string[];
+}
+
+/** `work` on every item, `size` at a time. */
+async function inWindows<T>(items: readonly T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(work));
 }
 
 /** `base`, `base-2`, … unused among the siblings. */
@@ -261,8 +267,8 @@ export async function readTheirs(input: TheirsInput): Promise<Theirs> {
 
   // Page bodies and titles.
   const heads = new Map<string, { version: Omit<EntityVersion, 'parentId' | 'position' | 'slug'>; body?: PreparedDocument; slugHint: string }>();
+  const toConvert: Planned[] = [];
   for (const { node, id } of planned) {
-    input.signal.throwIfAborted();
     const previous = base.get(id);
     const createdAt = previous?.createdAt ?? new Date();
     if (node.type === 'group') {
@@ -276,11 +282,18 @@ export async function readTheirs(input: TheirsInput): Promise<Theirs> {
     } else if (unchanged(id, node.oid)) {
       heads.set(id, { version: versionOfEntry(previous!), slugHint: node.slug });
     } else {
-      const { page, body } = await convert(node.path!, node.oid, previous?.documentId);
-      const title = (page.title?.trim() || node.title || node.fallbackTitle || 'Untitled').slice(0, 255);
-      heads.set(id, { version: { type: 'document', title, documentId: body.id, data: pageData(page.description, page.frontMatter), createdAt }, body, slugHint: node.slug });
+      toConvert.push({ node, id, parentId: null });
     }
   }
+  // Changed files converted as many at a time as the pool has threads (more would only queue,
+  // and queueing counts in a conversion's time budget).
+  await inWindows(toConvert, poolSettings().threads, async ({ node, id }) => {
+    input.signal.throwIfAborted();
+    const previous = base.get(id);
+    const { page, body } = await convert(node.path!, node.oid!, previous?.documentId);
+    const title = (page.title?.trim() || node.title || node.fallbackTitle || 'Untitled').slice(0, 255);
+    heads.set(id, { version: { type: 'document', title, documentId: body.id, data: pageData(page.description, page.frontMatter), createdAt: previous?.createdAt ?? new Date() }, body, slugHint: node.slug });
+  });
 
   // The tree: parents, positions among siblings, slugs unique among siblings.
   const siblings = new Map<string | null, Planned[]>();
