@@ -14,7 +14,6 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { JSONDocument } from '../../lib/documents/types.js';
 import { readGitLayout, summaryMarkdown, type GitPageNode } from '../../lib/git-layout/index.js';
-import { ImportError } from '../../lib/import-readers/import-error.js';
 import { syncError } from './sync-error.js';
 import { GitError } from '../../lib/git/errors.js';
 import { documentToMarkdown, markdownRefOptions, type ContentLayout } from '../../lib/markdown/index.js';

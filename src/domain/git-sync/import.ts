@@ -16,7 +16,6 @@
 import type { GitSync, Prisma } from '../../generated/prisma/client.js';
 import type { JSONDocument } from '../../lib/documents/types.js';
 import { readGitLayout } from '../../lib/git-layout/index.js';
-import { ImportError } from '../../lib/import-readers/import-error.js';
 import { syncError } from './sync-error.js';
 import { newId } from '../kernel/ids.js';
 import { lockSpaceLine } from '../versions/change-requests/line.js';
@@ -254,4 +253,3 @@ async function anyAdmin(tx: Prisma.TransactionClient, op: GitOperation): Promise
   return row.userId;
 }
 
-export const importBranch = branchOf;
