@@ -196,6 +196,12 @@ describe('git sync flows', () => {
     info = await sync(owner.token, space.id, 'import', { url, ref: 'refs/heads/main' });
     expect(info.operation.state).toBe('success');
     expect((await pages(owner.token, space.id)).map((p) => p.title)).toEqual(['Home']);
+
+    // A SUMMARY.md past the layout files' cap (read on the event loop) is refused, not parsed.
+    await commitFiles(git, 'hostile', 'main', { 'SUMMARY.md': `# Contents\n\n${'  '.repeat(2).concat('* [Home](README.md)\n').repeat(250_000)}` }, 'Huge summary');
+    info = await sync(owner.token, space.id, 'import', { url, ref: 'refs/heads/main' });
+    expect(info.operation.state).toBe('failure');
+    expect(info.operation.error).toContain('SUMMARY.md');
   });
 
   it('drops an import older than the last applied; standalone writes a revision that is not the content', async () => {

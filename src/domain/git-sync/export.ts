@@ -22,7 +22,7 @@ import { loadDocuments } from '../versions/revisions/documents.js';
 import { revisionScope } from '../versions/revisions/load.js';
 import type { Entry } from '../versions/revisions/entries.js';
 import { fingerprintOf } from './fingerprint.js';
-import { conflictMessage, importCommit } from './import.js';
+import { conflictMessage, importCommit, layoutText } from './import.js';
 import { loadMapping, saveMapping, type BlobRecord } from './mapping.js';
 import { commitUrlOf, endOperation, lockSync, type GitOperation } from './operation.js';
 import { snapshotOf, versionOfEntry, type Snapshot } from './snapshot.js';
@@ -31,7 +31,6 @@ import type { Person } from '../../lib/git/repository.js';
 export type ExportOutcome = { kind: 'exported' | 'up-to-date' | 'conflicts'; commit: string | null };
 
 const encoder = new TextEncoder();
-const decode = (bytes: Uint8Array) => new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '');
 
 /** Attributes a page's front matter holds (its description is written by the markdown writer). */
 function frontMatterOf(entry: Entry): Record<string, unknown> {
@@ -118,7 +117,7 @@ async function writeAndPush(op: GitOperation, tip: string | null): Promise<Expor
   const head: Snapshot = await snapshotOf(op.db, headScope);
   const mapping = await loadMapping(op.db, op.spaceId);
   const entries = tip ? await op.repo.listTree(tip) : [];
-  const tipLayout = await readGitLayout(entries, async (oid) => decode(await op.repo.readBlob(oid)));
+  const tipLayout = await readGitLayout(entries, layoutText(op));
   const { root, readme, summary } = tipLayout.config;
   const owned = new Set([...mapping.byEntity.values()].map((r) => r.path));
   const taken = new Set(entries.filter((e) => e.path.startsWith(root)).map((e) => e.path.slice(root.length)).filter((p) => !owned.has(p)));

@@ -16,6 +16,7 @@
 import type { GitSync, Prisma } from '../../generated/prisma/client.js';
 import type { JSONDocument } from '../../lib/documents/types.js';
 import { readGitLayout } from '../../lib/git-layout/index.js';
+import { GitError } from '../../lib/git/errors.js';
 import { syncError } from './sync-error.js';
 import { newId } from '../kernel/ids.js';
 import { lockSpaceLine } from '../versions/change-requests/line.js';
@@ -63,10 +64,22 @@ async function syncRow(op: GitOperation): Promise<GitSync | null> {
   return op.db.gitSync.findUnique({ where: { spaceId: op.spaceId } });
 }
 
+/**
+ * `.gitbook.yaml` and SUMMARY.md, the files the layout reads on the event loop: bounded, so a
+ * hostile one cannot hold it (10,000 pages make a SUMMARY.md of about 600 KB).
+ */
+export const MAX_LAYOUT_FILE_BYTES = 4 * 1024 * 1024;
+
+export const layoutText = (op: Pick<GitOperation, 'repo'>) => async (oid: string) => {
+  const bytes = await op.repo.readBlob(oid);
+  if (bytes.byteLength > MAX_LAYOUT_FILE_BYTES) throw new GitError('GIT_TOO_LARGE', `The repository's SUMMARY.md or .gitbook.yaml is larger than ${MAX_LAYOUT_FILE_BYTES / 1024 / 1024} MiB`);
+  return decode(bytes);
+};
+
 /** The commit's layout, refused (naming the file and line) when the repository is at fault. */
 export async function readCommitLayout(op: GitOperation, commit: string) {
   const entries = await op.repo.listTree(commit);
-  const layout = await readGitLayout(entries, async (oid) => decode(await op.repo.readBlob(oid)));
+  const layout = await readGitLayout(entries, layoutText(op));
   const errors = layout.problems.filter((p) => p.severity === 'error');
   if (errors.length) {
     const first = errors[0]!;
