@@ -203,9 +203,9 @@ describe('ContentLayout with given paths', () => {
 
   it('writes relative links to the given paths, which read back to the same targets', () => {
     const options = markdownRefOptions('relative', layout, 'p3');
-    const toPage = options.resolvePage!('p2');
-    const toFile = options.resolveFile!('f2');
-    const toInclude = options.resolveReusableContent!('r1');
+    const toPage = options.resolvePage!('p2')!;
+    const toFile = options.resolveFile!('f2')!;
+    const toInclude = options.resolveReusableContent!('r1')!;
     expect([toPage, toFile, toInclude]).toEqual(['../docs/Guide.md', '../.gitbook/assets/logo.png', '../.gitbook/includes/legal.md']);
     expect(resolveLink(layout, toPage, 'p3')).toEqual({ kind: 'page', page: 'p2' });
     expect(resolveLink(layout, `${options.resolvePage!('p1')}#top`, 'p3')).toEqual({ kind: 'anchor', page: 'p1', anchor: 'top' });
