@@ -30,6 +30,7 @@ const SUBSELECTION: Record<string, string> = {
   changeRequests: '{ totalCount }',
   jobs: '{ totalCount }',
   revision: '{ id }',
+  gitSync: '{ repoName }',
 };
 /** Lookups by argument rather than fields of the row, and signed URLs made afresh: nothing to compare alone. */
 const LOOKUPS = new Set(['changeRequest', 'revisionById', 'document', 'search', 'pdfURL']);

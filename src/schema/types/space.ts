@@ -134,6 +134,7 @@ export const SPACE_FIELD_COLUMNS: Record<string, readonly SpaceColumn[]> = {
   revisionById: [],
   document: [],
   pdfURL: [],
+  gitSync: [],
 };
 
 const columnsByField = new WeakMap<GraphQLResolveInfo['fieldNodes'], SpaceColumn[]>();
