@@ -55,6 +55,10 @@ function currentPool(): Piscina {
       idleTimeout: 30_000,
       resourceLimits: { maxOldGenerationSizeMb: settings.memoryMb },
     });
+    // Piscina emits 'error' for a thread that fails while it runs no task — one cut at its time
+    // budget that runs out of memory as it is being stopped. Its task was already answered (a 400
+    // naming the budget); without a listener the emit would be an uncaught exception.
+    pool.on('error', () => undefined);
   }
   return pool;
 }
