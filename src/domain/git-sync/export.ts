@@ -17,12 +17,13 @@ import { readGitLayout, summaryMarkdown, type GitPageNode } from '../../lib/git-
 import { syncError } from './sync-error.js';
 import { GitError } from '../../lib/git/errors.js';
 import { documentToMarkdown, markdownRefOptions, type ContentLayout } from '../../lib/markdown/index.js';
-import { plannedLayout } from './layout.js';
+import { linkUrl, plannedLayout } from './layout.js';
+import { buildTree, type PageNode } from '../versions/revisions/tree.js';
 import { loadDocuments } from '../versions/revisions/documents.js';
 import { revisionScope } from '../versions/revisions/load.js';
-import type { Entry } from '../versions/revisions/entries.js';
+import type { Entry, PageEntry } from '../versions/revisions/entries.js';
 import { fingerprintOf } from './fingerprint.js';
-import { conflictMessage, importCommit, layoutText } from './import.js';
+import { endStillConflicting, importCommit, layoutText } from './import.js';
 import { loadMapping, saveMapping, type BlobRecord } from './mapping.js';
 import { commitUrlOf, endOperation, lockSync, type GitOperation } from './operation.js';
 import { snapshotOf, versionOfEntry, type Snapshot } from './snapshot.js';
@@ -65,24 +66,17 @@ async function readAll(stream: NodeJS.ReadableStream | null): Promise<Uint8Array
   return Buffer.concat(chunks);
 }
 
-/** A link page's URL (SUMMARY.md lists it). */
-const linkUrl = (entry: Entry) => String(((entry.data as Record<string, unknown>).target as { url?: string } | undefined)?.url ?? '');
-
 /** The tree SUMMARY.md describes, as comparable lines (depth, kind, path or title). */
 function treeLines(nodes: GitPageNode[], depth = 0): string[] {
   return nodes.flatMap((n) => [`${depth}|${n.type}|${n.path ?? n.href ?? ''}|${n.title ?? ''}`, ...treeLines(n.children, depth + 1)]);
 }
 
-function plannedLines(pages: Entry[], paths: Map<string, string>): string[] {
-  const byParent = new Map<string | null, Entry[]>();
-  for (const p of pages) byParent.set(p.parentId, [...(byParent.get(p.parentId) ?? []), p]);
-  for (const list of byParent.values()) list.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.entityId < b.entityId ? -1 : 1));
-  const walk = (parentId: string | null, depth: number): string[] =>
-    (byParent.get(parentId) ?? []).flatMap((p) => {
-      const target = p.type === 'link' ? linkUrl(p) : p.type === 'group' ? '' : (paths.get(p.entityId) ?? '');
-      return [`${depth}|${p.type}|${target}|${p.title}`, ...walk(p.entityId, depth + 1)];
-    });
-  return walk(null, 0);
+/** The same lines for the space's tree with the paths planned for it. */
+function plannedLines(nodes: PageNode[], paths: Map<string, string>, depth = 0): string[] {
+  return nodes.flatMap(({ entry: p, children }) => {
+    const target = p.type === 'link' ? linkUrl(p) : p.type === 'group' ? '' : (paths.get(p.entityId) ?? '');
+    return [`${depth}|${p.type}|${target}|${p.title}`, ...plannedLines(children, paths, depth + 1)];
+  });
 }
 
 export async function exportSpace(op: GitOperation): Promise<ExportOutcome> {
@@ -96,10 +90,7 @@ export async function exportSpace(op: GitOperation): Promise<ExportOutcome> {
       const merged = await importCommit(op, tip, { force: false, asPartOfExport: true });
       if (merged.kind === 'conflicts') return { kind: 'conflicts', commit: tip };
       if (merged.kind === 'still-conflicting') {
-        await op.db.$transaction(async (tx) => {
-          await endOperation(tx, op, 'export', { state: 'failure', error: conflictMessage(undefined, merged.number), commitId: tip, changeRequestId: merged.changeRequestId });
-          await op.complete(tx, { commit: tip, changeRequestId: merged.changeRequestId, skipped: merged.kind });
-        });
+        await endStillConflicting(op, 'export', merged);
         return { kind: 'conflicts', commit: tip };
       }
     }
@@ -124,7 +115,7 @@ async function writeAndPush(op: GitOperation, tip: string | null): Promise<Expor
   taken.add(summary);
 
   const all = [...head.values()];
-  const pages = all.filter((e) => e.kind === 'page');
+  const pages = all.filter((e): e is PageEntry => e.kind === 'page');
   const { layout, paths, nodes } = plannedLayout(all, mapping.byEntity, { taken, readme });
 
   // Entities whose file moves: bodies that link to them are written again, whatever else.
@@ -169,7 +160,7 @@ async function writeAndPush(op: GitOperation, tip: string | null): Promise<Expor
 
   // SUMMARY.md only when the tree it describes changed (or there was none).
   const summaryEntry = entries.find((e) => e.path === root + summary);
-  if (!summaryEntry || treeLines(tipLayout.pages).join('\n') !== plannedLines(pages, paths).join('\n')) {
+  if (!summaryEntry || treeLines(tipLayout.pages).join('\n') !== plannedLines(buildTree(pages), paths).join('\n')) {
     const text = summaryMarkdown(nodes, paths, summary);
     const oid = await op.repo.writeBlob(encoder.encode(text));
     if (oid !== summaryEntry?.oid) changes.set(root + summary, { oid });

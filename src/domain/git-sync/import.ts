@@ -14,6 +14,7 @@
  * older than the last applied is dropped.
  */
 import type { GitSync, Prisma } from '../../generated/prisma/client.js';
+import { decodeText } from '../../lib/import-readers/zip/pages.js';
 import type { JSONDocument } from '../../lib/documents/types.js';
 import { readGitLayout } from '../../lib/git-layout/index.js';
 import { GitError } from '../../lib/git/errors.js';
@@ -30,7 +31,8 @@ import { reindexPages } from '../versions/search/index-pages.js';
 import { slugLayout } from './layout.js';
 import { loadMapping, saveMapping, type BlobRecord } from './mapping.js';
 import { mergeSides, sideOf, type Side, type SyncMerge } from './merge.js';
-import { commitUrlOf, endOperation, lockSync, type GitOperation } from './operation.js';
+import { commitUrlOf, endOperation, endWithoutContent, lockSync, type GitOperation } from './operation.js';
+import type { GitDirection } from './input.js';
 import { snapshotOf, type Snapshot } from './snapshot.js';
 import { readTheirs, type Theirs } from './theirs.js';
 
@@ -52,13 +54,16 @@ async function parkedRequest(op: GitOperation, id: string) {
   return { id: row.id, number: row.number, revisionId: parked?.id ?? row.revisionId, oid, open: row.status === 'open' || row.status === 'draft', merged: row.status === 'merged' };
 }
 
+/** The same commit met again while its conflicts wait in their change request: the operation fails saying so, writing nothing. */
+export const endStillConflicting = (op: GitOperation, direction: GitDirection, outcome: { commit: string; changeRequestId: string; number: number }) =>
+  endWithoutContent(op, direction, { state: 'failure', error: conflictMessage(undefined, outcome.number), commitId: outcome.commit, changeRequestId: outcome.changeRequestId }, { commit: outcome.commit, changeRequestId: outcome.changeRequestId, skipped: 'still-conflicting' });
+
 /** What git/info says while a conflict waits in its change request. */
 export const conflictMessage = (conflicts: number | undefined, number: number) =>
   `The repository and the space both changed the same content${conflicts ? ` (${conflicts} conflict${conflicts > 1 ? 's' : ''})` : ''}: the repository's side is in change request #${number}; resolve it there and merge it, then sync again`;
 
 const short = (oid: string) => oid.slice(0, 7);
 const branchOf = (ref: string) => ref.replace(/^refs\/heads\//, '');
-const decode = (bytes: Uint8Array) => new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '');
 
 async function syncRow(op: GitOperation): Promise<GitSync | null> {
   return op.db.gitSync.findUnique({ where: { spaceId: op.spaceId } });
@@ -73,7 +78,7 @@ export const MAX_LAYOUT_FILE_BYTES = 4 * 1024 * 1024;
 export const layoutText = (op: Pick<GitOperation, 'repo'>) => async (oid: string) => {
   const bytes = await op.repo.readBlob(oid);
   if (bytes.byteLength > MAX_LAYOUT_FILE_BYTES) throw new GitError('GIT_TOO_LARGE', `The repository's SUMMARY.md or .gitbook.yaml is larger than ${MAX_LAYOUT_FILE_BYTES / 1024 / 1024} MiB`);
-  return decode(bytes);
+  return decodeText(bytes);
 };
 
 /** The commit's layout, refused (naming the file and line) when the repository is at fault. */
@@ -139,6 +144,7 @@ export async function importCommit(op: GitOperation, commit: string, options: { 
   for (let attempt = 1; ; attempt++) {
     const headScope = await revisionScope(op.db, (await op.db.space.findUniqueOrThrow({ where: { id: op.spaceId }, select: { revisionId: true } })).revisionId);
     const head = await snapshotOf(op.db, headScope);
+    const ours = sideOf(head);
     // The first import keeps the IDs of pages where the commit has a file where quire would write them.
     const current = baseScope ? undefined : { snapshot: head, layout: slugLayout([...head.values()]) };
     const theirs = await readTheirs({
@@ -161,7 +167,7 @@ export async function importCommit(op: GitOperation, commit: string, options: { 
       // A revision of its own line, laid over the space's head: it never becomes the space's content.
       const revisionId = await op.db.$transaction(async (tx) => {
         await putDocuments(tx, newBodies);
-        const revision = await commitRevision(tx, { spaceId: op.spaceId, lineId: newId('Revision'), head: null, base: { id: headScope.id, seq: headScope.seq }, type: 'edits', parents: [headScope.id], createdById: op.actorId, writes: writesBetween(sideOf(head), theirsById) });
+        const revision = await commitRevision(tx, { spaceId: op.spaceId, lineId: newId('Revision'), head: null, base: { id: headScope.id, seq: headScope.seq }, type: 'edits', parents: [headScope.id], createdById: op.actorId, writes: writesBetween(ours, theirsById) });
         await tx.revision.update({ where: { id: revision.id }, data: { git: gitInfo } });
         await endOperation(tx, op, 'import', { state: 'success', commitId: commit, revisionId: revision.id });
         await op.complete(tx, { commit, revisionId: revision.id, standalone: true, warnings: theirs.warnings });
@@ -172,7 +178,7 @@ export async function importCommit(op: GitOperation, commit: string, options: { 
 
     op.progress(0, null, 'Merging');
     const merge = baseScope
-      ? await mergeSides(sideOf(base), sideOf(head), theirsById, async (ids) => {
+      ? await mergeSides(sideOf(base), ours, theirsById, async (ids) => {
           const stored = await loadDocuments(op.db, ids);
           for (const body of newBodies) if (ids.includes(body.id)) stored.set(body.id, JSON.parse(body.json) as JSONDocument);
           return stored;
@@ -188,14 +194,14 @@ export async function importCommit(op: GitOperation, commit: string, options: { 
         if (merge.conflicts.length) return parkConflicts(tx, op, { sync, theirs: theirsById, base, commit, gitInfo, conflicts: merge.conflicts.length, warnings: theirs.warnings });
 
         // The merged content: theirs where only theirs changed, ours where only ours did, both combined.
-        const final = new Map(sideOf(head));
+        const final = new Map(ours);
         for (const [id, entity] of merge.merged) {
           let version = entity.version;
           if (version && entity.document) [version] = [{ ...version, documentId: (await putDocuments(tx, [entity.document]))[0]! }];
           if (version) final.set(id, { kind: entity.kind, version });
           else final.delete(id);
         }
-        const writes = writesBetween(sideOf(head), final);
+        const writes = writesBetween(ours, final);
         let spaceRevision = headScope;
         if (writes.length) {
           spaceRevision = await commitRevision(tx, { spaceId: op.spaceId, lineId: op.spaceId, head: headScope, type: 'edits', parents: [headScope.id], createdById: op.actorId, writes });

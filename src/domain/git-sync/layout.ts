@@ -14,7 +14,8 @@ export type PlannedLayout = { layout: ContentLayout; paths: Map<string, string>;
 
 type LayoutEntry = Pick<Entry, 'entityId' | 'kind' | 'parentId' | 'position' | 'slug' | 'type' | 'title'> & { data: unknown };
 
-const linkUrl = (entry: LayoutEntry) => String(((entry.data as Record<string, unknown>).target as { url?: string } | undefined)?.url ?? '');
+/** A link page's URL (SUMMARY.md lists it). */
+export const linkUrl = (entry: Pick<LayoutEntry, 'data'>) => String(((entry.data as Record<string, unknown>).target as { url?: string } | undefined)?.url ?? '');
 
 /** The plain (slug) layout of entries. */
 export function slugLayout(entries: readonly LayoutEntry[]): ContentLayout {

@@ -67,6 +67,14 @@ export async function endOperation(tx: Prisma.TransactionClient, op: Pick<GitOpe
   });
 }
 
+/** An operation that writes no content (nothing to do, or a conflict already parked): its end and the job's, in one transaction. */
+export function endWithoutContent(op: Pick<GitOperation, 'db' | 'jobId' | 'spaceId' | 'organizationId' | 'actorId' | 'complete'>, direction: GitDirection, end: OperationEnd, result: Prisma.InputJsonObject): Promise<void> {
+  return op.db.$transaction(async (tx) => {
+    await endOperation(tx, op, direction, end);
+    await op.complete(tx, result);
+  });
+}
+
 /** A failed operation's end, in a transaction of its own (the operation's own was rolled back). */
 export function recordFailure(db: Db, op: Pick<GitOperation, 'jobId' | 'spaceId' | 'organizationId' | 'actorId'>, direction: GitDirection, state: 'failure' | 'timeout', error: string): Promise<void> {
   return db.$transaction((tx) => endOperation(tx, op, direction, { state, error }));

@@ -1,7 +1,7 @@
 /** One git operation, by direction: an import of the branch tip, or an export onto it. */
 import { exportSpace } from './export.js';
-import { conflictMessage, importCommit } from './import.js';
-import { endOperation, type GitOperation } from './operation.js';
+import { endStillConflicting, importCommit } from './import.js';
+import { endWithoutContent, type GitOperation } from './operation.js';
 import { syncError } from './sync-error.js';
 
 /**
@@ -23,10 +23,7 @@ async function alreadySynced(op: GitOperation): Promise<string | null> {
 export async function runGitOperation(op: GitOperation): Promise<void> {
   const synced = await alreadySynced(op);
   if (synced) {
-    await op.db.$transaction(async (tx) => {
-      await endOperation(tx, op, op.input.direction, { state: 'success', commitId: synced });
-      await op.complete(tx, { commit: synced, skipped: 'up-to-date' });
-    });
+    await endWithoutContent(op, op.input.direction, { state: 'success', commitId: synced }, { commit: synced, skipped: 'up-to-date' });
     return;
   }
   if (op.input.direction === 'export') {
@@ -38,15 +35,9 @@ export async function runGitOperation(op: GitOperation): Promise<void> {
   if (!tip) throw syncError('GIT_REF_NOT_FOUND', `The branch ${op.input.ref.replace(/^refs\/heads\//, '')} does not exist in the repository`);
   const outcome = await importCommit(op, tip, { force: op.input.force });
   if (outcome.kind === 'still-conflicting') {
-    await op.db.$transaction(async (tx) => {
-      await endOperation(tx, op, 'import', { state: 'failure', error: conflictMessage(undefined, outcome.number), commitId: tip, changeRequestId: outcome.changeRequestId });
-      await op.complete(tx, { commit: tip, changeRequestId: outcome.changeRequestId, skipped: outcome.kind });
-    });
+    await endStillConflicting(op, 'import', outcome);
   } else if (outcome.kind === 'up-to-date' || outcome.kind === 'older') {
     // Nothing to write: the commit is already the space's, or an operation asked later has run.
-    await op.db.$transaction(async (tx) => {
-      await endOperation(tx, op, 'import', { state: 'success', commitId: tip });
-      await op.complete(tx, { commit: tip, skipped: outcome.kind });
-    });
+    await endWithoutContent(op, 'import', { state: 'success', commitId: tip }, { commit: tip, skipped: outcome.kind });
   }
 }

@@ -7,6 +7,7 @@
  * sync are read and converted (with the previous body's block keys kept, so a three-way merge
  * compares block by block); every other entity is its base version, moved where the tree says.
  */
+import { decodeText } from '../../lib/import-readers/zip/pages.js';
 import { generateNKeysBetween } from 'fractional-indexing';
 import YAML from 'yaml';
 import type { PreparedDocument } from '../../lib/documents/document-id.js';
@@ -59,8 +60,6 @@ export type TheirsInput = {
 
 /** Page attributes a file's front matter sets (the rest is kept under `frontMatter`, written back on export). */
 const FRONT_MATTER_FIELDS = ['icon', 'hidden', 'layout'] as const;
-
-const text = (bytes: Uint8Array) => new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '');
 
 /** A front matter block that does not parse is the repository's fault: named by file and line. */
 function checkFrontMatter(path: string, markdown: string): void {
@@ -144,7 +143,7 @@ async function recognizeMovedPages(planned: Planned[], fresh: Set<string>, claim
   if (!vanished.length || !added.length || vanished.length > MAX_CANDIDATES || added.length > MAX_CANDIDATES) return;
   const addedTexts = new Map<string, string>();
   for (const p of added) {
-    const body = text(await input.readBlob(p.node.oid!));
+    const body = decodeText(await input.readBlob(p.node.oid!));
     texts.set(p.node.oid!, body);
     addedTexts.set(p.id, body);
   }
@@ -247,7 +246,7 @@ export async function readTheirs(input: TheirsInput): Promise<Theirs> {
 
   /** A changed markdown blob, converted with its previous body's keys, links resolved. */
   const convert = async (path: string, oid: string, previousId: string | null | undefined) => {
-    const markdown = texts.get(oid) ?? text(await input.readBlob(oid));
+    const markdown = texts.get(oid) ?? decodeText(await input.readBlob(oid));
     checkFrontMatter(path, markdown);
     const previous = previousId ? await input.loadDocument(previousId) : undefined;
     try {
