@@ -5,10 +5,11 @@
  * named by file and line, `timestamp` ordering, `standalone`, GraphQL, events, and who may sync.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gqlOk, http, sdk } from './helpers/clients.js';
-import { createActor, createOrg } from './helpers/factories.js';
+import { gqlOk, http } from './helpers/clients.js';
+import { createActor } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 import { startGitServer, type GitServer } from './support/git-server.js';
+import { gitSyncClient } from './support/git-sync-client.js';
 import { bareDir, branchTip, commitFiles, hashObject, log, readFiles, writeRawTree, commitTree } from './support/git-repo.js';
 import { gitText } from './support/git-cli.js';
 
@@ -18,6 +19,7 @@ beforeAll(async () => {
   git = await startGitServer({ user: 'bot', password: 'pw-flows' });
 });
 afterAll(() => git?.close());
+const { setup, settled, sync, pages, edit } = gitSyncClient(server, () => git);
 
 const BASE: Record<string, string> = {
   'README.md': '# Home\n\nWelcome.\n',
@@ -25,43 +27,6 @@ const BASE: Record<string, string> = {
   'setup.md': '# Setup\n\nInstall the tool.\n\nThen configure it.\n',
   'usage.md': '# Usage\n\nRun it.\n',
 };
-
-async function setup(name: string) {
-  const { org, owner } = await createOrg(server.db);
-  const api = sdk(server.url, owner.token);
-  const space = (await api.orgs.createSpace(org.id, { title: name })).data;
-  await git.createRepo(name);
-  return { org, owner, space, api };
-}
-
-async function settled(token: string, spaceId: string): Promise<any> {
-  for (let i = 0; i < 300; i++) {
-    const info = await http(server.url, token, 'GET', `/spaces/${spaceId}/git/info`);
-    if (info.status === 200 && info.body.operation?.state !== 'running') return info.body;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the git operation did not end');
-}
-
-async function sync(token: string, spaceId: string, direction: 'import' | 'export', body: Record<string, unknown>) {
-  const answer = await http(server.url, token, 'POST', `/spaces/${spaceId}/git/${direction}`, body);
-  expect(answer.status, JSON.stringify(answer.body)).toBe(204);
-  return settled(token, spaceId);
-}
-
-async function pages(token: string, spaceId: string): Promise<any[]> {
-  const content = await http(server.url, token, 'GET', `/spaces/${spaceId}/content`);
-  const out: any[] = [];
-  const walk = (list: any[]) => list.forEach((p) => (out.push(p), walk(p.pages ?? [])));
-  walk(content.body.pages);
-  return out;
-}
-
-async function edit(api: ReturnType<typeof sdk>, spaceId: string, changes: unknown[]) {
-  const cr = (await api.spaces.createChangeRequest(spaceId, { subject: 'Edit' })).data;
-  await api.spaces.updateChangeRequestContent(spaceId, cr.id, { changes: changes as never }, { compat: false } as never);
-  await api.spaces.mergeChangeRequest(spaceId, cr.id);
-}
 
 const names = async (name: string, from: string, to: string) => (await gitText(bareDir(git, name), ['diff', '--no-renames', '--name-status', from, to])).split('\n').filter(Boolean).sort();
 

@@ -9,9 +9,9 @@ import { gqlOk, http, sdk } from './helpers/clients.js';
 import { createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 import { startGitServer, type GitServer } from './support/git-server.js';
-import { commitFiles, log, readFiles } from './support/git-repo.js';
+import { gitSyncClient } from './support/git-sync-client.js';
+import { bareDir, commitFiles, log, readFiles } from './support/git-repo.js';
 import { gitText } from './support/git-cli.js';
-import { bareDir } from './support/git-repo.js';
 
 const server = useServer({ worker: true });
 const PASSWORD = 's3cret-pass';
@@ -20,6 +20,7 @@ beforeAll(async () => {
   git = await startGitServer({ user: 'bot', password: PASSWORD });
 });
 afterAll(() => git?.close());
+const { setup, sync, pages, edit } = gitSyncClient(server, () => git);
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
@@ -46,44 +47,9 @@ const LAYOUT: Record<string, string | Uint8Array> = {
   '.gitbook/includes/note.md': '---\ntitle: Note\n---\n\nA shared note.\n',
 };
 
-async function setup(name: string) {
-  const { org, owner } = await createOrg(server.db);
-  const api = sdk(server.url, owner.token);
-  const space = (await api.orgs.createSpace(org.id, { title: name })).data;
-  await git.createRepo(name);
-  return { org, owner, space, api };
-}
-
-/** Waits until the space's git operation ends; answers git/info. */
-async function settled(token: string, spaceId: string): Promise<any> {
-  for (let i = 0; i < 300; i++) {
-    const info = await http(server.url, token, 'GET', `/spaces/${spaceId}/git/info`);
-    if (info.status === 200 && info.body.operation?.state !== 'running') return info.body;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the git operation did not end');
-}
-
-async function sync(token: string, spaceId: string, direction: 'import' | 'export', body: Record<string, unknown>) {
-  const answer = await http(server.url, token, 'POST', `/spaces/${spaceId}/git/${direction}`, body);
-  expect(answer.status).toBe(204);
-  return settled(token, spaceId);
-}
-
-async function pages(token: string, spaceId: string): Promise<any[]> {
-  const content = await http(server.url, token, 'GET', `/spaces/${spaceId}/content`);
-  const out: any[] = [];
-  const walk = (list: any[]) => list.forEach((p) => (out.push(p), walk(p.pages ?? [])));
-  walk(content.body.pages);
-  return out;
-}
-
 /** Replaces one page's markdown through a change request, merged. */
-async function editPage(api: ReturnType<typeof sdk>, spaceId: string, pageId: string, markdown: string) {
-  const cr = (await api.spaces.createChangeRequest(spaceId, { subject: 'Edit' })).data;
-  await api.spaces.updateChangeRequestContent(spaceId, cr.id, { changes: [{ operation: 'update_page', page: pageId, document: { markdown } }] as never }, { compat: false } as never);
-  await api.spaces.mergeChangeRequest(spaceId, cr.id);
-}
+const editPage = (api: ReturnType<typeof sdk>, spaceId: string, pageId: string, markdown: string) =>
+  edit(api, spaceId, [{ operation: 'update_page', page: pageId, document: { markdown } }]);
 
 const changedFiles = async (name: string, from: string, to: string) => (await gitText(bareDir(git, name), ['diff', '--name-only', from, to])).split('\n').filter(Boolean).sort();
 
