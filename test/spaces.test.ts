@@ -39,7 +39,7 @@ describe('spaces over REST (SDK)', () => {
       })),
     });
     await server.db.comment.createMany({
-      data: ['open', 'open', 'resolved'].map((status) => ({ id: newId('Comment'), spaceId: space.id, authorId: owner.id, status: status as 'open' })),
+      data: ['open', 'open', 'resolved'].map((status) => ({ id: newId('Comment'), spaceId: space.id, revisionId: space.revision, authorId: owner.id, body: { object: 'document', data: {}, nodes: [] }, status: status as 'open' })),
     });
     const { data } = await api.spaces.getSpaceById(space.id);
     expect(data).toMatchObject({ changeRequests: 4, changeRequestsOpen: 2, changeRequestsDraft: 1, comments: 2 });

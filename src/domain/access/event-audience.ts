@@ -24,6 +24,10 @@ export const EVENT_AUDIENCES = {
   /** Spaces, change requests (reviews included): who can view the space (`spaceId`). */
   space: { requires: 'view' },
   changeRequest: { requires: 'view' },
+  /** Comments and replies: who can view the space (`spaceId`). */
+  comment: { requires: 'view' },
+  /** Jobs: who can view their space (`spaceId`); a job of no space (an OpenAPI specification's processing): the members. */
+  job: { requires: 'view' },
   /** A space removed for good: no one can view it any more; organization admins are told. */
   spacePurged: { requires: 'update' },
   collection: { requires: 'view', collection: true },
@@ -42,6 +46,8 @@ export const EVENT_AUDIENCES = {
   openApiSpec: { requires: 'viewOpenAPISpecs' },
   translation: { requires: 'viewTranslations' },
   customFont: { requires: 'viewFonts' },
+  /** Webhook endpoints: organization admins (who manage them). */
+  webhookEndpoint: { requires: 'update' },
 } as const satisfies Record<string, Audience>;
 
 export type EventFamily = keyof typeof EVENT_AUDIENCES;

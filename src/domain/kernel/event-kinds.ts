@@ -34,6 +34,15 @@ export const EVENT_KINDS = {
   changeRequestMerged: 'A change request was merged into its space: `data.revisionId` (the space\'s new revision) and the pages it wrote.',
   changeRequestReviewSubmitted: 'A review of a change request was submitted (`data.reviewId`, `data.status`).',
   changeRequestReviewersChanged: 'Reviewers were asked to review a change request, or a request was withdrawn (`data.added` or `data.removed`: user IDs).',
+  // Comments (spaceId: the space; subjectId: the comment, or the reply; `data.changeRequestId` when made in a change request, `data.pageId` when on a page).
+  commentCreated: 'A comment was posted (`data.mentions`: the users it mentions).',
+  commentUpdated: 'A comment was edited, resolved, reopened or reacted to (`data.fields`: body, status, reactions).',
+  commentDeleted: 'A comment was deleted, with its replies.',
+  commentReplyCreated: 'A reply was posted in a comment\'s thread (`data.commentId`; `data.mentions`).',
+  commentReplyUpdated: 'A reply was edited or reacted to (`data.commentId`, `data.fields`).',
+  commentReplyDeleted: 'A reply was deleted (`data.commentId`).',
+  // Jobs (spaceId: the space it works on, when it has one).
+  jobFinished: 'A job ended: `data.kind` (import, space_duplicate, git_import…), `data.state` (succeeded, failed, cancelled).',
   // Sites and their parts (siteId: the site).
   siteCreated: 'A site was created.',
   siteUpdated: 'A site\'s settings changed, or it was published or unpublished (`data.fields`).',
@@ -70,6 +79,11 @@ export const EVENT_KINDS = {
   customFontCreated: 'A custom font was created.',
   customFontUpdated: 'A custom font\'s family or faces changed.',
   customFontDeleted: 'A custom font was deleted.',
+  // Webhook endpoints (organization admins).
+  webhookEndpointCreated: 'A webhook endpoint was registered.',
+  webhookEndpointUpdated: 'A webhook endpoint\'s address, events or state changed, or its secret was rotated (`data.fields`).',
+  webhookEndpointDeleted: 'A webhook endpoint was deleted.',
+  webhookEndpointDisabled: 'The server turned a webhook endpoint off after its deliveries failed for too long (`data.reason`).',
 } as const satisfies Record<string, string>;
 
 export type OrganizationEventKind = keyof typeof EVENT_KINDS;
