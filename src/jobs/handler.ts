@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Access } from '../domain/access/access.js';
 import type { JobRow } from '../domain/work/jobs/rows.js';
+import type { Mailer } from '../domain/people/mail/index.js';
 import type { EventBus } from '../events/bus.js';
 import type { Logger } from '../observability/logger.js';
 
@@ -15,7 +16,12 @@ export type JobServices = {
   db: Db;
   events: EventBus;
   logger: Logger;
-  config: Pick<Config, 'dataDir' | 'fetchAllowPrivateNetworks' | 'jobStaleMs' | 'jobMaxAttempts' | 'jobTimeBudgetMs' | 'secret' | 'gitCommitter' | 'gitLimits'>;
+  config: Pick<
+    Config,
+    'dataDir' | 'fetchAllowPrivateNetworks' | 'jobStaleMs' | 'jobMaxAttempts' | 'jobTimeBudgetMs' | 'secret' | 'gitCommitter' | 'gitLimits' | 'publicUrl' | 'appUrl' | 'smtpUrl' | 'smtpFrom'
+  >;
+  /** Outgoing mail (mentions, webhook endpoints turned off); the worker makes one from the config when not given. */
+  mailer?: Mailer;
 };
 
 export type JobContext = {

@@ -6,6 +6,7 @@
 import { Logger, parseCronItems, run, type TaskList } from 'graphile-worker';
 import type { JobKind } from '../generated/prisma/client.js';
 import { RUN_JOB_TASK } from '../domain/work/jobs/enqueue.js';
+import { createMailer } from '../domain/people/mail/index.js';
 import { schedulePurges } from '../domain/content/spaces/trash.js';
 import { runGitSync } from './handlers/git-sync.js';
 import { runImport } from './handlers/import.js';
@@ -42,8 +43,10 @@ const CRON = [{ task: 'purge_deleted_spaces', match: '7 * * * *', options: { bac
 
 export type Worker = { stop(): Promise<void>; promise: Promise<void> };
 
-export async function startWorker(url: string, services: JobServices): Promise<Worker> {
-  const { logger } = services;
+export async function startWorker(url: string, given: JobServices): Promise<Worker> {
+  const { logger, config } = given;
+  const mailer = given.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, logger });
+  const services: JobServices = { ...given, mailer };
   const workerLogger = new Logger(() => (level, message) => {
     if (level === 'error') logger.error({ component: 'graphile-worker' }, message);
     else if (level === 'warning') logger.warn({ component: 'graphile-worker' }, message);
@@ -69,6 +72,7 @@ export async function startWorker(url: string, services: JobServices): Promise<W
     async stop() {
       clearInterval(sweeper);
       await runner.stop();
+      if (!given.mailer) await mailer.close();
     },
   };
 }
