@@ -28,12 +28,14 @@ const SUBSELECTION: Record<string, string> = {
   aggregatedUsers: '{ totalCount }',
   links: '{ totalCount }',
   changeRequests: '{ totalCount }',
+  commentThreads: '{ totalCount }',
+  commenters: '{ totalCount }',
   jobs: '{ totalCount }',
   revision: '{ id }',
   gitSync: '{ repoName }',
 };
 /** Lookups by argument rather than fields of the row, and signed URLs made afresh: nothing to compare alone. */
-const LOOKUPS = new Set(['changeRequest', 'revisionById', 'document', 'search', 'pdfURL']);
+const LOOKUPS = new Set(['changeRequest', 'comment', 'revisionById', 'document', 'search', 'pdfURL']);
 const select = (field: string) => `${field} ${SUBSELECTION[field] ?? ''}`;
 
 describe('column selection of space lists', () => {

@@ -19,6 +19,8 @@ import './types/change-request-mutations.js';
 import './types/space-content.js';
 import './types/page-mutations.js';
 import './types/change-request-reviews.js';
+import './types/comment.js';
+import './types/comment-mutations.js';
 import './types/exports.js';
 import './types/search.js';
 import './types/member.js';

@@ -14,6 +14,7 @@ import type { IdKind } from '../domain/kernel/ids.js';
 import { kindOfId } from '../domain/kernel/ids.js';
 import { revisionEntityKey } from '../domain/loaders/nodes.js';
 import { requireTeam } from '../domain/people/teams/access.js';
+import { requireCommentScope } from '../domain/comments/scope.js';
 import { buildTree, walk } from '../domain/versions/revisions/tree.js';
 import type { OrganizationAction } from '../domain/access/capabilities.js';
 import type { Context } from './context.js';
@@ -96,6 +97,17 @@ export const nodeLoaders: Partial<Record<IdKind, NodeLoader>> = {
     const review = await required(ctx.loaders.changeRequestReview.load(id), 'Review');
     await ctx.access.requireChangeRequest(review.spaceId, review.changeRequestId);
     return as('ChangeRequestReview')(review);
+  },
+  /** Comments and replies, to whoever may read their place (`Space.comment`, `ChangeRequest.comment`). */
+  Comment: async (ctx, id) => {
+    const comment = await required(ctx.loaders.comment.load(id), 'Comment');
+    await requireCommentScope(ctx.access, comment.spaceId, comment.changeRequestId, 'view');
+    return as('Comment')(comment);
+  },
+  CommentReply: async (ctx, id) => {
+    const reply = await required(ctx.loaders.commentReply.load(id), 'Comment reply');
+    await requireCommentScope(ctx.access, reply.spaceId, reply.changeRequestId, 'view');
+    return as('CommentReply')(reply);
   },
   Job: async (ctx, id) => as('Job')(await ctx.access.requireJob(await ctx.loaders.job.load(id))),
   Site: async (ctx, id) => as('Site')(await ctx.access.requireSite(id, 'view')),

@@ -17,7 +17,13 @@ type SpaceState = Pick<Space, 'editMode'>;
 export const SPACE_RULES = {
   /** Read the space, its content and links; a copy also needs `create` where it goes. */
   view: { role: 'read' },
+  /**
+   * Post comments and replies, resolve and reopen comments, react to them; edit and delete one's
+   * own posts. A `locked` space still takes comments: they change no content.
+   */
   comment: { role: 'comment' },
+  /** Delete anyone's comments and replies (a thread's moderation). */
+  moderateComments: { role: 'admin' },
   /**
    * Write content: open change requests, edit their content, update them from the space. A
    * `locked` space refuses every content write (and merge) until it is unlocked.
@@ -88,6 +94,8 @@ export const ORGANIZATION_RULES = {
   manageFonts: 'admin',
   /** SAML providers: see and change them (admins; members see only how to sign in, `GET /sso`). */
   manageSso: 'admin',
+  /** Webhook endpoints: register, change, rotate their secrets, read and re-send their deliveries. */
+  manageWebhooks: 'admin',
 } as const satisfies Record<string, OrgRequirement>;
 
 /**

@@ -15,6 +15,8 @@ export const ID_PREFIX = {
   ApiToken: 'tok',
   ChangeRequest: 'cr',
   Comment: 'cmt',
+  CommentReply: 'cmtr',
+  CommentReaction: 'react',
   RevisionPage: 'page',
   File: 'file',
   ReusableContent: 'rc',

@@ -9,7 +9,6 @@ import {
   type ChangeRequestRow,
 } from '../versions/change-requests/rows.js';
 import type { Page } from '../kernel/pagination/keyset.js';
-import { countPerKey } from '../kernel/pagination/count.js';
 import type { JSONDocument } from '../../lib/documents/types.js';
 import { loadDocuments } from '../versions/revisions/documents.js';
 import { byId, splitKey, changeRequestKey } from './keys.js';
@@ -52,9 +51,5 @@ export function changeRequestLoaders(db: Db, registry: LoaderRegistry) {
       const found = await loadDocuments(db, ids);
       return ids.map((id) => found.get(id) ?? null);
     }),
-    /** Open comments of each change request. */
-    changeRequestCommentCount: registry.track<string, number>((ids) =>
-      countPerKey(db, ids, (id) => Prisma.sql`"Comment" c WHERE c."changeRequestId" = ${id} AND c."status" = 'open'`),
-    ),
   };
 }

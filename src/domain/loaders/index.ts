@@ -5,6 +5,7 @@
  */
 import type { Db } from '../../db/client.js';
 import { changeRequestLoaders } from './change-requests.js';
+import { commentLoaders } from './comments.js';
 import { contentLoaders } from './content.js';
 import { gitSyncLoaders } from './git-sync.js';
 import { peopleLoaders } from './people.js';
@@ -29,6 +30,7 @@ export function createLoaders(db: Db, viewerId: string, reach: Reach = {}) {
     ...openAPILoaders(db, registry),
     ...nodeLoaders(db, registry),
     ...gitSyncLoaders(db, registry),
+    ...commentLoaders(db, registry),
     /** Pages read ahead by a parent's statement: `set` by the parent, taken by the list's resolver. */
     readAhead: registry.readAhead,
     /** Clears every cache of the request (after a write). */

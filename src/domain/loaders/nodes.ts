@@ -7,20 +7,21 @@ import type { Db } from '../../db/client.js';
 import type { CustomFont, Job, LinkInvite, MemberInvite, OpenAPISpec, SamlProvider, SiteSectionGroup, SiteShareLink, TranslationSettings } from '../../generated/prisma/client.js';
 import { Prisma, type ContentEntry } from '../../generated/prisma/client.js';
 import { reviewsByIds, type ReviewRow } from '../versions/change-requests/review-rows.js';
-import type { Entry } from '../versions/revisions/entries.js';
+import { commentsByIds, repliesByIds, type CommentRow, type ReplyRow } from '../comments/rows.js';
+import type { Entry, EntityKind } from '../versions/revisions/entries.js';
 import type { RevisionScope } from '../versions/revisions/scope.js';
 import { visibleEntries } from '../versions/revisions/visible.js';
 import { byId } from './keys.js';
 import type { LoaderRegistry } from './registry.js';
 import { TOKEN_FIELDS } from '../people/identity/tokens.js';
 
-/** Key of `revisionEntity`: a file or reusable content (`kind`) of a revision. */
 /** A pending e-mail invite with its invitee's e-mail (email-invites.ts PendingInvite). */
 type PendingInvite = Omit<MemberInvite, 'digest'> & { email: string };
 
 type ApiTokenRecord = { id: string; userId: string; name: string; createdAt: Date; lastUsedAt: Date | null; expiresAt: Date | null; organizationId: string | null };
 
-export const revisionEntityKey = (revisionId: string, kind: 'file' | 'reusable-content', entityId: string) => `${revisionId}|${kind}|${entityId}`;
+/** Key of `revisionEntity`: a page, file or reusable content (`kind`) of a revision. */
+export const revisionEntityKey = (revisionId: string, kind: EntityKind, entityId: string) => `${revisionId}|${kind}|${entityId}`;
 
 export function nodeLoaders(db: Db, registry: LoaderRegistry) {
   const rows = <T extends { id: string }>(read: (ids: string[]) => Promise<T[]>) => registry.track<string, T | null>(async (ids) => byId(await read([...ids]), ids));
@@ -34,6 +35,8 @@ export function nodeLoaders(db: Db, registry: LoaderRegistry) {
     linkInvite: rows<LinkInvite>((ids) => db.linkInvite.findMany({ where: { id: { in: ids } } })),
     translationSettings: rows<TranslationSettings>((ids) => db.translationSettings.findMany({ where: { id: { in: ids } } })),
     changeRequestReview: rows<ReviewRow>((ids) => reviewsByIds(db, ids)),
+    comment: rows<CommentRow>((ids) => commentsByIds(db, ids)),
+    commentReply: rows<ReplyRow>((ids) => repliesByIds(db, ids)),
     /** API tokens (never their digest), with their user: only their owner reaches them. */
     apiToken: rows<ApiTokenRecord>((ids) => db.apiToken.findMany({ where: { id: { in: ids } }, select: TOKEN_FIELDS })),
     /** Pending e-mail invites, with the invitee's e-mail (as `Organization.memberInvites` lists them). */
@@ -43,9 +46,9 @@ export function nodeLoaders(db: Db, registry: LoaderRegistry) {
     ),
     /** By `revisionEntityKey`: the revisions' scopes, then every entity asked for, in two statements (one UNION ALL part per revision and kind). */
     revisionEntity: registry.track<string, Entry | null>(async (keys) => {
-      const groups = new Map<string, { revisionId: string; kind: 'file' | 'reusable-content'; ids: string[] }>();
+      const groups = new Map<string, { revisionId: string; kind: EntityKind; ids: string[] }>();
       for (const key of keys) {
-        const [revisionId, kind, entityId] = key.split('|') as [string, 'file' | 'reusable-content', string];
+        const [revisionId, kind, entityId] = key.split('|') as [string, EntityKind, string];
         const group = groups.get(`${revisionId}|${kind}`) ?? { revisionId, kind, ids: [] };
         group.ids.push(entityId);
         groups.set(`${revisionId}|${kind}`, group);
@@ -59,7 +62,7 @@ export function nodeLoaders(db: Db, registry: LoaderRegistry) {
       });
       const rows = parts.length ? await db.$queryRaw<(ContentEntry & { revisionId: string })[]>(Prisma.join(parts, ' UNION ALL ')) : [];
       const found = new Map<string, Entry>();
-      for (const { revisionId, id: _id, ...entry } of rows) found.set(revisionEntityKey(revisionId, entry.kind as 'file', entry.entityId), entry as Entry);
+      for (const { revisionId, id: _id, ...entry } of rows) found.set(revisionEntityKey(revisionId, entry.kind as EntityKind, entry.entityId), entry as Entry);
       return keys.map((k) => found.get(k) ?? null);
     }),
   };

@@ -74,7 +74,7 @@ export const ChangeRequestRef = builder.prismaNode('ChangeRequest', {
     revisionInitialId: t.exposeString('revisionInitialId', { description: 'The space revision it was created from.' }),
     revisionMergedAncestorId: t.exposeString('revisionMergedAncestor', { nullable: true, description: 'The space revision it was last updated from.' }),
     revisionMergedId: t.exposeString('revisionMerged', { nullable: true, description: 'Once merged: the space revision the merge made.' }),
-    comments: t.int({ description: 'Open comments.', resolve: (r, _a, ctx) => ctx.loaders.changeRequestCommentCount.load(r.id) }),
+    comments: t.exposeInt('openCommentCount', { description: 'Open comments (a counter kept by triggers).' }),
     outdated: t.boolean({
       description: "Whether the space's content has changed since the request was created or last updated.",
       resolve: async (r, _a, ctx) => {

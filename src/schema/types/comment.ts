@@ -1,0 +1,255 @@
+/**
+ * Comments and their replies: the `Comment` and `CommentReply` types, the threads of a space's own
+ * content, of a change request and of a page (`commentThreads`), who took part (`commenters`).
+ * The mutations are in comment-mutations.ts. Reading needs what reading the parent needed (`view`
+ * on the space); resolvers read through the domain (domain/comments) and the request's loaders.
+ */
+import { commentersPage, countCommenters } from '../../domain/comments/commenters.js';
+import { commentsPage, countComments, repliesPage, type CommentFilter } from '../../domain/comments/lists.js';
+import { commentOutdated } from '../../domain/comments/outdated.js';
+import { postPermissions } from '../../domain/comments/permissions.js';
+import { findComment, findReply, type CommentPlace, type CommentRow, type ReplyRow } from '../../domain/comments/rows.js';
+import { postKey } from '../../domain/loaders/comments.js';
+import type { EmojiReaction } from '../../domain/comments/reactions.js';
+import { requireMemberRead } from '../../domain/people/members/access.js';
+import { pageMarkdown } from '../../domain/versions/content-links/markdown-refs.js';
+import type { JSONDocument } from '../../lib/documents/types.js';
+import { notFound } from '../../lib/errors.js';
+import { builder } from '../builder.js';
+import { pageConnection } from '../connection.js';
+import type { Context } from '../context.js';
+import { apiUrl, appUrl } from '../urls.js';
+import { SortOrderEnum } from './enums.js';
+import { MemberRef } from './member.js';
+import { PageRef } from './page.js';
+import { UserRef } from './user.js';
+
+const user = async (ctx: Context, id: string) => {
+  const found = await ctx.loaders.user.load(id);
+  if (!found) throw new Error(`User ${id} of a comment is missing`);
+  return found;
+};
+
+export const CommentStatusEnum = builder.enumType('CommentStatus', { values: ['open', 'resolved'] as const });
+export const CommentStatusFilterEnum = builder.enumType('CommentStatusFilter', { values: ['all', 'open', 'resolved'] as const });
+
+const CommentReactionUser = builder.objectRef<EmojiReaction['users'][number]>('CommentReactionUser').implement({
+  fields: (t) => ({
+    user: t.field({ type: UserRef, resolve: (u, _a, ctx) => user(ctx, u.userId) }),
+    reactedAt: t.expose('reactedAt', { type: 'DateTime' }),
+  }),
+});
+
+const CommentReaction = builder.objectRef<EmojiReaction>('CommentReaction').implement({
+  description: 'An emoji and who reacted with it, oldest first.',
+  fields: (t) => ({
+    emoji: t.exposeString('emoji'),
+    count: t.exposeInt('count'),
+    users: t.field({ type: [CommentReactionUser], resolve: (r) => r.users }),
+  }),
+});
+
+type ReplierShape = { userId: string; count: number; updatedAt: Date };
+const CommentReplier = builder.objectRef<ReplierShape>('CommentReplier').implement({
+  description: 'A user who replied in a thread: how many replies, and when last.',
+  fields: (t) => ({
+    user: t.field({ type: UserRef, resolve: (r, _a, ctx) => user(ctx, r.userId) }),
+    count: t.exposeInt('count'),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const CommentPermissions = builder.simpleObject('CommentPermissions', {
+  description: "What the caller may do: view, edit (its author), reply and react (`comment`), delete (its author, or `moderateComments`).",
+  fields: (t) => ({ view: t.boolean(), edit: t.boolean(), reply: t.boolean(), delete: t.boolean() }),
+});
+
+const CommentUrls = builder.simpleObject('CommentUrls', { fields: (t) => ({ location: t.string(), app: t.string() }) });
+
+/** The path of a comment's place in the API (`/spaces/x` or `/spaces/x/change-requests/y`). */
+const placePath = (p: { spaceId: string; changeRequestId: string | null }) => `/spaces/${p.spaceId}${p.changeRequestId ? `/change-requests/${p.changeRequestId}` : ''}`;
+
+async function permissionsOf(ctx: Context, spaceId: string, authorId: string) {
+  const space = await ctx.loaders.space.load(spaceId);
+  if (!space) throw notFound('Space');
+  return postPermissions(space, await ctx.access.spaceRole(space), authorId === ctx.viewer.userId);
+}
+
+/** A post's body as markdown, its links written relative to its page in its place's current content. */
+async function markdownOf(ctx: Context, place: { spaceId: string; changeRequestId: string | null }, pageId: string | null, body: unknown): Promise<string> {
+  const revisionId = place.changeRequestId ? (await ctx.loaders.changeRequest.load(place.changeRequestId))?.revisionId : (await ctx.loaders.space.load(place.spaceId))?.revisionId;
+  if (!revisionId) throw notFound('Space');
+  return pageMarkdown(ctx.loaders, revisionId, pageId ?? '', body as JSONDocument, { title: '', refs: 'relative' });
+}
+
+export const CommentReplyRef = builder.objectRef<ReplyRow>('CommentReply').implement({
+  interfaces: [builder.nodeInterfaceRef()],
+  description: "A reply in a comment's thread.",
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    commentId: t.exposeString('commentId'),
+    spaceId: t.exposeString('spaceId'),
+    changeRequestId: t.exposeString('changeRequestId', { nullable: true }),
+    body: t.field({ type: 'JSON', description: 'The body as a JSON document.', resolve: (r) => r.body }),
+    markdown: t.string({
+      description: "The body as markdown, links written relative to the comment's page.",
+      resolve: async (r, _a, ctx) => markdownOf(ctx, r, (await ctx.loaders.comment.load(r.commentId))?.pageId ?? null, r.body),
+    }),
+    postedBy: t.field({ type: UserRef, resolve: (r, _a, ctx) => user(ctx, r.authorId) }),
+    postedAt: t.expose('createdAt', { type: 'DateTime' }),
+    editedAt: t.expose('editedAt', { type: 'DateTime', nullable: true }),
+    reactions: t.field({ type: [CommentReaction], resolve: (r, _a, ctx) => ctx.loaders.commentReactions.load(postKey(r.commentId, r.id)) }),
+    permissions: t.field({ type: CommentPermissions, resolve: (r, _a, ctx) => permissionsOf(ctx, r.spaceId, r.authorId) }),
+    urls: t.field({
+      type: CommentUrls,
+      resolve: (r, _a, ctx) => ({
+        location: apiUrl(ctx, `${placePath(r)}/comments/${r.commentId}/replies/${r.id}`),
+        app: appUrl(ctx, `/s/${r.spaceId}${r.changeRequestId ? `/~/changes/${r.changeRequestId}` : ''}?comment=${r.commentId}`),
+      }),
+    }),
+  }),
+});
+
+export const CommentRef = builder.objectRef<CommentRow>('Comment').implement({
+  interfaces: [builder.nodeInterfaceRef()],
+  description: "A comment on a space's content or in a change request: on a page, a block of it (by key) or a table cell, or on the whole.",
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    spaceId: t.exposeString('spaceId'),
+    changeRequestId: t.exposeString('changeRequestId', { nullable: true }),
+    pageId: t.exposeString('pageId', { nullable: true }),
+    nodeKey: t.exposeString('nodeKey', { nullable: true, description: "The key of the block (or inline) of the page's document it is on." }),
+    tableCell: t.field({ type: 'JSON', nullable: true, description: '`{record, definition}` of the table cell it is on.', resolve: (c) => c.tableCell }),
+    revisionId: t.exposeString('revisionId', { description: 'The revision of its place when it was posted.' }),
+    status: t.field({ type: CommentStatusEnum, resolve: (c) => c.status }),
+    resolvedAt: t.expose('resolvedAt', { type: 'DateTime', nullable: true }),
+    resolvedBy: t.field({ type: UserRef, nullable: true, resolve: (c, _a, ctx) => (c.resolvedById ? ctx.loaders.user.load(c.resolvedById) : null) }),
+    outdated: t.boolean({
+      description: "Its page is gone from its place's current content, or its block from the page's current document.",
+      resolve: (c, _a, ctx) => commentOutdated(ctx.loaders, c),
+    }),
+    body: t.field({ type: 'JSON', description: 'The body as a JSON document.', resolve: (c) => c.body }),
+    markdown: t.string({ description: 'The body as markdown, links written relative to its page.', resolve: (c, _a, ctx) => markdownOf(ctx, c, c.pageId, c.body) }),
+    postedBy: t.field({ type: UserRef, resolve: (c, _a, ctx) => user(ctx, c.authorId) }),
+    postedAt: t.expose('createdAt', { type: 'DateTime' }),
+    editedAt: t.expose('editedAt', { type: 'DateTime', nullable: true }),
+    reactions: t.field({ type: [CommentReaction], resolve: (c, _a, ctx) => ctx.loaders.commentReactions.load(postKey(c.id, null)) }),
+    replyCount: t.exposeInt('replyCount'),
+    repliers: t.field({ type: [CommentReplier], description: 'Who replied, latest first.', resolve: (c, _a, ctx) => ctx.loaders.commentRepliers.load(c.id) }),
+    replies: t.connection({
+      type: CommentReplyRef,
+      description: 'Replies, oldest first.',
+      resolve: async (c, args, ctx) => pageConnection(await repliesPage(ctx.db, c.id, args), c.replyCount),
+    }),
+    reply: t.field({
+      type: CommentReplyRef,
+      args: { id: t.arg.id({ required: true }) },
+      resolve: async (c, { id }, ctx) => {
+        const reply = await findReply(ctx.db, c, c.id, String(id));
+        if (!reply) throw notFound('Comment reply');
+        return reply;
+      },
+    }),
+    permissions: t.field({ type: CommentPermissions, resolve: (c, _a, ctx) => permissionsOf(ctx, c.spaceId, c.authorId) }),
+    urls: t.field({
+      type: CommentUrls,
+      resolve: (c, _a, ctx) => ({
+        location: apiUrl(ctx, `${placePath(c)}/comments/${c.id}`),
+        app: appUrl(ctx, `/s/${c.spaceId}${c.changeRequestId ? `/~/changes/${c.changeRequestId}` : ''}?comment=${c.id}`),
+      }),
+    }),
+  }),
+});
+
+type ThreadArgs = { status?: 'all' | 'open' | 'resolved' | null; pageId?: string | number | null; authors?: readonly (string | number)[] | null; order?: 'asc' | 'desc' | null };
+
+const filterOf = (args: ThreadArgs, pageId?: string): CommentFilter => ({
+  status: args.status ?? 'all',
+  pageId: pageId ?? (args.pageId == null ? null : String(args.pageId)),
+  authors: args.authors?.map(String) ?? null,
+  order: args.order ?? 'desc',
+});
+
+async function threads(ctx: Context, place: CommentPlace, filter: CommentFilter, args: { first?: number | null; after?: string | null; last?: number | null; before?: string | null }) {
+  return pageConnection(await commentsPage(ctx.db, place, filter, args), () => countComments(ctx.db, place, filter));
+}
+
+async function comment(ctx: Context, place: CommentPlace, id: string | number) {
+  const found = await findComment(ctx.db, place, String(id));
+  if (!found) throw notFound('Comment');
+  return found;
+}
+
+async function commenters(ctx: Context, organizationId: string, place: CommentPlace, args: { first?: number | null; after?: string | null; last?: number | null; before?: string | null }) {
+  await requireMemberRead(ctx.access, organizationId);
+  return pageConnection(await commentersPage(ctx.db, organizationId, place, args), () => countCommenters(ctx.db, organizationId, place));
+}
+
+const THREADS_DESCRIPTION = 'Comments, newest first unless `order: asc`; `status` (default all), `pageId` and `authors` filter them.';
+
+builder.prismaObjectFields('Space', (t) => ({
+  commentThreads: t.connection({
+    type: CommentRef,
+    description: `The comments on the space's own content (not those of its change requests). ${THREADS_DESCRIPTION}`,
+    args: {
+      status: t.arg({ type: CommentStatusFilterEnum }),
+      pageId: t.arg.id(),
+      authors: t.arg.idList(),
+      order: t.arg({ type: SortOrderEnum }),
+    },
+    resolve: (s, args, ctx) => threads(ctx, { spaceId: s.id, changeRequestId: null }, filterOf(args), args),
+  }),
+  comment: t.field({
+    type: CommentRef,
+    description: "A comment on the space's own content.",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (s, { id }, ctx) => comment(ctx, { spaceId: s.id, changeRequestId: null }, id),
+  }),
+  commenters: t.connection({
+    type: MemberRef,
+    description: "Members who posted a comment or a reply on the space's own content, by name (for members with an organization role).",
+    resolve: (s, args, ctx) => commenters(ctx, s.organizationId, { spaceId: s.id, changeRequestId: null }, args),
+  }),
+}));
+
+builder.prismaObjectFields('ChangeRequest', (t) => ({
+  commentThreads: t.connection({
+    type: CommentRef,
+    description: `The comments made in the change request. ${THREADS_DESCRIPTION}`,
+    args: {
+      status: t.arg({ type: CommentStatusFilterEnum }),
+      pageId: t.arg.id(),
+      authors: t.arg.idList(),
+      order: t.arg({ type: SortOrderEnum }),
+    },
+    resolve: (r, args, ctx) => threads(ctx, { spaceId: r.spaceId, changeRequestId: r.id }, filterOf(args), args),
+  }),
+  comment: t.field({
+    type: CommentRef,
+    description: 'A comment made in the change request.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (r, { id }, ctx) => comment(ctx, { spaceId: r.spaceId, changeRequestId: r.id }, id),
+  }),
+  commenters: t.connection({
+    type: MemberRef,
+    description: 'Members who posted a comment or a reply in the change request, by name (for members with an organization role).',
+    resolve: async (r, args, ctx) => {
+      const space = await ctx.loaders.space.load(r.spaceId);
+      if (!space) throw notFound('Space');
+      return commenters(ctx, space.organizationId, { spaceId: r.spaceId, changeRequestId: r.id }, args);
+    },
+  }),
+}));
+
+builder.objectFields(PageRef, (t) => ({
+  commentThreads: t.connection({
+    type: CommentRef,
+    description: 'The comments on this page, in the content it was read from (the space\'s own, or a change request\'s); newest first unless `order: asc`.',
+    args: { status: t.arg({ type: CommentStatusFilterEnum }), order: t.arg({ type: SortOrderEnum }) },
+    resolve: (p, args, ctx) => {
+      const { spaceId, lineId } = p.scope;
+      const place = { spaceId, changeRequestId: lineId !== spaceId ? lineId : null };
+      return threads(ctx, place, filterOf(args, p.node.entry.entityId), args);
+    },
+  }),
+}));
