@@ -15,6 +15,7 @@ import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from './db/unavailable.js'
 import { createEventBus, type EventBus } from './events/bus.js';
 import { busConsumer } from './events/outbox-consumer.js';
 import { startOutboxDispatcher } from './events/outbox-dispatcher.js';
+import { webhookConsumer } from './events/webhook-consumer.js';
 import { servePublished } from './published/serve.js';
 import { createGraphQLFastPath, mayTakeFastPath } from './http/graphql-fast-path.js';
 import { ANSWERED_METHODS, isWellFormedHost, UTF8_MESSAGE } from './http/request-hygiene.js';
@@ -122,7 +123,7 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
   const ownEvents = events ? undefined : createEventBus({ redisUrl: config.redisUrl, logger });
   configurePool({ threads: config.convertThreads, timeoutMs: config.convertTimeoutMs, memoryMb: config.convertMemoryMb });
   events ??= ownEvents!;
-  const dispatcher = startOutboxDispatcher({ db, consumers: [busConsumer(events)], logger, retentionMs: config.outboxRetentionMs });
+  const dispatcher = startOutboxDispatcher({ db, consumers: [webhookConsumer(), busConsumer(events)], logger, retentionMs: config.outboxRetentionMs });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, logger });
   const contexts = createRequestContexts({ db, config, events, mailer });
   const { authenticate, accessOf } = contexts;

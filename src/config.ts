@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { isTrustSetting } from './http/client-address.js';
+import type { WebhookSettings } from './domain/webhooks/settings.js';
 
 /** The defaults of QUIRE_JOB_MAX_ATTEMPTS and QUIRE_JOB_TIME_BUDGET_SECONDS (jobs/attempts.ts). */
 export const JOB_LIMIT_DEFAULTS = { maxAttempts: 3, timeBudgetSeconds: 900 } as const;
@@ -59,6 +60,13 @@ const schema = z.object({
   QUIRE_OUTBOX_RETENTION_DAYS: z.coerce.number().min(0).default(7),
   QUIRE_SAML_PRIVATE_KEY: z.string().includes('PRIVATE KEY').optional(),
   QUIRE_SAML_CERTIFICATE: z.string().includes('CERTIFICATE').optional(),
+  QUIRE_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).default(8),
+  QUIRE_WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().default(10),
+  QUIRE_WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(5),
+  QUIRE_WEBHOOK_RETRY_HOURS: z.coerce.number().positive().default(24),
+  QUIRE_WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().positive().default(72),
+  QUIRE_WEBHOOK_SECRET_GRACE_HOURS: z.coerce.number().min(0).default(24),
+  QUIRE_WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().positive().default(30),
 });
 
 export type Config = {
@@ -135,6 +143,8 @@ export type Config = {
   /** PEM key and certificate signing SAML AuthnRequests (both, or neither: then generated once and kept in the database). */
   samlPrivateKey?: string;
   samlCertificate?: string;
+  /** Webhook delivery (domain/webhooks/settings.ts). */
+  webhooks: WebhookSettings;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -196,6 +206,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboxRetentionMs: e.QUIRE_OUTBOX_RETENTION_DAYS * 24 * 3600 * 1000,
     samlPrivateKey: e.QUIRE_SAML_PRIVATE_KEY,
     samlCertificate: e.QUIRE_SAML_CERTIFICATE,
+    webhooks: {
+      concurrency: e.QUIRE_WEBHOOK_CONCURRENCY,
+      timeoutMs: e.QUIRE_WEBHOOK_TIMEOUT_SECONDS * 1000,
+      retryBaseMs: e.QUIRE_WEBHOOK_RETRY_BASE_SECONDS * 1000,
+      retryWindowMs: e.QUIRE_WEBHOOK_RETRY_HOURS * 3600 * 1000,
+      disableAfterMs: e.QUIRE_WEBHOOK_DISABLE_AFTER_HOURS * 3600 * 1000,
+      secretGraceMs: e.QUIRE_WEBHOOK_SECRET_GRACE_HOURS * 3600 * 1000,
+      logRetentionMs: e.QUIRE_WEBHOOK_LOG_RETENTION_DAYS * 24 * 3600 * 1000,
+    },
   };
 }
 

@@ -3,6 +3,7 @@ import { openDatabase } from '../db/database.js';
 import { createEventBus } from '../events/bus.js';
 import { busConsumer } from '../events/outbox-consumer.js';
 import { startOutboxDispatcher } from '../events/outbox-dispatcher.js';
+import { webhookConsumer } from '../events/webhook-consumer.js';
 import { startWorker } from '../jobs/worker.js';
 import { createLogger } from '../observability/logger.js';
 
@@ -15,7 +16,7 @@ export async function worker(config: Config): Promise<void> {
   if (!config.redisUrl) logger.warn('REDIS_URL is not set: subscribers on other processes will not see job progress as it happens');
   // With Redis, this worker dispatches the events of its writes itself (to every instance's
   // subscribers). Without it, it could tell no subscriber: the servers dispatch them instead.
-  const dispatcher = config.redisUrl ? startOutboxDispatcher({ db: database.db, consumers: [busConsumer(events)], logger, retentionMs: config.outboxRetentionMs }) : null;
+  const dispatcher = config.redisUrl ? startOutboxDispatcher({ db: database.db, consumers: [webhookConsumer(), busConsumer(events)], logger, retentionMs: config.outboxRetentionMs }) : null;
   const runner = await startWorker(database.url, { db: database.db, events, logger, config });
   logger.info('worker running');
   const shutdown = async () => {

@@ -2,6 +2,7 @@
  * Background jobs on graphile-worker (a Postgres-backed queue in the same database): an explicit
  * task registry and cron schedule. Every job of the API (imports, space copies and purges) runs
  * through one task, `run_job` (runner.ts); the sweeper takes back jobs of workers that died.
+ * Webhook deliveries run beside them on a runner of their own (webhooks/runner.ts).
  */
 import { Logger, parseCronItems, run, type TaskList } from 'graphile-worker';
 import type { JobKind } from '../generated/prisma/client.js';
@@ -14,6 +15,7 @@ import { runOpenAPIProcess } from './handlers/openapi.js';
 import { runSpaceDuplicate, runSpacePurge } from './handlers/space-jobs.js';
 import { runJob, type JobHandler, type JobServices } from './runner.js';
 import { recoverLostJobs } from './sweeper.js';
+import { startWebhookRunner } from './webhooks/runner.js';
 
 export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   import: runImport,
@@ -60,6 +62,7 @@ export async function startWorker(url: string, given: JobServices): Promise<Work
     taskList: taskList(services),
     parsedCronItems: parseCronItems(CRON),
   });
+  const webhooks = await startWebhookRunner(url, services, workerLogger);
   const staleMs = services.config.jobStaleMs;
   const sweep = () =>
     recoverLostJobs(services.db, services.events, staleMs, services.config)
@@ -68,10 +71,10 @@ export async function startWorker(url: string, given: JobServices): Promise<Work
   void sweep();
   const sweeper = setInterval(sweep, Math.max(500, staleMs / 2));
   return {
-    promise: runner.promise,
+    promise: Promise.all([runner.promise, webhooks.promise]).then(() => undefined),
     async stop() {
       clearInterval(sweeper);
-      await runner.stop();
+      await Promise.all([runner.stop(), webhooks.stop()]);
       if (!given.mailer) await mailer.close();
     },
   };

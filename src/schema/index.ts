@@ -38,5 +38,6 @@ import './types/font.js';
 import './types/saml-provider.js';
 import './types/invite.js';
 import './types/api-token.js';
+import './types/webhook.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

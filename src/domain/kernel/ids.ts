@@ -36,6 +36,9 @@ export const ID_PREFIX = {
   MemberInvite: 'minv',
   LinkInvite: 'invite',
   OutboxEvent: 'evt',
+  WebhookEndpoint: 'whep',
+  WebhookDelivery: 'whdl',
+  WebhookAttempt: 'what',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -3,7 +3,8 @@
  * http(s) only, non-public addresses refused on every hop (the address connected to is the one
  * checked), redirects followed by hand and checked again, credential headers never sent to
  * another origin, the job's signal and an idle time-out ending it. Git sync's transport uses it;
- * the caller counts the bytes it reads (its own budget and error).
+ * the caller counts the bytes it reads (its own budget and error). Webhook deliveries use it with
+ * `followRedirects: false`: a redirect is answered as it came, for the caller to refuse.
  */
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { pipeline, type Readable } from 'node:stream';
@@ -23,6 +24,8 @@ export type SafeRequestOptions = {
   userAgent?: string;
   /** How a refused address is explained (`git sync only reaches public addresses`). */
   addressPolicy?: string;
+  /** Follow redirects (checked again on each hop; the default), or answer the redirect itself. */
+  followRedirects?: boolean;
 };
 
 export type SafeRequestInit = { url: string; method: string; headers?: Record<string, string>; body?: Uint8Array };
@@ -49,6 +52,7 @@ export function createSafeRequest(options: SafeRequestOptions): SafeRequest {
   const { signal, idleTimeoutMs, addressPolicy } = options;
   const allowPrivate = options.allowPrivateNetworks === true;
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+  const followRedirects = options.followRedirects !== false;
 
   return async (init: SafeRequestInit): Promise<SafeResponse> => {
     if (signal?.aborted) throw abortReason(signal.reason);
@@ -78,7 +82,7 @@ export function createSafeRequest(options: SafeRequestOptions): SafeRequest {
       for (let redirects = 0; ; redirects++) {
         const response = await send({ url, method: init.method, headers, body: init.body, signal: controller.signal, allowPrivate, addressPolicy });
         const status = response.statusCode ?? 0;
-        if (!REDIRECT_STATUSES.has(status)) return streamed(response, url, status, arm, done, failure);
+        if (!followRedirects || !REDIRECT_STATUSES.has(status)) return streamed(response, url, status, arm, done, failure);
         response.destroy();
         if (redirects >= MAX_REDIRECTS) throw tooManyRedirects(url);
         // A 303 turns the request into a GET: no use to a request that sends a body.

@@ -4,3 +4,4 @@ export { MailError, type MailErrorCode } from './mail-error.js';
 export { inviteEmail, type InviteEmailParams, type EmailContent } from './invite-email.js';
 export { normalizeEmail } from './email-address.js';
 export { DEFAULT_TIMEOUTS, type SmtpTimeouts } from './smtp-settings.js';
+export { webhookDisabledEmail, type WebhookDisabledEmailParams } from './webhook-disabled-email.js';
