@@ -4,9 +4,14 @@
  * to members who can read the comment when the mail is sent, through a local SMTP server.
  */
 import { randomUUID } from 'node:crypto';
+import { MemberRole } from '@gitbook/api';
+import type { JobHelpers } from 'graphile-worker';
 import { describe, expect, it } from 'vitest';
 import { recordMentions, type MentionedPost } from '../src/domain/comments/mentions.js';
 import { newId } from '../src/domain/kernel/ids.js';
+import { createMailer, type Mailer, type MailMessage } from '../src/domain/people/mail/index.js';
+import { MENTION_SKIPPED, sendMentionMail } from '../src/jobs/handlers/mention-mail.js';
+import { createLogger } from '../src/observability/logger.js';
 import type { JSONDocument } from '../src/lib/documents/types.js';
 import { AppError } from '../src/lib/errors.js';
 import { sdk } from './helpers/clients.js';
@@ -33,17 +38,24 @@ async function setup() {
 type Setup = Awaited<ReturnType<typeof setup>>;
 
 /** A comment row on the space (the comments API writes these; here the test does). */
-async function comment(s: Setup, authorId: string, doc: JSONDocument) {
+async function comment(s: Setup, authorId: string, doc: JSONDocument, where: { changeRequestId?: string; pageId?: string; revisionId?: string } = {}) {
   const id = newId('Comment');
-  await server.db.comment.create({ data: { id, spaceId: s.space.id, revisionId: s.space.revision ?? 'r', authorId, body: doc as never } });
+  const { revisionId = s.space.revision, ...rest } = where;
+  await server.db.comment.create({ data: { id, spaceId: s.space.id, revisionId, authorId, body: doc as never, ...rest } });
   return id;
 }
 
-const post = (s: Setup, commentId: string, authorId: string, doc: JSONDocument, postId = commentId): MentionedPost => ({
+async function reply(commentId: string, authorId: string, doc: JSONDocument) {
+  const id = newId('Comment'); // a reply's own prefix comes with the comments API
+  await server.db.commentReply.create({ data: { id, commentId, authorId, body: doc as never } });
+  return id;
+}
+
+const post = (s: Setup, commentId: string, authorId: string, doc: JSONDocument, postId = commentId, where: { changeRequestId?: string; pageId?: string } = {}): MentionedPost => ({
   organizationId: s.org.id,
   spaceId: s.space.id,
-  changeRequestId: null,
-  pageId: null,
+  changeRequestId: where.changeRequestId ?? null,
+  pageId: where.pageId ?? null,
   commentId,
   postId,
   authorId,
@@ -81,5 +93,184 @@ describe('recordMentions', () => {
     expect((error as AppError).field).toBe('body');
     expect(await server.db.commentMention.count({ where: { postId: id } })).toBe(0);
     expect(await queued(id)).toEqual([]);
+  });
+});
+
+// ——— the mail, sent by the worker's send_mention_mail task ———
+
+type Row = { notifiedAt: Date | null; skipped: string | null };
+
+/** The mention row once the task has settled it (notified or skipped). */
+async function settled(postId: string, userId: string, timeoutMs = 10_000): Promise<Row> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await server.db.commentMention.findUnique({ where: { postId_userId: { postId, userId } } });
+    if (row && (row.notifiedAt || row.skipped)) return row;
+    if (Date.now() > deadline) throw new Error(`mention ${postId}/${userId} not settled: ${JSON.stringify(row)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('the mention mail', () => {
+  it('a mentioned member receives one mail: author, space, excerpt with names, link to the comment', async () => {
+    const s = await setup();
+    const ann = await createActor(server.db, { org: s.org.id, role: 'read', name: 'Ann Reader' });
+    const doc = body('Could you check this, ', ann.id);
+    const id = await comment(s, s.owner.id, doc);
+    await record(post(s, id, s.owner.id, doc));
+    const [mail] = await smtp.waitFor(ann.email);
+    expect(mail.subject).toBe('Owner mentioned you in Handbook');
+    expect(mail.text).toContain('Owner mentioned you in a comment:');
+    expect(mail.text).toContain('> Could you check this, @Ann Reader\n');
+    expect(mail.text).toContain('Space: Handbook');
+    expect(mail.text).toContain(`${server.config.publicUrl}/v1/spaces/${s.space.id}/comments/${id}`);
+    expect(mail.html).toContain('@Ann Reader');
+    expect((await settled(id, ann.id)).notifiedAt).toBeInstanceOf(Date);
+  });
+
+  it('an edit keeping a mention sends nothing more; one adding a member mails that member only; a reply is a new post', async () => {
+    const s = await setup();
+    const ann = await createActor(server.db, { org: s.org.id, role: 'read' });
+    const bob = await createActor(server.db, { org: s.org.id, role: 'comment' });
+    const first = body('Hi ', ann.id);
+    const id = await comment(s, s.owner.id, first);
+    await record(post(s, id, s.owner.id, first));
+    await settled(id, ann.id);
+    const edited = body('Hi again ', ann.id, bob.id);
+    await record(post(s, id, s.owner.id, edited));
+    await settled(id, bob.id);
+    expect(await smtp.waitFor(bob.email)).toHaveLength(1);
+    // A reply by Bob mentioning Ann: one more mail to Ann, linking to the reply.
+    const answer = body('Agreed, ', ann.id);
+    const replyId = await reply(id, bob.id, answer);
+    await record(post(s, id, bob.id, answer, replyId));
+    await settled(replyId, ann.id);
+    const mails = await smtp.waitFor(ann.email, 2);
+    expect(mails).toHaveLength(2);
+    expect(mails[1].text).toContain('mentioned you in a reply:');
+    expect(mails[1].text).toContain(`/v1/spaces/${s.space.id}/comments/${id}/replies/${replyId}`);
+    expect(smtp.to(bob.email)).toHaveLength(1);
+  });
+
+  it('nobody who cannot read the comment is mailed, and the row says why', async () => {
+    const s = await setup();
+    const guest = await createActor(server.db, { org: s.org.id, role: 'guest' });
+    const removed = await createActor(server.db, { org: s.org.id, role: 'read' });
+    const disabled = await createActor(server.db, { org: s.org.id, role: 'read' });
+    const reader = await createActor(server.db, { org: s.org.id, role: 'read' });
+    const outsider = (await createOrg(server.db)).owner;
+    const doc = body('See ', guest.id, removed.id, disabled.id, outsider.id, s.owner.id, reader.id);
+    const id = await comment(s, s.owner.id, doc);
+    // Access changes after the post and before the mail: checked when it is sent.
+    await server.db.$transaction(async (tx) => {
+      expect(await recordMentions(tx, post(s, id, s.owner.id, doc))).toEqual([guest.id, removed.id, disabled.id, reader.id]);
+      await tx.member.delete({ where: { organizationId_userId: { organizationId: s.org.id, userId: removed.id } } });
+      await tx.member.update({ where: { organizationId_userId: { organizationId: s.org.id, userId: disabled.id } }, data: { disabled: true } });
+    });
+    for (const user of [guest, removed, disabled]) expect(await settled(id, user.id), user.email).toEqual(expect.objectContaining({ notifiedAt: null, skipped: MENTION_SKIPPED.noAccess }));
+    expect((await settled(id, reader.id)).notifiedAt).toBeInstanceOf(Date);
+    await smtp.waitFor(reader.email);
+    // Neither the outsider nor the author has a row.
+    expect(await server.db.commentMention.findMany({ where: { postId: id, userId: { in: [outsider.id, s.owner.id] } } })).toEqual([]);
+    for (const user of [guest, removed, disabled, outsider, s.owner]) expect(smtp.to(user.email), user.email).toEqual([]);
+  });
+
+  it('a guest with a grant on the space is mailed; a comment in a change request names it, and its page', async () => {
+    const s = await setup();
+    const guest = await createActor(server.db, { org: s.org.id, role: 'guest', name: '<b>Gus</b>' });
+    await s.api.spaces.inviteToSpace(s.space.id, { role: MemberRole.Read, users: [guest.id] });
+    const cr = (await s.api.spaces.createChangeRequest(s.space.id, { subject: 'Install <guide>' })).data;
+    const write = await s.api.spaces.updateChangeRequestContent(s.space.id, cr.id, { changes: [{ operation: 'insert_page', ref: 'p', title: 'Getting started', document: { markdown: 'Hi\n' } }] as never }, { compat: false });
+    const pageId = (write.data as any).changes[0].page.id as string;
+    const doc = body('<script>alert(1)</script> ', guest.id);
+    const id = await comment(s, s.owner.id, doc, { changeRequestId: cr.id, pageId });
+    await record(post(s, id, s.owner.id, doc, id, { changeRequestId: cr.id, pageId }));
+    const [mail] = await smtp.waitFor(guest.email);
+    expect(mail.text).toContain(`Change request: #${cr.number} Install <guide>`);
+    expect(mail.text).toContain('Page: Getting started');
+    expect(mail.text).toContain(`/v1/spaces/${s.space.id}/change-requests/${cr.id}/comments/${id}`);
+    expect(mail.text).toContain('> <script>alert(1)</script> @<b>Gus</b>');
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.html).not.toContain('<b>Gus');
+    expect(mail.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; @&lt;b&gt;Gus&lt;/b&gt;');
+    expect(mail.html).toContain('Install &lt;guide&gt;');
+  });
+});
+
+// ——— the task run by hand, with a mailer of the test's ———
+
+/** A mention row without a queued job, so that only the test runs its task. */
+async function unqueuedMention() {
+  const s = await setup();
+  const ann = await createActor(server.db, { org: s.org.id, role: 'read' });
+  const doc = body('Hello ', ann.id);
+  const id = await comment(s, s.owner.id, doc);
+  await server.db.commentMention.create({ data: { postId: id, userId: ann.id, commentId: id } });
+  return { postId: id, userId: ann.id, email: ann.email };
+}
+
+const logger = createLogger({ level: 'silent' });
+const helpers = (attempts: number) => ({ job: { attempts, max_attempts: 5 }, logger: { error() {} } }) as unknown as JobHelpers;
+const run = (mailer: Mailer, payload: unknown, attempts = 1) =>
+  sendMentionMail({ db: server.db, events: server.events, logger, config: server.config, mailer })(payload as never, helpers(attempts));
+
+function recordingMailer(fail = false) {
+  const sent: MailMessage[] = [];
+  const mailer: Mailer = {
+    async send(message) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      if (fail) throw new Error('421 try later');
+      sent.push(message);
+      return { delivered: true };
+    },
+    async close() {},
+  };
+  return { sent, mailer };
+}
+
+describe('the mention task', () => {
+  it('two runs at once send one mail; a later run sends nothing', async () => {
+    const m = await unqueuedMention();
+    const { sent, mailer } = recordingMailer();
+    await Promise.all([run(mailer, m), run(mailer, m)]);
+    await run(mailer, m);
+    expect(sent.map((x) => x.to)).toEqual([m.email]);
+  });
+
+  it('a failed send is retried (the row released), and marked "mail failed" on the last attempt', async () => {
+    const m = await unqueuedMention();
+    const failing = recordingMailer(true).mailer;
+    await expect(run(failing, m, 1)).rejects.toThrow('421');
+    const key = { postId_userId: { postId: m.postId, userId: m.userId } };
+    expect(await server.db.commentMention.findUnique({ where: key })).toEqual(expect.objectContaining({ notifiedAt: null, skipped: null }));
+    await run(failing, m, 5);
+    expect(await server.db.commentMention.findUnique({ where: key })).toEqual(expect.objectContaining({ notifiedAt: null, skipped: MENTION_SKIPPED.mailFailed }));
+    const { sent, mailer } = recordingMailer();
+    await run(mailer, m);
+    expect(sent).toEqual([]);
+  });
+
+  it('without an SMTP server the mail is logged, not sent, and the row says so', async () => {
+    const m = await unqueuedMention();
+    const lines: string[] = [];
+    const mailer = createMailer({ logger: createLogger({ destination: { write: (line: string) => void lines.push(line) } }) });
+    await run(mailer, m);
+    const row = await server.db.commentMention.findUnique({ where: { postId_userId: { postId: m.postId, userId: m.userId } } });
+    expect(row).toEqual(expect.objectContaining({ notifiedAt: null, skipped: MENTION_SKIPPED.notSent }));
+    const logged = lines.map((line) => JSON.parse(line)).find((entry) => entry.mail?.to === m.email);
+    expect(logged.mail.subject).toBe('Owner mentioned you in Handbook');
+    expect(logged.mail.text).toContain('> Hello @');
+    expect(smtp.to(m.email)).toEqual([]);
+  });
+
+  it('a deleted reply is skipped; a payload without IDs is refused without a throw', async () => {
+    const m = await unqueuedMention();
+    const gone = { postId: `${m.postId}-reply`, userId: m.userId };
+    await server.db.commentMention.create({ data: { ...gone, commentId: m.postId } });
+    const { sent, mailer } = recordingMailer();
+    await run(mailer, gone);
+    expect((await settled(gone.postId, gone.userId)).skipped).toBe(MENTION_SKIPPED.postDeleted);
+    await run(mailer, { postId: 1 });
+    expect(sent).toEqual([]);
   });
 });

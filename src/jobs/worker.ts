@@ -9,8 +9,10 @@ import type { JobKind } from '../generated/prisma/client.js';
 import { RUN_JOB_TASK } from '../domain/work/jobs/enqueue.js';
 import { createMailer } from '../domain/people/mail/index.js';
 import { schedulePurges } from '../domain/content/spaces/trash.js';
+import { MENTION_MAIL_TASK } from '../domain/comments/mentions.js';
 import { runGitSync } from './handlers/git-sync.js';
 import { runImport } from './handlers/import.js';
+import { sendMentionMail } from './handlers/mention-mail.js';
 import { runOpenAPIProcess } from './handlers/openapi.js';
 import { runSpaceDuplicate, runSpacePurge } from './handlers/space-jobs.js';
 import { runJob, type JobHandler, type JobServices } from './runner.js';
@@ -38,6 +40,7 @@ export function taskList(services: JobServices): TaskList {
       const count = await schedulePurges(services.db);
       if (count) services.logger.info({ count }, 'queued purges of deleted spaces');
     },
+    [MENTION_MAIL_TASK]: sendMentionMail(services),
   };
 }
 

@@ -38,3 +38,45 @@ export function mentionedUsers(document: unknown, field = 'body', max = MAX_MENT
   }
   return [...users];
 }
+
+const BLOCK_BREAK = Symbol('block break');
+
+/**
+ * The plain text of a post for a notification: its texts in document order, blocks on lines of
+ * their own, each mention as `@<name>` (`nameOf` its user; '@someone' when unknown), cut to about
+ * `max` characters on a word boundary with an ellipsis. Never markup: what the body holds is read
+ * as text only. Iterative, like `mentionedUsers`.
+ */
+export function postExcerpt(document: unknown, nameOf: (userId: string) => string | undefined, max = 500): string {
+  const parts: string[] = [];
+  let length = 0;
+  const stack: unknown[] = [document];
+  while (stack.length && length <= max) {
+    const node = stack.pop();
+    if (node === BLOCK_BREAK) {
+      if (parts.length && parts[parts.length - 1] !== '\n') parts.push('\n');
+      continue;
+    }
+    if (!isObject(node)) continue;
+    let part = '';
+    if (node.object === 'text' && Array.isArray(node.leaves)) part = node.leaves.map((leaf) => (isObject(leaf) && typeof leaf.text === 'string' ? leaf.text : '')).join('');
+    const user = mentionedUser(node);
+    if (user !== null) part = `@${nameOf(user) ?? 'someone'}`;
+    if (part) {
+      parts.push(part);
+      length += part.length;
+    }
+    if (user !== null) continue; // a mention's own children are its rendering, not more text
+    if (node.object === 'block' || node.object === 'fragment') stack.push(BLOCK_BREAK);
+    const children = [...(Array.isArray(node.nodes) ? node.nodes : []), ...(Array.isArray(node.fragments) ? node.fragments : [])];
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
+  const text = parts
+    .join('')
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ')
+    .replace(/[^\S\n]+/g, ' ').replace(/ *\n[\s]*/g, '\n').trim();
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const space = cut.search(/\s\S*$/);
+  return `${(space > max * 0.8 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
