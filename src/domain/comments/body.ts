@@ -10,9 +10,9 @@ import { z } from 'zod';
 import type { BlockNode, JSONDocument } from '../../lib/documents/types.js';
 import { withKeys } from '../../lib/documents/with-keys.js';
 import { badRequest } from '../../lib/errors.js';
-import { convertMarkdown, MarkdownLimitError } from '../../lib/markdown/index.js';
-import { ensureKeys } from '../../lib/markdown/index.js';
+import { convertMarkdownStored, ensureKeys, MarkdownLimitError } from '../../lib/markdown/index.js';
 import { parseInput } from '../../lib/validation.js';
+import type { LinkResolver } from './links.js';
 
 export const COMMENT_MARKDOWN_MAX = 20_000;
 export const COMMENT_DOCUMENT_MAX = 100 * 1024;
@@ -29,11 +29,14 @@ export const commentBodySchema = z.union([
 
 const EMPTY = (): JSONDocument => ({ object: 'document', data: {}, nodes: [] });
 
-/** A body as sent (GraphQL JSON or REST), validated and converted; `field` names it in refusals. */
-export async function commentBody(raw: unknown, field = 'body'): Promise<JSONDocument> {
+/**
+ * A body as sent (GraphQL JSON or REST), validated and converted; `links` resolves the link
+ * targets of markdown (links.ts). `field` names the body in refusals.
+ */
+export async function commentBody(raw: unknown, links?: LinkResolver, field = 'body'): Promise<JSONDocument> {
   if (raw == null || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest(`Invalid value for "${field}": must be {markdown}, {document} or {}`, field);
   const body = parseInput(commentBodySchema, raw, `${field}.`);
-  if ('markdown' in body) return markdownBody(body.markdown, field);
+  if ('markdown' in body) return markdownBody(body.markdown, links, field);
   if ('document' in body) {
     const json = JSON.stringify(body.document);
     if (Buffer.byteLength(json) > COMMENT_DOCUMENT_MAX) throw badRequest(`Invalid value for "${field}": at most ${COMMENT_DOCUMENT_MAX} bytes of JSON document`, field);
@@ -42,10 +45,15 @@ export async function commentBody(raw: unknown, field = 'body'): Promise<JSONDoc
   return EMPTY();
 }
 
-async function markdownBody(markdown: string, field: string): Promise<JSONDocument> {
+async function markdownBody(markdown: string, links: LinkResolver | undefined, field: string): Promise<JSONDocument> {
   if (!markdown.trim()) return EMPTY();
   try {
-    const { title, document } = await convertMarkdown(markdown);
+    let page = await convertMarkdownStored(markdown);
+    const resolved = page.targets.length && links ? await links(page.targets) : {};
+    if (Object.keys(resolved).length) page = await convertMarkdownStored(markdown, { links: resolved });
+    // At most COMMENT_MARKDOWN_MAX characters of markdown: a small document to parse.
+    const document = JSON.parse(page.stored.json) as JSONDocument;
+    const title = page.title;
     if (!title) return document;
     const heading = { object: 'block', type: 'heading-1', isVoid: false, data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: title, marks: [] }] }] } as BlockNode;
     const withHeading = { ...document, nodes: [heading, ...document.nodes] };

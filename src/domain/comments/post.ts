@@ -13,6 +13,7 @@ import { guardedWrite } from '../access/guarded-write.js';
 import { newId } from '../kernel/ids.js';
 import { checkAnchor } from './anchor.js';
 import { commentBody } from './body.js';
+import { linkResolver } from './links.js';
 import { recordCommentEvent } from './events.js';
 import { recordMentions } from './mentions.js';
 import { requireCommentScope } from './scope.js';
@@ -34,8 +35,8 @@ export type CommentTarget = { spaceId: string; changeRequestId?: string | null }
 export async function postComment(db: Db, access: Access, target: CommentTarget, raw: unknown): Promise<string> {
   const input = parseInput(postInput, raw ?? {});
   const check = (a: Access) => requireCommentScope(a, target.spaceId, target.changeRequestId, 'comment');
-  await check(access);
-  const body = await commentBody(input.body);
+  const before = await check(access);
+  const body = await commentBody(input.body, linkResolver(access.loaders, before.space.id, before.revisionId, input.page ?? null));
   const commentId = newId('Comment');
   await guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check }, async (tx, scope) => {
     const anchor = await checkAnchor(tx, scope.revisionId, input.page, input.node);

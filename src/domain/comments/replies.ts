@@ -7,12 +7,11 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { forbidden, notFound } from '../../lib/errors.js';
+import { badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { parseInput } from '../../lib/validation.js';
 import type { Access } from '../access/access.js';
 import { guardedWrite } from '../access/guarded-write.js';
 import { newId } from '../kernel/ids.js';
-import { commentBody } from './body.js';
 import { recordCommentEvent } from './events.js';
 import { recordMentions } from './mentions.js';
 import { mayDeletePost } from './permissions.js';
@@ -20,7 +19,7 @@ import { applyReactions } from './reactions.js';
 import { findComment, findReply, type CommentRow } from './rows.js';
 import { requireCommentScope, type CommentScope } from './scope.js';
 import type { CommentTarget } from './post.js';
-import { postUpdateInput, updatedBody } from './update.js';
+import { bodyInThread, postUpdateInput } from './update.js';
 
 const { sql } = Prisma;
 
@@ -47,8 +46,9 @@ const eventOf = (scope: CommentScope, comment: CommentRow, actorId: string) => (
 export async function postReply(db: Db, access: Access, target: CommentTarget, commentId: string, raw: unknown): Promise<string> {
   const input = parseInput(postInput, raw ?? {});
   const check = (a: Access) => requireCommentScope(a, target.spaceId, target.changeRequestId, 'comment');
-  await check(access);
-  const body = await commentBody(input.body);
+  const scope = await check(access);
+  if (input.body == null) throw badRequest('Invalid value for "body": required', 'body');
+  const body = (await bodyInThread(db, access, scope, commentId, input.body))!;
   const replyId = newId('CommentReply');
   await guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check }, async (tx, scope) => {
     const comment = await threadOf(tx, scope, commentId);
@@ -63,8 +63,7 @@ export async function postReply(db: Db, access: Access, target: CommentTarget, c
 export async function updateReply(db: Db, access: Access, target: CommentTarget, commentId: string, id: string, raw: unknown): Promise<void> {
   const input = parseInput(updateInput, raw ?? {});
   const check = (a: Access) => requireCommentScope(a, target.spaceId, target.changeRequestId, 'comment');
-  await check(access);
-  const body = await updatedBody(input.body);
+  const body = await bodyInThread(db, access, await check(access), commentId, input.body);
   await guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check }, async (tx, scope) => {
     const comment = await threadOf(tx, scope, commentId);
     await tx.$executeRaw(sql`SELECT 1 FROM "CommentReply" WHERE "id" = ${id} FOR UPDATE`);

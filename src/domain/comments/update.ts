@@ -13,6 +13,8 @@ import { parseInput } from '../../lib/validation.js';
 import type { Access } from '../access/access.js';
 import { guardedWrite } from '../access/guarded-write.js';
 import { commentBody } from './body.js';
+import { linkResolver } from './links.js';
+import type { Queryable } from '../kernel/pagination/keyset.js';
 import { recordCommentEvent } from './events.js';
 import { recordMentions } from './mentions.js';
 import { applyReactions, reactionListSchema } from './reactions.js';
@@ -30,8 +32,16 @@ export const postUpdateInput = {
 
 const updateInput = z.object({ ...postUpdateInput, resolved: z.boolean().nullish() }).strict();
 
-/** A body given in an update, converted (before the transaction: markdown runs in the pool). */
-export const updatedBody = (body: unknown): Promise<JSONDocument | null> => (body === undefined || body === null ? Promise.resolve(null) : commentBody(body));
+/**
+ * A body given in an update or a reply, converted before the transaction (markdown runs in the
+ * pool), its links resolved from the page of comment `commentId` (read here; the transaction
+ * checks again that the comment exists).
+ */
+export async function bodyInThread(db: Queryable, access: Access, scope: CommentScope, commentId: string, body: unknown): Promise<JSONDocument | null> {
+  if (body === undefined || body === null) return null;
+  const comment = await findComment(db, scope.place, commentId);
+  return commentBody(body, linkResolver(access.loaders, scope.space.id, scope.revisionId, comment?.pageId ?? null));
+}
 
 /** The comment `id` of the scope's place, locked until the transaction ends; 404 when there is none. */
 export async function lockComment(tx: Prisma.TransactionClient, scope: CommentScope, id: string): Promise<CommentRow> {
@@ -44,8 +54,7 @@ export async function lockComment(tx: Prisma.TransactionClient, scope: CommentSc
 export async function updateComment(db: Db, access: Access, target: CommentTarget, id: string, raw: unknown): Promise<void> {
   const input = parseInput(updateInput, raw ?? {});
   const check = (a: Access) => requireCommentScope(a, target.spaceId, target.changeRequestId, 'comment');
-  await check(access);
-  const body = await updatedBody(input.body);
+  const body = await bodyInThread(db, access, await check(access), id, input.body);
   await guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check }, async (tx, scope) => {
     const comment = await lockComment(tx, scope, id);
     const fields: string[] = [];

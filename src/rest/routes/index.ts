@@ -15,6 +15,7 @@ import { ssoRoutes } from './sso.js';
 import { inviteRoutes } from './invites.js';
 import { permissionRoutes } from './permissions.js';
 import { reviewRoutes } from './reviews.js';
+import { commentRoutes } from './comments.js';
 import { searchRoutes } from './search.js';
 import { siteRoutes } from './sites.js';
 import { spaceRoutes } from './spaces.js';
@@ -23,4 +24,4 @@ import { teamRoutes } from './teams.js';
 import { userRoutes } from './users.js';
 import { webhookRoutes } from './webhooks.js';
 
-export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...spaceContentRoutes, ...linkRoutes, ...reviewRoutes, ...exportRoutes, ...importRoutes, ...gitSyncRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...openAPISpecRoutes, ...translationRoutes, ...fontRoutes, ...ssoRoutes, ...inviteRoutes, ...searchRoutes, ...siteRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes, ...webhookRoutes];
+export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...spaceContentRoutes, ...linkRoutes, ...reviewRoutes, ...commentRoutes, ...exportRoutes, ...importRoutes, ...gitSyncRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...openAPISpecRoutes, ...translationRoutes, ...fontRoutes, ...ssoRoutes, ...inviteRoutes, ...searchRoutes, ...siteRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes, ...webhookRoutes];
