@@ -7,7 +7,7 @@ import type { InlineNode, Mark } from '../documents/types.js';
 import { parseHtmlTag, parseStyle } from './html.js';
 import { inline, mark, textNode, type InlineChild } from './nodes.js';
 import { normalizeInlines } from './normalize.js';
-import { urlToRef } from './refs.js';
+import { mentionedUserOfUrl, urlToRef } from './refs.js';
 
 const HTML_MARKS: Record<string, string> = {
   strong: 'bold',
@@ -58,9 +58,7 @@ export class InlineBuilder {
   /** A markdown link: its children (walked by `inside`) go into the link's nodes. */
   link(url: string, inside: () => void): void {
     if (this.links.length) return inside(); // no link inside a link
-    const node = inline('link', { ref: urlToRef(url) }, []);
-    this.sink.push(node);
-    const entry = { node, html: false };
+    const entry = { node: this.linkNode(url), html: false };
     this.links.push(entry);
     try {
       inside();
@@ -68,6 +66,22 @@ export class InlineBuilder {
       const at = this.links.lastIndexOf(entry);
       if (at >= 0) this.links.splice(at);
     }
+  }
+
+  /**
+   * The node a link's content goes into: a new link in the current sink, or, for a user mention
+   * (`mention:<userId>`, refs.ts), a void mention in the sink and a detached node that takes the
+   * link's text, which the mention does not keep.
+   */
+  private linkNode(url: string): InlineNode {
+    const user = mentionedUserOfUrl(url);
+    if (user === null) {
+      const node = inline('link', { ref: urlToRef(url) }, []);
+      this.sink.push(node);
+      return node;
+    }
+    this.inline(inline('mention', { ref: { kind: 'user', user } }));
+    return inline('link', {}, []);
   }
 
   /** An inline HTML tag. False when it is not one the dialect knows (the caller keeps it as text). */
@@ -95,9 +109,7 @@ export class InlineBuilder {
       } else {
         // Only `<a href>` is a link (and not inside another link); other anchors stay text.
         if (tag.attrs.href === undefined || this.links.length || tag.selfClosing) return false;
-        const node = inline('link', { ref: urlToRef(tag.attrs.href) }, []);
-        this.sink.push(node);
-        this.links.push({ node, html: true });
+        this.links.push({ node: this.linkNode(tag.attrs.href), html: true });
       }
       return true;
     }

@@ -53,5 +53,27 @@ export function refToUrl(ref: unknown, options: WriteOptions = {}): string {
   }
 }
 
+/**
+ * A user mention in markdown: a link to `mention:<userId>` (`[@usr_1](mention:usr_1)`, or
+ * `<a href="mention:usr_1">` where the dialect writes HTML). The writer writes user mentions so;
+ * the reader reads such a link as a mention (its text is not kept: a mention is void). Mentions of
+ * pages and other references stay links to where they point.
+ */
+const MENTION_SCHEME = 'mention:';
+
+/** The user a `mention:` URL names, or null (another URL, or not an ID's characters). */
+export function mentionedUserOfUrl(url: string): string | null {
+  if (!url.startsWith(MENTION_SCHEME)) return null;
+  const user = url.slice(MENTION_SCHEME.length);
+  return /^[A-Za-z0-9_-]{1,100}$/.test(user) ? user : null;
+}
+
+/** The URL and link text of a user mention's reference; null for another reference. */
+export function userMentionLink(ref: unknown): { url: string; text: string } | null {
+  if (!isRecord(ref) || ref.kind !== 'user' || typeof ref.user !== 'string') return null;
+  const url = `${MENTION_SCHEME}${ref.user}`;
+  return mentionedUserOfUrl(url) ? { url, text: `@${ref.user}` } : null;
+}
+
 /** Absolute (`https:`, `mailto:`, `//host`) or in-page (`#x`) targets are not relative paths. */
 export const isRelativeUrl = (url: string): boolean => url !== '' && !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(url) && !url.startsWith('//') && !url.startsWith('#');

@@ -8,7 +8,7 @@ import type { Mark } from '../documents/types.js';
 import { escapeAttribute, escapeHtml } from './html.js';
 import { childrenOf, dataOf, isRecord, leavesOf, marksOf, stringField } from './nodes.js';
 import { canonicalMarks, markId } from './normalize.js';
-import { refToUrl, type WriteOptions } from './refs.js';
+import { refToUrl, userMentionLink, type WriteOptions } from './refs.js';
 import type { MdNode } from './remark.js';
 
 /** Where the phrasing goes: a line break is a hard break in a paragraph, `<br>` in a table cell, a space in a heading. */
@@ -55,6 +55,14 @@ export function emojiText(code: unknown): string {
   return points.every((p) => Number.isInteger(p) && p > 0 && p <= 0x10ffff) ? String.fromCodePoint(...points) : code;
 }
 
+/** A mention as a link: a user's as `[@id](mention:id)` (read back as a mention), any other as a link to its target. */
+function mentionLink(ref: unknown, options: WriteOptions): { url: string; text: string } {
+  const user = userMentionLink(ref);
+  if (user) return user;
+  const url = refToUrl(ref, options);
+  return { url, text: url };
+}
+
 /** The wrapper marks every non-empty leaf under a node has (none if it has no text). */
 function commonMarks(node: unknown): Mark[] {
   const leaves: Mark[][] = [];
@@ -92,8 +100,8 @@ function collect(nodes: unknown[], runs: Run[], options: WriteOptions, mode: Inl
         break;
       }
       case 'mention': {
-        const url = refToUrl(data.ref, options);
-        runs.push(fixed({ type: 'link', url, title: null, children: [{ type: 'text', value: url }] }));
+        const { url, text } = mentionLink(data.ref, options);
+        runs.push(fixed({ type: 'link', url, title: null, children: [{ type: 'text', value: text }] }));
         break;
       }
       case 'inline-image': {
@@ -271,8 +279,8 @@ export function inlinesToHtml(nodes: unknown[], options: WriteOptions, depth = 0
     }
     const data = dataOf(node);
     if (node.type === 'link' || node.type === 'mention') {
-      const url = refToUrl(data.ref, options);
-      const inner = node.type === 'link' ? inlinesToHtml(childrenOf(node), options, depth + 1) : escapeHtml(url);
+      const { url, text } = node.type === 'link' ? { url: refToUrl(data.ref, options), text: '' } : mentionLink(data.ref, options);
+      const inner = node.type === 'link' ? inlinesToHtml(childrenOf(node), options, depth + 1) : escapeHtml(text);
       html += `<a href="${escapeAttribute(url)}">${inner}</a>`;
     } else if (node.type === 'inline-image') {
       const size = stringField(data, 'size');
