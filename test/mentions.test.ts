@@ -8,13 +8,14 @@ import { MemberRole } from '@gitbook/api';
 import type { JobHelpers } from 'graphile-worker';
 import { describe, expect, it } from 'vitest';
 import { recordMentions, type MentionedPost } from '../src/domain/comments/mentions.js';
+import { mentionedUsers, postExcerpt } from '../src/lib/documents/mentions.js';
 import { newId } from '../src/domain/kernel/ids.js';
 import { createMailer, type Mailer, type MailMessage } from '../src/domain/people/mail/index.js';
 import { MENTION_SKIPPED, sendMentionMail } from '../src/jobs/handlers/mention-mail.js';
 import { createLogger } from '../src/observability/logger.js';
 import type { JSONDocument } from '../src/lib/documents/types.js';
 import { AppError } from '../src/lib/errors.js';
-import { sdk } from './helpers/clients.js';
+import { http, sdk } from './helpers/clients.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 import { useSmtpServer } from './helpers/smtp.js';
@@ -66,6 +67,28 @@ const record = (p: MentionedPost) => server.db.$transaction((tx) => recordMentio
 
 const queued = async (postId: string) =>
   server.db.$queryRaw<{ key: string }[]>`SELECT key FROM graphile_worker._private_jobs WHERE key LIKE ${`mention:${postId}:%`}`;
+
+describe('mentionedUsers and postExcerpt', () => {
+  it('finds mentions in nested blocks and fragments, in order, once each, without recursion', () => {
+    const cell = { object: 'fragment', fragment: 'c', nodes: [body('in a cell ', 'u3', 'u1')] };
+    const doc = { object: 'document', nodes: [...body('a ', 'u1', 'u2').nodes, { object: 'block', type: 'table', isVoid: true, fragments: [cell] }] };
+    expect(mentionedUsers(doc)).toEqual(['u1', 'u2', 'u3']);
+    let deep: unknown = body('deep ', 'u9');
+    for (let i = 0; i < 100_000; i++) deep = { object: 'block', type: 'blockquote', nodes: [deep] };
+    expect(mentionedUsers(deep)).toEqual(['u9']);
+    // Page mentions and malformed refs are not user mentions.
+    expect(mentionedUsers({ object: 'inline', type: 'mention', data: { ref: { kind: 'page', page: 'p' } } })).toEqual([]);
+    expect(mentionedUsers({ object: 'inline', type: 'mention', data: { ref: { kind: 'user', user: 7 } } })).toEqual([]);
+  });
+
+  it('an excerpt is plain text: names for mentions, blocks on lines, control characters out, cut near 500 on a word', () => {
+    const doc = { object: 'document', nodes: [...body('Hi\u0007 <b>', 'u1').nodes, ...body('second   line ', 'u2').nodes] };
+    expect(postExcerpt(doc, (id) => (id === 'u1' ? 'Ann' : undefined))).toBe('Hi <b>@Ann\nsecond line @someone');
+    const long = postExcerpt(body('word '.repeat(300)), () => undefined);
+    expect(long.length).toBeLessThanOrEqual(501);
+    expect(long).toMatch(/word…$/);
+  });
+});
 
 describe('recordMentions', () => {
   it('records members mentioned (not the author, not outsiders), once per post and user', async () => {
@@ -272,5 +295,75 @@ describe('the mention task', () => {
     expect((await settled(gone.postId, gone.userId)).skipped).toBe(MENTION_SKIPPED.postDeleted);
     await run(mailer, { postId: 1 });
     expect(sent).toEqual([]);
+  });
+});
+
+// ——— end to end: comments and replies written through REST ———
+
+describe('mentions in comments written through REST', () => {
+  /** A document body for the REST API (`{document}`), mentioning `users`. */
+  const docBody = (words: string, ...users: string[]) => ({ document: body(words, ...users) }) as never;
+
+  it('a member is mailed once; an edit keeping the mention mails nobody; one adding a member mails them; a reply mentioning again is a new post', async () => {
+    const s = await setup();
+    const ann = await createActor(server.db, { org: s.org.id, role: 'read', name: 'Ann' });
+    const cat = await createActor(server.db, { org: s.org.id, role: 'comment', name: 'Cat' });
+    const posted = (await s.api.spaces.postCommentInSpace(s.space.id, { body: docBody('Please review, ', ann.id, s.owner.id) })).data;
+    await settled(posted.id, ann.id);
+    const [first] = await smtp.waitFor(ann.email);
+    expect(first.subject).toBe('Owner mentioned you in Handbook');
+    expect(first.text).toContain('> Please review, @Ann@Owner');
+    expect(first.text).toContain(`/v1/spaces/${s.space.id}/comments/${posted.id}\n`);
+    // The author mentioned themselves: no row, no mail.
+    expect(await server.db.commentMention.count({ where: { postId: posted.id, userId: s.owner.id } })).toBe(0);
+
+    await s.api.spaces.updateCommentInSpace(s.space.id, posted.id, { body: docBody('Please review again, ', ann.id) } as never);
+    await s.api.spaces.updateCommentInSpace(s.space.id, posted.id, { body: docBody('And you, ', ann.id, cat.id) } as never);
+    await settled(posted.id, cat.id);
+    expect(await smtp.waitFor(cat.email)).toHaveLength(1);
+
+    const answer = (await sdk(server.url, cat.token).spaces.postCommentReplyInSpace(s.space.id, posted.id, { body: docBody('Ann, see ', ann.id) })).data;
+    await settled(answer.id, ann.id);
+    const mails = await smtp.waitFor(ann.email, 2);
+    expect(mails.map((m) => m.subject)).toEqual(['Owner mentioned you in Handbook', 'Cat mentioned you in Handbook']);
+    expect(mails[1].text).toContain(`/comments/${posted.id}/replies/${answer.id}`);
+    expect(smtp.to(s.owner.email)).toEqual([]);
+  });
+
+  it('a markdown body mentions with [@id](mention:id); a guest without a grant and an outsider get nothing', async () => {
+    const s = await setup();
+    const ann = await createActor(server.db, { org: s.org.id, role: 'review' });
+    const guest = await createActor(server.db, { org: s.org.id, role: 'guest' });
+    const outsider = (await createOrg(server.db)).owner;
+    const markdown = `[@${ann.id}](mention:${ann.id}), [@${guest.id}](mention:${guest.id}) and [@x](mention:${outsider.id}): **ship it**?`;
+    const posted = (await s.api.spaces.postCommentInSpace(s.space.id, { body: { markdown } } as never)).data;
+    expect((await settled(posted.id, guest.id)).skipped).toBe(MENTION_SKIPPED.noAccess);
+    const [mail] = await smtp.waitFor(ann.email);
+    expect(mail.text).toMatch(/> @user-\S+, @user-\S+ and @\S+: ship it\?/);
+    expect(await server.db.commentMention.count({ where: { postId: posted.id, userId: outsider.id } })).toBe(0);
+    expect(smtp.to(guest.email)).toEqual([]);
+    expect(smtp.to(outsider.email)).toEqual([]);
+  });
+
+  it('a comment on a page of a change request names both and links under the change request', async () => {
+    const s = await setup();
+    const ann = await createActor(server.db, { org: s.org.id, role: 'read' });
+    const cr = (await s.api.spaces.createChangeRequest(s.space.id, { subject: 'New guide' })).data;
+    const write = await s.api.spaces.updateChangeRequestContent(s.space.id, cr.id, { changes: [{ operation: 'insert_page', ref: 'g', title: 'Guide', document: { markdown: 'Text\n' } }] as never }, { compat: false });
+    const page = (write.data as any).changes[0].page.id as string;
+    const posted = (await s.api.spaces.postCommentInChangeRequest(s.space.id, cr.id, { page, body: docBody('Look, ', ann.id) } as never)).data;
+    const [mail] = await smtp.waitFor(ann.email);
+    expect(mail.text).toContain('Page: Guide');
+    expect(mail.text).toContain(`Change request: #${cr.number} New guide`);
+    expect(mail.text).toContain(`/v1/spaces/${s.space.id}/change-requests/${cr.id}/comments/${posted.id}\n`);
+  });
+
+  it('more than 50 distinct users is a 400 naming body, and no comment is written', async () => {
+    const s = await setup();
+    const users = Array.from({ length: 51 }, (_, i) => `usr_${i}`);
+    const answer = await http(server.url, s.owner.token, 'POST', `/spaces/${s.space.id}/comments`, { body: { document: body('All', ...users) } });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.message).toMatch(/body/);
+    expect(await server.db.comment.count({ where: { spaceId: s.space.id } })).toBe(0);
   });
 });
