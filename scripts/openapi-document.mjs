@@ -1,7 +1,9 @@
 // Writes src/rest/openapi.json: the public OpenAPI document of @gitbook/api narrowed to the
 // methods and paths this server serves (the route table), with exactly the components they
 // reference, the server URL relative to this instance, and quire's additions (paths the API
-// description documents that the public document lacks). Served at GET /v1/openapi.json.
+// description documents that the public document lacks). Served at GET /v1/openapi.json. An
+// addition described in src/rest/quire-openapi.json (its paths and components) gets that
+// description; any other a generic entry under the `quire` tag.
 // Rerun after changing the route table or upgrading @gitbook/api (test/routes.test.ts checks).
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -9,7 +11,9 @@ import path from 'node:path';
 
 /** The narrowed document for `served` (["GET /spaces/{spaceId}", …]). */
 export function narrowedDocument(served) {
-  const source = createRequire(import.meta.url)('@gitbook/api/spec/openapi.json');
+  const require = createRequire(import.meta.url);
+  const source = require('@gitbook/api/spec/openapi.json');
+  const described = require('../src/rest/quire-openapi.json');
   const paths = {};
   const additions = [];
   for (const key of [...served].sort()) {
@@ -26,6 +30,11 @@ export function narrowedDocument(served) {
   for (const key of additions) {
     const [method, route] = key.split(' ');
     paths[route] ??= {};
+    const own = described.paths[route]?.[method.toLowerCase()];
+    if (own) {
+      paths[route][method.toLowerCase()] = own;
+      continue;
+    }
     paths[route][method.toLowerCase()] = {
       operationId: `quire${method[0]}${method.slice(1).toLowerCase()}${route.replace(/[{}]/g, '').replace(/\/(\w)/g, (_m, c) => c.toUpperCase()).replace(/[^A-Za-z]/g, '')}`,
       summary: `${method} ${route} (a quire addition: see the API description)`,
@@ -44,8 +53,9 @@ export function narrowedDocument(served) {
     if (typeof node.$ref === 'string' && node.$ref.startsWith('#/components/') && !seen.has(node.$ref)) {
       seen.add(node.$ref);
       const [, , kind, name] = node.$ref.split('/');
-      (keep[kind] ??= {})[name] = source.components[kind][name];
-      pending.push(source.components[kind][name]);
+      const component = described.components[kind]?.[name] ?? source.components[kind][name];
+      (keep[kind] ??= {})[name] = component;
+      pending.push(component);
     }
     for (const value of Object.values(node)) if (value && typeof value === 'object') pending.push(value);
   }

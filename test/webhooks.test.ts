@@ -4,6 +4,9 @@
  * other members, 404 for another organization); validation 400s naming the field; the secret
  * shown only by create and rotate, and stored sealed. Deliveries: webhook-delivery.test.ts.
  */
+import { createRequire } from 'node:module';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/domain/kernel/ids.js';
 import { MAX_ENDPOINTS_PER_ORGANIZATION } from '../src/domain/webhooks/settings.js';
@@ -167,6 +170,39 @@ describe('webhook endpoints over REST', () => {
     expect(next.body.items).toHaveLength(30);
     expect(next.body.next).toBeUndefined();
     expect(new Set([...page.body.items, ...next.body.items].map((w: { id: string }) => w.id)).size).toBe(MAX_ENDPOINTS_PER_ORGANIZATION);
+  });
+});
+
+describe('webhook answers as /v1/openapi.json describes them (src/rest/quire-openapi.json)', () => {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  ajv.addSchema(createRequire(import.meta.url)('../src/rest/quire-openapi.json'), 'quire');
+  const conforms = (schema: string, value: unknown) => {
+    const validate = ajv.compile({ $ref: `quire#/components/schemas/${schema}` });
+    expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
+  };
+
+  it('answers endpoints, lists and deliveries in their documented shapes', async () => {
+    const { owner, base } = await setup();
+    const created = await http(server.url, owner.token, 'POST', base, { url: URL_A, events: ['spaceCreated'], active: false });
+    conforms('QuireWebhookEndpointWithSecret', created.body);
+    conforms('QuireWebhookEndpoint', (await http(server.url, owner.token, 'GET', `${base}/${created.body.id}`)).body);
+    conforms('QuireWebhookEndpoints', (await http(server.url, owner.token, 'GET', base)).body);
+    conforms('QuireWebhookEndpointWithSecret', (await http(server.url, owner.token, 'POST', `${base}/${created.body.id}/secret`)).body);
+    // A delivery with one failed attempt, as a drain leaves it.
+    const delivery = await server.db.webhookDelivery.create({
+      data: { id: newId('WebhookDelivery'), endpointId: created.body.id, eventId: newId('OutboxEvent'), kind: 'spaceCreated', payload: '{"type":"spaceCreated","timestamp":"2026-01-01T00:00:00.000Z","data":{"id":"evt_x"}}', attempts: 1, lastStatusCode: 500, lastLatencyMs: 12, lastError: 'HTTP 500' },
+    });
+    await server.db.webhookAttempt.create({ data: { id: newId('WebhookAttempt'), deliveryId: delivery.id, attempt: 1, statusCode: 500, latencyMs: 12, error: 'HTTP 500' } });
+    const list = await http(server.url, owner.token, 'GET', `${base}/${created.body.id}/deliveries`);
+    conforms('QuireWebhookDeliveries', list.body);
+    expect(list.body.items[0]).toMatchObject({ id: delivery.id, status: 'pending', attempts: 1, attemptLog: [{ attempt: 1, statusCode: 500, latencyMs: 12, error: 'HTTP 500' }] });
+    conforms('QuireWebhookDelivery', (await http(server.url, owner.token, 'GET', `${base}/${created.body.id}/deliveries/${delivery.id}`)).body);
+    const again = await http(server.url, owner.token, 'POST', `${base}/${created.body.id}/deliveries/${delivery.id}/redeliver`);
+    expect(again.status).toBe(202);
+    conforms('QuireWebhookDelivery', again.body);
+    expect((await http(server.url, owner.token, 'GET', `${base}/${created.body.id}/deliveries?status=sent`)).status).toBe(400);
+    expect((await http(server.url, owner.token, 'GET', `${base}/${created.body.id}/deliveries/${newId('WebhookDelivery')}`)).status).toBe(404);
   });
 });
 
