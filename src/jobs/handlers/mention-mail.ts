@@ -65,7 +65,7 @@ async function deliver(services: JobServices, { postId, userId }: Payload, helpe
 
   const body = reply ? reply.body : comment.body;
   const authorId = reply ? reply.authorId : comment.authorId;
-  const names = await displayNames(db, [authorId, ...mentionedUsers(body, 'body', Infinity)]);
+  const names = await displayNames(db, comment.space.organizationId, authorId, mentionedUsers(body, 'body', Infinity));
   const cr = comment.changeRequest;
   const base = `${config.publicUrl}/v1/spaces/${comment.spaceId}${cr ? `/change-requests/${cr.id}` : ''}/comments/${comment.id}`;
   const message = mentionEmail({
@@ -127,8 +127,12 @@ function validEmail(email: string): string | null {
   }
 }
 
-async function displayNames(db: Db, ids: string[]): Promise<Map<string, string>> {
-  const users = await db.user.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, displayName: true } });
+/** The author's name and those of the mentioned members: the name of someone outside the organization is not told. */
+async function displayNames(db: Db, organizationId: string, authorId: string, mentioned: string[]): Promise<Map<string, string>> {
+  const users = await db.user.findMany({
+    where: { OR: [{ id: authorId }, { id: { in: mentioned }, memberships: { some: { organizationId } } }] },
+    select: { id: true, displayName: true },
+  });
   return new Map(users.map((u) => [u.id, u.displayName]));
 }
 
