@@ -15,7 +15,7 @@ import { MENTION_SKIPPED, sendMentionMail } from '../src/jobs/handlers/mention-m
 import { createLogger } from '../src/observability/logger.js';
 import type { JSONDocument } from '../src/lib/documents/types.js';
 import { AppError } from '../src/lib/errors.js';
-import { http, sdk } from './helpers/clients.js';
+import { gql, gqlOk, http, sdk } from './helpers/clients.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 import { useSmtpServer } from './helpers/smtp.js';
@@ -366,5 +366,20 @@ describe('mentions in comments written through REST', () => {
     expect(answer.status).toBe(400);
     expect(answer.body.error.message).toMatch(/body/);
     expect(await server.db.comment.count({ where: { spaceId: s.space.id } })).toBe(0);
+  });
+});
+
+describe('mentions in comments written through GraphQL', () => {
+  const POST = `mutation ($spaceId: ID!, $body: JSON!) { postComment(spaceId: $spaceId, body: $body) { id } }`;
+
+  it('postComment mails the member it mentions; past 50 users it is a BAD_REQUEST', async () => {
+    const s = await setup();
+    const ann = await createActor(server.db, { org: s.org.id, role: 'read' });
+    const posted = await gqlOk(server.url, s.owner.token, POST, { spaceId: s.space.id, body: { document: body('Over to you, ', ann.id) } });
+    const [mail] = await smtp.waitFor(ann.email);
+    expect(mail.text).toContain(`/comments/${posted.postComment.id}\n`);
+    const refused = await gql(server.url, s.owner.token, POST, { spaceId: s.space.id, body: { document: body('All', ...Array.from({ length: 51 }, (_, i) => `usr_${i}`)) } });
+    expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    expect(refused.errors?.[0]?.message).toMatch(/body/);
   });
 });
