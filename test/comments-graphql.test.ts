@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { gql, gqlOk, sdk } from './helpers/clients.js';
 import { createActor, createOrg, type Actor } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
+import { postSubscription, sseResults } from './helpers/sse.js';
 
 const server = useServer();
 
@@ -272,5 +273,28 @@ describe('comments through GraphQL', () => {
     expect(commenters.space.commenters.totalCount).toBe(2);
     expect(commenters.space.commenters.edges.map((e: { node: { id: string } }) => e.node.id).sort()).toEqual([commenter.id, writer.id].sort());
     expect(commenters.space.commenters.edges[0].node.organizationId).toBe(org.id);
+  });
+
+  it("reaches organizationEvents: a reader of the space hears of comments and replies as they are written", async () => {
+    const { org, space, commenter, reader } = await setup();
+    const abort = new AbortController();
+    try {
+      const response = await postSubscription(server.url, reader.token, `subscription($id: ID!) { organizationEvents(organizationId: $id) { kind subjectId spaceId actorId } }`, { id: org.id }, abort.signal);
+      const results = sseResults(response);
+      // Subscribed once the stream answers: a write after this is heard.
+      const comment = await post(commenter, { s: space.id, body: { markdown: 'Heard?' } });
+      const reply = await gqlOk(server.url, commenter.token, `mutation($s: ID!, $c: ID!) { r: postCommentReply(spaceId: $s, commentId: $c, body: {}) { id } }`, { s: space.id, c: comment.id });
+      const heard: unknown[] = [];
+      for await (const result of results) {
+        heard.push(result.data?.organizationEvents);
+        if (heard.length === 2) break;
+      }
+      expect(heard).toEqual([
+        { kind: 'commentCreated', subjectId: comment.id, spaceId: space.id, actorId: commenter.id },
+        { kind: 'commentReplyCreated', subjectId: reply.r.id, spaceId: space.id, actorId: commenter.id },
+      ]);
+    } finally {
+      abort.abort();
+    }
   });
 });
