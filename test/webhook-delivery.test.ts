@@ -337,6 +337,21 @@ describe('webhook delivery', () => {
     expect(() => verify(previous, later)).toThrow();
   });
 
+  it('delivers the end of a job (jobFinished, recorded as the job ends)', async () => {
+    const hook = receiver.path();
+    const { org, owner, secret } = await env.endpoint(hook.url, { events: ['jobFinished'] });
+    const api = sdk(env.baseUrl, owner.token);
+    const space = (await api.orgs.createSpace(org.id, { title: 'Original' })).data;
+    const copy = await http(env.baseUrl, owner.token, 'POST', `/spaces/${space.id}/duplicate`);
+    expect(copy.status, JSON.stringify(copy.body)).toBeLessThan(300);
+    const [r] = await until('jobFinished', () => hook.received().length > 0 && hook.received());
+    const job = await env.db.job.findFirstOrThrow({ where: { organizationId: org.id, kind: 'space_duplicate' } });
+    expect(job.state).toBe('succeeded');
+    expect(verify(secret, r)).toMatchObject({ type: 'jobFinished', data: { subjectId: job.id, spaceId: space.id, actorId: owner.id, kind: 'space_duplicate', state: 'succeeded' } });
+    const events = await env.db.outboxEvent.findMany({ where: { organizationId: org.id, kind: 'jobFinished' } });
+    expect(events).toHaveLength(1);
+  });
+
   it('keeps an inactive endpoint\'s queue until it is turned on again, and queues nothing new for it', async () => {
     const hook = receiver.path();
     const { org, owner, base, id } = await env.endpoint(hook.url, { active: false });

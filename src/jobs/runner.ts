@@ -19,6 +19,7 @@ import type { Db } from '../db/client.js';
 import { Access } from '../domain/access/access.js';
 import { AppError } from '../lib/errors.js';
 import { ImportError } from '../lib/import-readers/import-error.js';
+import { recordJobsFinished } from '../domain/work/jobs/finished.js';
 import { jobEvent, type JobRow } from '../domain/work/jobs/rows.js';
 import { createLoaders } from '../domain/loaders/index.js';
 import { JOB_STOPPED, overBudget, stoppedReason } from './attempts.js';
@@ -67,8 +68,18 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
     publish(row);
     return row;
   };
+  /** The run's last update: a job that ends records `jobFinished` in the same transaction. */
+  const finish = async (set: Prisma.Sql): Promise<JobRow | undefined> => {
+    const row = await db.$transaction(async (tx) => {
+      const [ended] = await tx.$queryRaw<JobRow[]>`UPDATE "Job" SET ${set}, "version" = "version" + 1, "updatedAt" = now() WHERE ${ours()} RETURNING *`;
+      await recordJobsFinished(tx, [ended]);
+      return ended;
+    });
+    publish(row);
+    return row;
+  };
   const end = (state: 'succeeded' | 'failed' | 'cancelled' | 'queued', fields: { errorCode?: string | null; message: string; errorMessage?: string | null }) =>
-    update(sql`"state" = ${state}::"JobState", "errorCode" = ${fields.errorCode ?? null}, "errorMessage" = ${fields.errorMessage ?? null}, "message" = ${fields.message}, "finishedAt" = ${state === 'queued' ? null : new Date()}, "secret" = ${state === 'queued' ? sql`"secret"` : null}`);
+    finish(sql`"state" = ${state}::"JobState", "errorCode" = ${fields.errorCode ?? null}, "errorMessage" = ${fields.errorMessage ?? null}, "message" = ${fields.message}, "finishedAt" = ${state === 'queued' ? null : new Date()}, "secret" = ${state === 'queued' ? sql`"secret"` : null}`);
 
   const [claimed] = await db.$queryRaw<JobRow[]>`
     UPDATE "Job" SET "state" = 'running', "attempts" = "attempts" + 1, "startedAt" = COALESCE("startedAt", now()), "workerId" = ${workerId},
@@ -76,9 +87,13 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
     WHERE "id" = ${jobId} AND "state" IN ('queued', 'running') AND NOT "cancelRequested" RETURNING *`;
   if (!claimed) {
     // Finished already (a repeated run), gone with its organization, or cancelled before it ran.
-    const [cancelled] = await db.$queryRaw<JobRow[]>`
-      UPDATE "Job" SET "state" = 'cancelled', "errorCode" = 'CANCELLED', "message" = 'Cancelled', "finishedAt" = now(), "secret" = NULL, "version" = "version" + 1, "updatedAt" = now()
-      WHERE "id" = ${jobId} AND "state" IN ('queued', 'running') AND "cancelRequested" RETURNING *`;
+    const cancelled = await db.$transaction(async (tx) => {
+      const [row] = await tx.$queryRaw<JobRow[]>`
+        UPDATE "Job" SET "state" = 'cancelled', "errorCode" = 'CANCELLED', "message" = 'Cancelled', "finishedAt" = now(), "secret" = NULL, "version" = "version" + 1, "updatedAt" = now()
+        WHERE "id" = ${jobId} AND "state" IN ('queued', 'running') AND "cancelRequested" RETURNING *`;
+      await recordJobsFinished(tx, [row]);
+      return row;
+    });
     publish(cancelled);
     return;
   }
@@ -128,11 +143,12 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
       else timer ??= setTimeout(() => ((timer = undefined), flush()), wait);
     },
     async complete(tx, result, progress) {
-      const rows = await tx.$executeRaw`
+      const rows = await tx.$queryRaw<JobRow[]>`
         UPDATE "Job" SET "state" = 'succeeded', "result" = ${JSON.stringify(result)}::jsonb, "message" = 'Done', "finishedAt" = now(), "secret" = NULL, "version" = "version" + 1, "updatedAt" = now(),
           "progressDone" = COALESCE(${progress?.done ?? null}::int, "progressDone"), "progressTotal" = COALESCE(${progress?.total ?? null}::int, "progressTotal")
-        WHERE ${ours()} AND NOT "cancelRequested"`;
-      if (rows !== 1) throw new Stop('lost');
+        WHERE ${ours()} AND NOT "cancelRequested" RETURNING *`;
+      if (rows.length !== 1) throw new Stop('lost');
+      await recordJobsFinished(tx, rows);
       completed = true;
     },
   };
@@ -145,7 +161,7 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
     clearTimeout(timer);
     await flushing;
     if (completed) publish((await db.job.findUnique({ where: { id: jobId } })) ?? undefined);
-    else await update(sql`"state" = 'succeeded', "message" = 'Done', "finishedAt" = now(), "secret" = NULL`);
+    else await finish(sql`"state" = 'succeeded', "message" = 'Done', "finishedAt" = now(), "secret" = NULL`);
   } catch (error) {
     clearTimeout(timer);
     await flushing;

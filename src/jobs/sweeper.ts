@@ -8,6 +8,7 @@
  */
 import { Prisma } from '../generated/prisma/client.js';
 import type { Db } from '../db/client.js';
+import { recordJobsFinished } from '../domain/work/jobs/finished.js';
 import { jobEvent, type JobRow } from '../domain/work/jobs/rows.js';
 import type { EventBus } from '../events/bus.js';
 import { DEFAULT_JOB_LIMITS, JOB_STOPPED, stoppedReason, type JobLimits } from './attempts.js';
@@ -18,10 +19,14 @@ const { sql } = Prisma;
 /** Takes back the jobs whose heartbeat is older than `staleMs`; answers them. */
 export async function recoverLostJobs(db: Db, events: EventBus, staleMs: number, limits: JobLimits = DEFAULT_JOB_LIMITS): Promise<JobRow[]> {
   const stale = sql`"state" = 'running' AND "heartbeatAt" < now() - ${staleMs} * interval '1 millisecond'`;
-  const failed = await db.$queryRaw<JobRow[]>`
-    UPDATE "Job" SET "state" = 'failed', "errorCode" = ${JOB_STOPPED}, "errorMessage" = ${stoppedReason(limits.jobMaxAttempts, limits)},
-      "message" = 'Failed', "finishedAt" = now(), "secret" = NULL, "version" = "version" + 1, "updatedAt" = now()
-    WHERE ${stale} AND "attempts" >= ${limits.jobMaxAttempts} RETURNING *`;
+  const failed = await db.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<JobRow[]>`
+      UPDATE "Job" SET "state" = 'failed', "errorCode" = ${JOB_STOPPED}, "errorMessage" = ${stoppedReason(limits.jobMaxAttempts, limits)},
+        "message" = 'Failed', "finishedAt" = now(), "secret" = NULL, "version" = "version" + 1, "updatedAt" = now()
+      WHERE ${stale} AND "attempts" >= ${limits.jobMaxAttempts} RETURNING *`;
+    await recordJobsFinished(tx, rows);
+    return rows;
+  });
   const requeued = await db.$queryRaw<JobRow[]>`
     UPDATE "Job" SET "state" = 'queued', "message" = 'The worker running it stopped; it will be run again', "version" = "version" + 1, "updatedAt" = now()
     WHERE ${stale} RETURNING *`;

@@ -1,7 +1,8 @@
 /**
  * What a drain (jobs/webhooks/drain.ts) reads and writes: the head of an endpoint's queue (its
- * oldest pending delivery), and the outcome of an attempt — recorded with the delivery's last
- * fields in one transaction, together with what follows from it:
+ * oldest pending deliveries), and the outcome of an attempt — recorded with the delivery's last
+ * fields atomically (one statement when delivered, one transaction otherwise), together with what
+ * follows from it:
  *
  * - delivered (2xx): the endpoint is no longer failing; the drain goes on to the next delivery;
  * - failed, within the retry window (QUIRE_WEBHOOK_RETRY_HOURS from the delivery's creation): the
@@ -18,14 +19,16 @@ import { recordEvents } from '../kernel/outbox.js';
 import { scheduleDrains } from './queue.js';
 import type { WebhookSettings } from './settings.js';
 
-export type QueueHead = { endpoint: WebhookEndpoint; delivery: WebhookDelivery | null };
+/** The head of an endpoint's queue: its next pending deliveries, oldest first. */
+export type QueueHead = { endpoint: WebhookEndpoint; deliveries: WebhookDelivery[] };
 
-/** The endpoint (null when gone or turned off: nothing to send) and its oldest pending delivery. */
-export async function queueHead(db: Db, endpointId: string): Promise<QueueHead | null> {
+/** The endpoint (null when gone or turned off: nothing to send) and its `limit` oldest pending deliveries. */
+export async function queueHead(db: Db, endpointId: string, limit: number): Promise<QueueHead | null> {
   const endpoint = await db.webhookEndpoint.findUnique({ where: { id: endpointId } });
   if (!endpoint?.active) return null;
-  const delivery = await db.webhookDelivery.findFirst({ where: { endpointId, status: 'pending' }, orderBy: { seq: 'asc' } });
-  return { endpoint, delivery };
+  const deliveries = await db.$queryRaw<WebhookDelivery[]>`
+    SELECT * FROM "WebhookDelivery" WHERE "endpointId" = ${endpointId} AND "status" = 'pending' ORDER BY "seq" LIMIT ${limit}`;
+  return { endpoint, deliveries };
 }
 
 /** Waits for a delivery's next attempt: its time, in the job queue. */
@@ -34,25 +37,42 @@ export const scheduleRetry = (db: Db, endpointId: string, at: Date) => db.$trans
 /** What one attempt came to. `error`: why it failed, in words fit for the delivery log (no internal detail). */
 export type AttemptOutcome = { ok: boolean; statusCode: number | null; latencyMs: number; error: string | null };
 
-export type AttemptResult =
+export type FailureResult =
   | { next: 'continue' }
   | { next: 'stop' }
   | { next: 'stop'; disabled: { organizationId: string; endpointId: string; url: string; reason: string } };
 
 const hours = (ms: number) => `${Math.round((ms / 3600_000) * 10) / 10} h`;
 
-export async function recordAttempt(db: Db, head: { endpoint: WebhookEndpoint; delivery: WebhookDelivery }, outcome: AttemptOutcome, settings: Pick<WebhookSettings, 'retryBaseMs' | 'retryWindowMs' | 'disableAfterMs'>): Promise<AttemptResult> {
+/**
+ * A delivery that succeeded, in one statement (the common case, kept cheap): the attempt, the
+ * delivery's last fields, and the endpoint no longer failing. False when the delivery was no
+ * longer pending (its endpoint deleted meanwhile).
+ */
+export async function recordDelivered(db: Db, delivery: WebhookDelivery, outcome: AttemptOutcome): Promise<boolean> {
+  const [{ n }] = await db.$queryRaw<{ n: number }[]>`
+    WITH d AS (
+      UPDATE "WebhookDelivery" SET "status" = 'delivered', "deliveredAt" = now(), "attempts" = "attempts" + 1,
+        "lastStatusCode" = ${outcome.statusCode}, "lastLatencyMs" = ${outcome.latencyMs}, "lastError" = NULL
+      WHERE "id" = ${delivery.id} AND "status" = 'pending' RETURNING "id", "attempts"
+    ), a AS (
+      INSERT INTO "WebhookAttempt" ("id", "deliveryId", "attempt", "statusCode", "latencyMs")
+      SELECT ${newId('WebhookAttempt')}, d."id", d."attempts", ${outcome.statusCode}, ${outcome.latencyMs} FROM d
+    ), e AS (
+      UPDATE "WebhookEndpoint" SET "failingSince" = NULL WHERE "id" = ${delivery.endpointId} AND "failingSince" IS NOT NULL AND EXISTS (SELECT 1 FROM d)
+    )
+    SELECT count(*)::int AS "n" FROM d`;
+  return n === 1;
+}
+
+/** A delivery that failed: the attempt, and what follows (a retry scheduled, or the delivery given up, or the endpoint turned off). */
+export async function recordFailure(db: Db, head: { endpoint: WebhookEndpoint; delivery: WebhookDelivery }, outcome: AttemptOutcome, settings: Pick<WebhookSettings, 'retryBaseMs' | 'retryWindowMs' | 'disableAfterMs'>): Promise<FailureResult> {
   const { endpoint, delivery } = head;
   return db.$transaction(async (tx) => {
     const now = new Date();
     const attempt = delivery.attempts + 1;
     const last = { attempts: attempt, lastStatusCode: outcome.statusCode, lastLatencyMs: outcome.latencyMs, lastError: outcome.error };
     await tx.webhookAttempt.create({ data: { id: newId('WebhookAttempt'), deliveryId: delivery.id, attempt, at: now, statusCode: outcome.statusCode, latencyMs: outcome.latencyMs, error: outcome.error } });
-    if (outcome.ok) {
-      await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { ...last, status: 'delivered', deliveredAt: now } });
-      await tx.webhookEndpoint.updateMany({ where: { id: endpoint.id, failingSince: { not: null } }, data: { failingSince: null } });
-      return { next: 'continue' };
-    }
     const [{ failingSince }] = await tx.$queryRaw<{ failingSince: Date }[]>`
       UPDATE "WebhookEndpoint" SET "failingSince" = COALESCE("failingSince", ${now}) WHERE "id" = ${endpoint.id} RETURNING "failingSince"`;
     if (now.getTime() - delivery.createdAt.getTime() < settings.retryWindowMs) {

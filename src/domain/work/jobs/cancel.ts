@@ -6,6 +6,7 @@
 import type { Db } from '../../../db/client.js';
 import type { Access } from '../../access/access.js';
 import { conflict } from '../../../lib/errors.js';
+import { recordJobsFinished } from './finished.js';
 import { isFinished, type JobRow } from './rows.js';
 
 export async function cancelJob(db: Db, access: Access, id: string): Promise<JobRow> {
@@ -15,7 +16,9 @@ export async function cancelJob(db: Db, access: Access, id: string): Promise<Job
     if (isFinished(job.state)) throw conflict(`The job has already ${job.state === 'cancelled' ? 'been cancelled' : job.state}`);
     if (job.state === 'queued') {
       await tx.$executeRaw`SELECT graphile_worker.remove_job(${id}::text)`;
-      return tx.job.update({ where: { id }, data: { state: 'cancelled', cancelRequested: true, finishedAt: new Date(), secret: null, message: 'Cancelled', errorCode: 'CANCELLED', version: { increment: 1 } } });
+      const cancelled = await tx.job.update({ where: { id }, data: { state: 'cancelled', cancelRequested: true, finishedAt: new Date(), secret: null, message: 'Cancelled', errorCode: 'CANCELLED', version: { increment: 1 } } });
+      await recordJobsFinished(tx, [cancelled]);
+      return cancelled;
     }
     if (job.cancelRequested) return job;
     return tx.job.update({ where: { id }, data: { cancelRequested: true, message: 'Cancelling', version: { increment: 1 } } });
