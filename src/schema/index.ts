@@ -20,6 +20,7 @@ import './types/space-content.js';
 import './types/page-mutations.js';
 import './types/change-request-reviews.js';
 import './types/comment.js';
+import './types/comment-threads.js';
 import './types/comment-mutations.js';
 import './types/exports.js';
 import './types/search.js';

@@ -22,9 +22,9 @@ export async function applyReactions(tx: Prisma.TransactionClient, commentId: st
   const removed = [...new Set(change.removed ?? [])];
   let changed = 0;
   if (added.length) {
-    // A microsecond apart, in the order given: the reactions of one request keep their order.
+    // A millisecond apart (the column keeps milliseconds), in the order given: the reactions of one request keep their order.
     changed += await tx.$executeRaw(sql`INSERT INTO "CommentReaction" ("id", "commentId", "replyId", "userId", "emoji", "createdAt")
-      SELECT r.id, ${commentId}, ${replyId}, ${userId}, r.emoji, now() + r.n * interval '1 microsecond'
+      SELECT r.id, ${commentId}, ${replyId}, ${userId}, r.emoji, now() + r.n * interval '1 millisecond'
       FROM unnest(${added.map(() => newId('CommentReaction'))}::text[], ${added}::text[]) WITH ORDINALITY AS r(id, emoji, n)
       ON CONFLICT ("commentId", COALESCE("replyId", ''), "userId", "emoji") DO NOTHING`);
   }

@@ -28,7 +28,7 @@ export function commentLoaders(db: Db, registry: LoaderRegistry) {
     /** Per comment: each reply author, their count of replies and latest reply, latest first. */
     commentRepliers: registry.track<string, Replier[]>(async (commentIds) => {
       const rows = await db.$queryRaw<(Replier & { commentId: string })[]>(Prisma.sql`SELECT "commentId", "authorId" AS "userId", count(*)::int AS "count", max("createdAt") AS "updatedAt"
-        FROM "CommentReply" WHERE "commentId" = ANY(${[...commentIds]}::text[]) GROUP BY "commentId", "authorId" ORDER BY max("createdAt") DESC`);
+        FROM "CommentReply" WHERE "commentId" = ANY(${[...commentIds]}::text[]) GROUP BY "commentId", "authorId" ORDER BY max("createdAt") DESC, "authorId"`);
       const byComment = new Map<string, Replier[]>(commentIds.map((id) => [id, []]));
       for (const { commentId, ...replier } of rows) byComment.get(commentId)?.push(replier);
       return commentIds.map((id) => byComment.get(id) ?? []);

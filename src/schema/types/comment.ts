@@ -1,17 +1,14 @@
 /**
- * Comments and their replies: the `Comment` and `CommentReply` types, the threads of a space's own
- * content, of a change request and of a page (`commentThreads`), who took part (`commenters`).
- * The mutations are in comment-mutations.ts. Reading needs what reading the parent needed (`view`
+ * Comments and their replies: the `Comment` and `CommentReply` types. Where they are listed is
+ * comment-threads.ts; the mutations are comment-mutations.ts. Reading needs what reading the parent needed (`view`
  * on the space); resolvers read through the domain (domain/comments) and the request's loaders.
  */
-import { commentersPage, countCommenters } from '../../domain/comments/commenters.js';
-import { commentsPage, countComments, repliesPage, type CommentFilter } from '../../domain/comments/lists.js';
+import { repliesPage } from '../../domain/comments/lists.js';
 import { commentOutdated } from '../../domain/comments/outdated.js';
 import { postPermissions } from '../../domain/comments/permissions.js';
-import { findComment, findReply, type CommentPlace, type CommentRow, type ReplyRow } from '../../domain/comments/rows.js';
+import { findReply, type CommentRow, type ReplyRow } from '../../domain/comments/rows.js';
 import { postKey } from '../../domain/loaders/comments.js';
 import type { EmojiReaction } from '../../domain/comments/reactions.js';
-import { requireMemberRead } from '../../domain/people/members/access.js';
 import { pageMarkdown } from '../../domain/versions/content-links/markdown-refs.js';
 import type { JSONDocument } from '../../lib/documents/types.js';
 import { notFound } from '../../lib/errors.js';
@@ -19,9 +16,6 @@ import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import type { Context } from '../context.js';
 import { apiUrl, appUrl } from '../urls.js';
-import { SortOrderEnum } from './enums.js';
-import { MemberRef } from './member.js';
-import { PageRef } from './page.js';
 import { UserRef } from './user.js';
 
 const user = async (ctx: Context, id: string) => {
@@ -160,96 +154,3 @@ export const CommentRef = builder.objectRef<CommentRow>('Comment').implement({
     }),
   }),
 });
-
-type ThreadArgs = { status?: 'all' | 'open' | 'resolved' | null; pageId?: string | number | null; authors?: readonly (string | number)[] | null; order?: 'asc' | 'desc' | null };
-
-const filterOf = (args: ThreadArgs, pageId?: string): CommentFilter => ({
-  status: args.status ?? 'all',
-  pageId: pageId ?? (args.pageId == null ? null : String(args.pageId)),
-  authors: args.authors?.map(String) ?? null,
-  order: args.order ?? 'desc',
-});
-
-async function threads(ctx: Context, place: CommentPlace, filter: CommentFilter, args: { first?: number | null; after?: string | null; last?: number | null; before?: string | null }) {
-  return pageConnection(await commentsPage(ctx.db, place, filter, args), () => countComments(ctx.db, place, filter));
-}
-
-async function comment(ctx: Context, place: CommentPlace, id: string | number) {
-  const found = await findComment(ctx.db, place, String(id));
-  if (!found) throw notFound('Comment');
-  return found;
-}
-
-async function commenters(ctx: Context, organizationId: string, place: CommentPlace, args: { first?: number | null; after?: string | null; last?: number | null; before?: string | null }) {
-  await requireMemberRead(ctx.access, organizationId);
-  return pageConnection(await commentersPage(ctx.db, organizationId, place, args), () => countCommenters(ctx.db, organizationId, place));
-}
-
-const THREADS_DESCRIPTION = 'Comments, newest first unless `order: asc`; `status` (default all), `pageId` and `authors` filter them.';
-
-builder.prismaObjectFields('Space', (t) => ({
-  commentThreads: t.connection({
-    type: CommentRef,
-    description: `The comments on the space's own content (not those of its change requests). ${THREADS_DESCRIPTION}`,
-    args: {
-      status: t.arg({ type: CommentStatusFilterEnum }),
-      pageId: t.arg.id(),
-      authors: t.arg.idList(),
-      order: t.arg({ type: SortOrderEnum }),
-    },
-    resolve: (s, args, ctx) => threads(ctx, { spaceId: s.id, changeRequestId: null }, filterOf(args), args),
-  }),
-  comment: t.field({
-    type: CommentRef,
-    description: "A comment on the space's own content.",
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (s, { id }, ctx) => comment(ctx, { spaceId: s.id, changeRequestId: null }, id),
-  }),
-  commenters: t.connection({
-    type: MemberRef,
-    description: "Members who posted a comment or a reply on the space's own content, by name (for members with an organization role).",
-    resolve: (s, args, ctx) => commenters(ctx, s.organizationId, { spaceId: s.id, changeRequestId: null }, args),
-  }),
-}));
-
-builder.prismaObjectFields('ChangeRequest', (t) => ({
-  commentThreads: t.connection({
-    type: CommentRef,
-    description: `The comments made in the change request. ${THREADS_DESCRIPTION}`,
-    args: {
-      status: t.arg({ type: CommentStatusFilterEnum }),
-      pageId: t.arg.id(),
-      authors: t.arg.idList(),
-      order: t.arg({ type: SortOrderEnum }),
-    },
-    resolve: (r, args, ctx) => threads(ctx, { spaceId: r.spaceId, changeRequestId: r.id }, filterOf(args), args),
-  }),
-  comment: t.field({
-    type: CommentRef,
-    description: 'A comment made in the change request.',
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (r, { id }, ctx) => comment(ctx, { spaceId: r.spaceId, changeRequestId: r.id }, id),
-  }),
-  commenters: t.connection({
-    type: MemberRef,
-    description: 'Members who posted a comment or a reply in the change request, by name (for members with an organization role).',
-    resolve: async (r, args, ctx) => {
-      const space = await ctx.loaders.space.load(r.spaceId);
-      if (!space) throw notFound('Space');
-      return commenters(ctx, space.organizationId, { spaceId: r.spaceId, changeRequestId: r.id }, args);
-    },
-  }),
-}));
-
-builder.objectFields(PageRef, (t) => ({
-  commentThreads: t.connection({
-    type: CommentRef,
-    description: 'The comments on this page, in the content it was read from (the space\'s own, or a change request\'s); newest first unless `order: asc`.',
-    args: { status: t.arg({ type: CommentStatusFilterEnum }), order: t.arg({ type: SortOrderEnum }) },
-    resolve: (p, args, ctx) => {
-      const { spaceId, lineId } = p.scope;
-      const place = { spaceId, changeRequestId: lineId !== spaceId ? lineId : null };
-      return threads(ctx, place, filterOf(args, p.node.entry.entityId), args);
-    },
-  }),
-}));
