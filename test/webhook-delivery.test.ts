@@ -18,7 +18,9 @@ import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createPrismaClient, type Db } from '../src/db/client.js';
 import type { OrganizationEventKind } from '../src/domain/kernel/event-kinds.js';
+import { newId } from '../src/domain/kernel/ids.js';
 import { recordEvents } from '../src/domain/kernel/outbox.js';
+import { deleteOldDeliveries } from '../src/domain/webhooks/delivery.js';
 import { createEventBus } from '../src/events/bus.js';
 import { webhookConsumer } from '../src/events/webhook-consumer.js';
 import type { OutboxConsumer } from '../src/events/outbox-consumer.js';
@@ -350,6 +352,27 @@ describe('webhook delivery', () => {
     expect(verify(secret, r)).toMatchObject({ type: 'jobFinished', data: { subjectId: job.id, spaceId: space.id, actorId: owner.id, kind: 'space_duplicate', state: 'succeeded' } });
     const events = await env.db.outboxEvent.findMany({ where: { organizationId: org.id, kind: 'jobFinished' } });
     expect(events).toHaveLength(1);
+  });
+
+  it('deletes deliveries and their attempts past the log\'s retention, and only those', async () => {
+    const hook = receiver.path();
+    const { id } = await env.endpoint(hook.url, { active: false });
+    const day = 24 * 3600_000;
+    const make = (ageDays: number, status: 'pending' | 'delivered' | 'failed') => ({
+      id: newId('WebhookDelivery'),
+      endpointId: id,
+      eventId: newId('OutboxEvent'),
+      kind: 'spaceCreated',
+      payload: '{}',
+      status,
+      createdAt: new Date(Date.now() - ageDays * day),
+    });
+    const rows = [make(31, 'delivered'), make(40, 'failed'), make(45, 'pending'), make(29, 'delivered'), make(1, 'pending')];
+    await env.db.webhookDelivery.createMany({ data: rows });
+    await env.db.webhookAttempt.create({ data: { id: newId('WebhookAttempt'), deliveryId: rows[0].id, attempt: 1, latencyMs: 3, statusCode: 200 } });
+    expect(await deleteOldDeliveries(env.db, env.config.webhooks.logRetentionMs, 2)).toBe(3);
+    expect((await env.db.webhookDelivery.findMany({ where: { endpointId: id }, select: { id: true } })).map((d) => d.id).sort()).toEqual([rows[3].id, rows[4].id].sort());
+    expect(await env.db.webhookAttempt.count({ where: { deliveryId: rows[0].id } })).toBe(0);
   });
 
   it('keeps an inactive endpoint\'s queue until it is turned on again, and queues nothing new for it', async () => {
