@@ -165,6 +165,12 @@ describe('space comments through the SDK', () => {
     expectDocumented('GET', `${SPACE}/commenters`, '200', commenters);
     expect(commenters.count).toBe(2);
     expect(commenters.items.map((m) => m.user.id).sort()).toEqual([owner.id, commenter.id].sort());
+    // By name, a page at a time ('Commenter' before 'Owner').
+    const firstPage = (await api.spaces.listCommentersInSpace(space.id, { limit: 1 })).data;
+    expect(firstPage).toMatchObject({ count: 2, items: [{ user: { id: commenter.id } }], next: { page: expect.any(String) } });
+    const secondPage = (await api.spaces.listCommentersInSpace(space.id, { limit: 1, page: firstPage.next!.page })).data;
+    expect(secondPage.items.map((m) => m.user.id)).toEqual([owner.id]);
+    expect(secondPage.next).toBeUndefined();
 
     expect((await sdkError(as.spaces.deleteCommentReplyInSpace(space.id, comment.id, second.id))).status).toBe(403);
     expect((await http(server.url, commenter.token, 'DELETE', `/spaces/${space.id}/comments/${comment.id}/replies/${reply.id}`)).status).toBe(205);
