@@ -12,7 +12,7 @@ import { newId } from '../kernel/ids.js';
 import { counted, type CountedPage } from '../kernel/pagination/counted.js';
 import { byTimeThenId, readPage, type PageArgs } from '../kernel/pagination/keyset.js';
 import { findEndpoint } from './endpoints.js';
-import { scheduleDrains } from './queue.js';
+import { scheduleDrainNow } from './queue.js';
 
 const { sql } = Prisma;
 
@@ -54,7 +54,7 @@ export function redeliver(db: Db, access: Access, organizationId: string, endpoi
       data: { id: newId('WebhookDelivery'), endpointId, eventId: original.eventId, kind: original.kind, payload: original.payload, redeliveryOf: original.id },
     });
     // Sent in its turn; an endpoint that is off keeps it until it is turned on again.
-    await scheduleDrains(tx, [endpointId], { now: true });
+    await scheduleDrainNow(tx, endpointId);
     return { ...copy, attemptLog: [] };
   });
 }

@@ -16,7 +16,7 @@ import { recordEvents } from '../kernel/outbox.js';
 import { counted, type CountedPage } from '../kernel/pagination/counted.js';
 import { byTimeThenId, readPage, type PageArgs } from '../kernel/pagination/keyset.js';
 import { parseCreate, parseUpdate } from './input.js';
-import { scheduleDrains } from './queue.js';
+import { scheduleDrainNow } from './queue.js';
 import { sealSecret } from './secrets.js';
 import { MAX_ENDPOINTS_PER_ORGANIZATION } from './settings.js';
 
@@ -85,7 +85,7 @@ export function updateEndpoint(db: Db, access: Access, organizationId: string, i
         ...(reactivated ? { disabledAt: null, disabledReason: null, failingSince: null } : {}),
       },
     });
-    if (reactivated) await scheduleDrains(tx, [id], { now: true });
+    if (reactivated) await scheduleDrainNow(tx, id);
     await recordEvents(tx, { kind: 'webhookEndpointUpdated', organizationId, subjectId: id, actorId: access.userId, data: { fields: Object.keys(input) } });
     return endpoint;
   });
