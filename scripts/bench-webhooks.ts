@@ -129,7 +129,7 @@ async function main(): Promise<void> {
       queuedMs = performance.now() - start;
       console.log(`all ${expected} deliveries queued (events dispatched) after ${seconds(queuedMs)}`);
     }
-    if (now !== last && Math.floor(now / 10_000) !== Math.floor(last / 10_000)) console.log(`  ${now} / ${expected} delivered after ${seconds(performance.now() - start)}`);
+    if (now !== last && Math.floor(now / (expected / 10)) !== Math.floor(last / (expected / 10))) console.log(`  ${now} / ${expected} delivered after ${seconds(performance.now() - start)}`);
     if (performance.now() - start > 30 * 60_000) throw new Error(`only ${now} of ${expected} deliveries after 30 minutes`);
     last = now;
   }
