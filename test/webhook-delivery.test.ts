@@ -20,6 +20,10 @@ import { createPrismaClient, type Db } from '../src/db/client.js';
 import type { OrganizationEventKind } from '../src/domain/kernel/event-kinds.js';
 import { newId } from '../src/domain/kernel/ids.js';
 import { recordEvents } from '../src/domain/kernel/outbox.js';
+import { Access } from '../src/domain/access/access.js';
+import { createLoaders } from '../src/domain/loaders/index.js';
+import { cancelJob } from '../src/domain/work/jobs/cancel.js';
+import { recoverLostJobs } from '../src/jobs/sweeper.js';
 import { deleteOldDeliveries } from '../src/domain/webhooks/delivery.js';
 import { createEventBus } from '../src/events/bus.js';
 import { webhookConsumer } from '../src/events/webhook-consumer.js';
@@ -373,6 +377,24 @@ describe('webhook delivery', () => {
     expect(await deleteOldDeliveries(env.db, env.config.webhooks.logRetentionMs, 2)).toBe(3);
     expect((await env.db.webhookDelivery.findMany({ where: { endpointId: id }, select: { id: true } })).map((d) => d.id).sort()).toEqual([rows[3].id, rows[4].id].sort());
     expect(await env.db.webhookAttempt.count({ where: { deliveryId: rows[0].id } })).toBe(0);
+  });
+
+  it('records jobFinished when a queued job is cancelled and when the sweeper gives a lost one up', async () => {
+    const { org, owner } = await createOrg(env.db);
+    const job = (state: 'queued' | 'running', extra: Record<string, unknown> = {}) =>
+      env.db.job.create({ data: { id: newId('Job'), organizationId: org.id, kind: 'import', state, createdById: owner.id, ...extra } });
+    const queued = await job('queued');
+    const access = new Access(createLoaders(env.db, owner.id), owner.id);
+    expect((await cancelJob(env.db, access, queued.id)).state).toBe('cancelled');
+    const lost = await job('running', { attempts: 3, heartbeatAt: new Date(Date.now() - 3600_000), workerId: 'gone' });
+    // Given up by this sweep (or by the environment's worker's own, should it come first).
+    await recoverLostJobs(env.db, createEventBus({ logger: createLogger({ level: 'silent' }) }), 1000, { jobMaxAttempts: 3, jobTimeBudgetMs: 1000 });
+    expect((await env.db.job.findUniqueOrThrow({ where: { id: lost.id } })).state).toBe('failed');
+    const events = await env.db.outboxEvent.findMany({ where: { organizationId: org.id, kind: 'jobFinished' }, orderBy: { seq: 'asc' } });
+    expect(events.map((e) => [e.subjectId, e.actorId, e.data])).toEqual([
+      [queued.id, owner.id, { kind: 'import', state: 'cancelled' }],
+      [lost.id, owner.id, { kind: 'import', state: 'failed' }],
+    ]);
   });
 
   it('keeps an inactive endpoint\'s queue until it is turned on again, and queues nothing new for it', async () => {

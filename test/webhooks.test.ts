@@ -232,6 +232,39 @@ describe('webhook endpoints over GraphQL', () => {
     expect(deleted.deleteWebhookEndpoint).toBe(true);
   });
 
+  it('reads the delivery log newest first, filtered by status, with attempts and payload; redelivers', async () => {
+    const { org, owner } = await setup();
+    const endpoint = await server.db.webhookEndpoint.create({ data: { id: newId('WebhookEndpoint'), organizationId: org.id, url: URL_A, secret: 'sealed', active: false } });
+    const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
+    const delivery = (n: number, status: 'pending' | 'delivered' | 'failed') => ({
+      id: newId('WebhookDelivery'),
+      endpointId: endpoint.id,
+      eventId: newId('OutboxEvent'),
+      kind: 'spaceCreated',
+      payload: JSON.stringify({ type: 'spaceCreated', timestamp: at(n).toISOString(), data: { n } }),
+      status,
+      createdAt: at(n),
+      attempts: status === 'pending' ? 0 : 1,
+    });
+    const rows = [delivery(1, 'delivered'), delivery(2, 'failed'), delivery(3, 'pending')];
+    await server.db.webhookDelivery.createMany({ data: rows });
+    await server.db.webhookAttempt.create({ data: { id: newId('WebhookAttempt'), deliveryId: rows[1].id, attempt: 1, statusCode: 502, latencyMs: 40, error: 'HTTP 502' } });
+    const LOG = `query($org: ID!, $id: ID!, $status: WebhookDeliveryStatus, $after: String) { organization(id: $org) { webhookEndpoint(id: $id) {
+      deliveries(first: 2, after: $after, status: $status) { totalCount pageInfo { hasNextPage endCursor } edges { node { id status kind eventId payload attempts attemptLog { attempt statusCode latencyMs error } } } } } } }`;
+    const first = (await gqlOk(server.url, owner.token, LOG, { org: org.id, id: endpoint.id })).organization.webhookEndpoint.deliveries;
+    expect(first.totalCount).toBe(3);
+    expect(first.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([rows[2].id, rows[1].id]);
+    expect(first.edges[1].node).toMatchObject({ status: 'failed', payload: { type: 'spaceCreated', data: { n: 2 } }, attemptLog: [{ attempt: 1, statusCode: 502, latencyMs: 40, error: 'HTTP 502' }] });
+    const rest = (await gqlOk(server.url, owner.token, LOG, { org: org.id, id: endpoint.id, after: first.pageInfo.endCursor })).organization.webhookEndpoint.deliveries;
+    expect(rest.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([rows[0].id]);
+    expect(rest.pageInfo.hasNextPage).toBe(false);
+    const failed = (await gqlOk(server.url, owner.token, LOG, { org: org.id, id: endpoint.id, status: 'failed' })).organization.webhookEndpoint.deliveries;
+    expect(failed.totalCount).toBe(1);
+    expect(failed.edges[0].node.id).toBe(rows[1].id);
+    const again = await gqlOk(server.url, owner.token, `mutation($org: ID!, $endpoint: ID!, $id: ID!) { redeliverWebhookDelivery(organizationId: $org, endpointId: $endpoint, id: $id) { status redeliveryOf eventId attempts } }`, { org: org.id, endpoint: endpoint.id, id: rows[1].id });
+    expect(again.redeliverWebhookDelivery).toEqual({ status: 'pending', redeliveryOf: rows[1].id, eventId: rows[1].eventId, attempts: 0 });
+  });
+
   it('answers FORBIDDEN to members who are not admins and NOT_FOUND to strangers, with the field in validation errors', async () => {
     const { org, owner, editor } = await setup();
     const stranger = (await createOrg(server.db, 'Elsewhere')).owner;
