@@ -100,7 +100,8 @@ async function stillConverts(token: string, base: string) {
   const started = performance.now();
   const ok = await insertPage(token, base, '# Fine\n\nA page with **bold** and a [link](https://example.com).\n');
   expect(ok.status).toBe(200);
-  expect(performance.now() - started).toBeLessThan(2_000);
+  // A thread stopped at its budget is replaced (its modules loaded again): 3.9 s was seen while other suites loaded the machine.
+  expect(performance.now() - started).toBeLessThan(5_000);
 }
 
 describe('hostile markdown through the content batch', () => {
