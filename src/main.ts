@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
- * The quire CLI: `serve` (default), `worker`, `migrate`, `schema` and `admin`, each with `--help`.
+ * The quire CLI: `serve`, `worker`, `migrate`, `schema` and `admin`, each with `--help`; `quire`
+ * alone prints the usage (it never starts a server unasked), `quire --version` the version.
  * Flags are parsed strictly: an unknown one is a usage error, never ignored; `--help` prints the
  * command's usage and does nothing else.
  */
+import { createRequire } from 'node:module';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadConfig } from './config.js';
 import { AppError } from './lib/errors.js';
@@ -67,20 +69,21 @@ quire admin revoke-token --email E --id TOKEN_ID
   },
 };
 
+/** From package.json, one directory up from both src/main.ts and dist/main.js. */
+const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+
 const USAGE = `Usage: quire <command> [--help]
 
 ${Object.values(COMMANDS)
   .map((c) => c.usage.split('\n').filter((line) => line.startsWith('quire')).join('\n'))
   .join('\n')}
 
-quire <command> --help shows a command's usage.`;
+quire <command> --help shows a command's usage; quire --version prints the version (${VERSION}).`;
 
 async function main(argv: string[]): Promise<void> {
-  if (argv[0] === undefined || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
-    if (argv[0] === undefined) return main(['serve']);
-    console.log(USAGE);
-    return;
-  }
+  if (argv[0] === '--version' || argv[0] === '-v' || argv[0] === 'version') return console.log(VERSION);
+  if (argv[0] === 'help' && argv[1] !== undefined) return main([argv[1], '--help']);
+  if (argv[0] === undefined || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') return console.log(USAGE);
   const [name, ...args] = argv;
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`Unknown command: ${name}`);
@@ -88,7 +91,9 @@ async function main(argv: string[]): Promise<void> {
   try {
     parsed = parseArgs({ args, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${command.usage}`, { cause: 'command' });
+    // node's message goes on about positionals after `--`: its first sentence names the mistake.
+    const [mistake] = (error as Error).message.split('. ');
+    throw new UsageError(`${mistake}\n\nUsage: ${command.usage}`, { cause: 'command' });
   }
   if (parsed.values.help) {
     console.log(`Usage: ${command.usage}`);
