@@ -108,7 +108,7 @@ async function seed(url: string): Promise<Seed> {
   const db = createPrismaClient(url, { poolMax: 4 });
   const { organization, user } = await createOrganizationWithOwner(db, { title: 'Bench published', ownerEmail: `bench-pub-${Date.now()}@example.test` });
   const access = () => new Access(createLoaders(db, user.id), user.id);
-  const store = blobStore(path.resolve('.quire/bench'));
+  const store = blobStore({ dataDir: path.resolve('.quire/bench') }, db);
   const spaceId = await createSpace(db, access(), { organizationId: organization.id, title: 'Handbook' });
   const cr = await createChangeRequest(db, access(), spaceId, { subject: 'Seed' });
   const pages: Page[] = [];

@@ -84,7 +84,7 @@ async function main() {
   const db = createPrismaClient(url, { poolMax: 4 });
   const { organization, user } = await createOrganizationWithOwner(db, { title: 'Bench revisions', ownerEmail: `bench-rev-${Date.now()}@example.test` });
   const access = () => new Access(createLoaders(db, user.id), user.id);
-  const store = blobStore(path.resolve('.quire/bench'));
+  const store = blobStore({ dataDir: path.resolve('.quire/bench') }, db);
   console.log(`quire revision benchmark: ${runs} runs per size, medians; entries = content rows added, closed = rows whose range was ended, bytes = size of the new rows`);
   console.log(' pages  step                          entries  closed  documents  new bytes       ms');
   for (const size of sizes) {

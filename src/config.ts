@@ -3,6 +3,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isTrustSetting } from './http/client-address.js';
 import type { WebhookSettings } from './domain/webhooks/settings.js';
+import type { FileStoreKind } from './domain/versions/files/blob-backend.js';
+import type { S3Settings } from './domain/versions/files/s3-settings.js';
 
 /** The defaults of QUIRE_JOB_MAX_ATTEMPTS and QUIRE_JOB_TIME_BUDGET_SECONDS (jobs/attempts.ts). */
 export const JOB_LIMIT_DEFAULTS = { maxAttempts: 3, timeBudgetSeconds: 900 } as const;
@@ -67,6 +69,12 @@ const schema = z.object({
   QUIRE_WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().positive().default(72),
   QUIRE_WEBHOOK_SECRET_GRACE_HOURS: z.coerce.number().min(0).default(24),
   QUIRE_WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().positive().default(30),
+  QUIRE_FILE_STORE: z.enum(['disk', 'postgres']).default('disk'),
+  QUIRE_S3_ENDPOINT: z.string().url().optional(),
+  QUIRE_S3_BUCKET: z.string().min(3).max(63).optional(),
+  QUIRE_S3_REGION: z.string().min(1).default('us-east-1'),
+  QUIRE_S3_FORCE_PATH_STYLE: bool.default(false),
+  QUIRE_FILE_GC_GRACE_HOURS: z.coerce.number().positive().default(24),
 });
 
 export type Config = {
@@ -145,6 +153,12 @@ export type Config = {
   samlCertificate?: string;
   /** Webhook delivery (domain/webhooks/settings.ts). */
   webhooks: WebhookSettings;
+  /** Where file, image and font bytes live (domain/versions/files/blob-store.ts): the data directory, the database, or an S3 bucket. */
+  fileStore: FileStoreKind;
+  /** The S3-compatible store of `fileStore: 's3'`; credentials come from the usual AWS variables. */
+  s3: S3Settings;
+  /** How long stored bytes nobody references are kept before the garbage collection may delete them. */
+  fileGcGraceMs: number;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -155,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   if (!e.QUIRE_SAML_PRIVATE_KEY !== !e.QUIRE_SAML_CERTIFICATE) throw new Error('Invalid configuration: QUIRE_SAML_PRIVATE_KEY and QUIRE_SAML_CERTIFICATE are set together, or neither');
+  if (e.QUIRE_FILE_STORE === 's3' && !e.QUIRE_S3_BUCKET) throw new Error('Invalid configuration: QUIRE_S3_BUCKET is required when QUIRE_FILE_STORE is s3');
   const publicUrl = (e.QUIRE_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   return {
     port: e.PORT,
@@ -215,6 +230,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secretGraceMs: e.QUIRE_WEBHOOK_SECRET_GRACE_HOURS * 3600 * 1000,
       logRetentionMs: e.QUIRE_WEBHOOK_LOG_RETENTION_DAYS * 24 * 3600 * 1000,
     },
+    fileStore: e.QUIRE_FILE_STORE,
+    s3: { endpoint: e.QUIRE_S3_ENDPOINT, bucket: e.QUIRE_S3_BUCKET, region: e.QUIRE_S3_REGION, forcePathStyle: e.QUIRE_S3_FORCE_PATH_STYLE },
+    fileGcGraceMs: e.QUIRE_FILE_GC_GRACE_HOURS * 3600 * 1000,
   };
 }
 

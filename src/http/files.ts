@@ -32,7 +32,7 @@ export async function serveFile(req: IncomingMessage, res: ServerResponse, deps:
   } catch {
     return sendError(res, 404, 'File not found');
   }
-  const stream = await blobStore(deps.config.dataDir).open(claims.key);
+  const stream = await blobStore(deps.config, deps.db).open(claims.key);
   if (!stream) return sendError(res, 404, 'File not found');
   const disposition = INLINE.test(claims.type) ? 'inline' : 'attachment';
   res.writeHead(200, {

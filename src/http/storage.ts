@@ -23,7 +23,7 @@ export async function receiveUploadRequest(req: IncomingMessage, res: ServerResp
   const upload = await uploadOfToken(deps.db, token, { secret: await signingSecret(deps.db, deps.config.secret), issuer: deps.config.publicUrl });
   if (!upload) return sendError(res, 403, 'This upload link is not valid, has expired, or was used already: ask the API for a new one');
   try {
-    await receiveUpload(deps.db, upload, body ?? new Uint8Array(), blobStore(deps.config.dataDir));
+    await receiveUpload(deps.db, upload, body ?? new Uint8Array(), blobStore(deps.config, deps.db));
   } catch (error) {
     if (error instanceof AppError) return sendError(res, error.status, error.message);
     throw error;
@@ -37,7 +37,7 @@ export async function serveFont(req: IncomingMessage, res: ServerResponse, deps:
   const font = match ? await deps.db.customFont.findUnique({ where: { id: match[1] } }) : null;
   const face = font && facesOf(font).find((f) => f.weight === Number(match![2]) && f.format === match![3]);
   const upload = face ? await deps.db.storageUpload.findUnique({ where: { id: face.storageKey } }) : null;
-  const stream = upload?.blobKey ? await blobStore(deps.config.dataDir).open(upload.blobKey) : null;
+  const stream = upload?.blobKey ? await blobStore(deps.config, deps.db).open(upload.blobKey) : null;
   if (!upload || !stream) return sendError(res, 404, 'Font not found');
   const etag = `"${upload.blobKey!.slice(0, 32)}"`;
   const headers = { 'content-type': upload.contentType, 'cache-control': 'public, max-age=86400', 'access-control-allow-origin': '*', 'x-content-type-options': 'nosniff', etag };

@@ -14,7 +14,7 @@ export async function serveFile(req: IncomingMessage, res: ServerResponse, deps:
   const siteSpace = siteSpaceId && fileId ? await deps.db.siteSpace.findFirst({ where: { id: siteSpaceId, siteId: site.id }, include: { space: true } }) : null;
   const file = siteSpace && !siteSpace.space.deletedAt ? await entityIn(deps.db, await revisionScope(deps.db, siteSpace.space.revisionId), 'file', fileId) : null;
   const data = file?.data as unknown as FileData | undefined;
-  const stream = data && (await blobStore(deps.config.dataDir).open(data.storageKey));
+  const stream = data && (await blobStore(deps.config, deps.db).open(data.storageKey));
   if (!file || !data || !stream) return send(req, res, { ...message(site, 404, 'This file does not exist.'), cookies: visitor.cookies });
   const etag = `"${data.storageKey.slice(0, 32)}"`;
   if (req.headers['if-none-match'] === etag) {

@@ -62,7 +62,7 @@ export const runGitSync: JobHandler = async (context) => {
       ...ends,
       input,
       repo,
-      store: blobStore(services.config.dataDir),
+      store: blobStore(services.config, services.db),
       signal: context.signal,
       progress: (done, total, message) => context.progress(done, total, message),
       complete: (tx, result) => context.complete(tx, result),

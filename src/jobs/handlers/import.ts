@@ -26,7 +26,7 @@ async function storeImportedFiles(context: JobContext, files: ImportedFile[]): P
       return [];
     }
   });
-  const stored = await storeFiles(blobStore(context.services.config.dataDir), accepted.map((a) => a.file));
+  const stored = await storeFiles(blobStore(context.services.config, context.services.db), accepted.map((a) => a.file));
   return stored.map((file, i) => ({ source: accepted[i].source, file }));
 }
 

@@ -151,7 +151,7 @@ builder.mutationFields((t) => ({
       changes: t.arg({ type: [PageChangeInput], required: true }),
     },
     resolve: async (_root, { spaceId, id, changes }, ctx) => {
-      const result = await writeContent(ctx.db, ctx.access, String(spaceId), String(id), { changes: changes.map((c) => withoutNulls(c as Record<string, unknown>)) }, blobStore(ctx.config.dataDir), fileFetch(ctx.config));
+      const result = await writeContent(ctx.db, ctx.access, String(spaceId), String(id), { changes: changes.map((c) => withoutNulls(c as Record<string, unknown>)) }, blobStore(ctx.config, ctx.db), fileFetch(ctx.config));
       return { changeRequest: await reload(ctx, result.changeRequestId), changes: result.outcomes };
     },
   }),

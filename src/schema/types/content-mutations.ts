@@ -31,7 +31,7 @@ builder.mutationFields((t) => ({
           return { name: file.name || `file-${i + 1}`, contentType: file.type || null, bytes: new Uint8Array(await file.arrayBuffer()) };
         }),
       );
-      const result = await uploadFiles(ctx.db, ctx.access, blobStore(ctx.config.dataDir), String(spaceId), String(id), read);
+      const result = await uploadFiles(ctx.db, ctx.access, blobStore(ctx.config, ctx.db), String(spaceId), String(id), read);
       return fromHead(ctx, result.changeRequestId, 'file', result.outcomes);
     },
   }),

@@ -38,7 +38,7 @@ function fields(input: Input | null | undefined): Record<string, unknown> {
 
 /** Applies one change and answers the page it touched in the request's new head. */
 async function change(ctx: Context, spaceId: string, id: string, pageChange: Record<string, unknown>): Promise<PageShape | null> {
-  const result = await writeContent(ctx.db, ctx.access, spaceId, id, { changes: [pageChange] }, blobStore(ctx.config.dataDir), fileFetch(ctx.config));
+  const result = await writeContent(ctx.db, ctx.access, spaceId, id, { changes: [pageChange] }, blobStore(ctx.config, ctx.db), fileFetch(ctx.config));
   forgetLoaded(ctx);
   const outcome = result.outcomes[0];
   if (!outcome || !('page' in outcome) || outcome.object === 'deleted_page') return null;

@@ -1,57 +1,86 @@
 /**
- * Where file bytes live: a small interface with a disk implementation, files stored once by
- * content (SHA-256), so an upload repeated in any space or revision takes no more room.
- * The default keeps them under the data directory; instances behind a load balancer need the
- * same directory mounted on each (README › Files).
+ * Where file, image and font bytes live: stored once by content (SHA-256) in the store chosen by
+ * QUIRE_FILE_STORE — the data directory (`disk`, one instance), the shared database (`postgres`)
+ * or an S3-compatible bucket (`s3`) — so an upload repeated in any space or revision takes no
+ * more room, and instances with separate disks serve each other's files with `postgres` or `s3`.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import type { Db } from '../../../db/client.js';
+import type { BlobBackend, FileStoreKind } from './blob-backend.js';
+import type { S3Settings } from './s3-settings.js';
+import { touchBlob } from './blob-touch.js';
+import { DiskBlobBackend } from './disk-blob-backend.js';
+import { PostgresBlobBackend } from './postgres-blob-backend.js';
 
 export interface BlobStore {
   /** Stores the bytes (if not stored yet); answers their key. */
   put(bytes: Uint8Array): Promise<string>;
+  /** Stores a stream's bytes without holding them all (if not stored yet); throws BlobTooLarge past `maxBytes`. */
+  write(source: AsyncIterable<Uint8Array>, opts?: { maxBytes?: number }): Promise<{ key: string; size: number }>;
   /** The bytes of a key, or null when there are none. */
   open(key: string): Promise<Readable | null>;
 }
 
-const KEY = /^[0-9a-f]{64}$/;
-
-export class DiskBlobStore implements BlobStore {
-  constructor(private readonly root: string) {}
-
-  private pathOf(key: string): string {
-    return path.join(this.root, key.slice(0, 2), key.slice(2, 4), key);
-  }
+/** A backend with the writes' side of safe garbage collection (blob-touch.ts). */
+export class GuardedBlobStore implements BlobStore {
+  constructor(
+    readonly backend: BlobBackend,
+    private readonly db: Db,
+  ) {}
 
   async put(bytes: Uint8Array): Promise<string> {
     const key = createHash('sha256').update(bytes).digest('hex');
-    const file = this.pathOf(key);
-    if (await stat(file).then(() => true, () => false)) return key;
-    await mkdir(path.dirname(file), { recursive: true });
-    // Written aside, then renamed: a reader never sees half a file, and concurrent writers of the
-    // same bytes end with the same content whichever rename lands last.
-    const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-    await writeFile(temporary, bytes);
-    await rename(temporary, file);
+    await touchBlob(this.db, key);
+    if (await this.backend.has(key)) return key;
+    const staged = await this.backend.stage([bytes]);
+    await staged.commit();
     return key;
   }
 
-  async open(key: string): Promise<Readable | null> {
-    if (!KEY.test(key)) return null;
-    const file = this.pathOf(key);
-    if (!(await stat(file).then((s) => s.isFile(), () => false))) return null;
-    return createReadStream(file);
+  async write(source: AsyncIterable<Uint8Array>, opts: { maxBytes?: number } = {}): Promise<{ key: string; size: number }> {
+    const staged = await this.backend.stage(source, opts.maxBytes);
+    try {
+      await touchBlob(this.db, staged.key);
+      if (await this.backend.has(staged.key)) await staged.discard();
+      else await staged.commit();
+    } catch (error) {
+      await staged.discard().catch(() => undefined);
+      throw error;
+    }
+    return { key: staged.key, size: staged.size };
+  }
+
+  open(key: string): Promise<Readable | null> {
+    return this.backend.open(key);
   }
 }
 
-const stores = new Map<string, BlobStore>();
+/** What chooses and configures a store (Config's fields of the same names). */
+export type FileStoreSettings = { dataDir: string; fileStore?: FileStoreKind; s3?: S3Settings };
 
-/** The store of a data directory (one per process). */
-export function blobStore(dataDir: string): BlobStore {
-  let store = stores.get(dataDir);
-  if (!store) stores.set(dataDir, (store = new DiskBlobStore(path.join(dataDir, 'files'))));
+/** The backend a setting names (no cache: the CLI's copy makes one of each kind). */
+export function blobBackend(settings: FileStoreSettings, db: Db, kind: FileStoreKind = settings.fileStore ?? 'disk'): BlobBackend {
+  switch (kind) {
+    case 'disk':
+      return new DiskBlobBackend(path.join(settings.dataDir, 'files'));
+    case 'postgres':
+      return new PostgresBlobBackend(db);
+    case 's3':
+      throw new Error('The s3 file store is not available in this build');
+  }
+}
+
+const stores = new WeakMap<Db, Map<string, GuardedBlobStore>>();
+
+/** The store of a configuration and database (one per process and kind). */
+export function blobStore(settings: FileStoreSettings, db: Db): GuardedBlobStore {
+  const kind = settings.fileStore ?? 'disk';
+  let byKey = stores.get(db);
+  if (!byKey) stores.set(db, (byKey = new Map()));
+  const id = `${kind}:${settings.dataDir}`;
+  let store = byKey.get(id);
+  if (!store) byKey.set(id, (store = new GuardedBlobStore(blobBackend(settings, db, kind), db)));
   return store;
 }

@@ -1,0 +1,105 @@
+/**
+ * File bytes in the database every instance already shares (QUIRE_FILE_STORE=postgres): a write
+ * streams its bytes into FileBlobChunk rows of at most 1 MiB under a fresh upload ID (one
+ * statement per chunk, so no file is ever whole in memory nor one transaction open for minutes),
+ * then names them in one FileBlob row by SHA-256. When the same bytes were named meanwhile, the
+ * first write's chunks stay and the later ones are dropped. Reads fetch one chunk at a time, as
+ * the reader consumes them.
+ */
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { Db } from '../../../db/client.js';
+import { BLOB_KEY, HashingCounter, type BlobBackend, type StagedBlob } from './blob-backend.js';
+
+export const CHUNK_BYTES = 1024 * 1024;
+
+export class PostgresBlobBackend implements BlobBackend {
+  readonly kind = 'postgres' as const;
+
+  constructor(private readonly db: Db) {}
+
+  private async insertChunk(uploadId: string, index: number, data: Uint8Array): Promise<void> {
+    await this.db.$executeRaw`INSERT INTO "FileBlobChunk" ("uploadId", "index", "data") VALUES (${uploadId}::uuid, ${index}, ${Buffer.from(data.buffer, data.byteOffset, data.byteLength)})`;
+  }
+
+  private dropChunks(uploadId: string): Promise<number> {
+    return this.db.$executeRaw`DELETE FROM "FileBlobChunk" WHERE "uploadId" = ${uploadId}::uuid`;
+  }
+
+  async stage(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, maxBytes?: number): Promise<StagedBlob> {
+    const uploadId = randomUUID();
+    const counter = new HashingCounter(maxBytes);
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let index = 0;
+    try {
+      for await (const chunk of source) {
+        counter.add(chunk);
+        pending.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        pendingBytes += chunk.byteLength;
+        while (pendingBytes >= CHUNK_BYTES) {
+          const joined = Buffer.concat(pending, pendingBytes);
+          await this.insertChunk(uploadId, index++, joined.subarray(0, CHUNK_BYTES));
+          pending = pendingBytes > CHUNK_BYTES ? [joined.subarray(CHUNK_BYTES)] : [];
+          pendingBytes -= CHUNK_BYTES;
+        }
+      }
+      if (pendingBytes > 0) await this.insertChunk(uploadId, index++, Buffer.concat(pending, pendingBytes));
+    } catch (error) {
+      await this.dropChunks(uploadId).catch(() => undefined);
+      throw error;
+    }
+    const key = counter.key();
+    const size = counter.size;
+    return {
+      key,
+      size,
+      commit: async () => {
+        const named = await this.db.$executeRaw`INSERT INTO "FileBlob" ("sha256", "uploadId", "size") VALUES (${key}, ${uploadId}::uuid, ${size}) ON CONFLICT ("sha256") DO NOTHING`;
+        if (named === 0) await this.dropChunks(uploadId);
+      },
+      discard: async () => {
+        await this.dropChunks(uploadId);
+      },
+    };
+  }
+
+  async open(key: string): Promise<Readable | null> {
+    if (!BLOB_KEY.test(key)) return null;
+    const [blob] = await this.db.$queryRaw<{ uploadId: string; size: bigint }[]>`SELECT "uploadId"::text AS "uploadId", "size" FROM "FileBlob" WHERE "sha256" = ${key}`;
+    if (!blob) return null;
+    const chunks = Math.ceil(Number(blob.size) / CHUNK_BYTES);
+    const db = this.db;
+    return Readable.from(
+      (async function* () {
+        for (let index = 0; index < chunks; index++) {
+          const [row] = await db.$queryRaw<{ data: Uint8Array }[]>`SELECT "data" FROM "FileBlobChunk" WHERE "uploadId" = ${blob.uploadId}::uuid AND "index" = ${index}`;
+          if (!row) throw new Error(`File bytes ${key} are missing their chunk ${index}`);
+          yield Buffer.from(row.data.buffer, row.data.byteOffset, row.data.byteLength);
+        }
+      })(),
+      { objectMode: false },
+    );
+  }
+
+  async has(key: string): Promise<boolean> {
+    if (!BLOB_KEY.test(key)) return false;
+    const rows = await this.db.$queryRaw<unknown[]>`SELECT 1 FROM "FileBlob" WHERE "sha256" = ${key}`;
+    return rows.length > 0;
+  }
+
+  async list(after: string, limit: number): Promise<string[]> {
+    const rows = await this.db.$queryRaw<{ sha256: string }[]>`SELECT "sha256" FROM "FileBlob" WHERE "sha256" > ${after} ORDER BY "sha256" LIMIT ${limit}`;
+    return rows.map((r) => r.sha256);
+  }
+
+  async delete(key: string): Promise<void> {
+    // One statement: the name and its chunks go together.
+    await this.db.$executeRaw`WITH gone AS (DELETE FROM "FileBlob" WHERE "sha256" = ${key} RETURNING "uploadId") DELETE FROM "FileBlobChunk" WHERE "uploadId" IN (SELECT "uploadId" FROM gone)`;
+  }
+
+  async sweepStaged(olderThanMs: number): Promise<number> {
+    // Times compared in SQL, as the column's default wrote them (LOCALTIMESTAMP), whatever the clocks of the instances.
+    return this.db.$executeRaw`DELETE FROM "FileBlobChunk" c WHERE c."createdAt" < LOCALTIMESTAMP - make_interval(secs => ${olderThanMs / 1000}) AND NOT EXISTS (SELECT 1 FROM "FileBlob" b WHERE b."uploadId" = c."uploadId")`;
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Two instances on one database, each with its own data directory (as on two machines): with
+ * QUIRE_FILE_STORE=postgres a file stored through one is served by the other, and no bytes land
+ * on either disk; with `disk` (the default) they do not cross, which is why the setting exists.
+ */
+import { mkdtempSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { http } from './helpers/clients.js';
+import { createOrg } from './helpers/factories.js';
+import { useServer, type TestServer } from './helpers/server.js';
+
+function instances(fileStore: string): [TestServer, TestServer] {
+  const dirs = [1, 2].map((n) => mkdtempSync(path.join(tmpdir(), `quire-instance-${n}-`)));
+  afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
+  return [
+    useServer({ env: () => ({ QUIRE_FILE_STORE: fileStore, QUIRE_DATA_DIR: dirs[0] }) }),
+    useServer({ env: () => ({ QUIRE_FILE_STORE: fileStore, QUIRE_DATA_DIR: dirs[1] }) }),
+  ];
+}
+
+/** Stores a file through `one`, then asks `other` for it: the status and bytes `other` serves. */
+async function storeAndFetchElsewhere(one: TestServer, other: TestServer) {
+  const { org, owner } = await createOrg(one.db);
+  const space = await http(one.url, owner.token, 'POST', `/orgs/${org.id}/spaces`, { title: 'Shared files' });
+  const cr = await http(one.url, owner.token, 'POST', `/spaces/${space.body.id}/change-requests`, { subject: 'Files' });
+  const bytes = randomBytes(300_000);
+  const added = await http(one.url, owner.token, 'POST', `/spaces/${space.body.id}/change-requests/${cr.body.id}/content?compat=false`, {
+    changes: [{ operation: 'insert_files', files: [{ name: 'data.bin', contentType: 'application/octet-stream', base64: bytes.toString('base64') }] }],
+  });
+  expect(added.status).toBe(200);
+  const [file] = added.body.insertedFiles;
+  const listed = await http(other.url, owner.token, 'GET', `/spaces/${space.body.id}/change-requests/${cr.body.id}/content/files/${file.id}`);
+  expect(listed.status).toBe(200);
+  const download = await fetch(`${other.url}${new URL(listed.body.downloadURL).pathname}`);
+  return { bytes, status: download.status, body: Buffer.from(await download.arrayBuffer()) };
+}
+
+async function filesUnder(dir: string): Promise<number> {
+  let n = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])) if (entry.isFile()) n++;
+  return n;
+}
+
+describe('two instances with QUIRE_FILE_STORE=postgres', () => {
+  const [a, b] = instances('postgres');
+
+  it('serve each other’s files, and keep no bytes on their disks', async () => {
+    const there = await storeAndFetchElsewhere(a, b);
+    expect(there.status).toBe(200);
+    expect(there.body.equals(there.bytes)).toBe(true);
+    const back = await storeAndFetchElsewhere(b, a);
+    expect(back.status).toBe(200);
+    expect(back.body.equals(back.bytes)).toBe(true);
+    expect(await filesUnder(path.join(a.config.dataDir, 'files'))).toBe(0);
+    expect(await filesUnder(path.join(b.config.dataDir, 'files'))).toBe(0);
+  });
+});
+
+describe('two instances with QUIRE_FILE_STORE=disk and separate data directories', () => {
+  const [a, b] = instances('disk');
+
+  it('do not (the bytes are on the first one’s disk only)', async () => {
+    const there = await storeAndFetchElsewhere(a, b);
+    expect(there.status).toBe(404);
+    expect(await filesUnder(path.join(a.config.dataDir, 'files'))).toBe(1);
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * The file stores underneath BlobStore (disk and postgres): streaming writes in chunks, content
+ * addressing (stored once), the size limit (nothing kept past it), streaming reads, listing in
+ * key order.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createPrismaClient, type Db } from '../src/db/client.js';
+import { BlobTooLarge, type FileStoreKind } from '../src/domain/versions/files/blob-backend.js';
+import { blobStore, type GuardedBlobStore } from '../src/domain/versions/files/blob-store.js';
+import { CHUNK_BYTES } from '../src/domain/versions/files/postgres-blob-backend.js';
+
+let db: Db;
+let dataDir: string;
+beforeAll(async () => {
+  db = createPrismaClient(inject('databaseUrl'), { poolMax: 4 });
+  dataDir = await mkdtemp(path.join(tmpdir(), 'quire-file-store-'));
+});
+afterAll(async () => {
+  await db.$disconnect();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** `size` bytes of a repeated random pattern of 32 bytes (each chunk row then starts with it). */
+function patterned(size: number): { pattern: Buffer; bytes: Buffer } {
+  const pattern = randomBytes(32);
+  const bytes = Buffer.alloc(size);
+  for (let at = 0; at < size; at += 32) pattern.copy(bytes, at);
+  return { pattern, bytes };
+}
+
+/** The bytes in pieces of 64 KiB, as a request body arrives. */
+async function* pieces(bytes: Buffer, piece = 64 * 1024): AsyncGenerator<Uint8Array> {
+  for (let at = 0; at < bytes.length; at += piece) yield bytes.subarray(at, at + piece);
+}
+
+async function readAll(store: GuardedBlobStore, key: string): Promise<Buffer | null> {
+  const stream = await store.open(key);
+  if (!stream) return null;
+  const parts: Buffer[] = [];
+  for await (const part of stream) parts.push(part as Buffer);
+  return Buffer.concat(parts);
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+describe.each<FileStoreKind>(['disk', 'postgres'])('the %s file store', (kind) => {
+  const store = () => blobStore({ dataDir, fileStore: kind }, db);
+
+  it('streams a write in, answers its SHA-256, and streams the same bytes out', async () => {
+    const { bytes } = patterned(3 * CHUNK_BYTES + 12_345);
+    const written = await store().write(pieces(bytes));
+    expect(written).toEqual({ key: sha256(bytes), size: bytes.length });
+    expect((await readAll(store(), written.key))?.equals(bytes)).toBe(true);
+    expect(await store().put(bytes)).toBe(written.key);
+  });
+
+  it('stores empty and small files, and answers null for unknown or malformed keys', async () => {
+    const empty = await store().put(new Uint8Array());
+    expect((await readAll(store(), empty))?.length).toBe(0);
+    const small = randomBytes(1000);
+    expect((await readAll(store(), await store().put(small)))?.equals(small)).toBe(true);
+    expect(await store().open('0'.repeat(64))).toBeNull();
+    expect(await store().open('../../etc/passwd')).toBeNull();
+  });
+
+  it('refuses a stream past its limit and keeps nothing of it', async () => {
+    const { pattern, bytes } = patterned(2 * CHUNK_BYTES + 10);
+    await expect(store().write(pieces(bytes), { maxBytes: 2 * CHUNK_BYTES })).rejects.toBeInstanceOf(BlobTooLarge);
+    expect(await store().backend.has(sha256(bytes))).toBe(false);
+    if (kind === 'postgres') {
+      const [{ n }] = await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "FileBlobChunk" WHERE substring("data" from 1 for 32) = ${pattern}`;
+      expect(n).toBe(0);
+    } else {
+      expect(await store().backend.sweepStaged(0)).toBe(0);
+    }
+  });
+
+  it('lists keys in order, a page after another', async () => {
+    const keys = await Promise.all([1, 2, 3].map(() => store().put(randomBytes(100))));
+    const seen: string[] = [];
+    let after = '';
+    for (;;) {
+      const page = await store().backend.list(after, 2);
+      if (page.length === 0) break;
+      expect(page).toEqual([...page].sort());
+      expect(page[0] > after).toBe(true);
+      seen.push(...page);
+      after = page[page.length - 1];
+    }
+    expect(seen).toEqual(expect.arrayContaining(keys));
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+});
+
+describe('the postgres file store', () => {
+  const store = () => blobStore({ dataDir, fileStore: 'postgres' }, db);
+
+  it('keeps the bytes once, in chunks of at most 1 MiB, however many writers store them at once', async () => {
+    const { bytes } = patterned(2 * CHUNK_BYTES + 7);
+    const keys = await Promise.all([1, 2, 3, 4].map(() => store().write(pieces(bytes))));
+    expect(new Set(keys.map((k) => k.key))).toEqual(new Set([sha256(bytes)]));
+    const chunks = await db.$queryRaw<{ index: number; size: number }[]>`
+      SELECT c."index", length(c."data") AS size FROM "FileBlob" b JOIN "FileBlobChunk" c ON c."uploadId" = b."uploadId"
+      WHERE b."sha256" = ${sha256(bytes)} ORDER BY c."index"`;
+    expect(chunks).toEqual([{ index: 0, size: CHUNK_BYTES }, { index: 1, size: CHUNK_BYTES }, { index: 2, size: 7 }]);
+    const [{ orphans }] = await db.$queryRaw<{ orphans: number }[]>`SELECT count(*)::int AS orphans FROM "FileBlobChunk" c WHERE substring(c."data" from 1 for 32) = ${bytes.subarray(0, 32)} AND NOT EXISTS (SELECT 1 FROM "FileBlob" b WHERE b."uploadId" = c."uploadId")`;
+    expect(orphans).toBe(0);
+  });
+
+  it('reads a chunk at a time: a reader that stops early fetched only what it read', async () => {
+    const { bytes } = patterned(4 * CHUNK_BYTES);
+    const key = await store().put(bytes);
+    const reader = createPrismaClient(inject('databaseUrl'), { poolMax: 1, onQuery: (sql) => queries.push(sql) });
+    const queries: string[] = [];
+    try {
+      const stream = await blobStore({ dataDir, fileStore: 'postgres' }, reader).open(key);
+      for await (const part of stream!) {
+        expect((part as Buffer).length).toBe(CHUNK_BYTES);
+        break;
+      }
+      expect(queries.filter((q) => q.includes('"FileBlobChunk"')).length).toBeLessThanOrEqual(2);
+    } finally {
+      await reader.$disconnect();
+    }
+  });
+});
