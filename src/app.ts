@@ -38,6 +38,7 @@ import { poolOf } from './db/client.js';
 import { silentLogger, type Logger } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { createRateLimiter } from './http/rate-limit.js';
+import { GRAPHIQL_ASSET_PATH, serveGraphiQLAsset } from './http/graphiql-assets.js';
 import { createRateLimitKeys } from './http/rate-limit-key.js';
 import { admitWebSockets } from './http/websocket-admission.js';
 import { createCors } from './http/cors.js';
@@ -176,6 +177,11 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
     if (pathname === '/metrics') {
       res.writeHead(200, { 'content-type': metrics.registry.contentType });
       return void res.end(await metrics.registry.metrics());
+    }
+    // GraphiQL's assets: static, cacheable, no work for quire; not counted against the rate limit.
+    if (pathname.startsWith(GRAPHIQL_ASSET_PATH)) {
+      info.route = `${req.method} ${GRAPHIQL_ASSET_PATH}*`;
+      return serveGraphiQLAsset(req, res);
     }
     if (limiter) {
       const verdict = await limiter.check(await rateLimitKeyOf(req));

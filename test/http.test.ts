@@ -16,7 +16,7 @@ describe('HTTP surface', () => {
   it('compresses large answers the client accepts compressed: GraphiQL, JSON lists', async () => {
     const page = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html', 'accept-encoding': 'br' } });
     expect(page.headers.get('content-encoding')).toBe('br');
-    expect((await page.text()).length).toBeGreaterThan(100_000); // fetch decodes it
+    expect((await page.text()).length).toBeGreaterThan(1024); // fetch decodes it (the page links to its assets: test/graphiql.test.ts)
     const { org, owner } = await createOrg(server.db);
     for (let i = 0; i < 10; i++) await fetch(`${server.url}/v1/orgs/${org.id}/spaces`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, body: '{"title":"Compressed"}' });
     const list = await fetch(`${server.url}/v1/orgs/${org.id}/spaces`, { headers: { authorization: `Bearer ${owner.token}`, 'accept-encoding': 'gzip' } });

@@ -1,7 +1,6 @@
 /** The GraphQL server: authentication, error masking and GraphiQL around the Pothos schema. */
 import type { IncomingMessage } from 'node:http';
 import { getOperationAST, type ExecutionArgs, type GraphQLError } from 'graphql';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createGraphQLError, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
@@ -15,6 +14,7 @@ import { useMaxDocumentNesting } from './document-nesting.js';
 import { useRequestErrorStatus } from './request-error-status.js';
 import { useExecutionTimeout } from './execution-timeout.js';
 import { useDocumentCache } from './document-cache.js';
+import { GRAPHIQL_OPTIONS, renderGraphiQLPage } from './graphiql-page.js';
 import type { Config } from '../config.js';
 import { AppError } from '../lib/errors.js';
 import { isDatabaseUnavailable, isStatementTimeout, UNAVAILABLE_MESSAGE } from '../db/unavailable.js';
@@ -79,10 +79,10 @@ export function createGraphQLServer({ config, contexts, logger = silentLogger() 
     cors: false, // answered for every path by http/cors.ts
     landingPage: false,
     logging: false, // internal errors are logged by maskError below; client errors are not server faults
-    graphiql: { title: 'quire', headers: JSON.stringify({ Authorization: 'Bearer <token>' }) },
-    // GraphiQL's assets are served inline from this package, not from a CDN: self-hosted
-    // instances may have no route to the internet.
-    renderGraphiQL,
+    graphiql: GRAPHIQL_OPTIONS,
+    // A small page linking to GraphiQL's assets, served by this server (not a CDN: self-hosted
+    // instances may have no route to the internet) under hashed, cacheable URLs.
+    renderGraphiQL: renderGraphiQLPage,
     parserAndValidationCache: false, // useDocumentCache instead
     // Bounds on what one document may ask for (README › Limits).
     plugins: [
