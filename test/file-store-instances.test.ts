@@ -7,11 +7,13 @@ import { mkdtempSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { http } from './helpers/clients.js';
 import { createOrg } from './helpers/factories.js';
 import { useServer, type TestServer } from './helpers/server.js';
+import { collectGarbage } from '../src/domain/versions/files/blob-gc.js';
+import { blobStore } from '../src/domain/versions/files/blob-store.js';
 
 function instances(fileStore: string): [TestServer, TestServer] {
   const dirs = [1, 2].map((n) => mkdtempSync(path.join(tmpdir(), `quire-instance-${n}-`)));
@@ -57,6 +59,15 @@ describe('two instances with QUIRE_FILE_STORE=postgres', () => {
     expect(back.body.equals(back.bytes)).toBe(true);
     expect(await filesUnder(path.join(a.config.dataDir, 'files'))).toBe(0);
     expect(await filesUnder(path.join(b.config.dataDir, 'files'))).toBe(0);
+  });
+
+  it('keep bytes a file entry names through a garbage collection, however old', async () => {
+    const stored = await storeAndFetchElsewhere(a, b);
+    const key = createHash('sha256').update(stored.bytes).digest('hex');
+    await a.db.$executeRaw`UPDATE "FileBlobTouch" SET "touchedAt" = LOCALTIMESTAMP - interval '2 days' WHERE "sha256" = ${key}`;
+    const store = blobStore(a.config, a.db);
+    await collectGarbage(a.db, store.backend, { graceMs: 3600_000 });
+    expect(await store.backend.has(key)).toBe(true);
   });
 });
 
