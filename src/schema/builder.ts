@@ -33,7 +33,24 @@ export const builder = new SchemaBuilder<{
     encodeGlobalID: (_typename, id) => String(id),
     decodeGlobalID: (globalID) => ({ typename: kindOfId(globalID) ?? 'Unknown', id: globalID }),
     cursorType: 'String',
+    nodeTypeOptions: { description: 'An object with an ID that `node` and `nodes` fetch directly.' },
     clientMutationId: 'omit',
+    // Every connection pages the same way (keyset pages: src/domain/kernel/pagination/).
+    defaultConnectionTypeOptions: { description: 'One page of a list: its items (`edges`) and where it stands (`pageInfo`).' },
+    defaultEdgeTypeOptions: { description: 'One item of a page and the cursor that marks its place in the list.' },
+    pageInfoTypeOptions: { description: 'Where a page stands in its list, and the cursors to ask for the pages around it.' },
+    edgesFieldOptions: { description: 'The items of this page, in the list\'s order.' },
+    pageInfoFieldOptions: { description: 'Whether there are pages before and after this one, and their cursors.' },
+    cursorFieldOptions: { description: 'Marks this item\'s place: pass it as `after` or `before` for the next or previous page.' },
+    nodeFieldOptions: { description: 'The item.' },
+    hasNextPageFieldOptions: { description: 'Whether items follow this page (ask with `after: endCursor`).' },
+    hasPreviousPageFieldOptions: { description: 'Whether items precede this page (ask with `before: startCursor`).' },
+    startCursorFieldOptions: { description: 'The cursor of the page\'s first item; null on an empty page.' },
+    endCursorFieldOptions: { description: 'The cursor of the page\'s last item; null on an empty page.' },
+    firstArgOptions: { description: 'How many items to return from the start (or after `after`); the list\'s default and maximum apply.' },
+    lastArgOptions: { description: 'How many items to return from the end (or before `before`).' },
+    afterArgOptions: { description: 'A cursor: the page starts after this item.' },
+    beforeArgOptions: { description: 'A cursor: the page ends before this item.' },
     // Both read the raw ID (decodeGlobalID keeps it whole): node-loaders.ts decides its kind.
     nodeQueryOptions: {
       description: 'The object of an ID, to whoever may read it through its own field; otherwise NOT_FOUND. Pages, files and reusable contents: their revision-qualified `nodeId`.',
@@ -46,11 +63,12 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-builder.queryType({});
-builder.mutationType({});
-builder.subscriptionType({});
+builder.queryType({ description: 'What the caller can read: start at `viewer` or `organizations`, or fetch any object by ID with `node`.' });
+builder.mutationType({ description: 'Every write of the API (each one a transaction, checked against the caller\'s roles); REST `/v1` routes run these.' });
+builder.subscriptionType({ description: 'Events as they happen, over Server-Sent Events or WebSocket (graphql-ws).' });
 
 builder.scalarType('DateTime', {
+  description: 'A date and time in ISO 8601 (UTC), e.g. `2026-01-31T12:00:00.000Z`.',
   serialize: (value) => (value instanceof Date ? value.toISOString() : String(value)),
   parseValue: (value) => {
     const date = new Date(String(value));

@@ -69,6 +69,7 @@ export function arrayConnection<T extends {}>(args: PageArgs, items: T[]) {
 
 builder.globalConnectionField('totalCount', (t) =>
   t.int({
+    description: 'How many items the whole list holds (counted only when asked for).',
     resolve: (parent) => {
       const count = (parent as unknown as { totalCount: Count }).totalCount;
       return typeof count === 'function' ? count() : count;

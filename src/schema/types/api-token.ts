@@ -21,6 +21,7 @@ const ApiTokenRef = builder.objectRef<TokenRecord>('ApiToken').implement({
 });
 
 const IssuedApiToken = builder.simpleObject('IssuedApiToken', {
+  description: 'A newly created API token, with its secret: shown this once (only its SHA-256 is stored).',
   fields: (t) => ({
     token: t.string({ description: 'The secret: `Authorization: Bearer <token>`. Shown this once; only a digest is kept.' }),
     apiToken: t.field({ type: ApiTokenRef }),
@@ -28,6 +29,7 @@ const IssuedApiToken = builder.simpleObject('IssuedApiToken', {
 });
 
 const CreateApiTokenInput = builder.inputType('CreateApiTokenInput', {
+  description: 'A new API token: its name, and optionally when it expires.',
   fields: (t) => ({
     name: t.string({ description: 'A label, up to 100 characters.' }),
     expiresAt: t.field({ type: 'DateTime', description: 'When it stops working (in the future); omitted or null: never.' }),

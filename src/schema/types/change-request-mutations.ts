@@ -21,13 +21,14 @@ async function reload(ctx: Context, id: string): Promise<ChangeRequestRow> {
 }
 
 const UpdateChangeRequestInput = builder.inputType('UpdateChangeRequestInput', {
+  description: 'A change request\'s new subject or description; only the given fields change.',
   fields: (t) => ({
     subject: t.string({ description: 'At most 100 characters.' }),
     status: t.field({ type: ChangeRequestStatusEnum, description: 'draft, open or archived (merged only by merging).' }),
   }),
 });
 
-export const PageChangeOperationEnum = builder.enumType('PageChangeOperation', { values: ['insert_page', 'update_page', 'delete_page', 'insert_files'] as const });
+export const PageChangeOperationEnum = builder.enumType('PageChangeOperation', { description: 'What one change of a batch does to a change request\'s pages.', values: ['insert_page', 'update_page', 'delete_page', 'insert_files'] as const });
 
 const FileSourceInput = builder.inputType('FileSourceInput', {
   description: 'A file of an insert_files change: its bytes inline (base64, at most 1 MB; use uploadChangeRequestFiles for larger ones), or a URL to fetch them from.',
@@ -62,6 +63,7 @@ const PageChangeInput = builder.inputType('PageChangeInput', {
 });
 
 const PageChangeOutcome = builder.simpleObject('PageChangeOutcome', {
+  description: 'The outcome of one change of a batch: what it did and the page or file it touched.',
   fields: (t) => ({
     object: t.string({ description: 'created_page, updated_page, deleted_page or created_file.' }),
     page: t.id({ nullable: true }),
@@ -71,6 +73,7 @@ const PageChangeOutcome = builder.simpleObject('PageChangeOutcome', {
 });
 
 const ChangeRequestContentUpdate = builder.objectRef<{ changeRequest: ChangeRequestRow; changes: ChangeOutcome[] }>('ChangeRequestContentUpdate').implement({
+  description: 'A change request after a batch of page changes, and the outcome of each change.',
   fields: (t) => ({
     changeRequest: t.field({ type: ChangeRequestRef, resolve: (r) => r.changeRequest }),
     insertedFiles: t.field({
@@ -96,7 +99,7 @@ const withoutNulls = (change: Record<string, unknown>): Record<string, unknown> 
       .map(([k, v]) => [k, k === 'files' && Array.isArray(v) ? v.map((f) => withoutNulls(f as Record<string, unknown>)) : v]),
   );
 
-export const MergeResultEnum = builder.enumType('MergeResult', { values: ['merge', 'update', 'conflicts'] as const });
+export const MergeResultEnum = builder.enumType('MergeResult', { description: 'How a change request\'s merge or update ended: merged, updated, or stopped by conflicts.', values: ['merge', 'update', 'conflicts'] as const });
 
 const MergeOutcomeRef = builder.objectRef<{ revision: string; result: 'merge' | 'update' | 'conflicts'; changeRequestId: string }>('MergeOutcome').implement({
   description: 'What a merge or an update did: `conflicts` means nothing was written (see ChangeRequest.conflicts).',
@@ -135,6 +138,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { spaceId, subject }, ctx) => reload(ctx, await createChangeRequest(ctx.db, ctx.access, String(spaceId), subject == null ? {} : { subject })),
   }),
   updateChangeRequest: t.field({
+    description: 'Changes a change request\'s subject or description.',
     type: ChangeRequestRef,
     args: { spaceId: t.arg.id({ required: true }), id: t.arg.id({ required: true, description: 'ID or number.' }), input: t.arg({ type: UpdateChangeRequestInput, required: true }) },
     resolve: async (_root, { spaceId, id, input }, ctx) => {

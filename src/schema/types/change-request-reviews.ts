@@ -32,6 +32,7 @@ const user = async (ctx: Context, id: string) => {
 };
 
 export const ChangeRequestReviewStatusEnum = builder.enumType('ChangeRequestReviewStatus', {
+  description: 'The verdict of a review of a change request.',
   values: {
     approved: { value: 'approved' },
     changes_requested: { value: 'changes_requested', description: 'REST: changes-requested' },
@@ -67,7 +68,7 @@ export const ChangeRequestReviewRef = builder.objectRef<ReviewRow>('ChangeReques
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     urls: t.field({
-      type: builder.simpleObject('ChangeRequestReviewUrls', { fields: (u) => ({ location: u.string() }) }),
+      type: builder.simpleObject('ChangeRequestReviewUrls', { description: 'Where a review of a change request is, in this API.', fields: (u) => ({ location: u.string() }) }),
       resolve: (r, _a, ctx) => ({ location: apiUrl(ctx, `/spaces/${r.spaceId}/change-requests/${r.changeRequestId}/reviews/${r.id}`) }),
     }),
   }),

@@ -16,7 +16,7 @@ import { RevisionRef } from './revision.js';
 import { SpaceRef } from './space.js';
 import { UserRef } from './user.js';
 
-export const ChangeRequestStatusEnum = builder.enumType('ChangeRequestStatus', { values: ['draft', 'open', 'archived', 'merged'] as const });
+export const ChangeRequestStatusEnum = builder.enumType('ChangeRequestStatus', { description: 'Where a change request stands: a draft, open for review, archived, or merged.', values: ['draft', 'open', 'archived', 'merged'] as const });
 export const ChangeRequestOrderByEnum = builder.enumType('ChangeRequestOrderBy', { values: CHANGE_REQUEST_ORDERS, description: 'What a list of change requests is sorted by, newest first.' });
 
 const load = <T>(value: Promise<T | null>, what: string) => value.then((v) => {
@@ -49,6 +49,7 @@ const ChangeRequestConflictRef = builder.objectRef<EntityConflict>('ChangeReques
 });
 
 const ChangeRequestChangesRef = builder.simpleObject('ChangeRequestChanges', {
+  description: 'What a change request changes compared with the content it started from.',
   fields: (t) => ({
     changes: t.field({ type: ['JSON'], description: 'RevisionSemanticChange objects of the public API (page_created, page_edited, page_moved, file_deleted, …).' }),
     more: t.int({ nullable: true, description: 'Changes left out past `limit`.' }),
@@ -56,6 +57,7 @@ const ChangeRequestChangesRef = builder.simpleObject('ChangeRequestChanges', {
 });
 
 export const ChangeRequestRef = builder.prismaNode('ChangeRequest', {
+  description: 'A proposed set of edits to a space, made on its own revision and merged into the space\'s primary content when accepted.',
   id: { field: 'id' },
   fields: (t) => ({
     number: t.exposeInt('number', { description: 'Incremental identifier within the space.' }),
@@ -103,7 +105,7 @@ export const ChangeRequestRef = builder.prismaNode('ChangeRequest', {
       },
     }),
     urls: t.field({
-      type: builder.simpleObject('ChangeRequestUrls', { fields: (u) => ({ app: u.string(), location: u.string() }) }),
+      type: builder.simpleObject('ChangeRequestUrls', { description: 'Where a change request is: in this API and in the app.', fields: (u) => ({ app: u.string(), location: u.string() }) }),
       resolve: (r, _a, ctx) => ({ app: appUrl(ctx, `/s/${r.spaceId}/~/changes/${r.number}`), location: apiUrl(ctx, `/spaces/${r.spaceId}/change-requests/${r.id}`) }),
     }),
   }),

@@ -32,6 +32,7 @@ const CollectionPermissions = builder.simpleObject('CollectionPermissions', {
 });
 
 const CollectionUrls = builder.simpleObject('CollectionUrls', {
+  description: 'Where a collection is: in this API and in the app.',
   fields: (t) => ({ location: t.string(), app: t.string() }),
 });
 
@@ -80,6 +81,7 @@ organizationReadAheads.push(async (ctx, info, organizationId) => {
 });
 
 export const CollectionRef = builder.prismaNode('Collection', {
+  description: 'A folder of an organization that groups spaces and other collections.',
   id: { field: 'id' },
   fields: (t) => ({
     title: t.exposeString('title'),
@@ -164,6 +166,7 @@ builder.prismaObjectFields('Organization', (t) => ({
 
 builder.queryField('collection', (t) =>
   t.field({
+    description: 'A collection the caller can access; otherwise NOT_FOUND.',
     type: CollectionRef,
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, { id }, ctx) => (await ctx.access.requireCollection(String(id))).collection,
@@ -177,10 +180,12 @@ const reload = (ctx: Context, id: string): Promise<Collection> => {
 };
 
 const CreateCollectionInput = builder.inputType('CreateCollectionInput', {
+  description: 'A new collection.',
   fields: (t) => ({ title: t.string(), parent: t.id({ description: 'ID of the parent collection.' }) }),
 });
 
 const UpdateCollectionInput = builder.inputType('UpdateCollectionInput', {
+  description: 'A collection\'s new settings; only the given fields change.',
   fields: (t) => ({
     title: t.string(),
     description: t.string({ description: 'null or "" clears the description.' }),
@@ -190,6 +195,7 @@ const UpdateCollectionInput = builder.inputType('UpdateCollectionInput', {
 
 builder.mutationFields((t) => ({
   createCollection: t.field({
+    description: 'Creates a collection in an organization, at its root or inside a parent collection.',
     type: CollectionRef,
     args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: CreateCollectionInput, required: false }) },
     resolve: async (_root, { organizationId, input }, ctx) => {
@@ -202,6 +208,7 @@ builder.mutationFields((t) => ({
     },
   }),
   updateCollection: t.field({
+    description: 'Changes a collection\'s title, description or default level; only the given fields change.',
     type: CollectionRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCollectionInput, required: true }) },
     resolve: async (_root, { id, input }, ctx) => reload(ctx, await updateCollection(ctx.db, ctx.access, String(id), input as never)),

@@ -24,10 +24,11 @@ const user = async (ctx: Context, id: string) => {
   return found;
 };
 
-export const CommentStatusEnum = builder.enumType('CommentStatus', { values: ['open', 'resolved'] as const });
-export const CommentStatusFilterEnum = builder.enumType('CommentStatusFilter', { values: ['all', 'open', 'resolved'] as const });
+export const CommentStatusEnum = builder.enumType('CommentStatus', { description: 'Whether a comment thread is open or resolved.', values: ['open', 'resolved'] as const });
+export const CommentStatusFilterEnum = builder.enumType('CommentStatusFilter', { description: 'Which comment threads to list: all of them, only the open ones or only the resolved ones.', values: ['all', 'open', 'resolved'] as const });
 
 const CommentReactionUser = builder.objectRef<EmojiReaction['users'][number]>('CommentReactionUser').implement({
+  description: 'A user who reacted to a comment or reply with an emoji.',
   fields: (t) => ({
     user: t.field({ type: UserRef, resolve: (u, _a, ctx) => user(ctx, u.userId) }),
     reactedAt: t.expose('reactedAt', { type: 'DateTime' }),
@@ -58,7 +59,7 @@ const CommentPermissions = builder.simpleObject('CommentPermissions', {
   fields: (t) => ({ view: t.boolean(), edit: t.boolean(), reply: t.boolean(), delete: t.boolean() }),
 });
 
-const CommentUrls = builder.simpleObject('CommentUrls', { fields: (t) => ({ location: t.string(), app: t.string() }) });
+const CommentUrls = builder.simpleObject('CommentUrls', { description: 'Where a comment is: in this API and in the app.', fields: (t) => ({ location: t.string(), app: t.string() }) });
 
 /** The path of a comment's place in the API (`/spaces/x` or `/spaces/x/change-requests/y`). */
 const placePath = (p: { spaceId: string; changeRequestId: string | null }) => `/spaces/${p.spaceId}${p.changeRequestId ? `/change-requests/${p.changeRequestId}` : ''}`;

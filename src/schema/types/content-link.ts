@@ -5,6 +5,7 @@ import { builder } from '../builder.js';
 import { arrayConnection } from '../connection.js';
 
 export const ContentLinkStatusEnum = builder.enumType('ContentLinkStatus', {
+  description: 'Whether a link of the content reaches its target.',
   values: {
     ok: { value: 'ok', description: 'No problem.' },
     broken: { value: 'broken', description: 'The target does not exist in the revision.' },
@@ -18,6 +19,7 @@ const ContentLinkLocation = builder.simpleObject('ContentLinkLocation', {
 });
 
 const ContentLinkRef = builder.simpleObject('ContentLink', {
+  description: 'A link found in a space\'s content, and whether its target can be reached.',
   fields: (t) => ({
     status: t.field({ type: ContentLinkStatusEnum }),
     target: t.field({ type: 'JSON', description: 'The content reference (ContentRef: `{kind, …}`) as written in the page.' }),
@@ -26,6 +28,7 @@ const ContentLinkRef = builder.simpleObject('ContentLink', {
 });
 
 const ContentLinkBrokenStats = builder.simpleObject('ContentLinkBrokenStats', {
+  description: 'How many of a space\'s links are broken: in its current revision and in its open change requests.',
   fields: (t) => ({
     total: t.int({ description: 'Broken links in the current revision.' }),
     changeRequest: t.int({ description: "Broken links in the revisions of the space's open change requests." }),
@@ -33,6 +36,7 @@ const ContentLinkBrokenStats = builder.simpleObject('ContentLinkBrokenStats', {
 });
 
 const ContentLinkStats = builder.simpleObject('ContentLinkStats', {
+  description: 'How many links a space\'s content holds, broken ones counted apart.',
   fields: (t) => ({
     total: t.int({ description: 'Links in the current revision, whatever the filter.' }),
     broken: t.field({ type: ContentLinkBrokenStats }),
@@ -55,6 +59,7 @@ builder.prismaObjectFields('Space', (t) => ({
     {
       fields: (c) => ({
         stats: c.field({
+          description: 'How many links the whole list holds, broken ones counted apart.',
           type: ContentLinkStats,
           resolve: (connection, _args, ctx) => linkStats(ctx.loaders, ctx.config, connection.space, connection.links, ctx.db),
         }),

@@ -36,6 +36,7 @@ builder.mutationFields((t) => ({
     },
   }),
   createReusableContent: t.field({
+    description: 'Creates reusable content (written once, included in pages) in a change request.',
     type: ReusableContentRef,
     args: {
       spaceId: t.arg.id({ required: true }),
@@ -49,6 +50,7 @@ builder.mutationFields((t) => ({
     },
   }),
   updateReusableContent: t.field({
+    description: 'Changes reusable content in a change request.',
     type: ReusableContentRef,
     args: {
       spaceId: t.arg.id({ required: true }),
@@ -64,6 +66,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteReusableContent: t.boolean({
+    description: 'Deletes reusable content in a change request.',
     args: { spaceId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), reusableContentId: t.arg.id({ required: true }) },
     resolve: async (_root, { spaceId, id, reusableContentId }, ctx) => {
       await deleteReusableContent(ctx.db, ctx.access, String(spaceId), String(id), String(reusableContentId));

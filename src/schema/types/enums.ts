@@ -7,6 +7,7 @@ export const RoleEnum = builder.enumType('Role', {
 });
 
 export const SpaceVisibilityEnum = builder.enumType('SpaceVisibility', {
+  description: 'Who may read a space.',
   values: {
     public: { value: 'public' },
     unlisted: { value: 'unlisted' },
@@ -17,7 +18,7 @@ export const SpaceVisibilityEnum = builder.enumType('SpaceVisibility', {
   } as const,
 });
 
-export const SpaceEditModeEnum = builder.enumType('SpaceEditMode', { values: ['live', 'locked'] as const });
-export const TeamRoleEnum = builder.enumType('TeamRole', { values: ['owner', 'member'] as const });
-export const OrganizationTypeEnum = builder.enumType('OrganizationType', { values: ['business', 'community'] as const });
-export const SortOrderEnum = builder.enumType('SortOrder', { values: ['asc', 'desc'] as const });
+export const SpaceEditModeEnum = builder.enumType('SpaceEditMode', { description: 'Whether a space is edited directly (`live`) or only through change requests (`locked`).', values: ['live', 'locked'] as const });
+export const TeamRoleEnum = builder.enumType('TeamRole', { description: 'A member\'s role in a team: its owner or a member.', values: ['owner', 'member'] as const });
+export const OrganizationTypeEnum = builder.enumType('OrganizationType', { description: 'Whether an organization is a business or a community.', values: ['business', 'community'] as const });
+export const SortOrderEnum = builder.enumType('SortOrder', { description: 'Ascending or descending order.', values: ['asc', 'desc'] as const });

@@ -9,8 +9,8 @@ import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import { OrganizationRef } from './organization.js';
 
-const FontSourceRef = builder.simpleObject('FontSource', { fields: (t) => ({ url: t.string(), format: t.string() }) });
-const FontFaceRef = builder.simpleObject('FontFace', { fields: (t) => ({ weight: t.int(), sources: t.field({ type: [FontSourceRef] }) }) });
+const FontSourceRef = builder.simpleObject('FontSource', { description: 'A file of a font face: where to download it and its format.', fields: (t) => ({ url: t.string(), format: t.string() }) });
+const FontFaceRef = builder.simpleObject('FontFace', { description: 'One weight of a custom font and the files that hold it.', fields: (t) => ({ weight: t.int(), sources: t.field({ type: [FontSourceRef] }) }) });
 
 export const CustomFontRef = builder.objectRef<CustomFont>('CustomFont').implement({
   interfaces: [builder.nodeInterfaceRef()],
@@ -27,7 +27,7 @@ export const CustomFontRef = builder.objectRef<CustomFont>('CustomFont').impleme
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     permissions: t.field({
-      type: builder.simpleObject('CustomFontPermissions', { fields: (p) => ({ edit: p.boolean({ description: 'Whether the caller may change or delete the font (organization admins).' }) }) }),
+      type: builder.simpleObject('CustomFontPermissions', { description: 'What the caller may do with a custom font.', fields: (p) => ({ edit: p.boolean({ description: 'Whether the caller may change or delete the font (organization admins).' }) }) }),
       resolve: async (font, _a, ctx) => ({ edit: mayOrganization('manageFonts', await ctx.access.orgRole(font.organizationId)) }),
     }),
   }),
@@ -42,6 +42,7 @@ builder.objectFields(OrganizationRef, (t) => ({
 }));
 
 const FontFaceInput = builder.inputType('FontFaceInput', {
+  description: 'One weight of a custom font and its files.',
   fields: (t) => ({ weight: t.int({ required: true }), storageKey: t.string({ description: 'The key of an uploaded font file; null (on update) removes the weight.' }) }),
 });
 
@@ -57,17 +58,20 @@ builder.mutationFields((t) => ({
       startUpload(ctx.db, ctx.access, String(organizationId), { file: { name, type, size }, kind }, { secret: await signingSecret(ctx.db, ctx.config.secret), issuer: ctx.config.publicUrl }, linksAt(ctx.config.publicUrl).upload),
   }),
   createFont: t.field({
+    description: 'Creates a custom font of an organization: a font family and its faces.',
     type: CustomFontRef,
     args: { organizationId: t.arg.id({ required: true }), fontFamily: t.arg.string({ required: true }), fontFaces: t.arg({ type: [FontFaceInput], required: true }) },
     resolve: (_r, { organizationId, fontFamily, fontFaces }, ctx) => createFont(ctx.db, ctx.access, String(organizationId), { fontFamily, fontFaces: faces(fontFaces, false) }),
   }),
   updateFont: t.field({
+    description: 'Changes a custom font\'s family name or its faces.',
     type: CustomFontRef,
     args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), fontFamily: t.arg.string(), fontFaces: t.arg({ type: [FontFaceInput] }) },
     resolve: (_r, { organizationId, id, fontFamily, fontFaces }, ctx) =>
       updateFont(ctx.db, ctx.access, String(organizationId), String(id), { ...(fontFamily ? { fontFamily } : {}), ...(fontFaces ? { fontFaces: faces(fontFaces, true) } : {}) }),
   }),
   deleteFont: t.boolean({
+    description: 'Deletes a custom font of an organization.',
     args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
     resolve: async (_r, { organizationId, id }, ctx) => (await deleteFont(ctx.db, ctx.access, String(organizationId), String(id)), true),
   }),

@@ -22,11 +22,12 @@ import { SpaceRef } from './space.js';
 import { appUrl } from '../urls.js';
 
 export const GitSyncProviderEnum = builder.enumType('GitSyncProvider', {
+  description: 'The kind of git host a space syncs with.',
   values: { github: { value: 'github' }, gitlab: { value: 'gitlab' }, github_legacy: { value: 'github-legacy' } } as const,
 });
-const GitSyncInstallationStatusEnum = builder.enumType('GitSyncInstallationStatus', { values: ['unauthenticated', 'active', 'pending'] as const });
-const GitSyncOperationStateEnum = builder.enumType('GitSyncOperationState', { values: ['running', 'failure', 'success', 'timeout'] as const });
-const GitSyncOperationDirectionEnum = builder.enumType('GitSyncOperationDirection', { values: ['import', 'export'] as const });
+const GitSyncInstallationStatusEnum = builder.enumType('GitSyncInstallationStatus', { description: 'Whether a space\'s git sync is set up and authenticated.', values: ['unauthenticated', 'active', 'pending'] as const });
+const GitSyncOperationStateEnum = builder.enumType('GitSyncOperationState', { description: 'Where a git sync operation stands: running, or how it ended.', values: ['running', 'failure', 'success', 'timeout'] as const });
+const GitSyncOperationDirectionEnum = builder.enumType('GitSyncOperationDirection', { description: 'Whether a git sync operation imported from the repository or exported to it.', values: ['import', 'export'] as const });
 
 type Operation = { state: 'running' | 'failure' | 'success' | 'timeout'; direction: 'import' | 'export'; startedAt: Date; endedAt: Date | null; error: string | null; changeRequestId: string | null };
 
@@ -55,6 +56,7 @@ export function providerOf(url: string): 'github' | 'gitlab' | 'git' {
 }
 
 const GitSyncOperationErrorActionRef = builder.simpleObject('GitSyncOperationErrorAction', {
+  description: 'A suggested next step after a failed git sync operation: a label and a link.',
   fields: (t) => ({ label: t.string(), url: t.string() }),
 });
 
@@ -149,6 +151,7 @@ builder.objectFields(ReusableContentRef, (t) => ({
 
 const GitOperationInput = (name: string, exporting: boolean) =>
   builder.inputType(name, {
+    description: exporting ? "Where and how to export a space's content as a commit to a git repository." : "Where to import a space's content from: a git repository and its branch.",
     fields: (t) => ({
       url: t.string({ required: true, description: 'The repository (`https://…`, `http://…` where private networks are allowed); basic-auth credentials in it are used for this operation only.' }),
       ref: t.string({ required: true, description: '`refs/heads/<branch>`.' }),

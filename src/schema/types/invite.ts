@@ -52,6 +52,7 @@ const SentInviteRef = builder.objectRef<SentInvite>('SentMemberInvite').implemen
 });
 
 const InviteMembersResult = builder.simpleObject('InviteMembersResult', {
+  description: 'The outcome of inviting people to an organization by e-mail.',
   fields: (t) => ({
     users: t.idList({ description: 'The IDs of the invited users (accounts are created for new addresses).' }),
     invited: t.int(),
@@ -61,13 +62,14 @@ const InviteMembersResult = builder.simpleObject('InviteMembersResult', {
 });
 
 const InviteeInput = builder.inputType('InviteeInput', {
+  description: 'A person to invite by e-mail, and the role to give them.',
   fields: (t) => ({
     email: t.string({ required: true }),
     role: t.field({ type: RoleEnum, description: 'This invitee\'s role (null: as a guest); else the request\'s.' }),
   }),
 });
 
-const LinkInviteKindEnum = builder.enumType('LinkInviteKind', { values: ['organization', 'space', 'collection'] as const });
+const LinkInviteKindEnum = builder.enumType('LinkInviteKind', { description: 'What an invite link admits to: an organization, a space or a collection.', values: ['organization', 'space', 'collection'] as const });
 
 /** Whether the caller already has what the invite gives. */
 async function redundant(invite: LinkInvite, ctx: Context): Promise<boolean> {

@@ -22,6 +22,7 @@ import { SpaceRef } from './space.js';
 import { UserRef } from './user.js';
 
 const JobKindEnum = builder.enumType('JobKind', {
+  description: 'What a background job does.',
   values: {
     import: { description: 'Content imported into a change request (`importContent`).' },
     space_duplicate: { description: 'A copy of a space (`duplicateSpace`).' },
@@ -32,7 +33,7 @@ const JobKindEnum = builder.enumType('JobKind', {
   } as const,
 });
 
-const JobStateEnum = builder.enumType('JobState', { values: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const });
+const JobStateEnum = builder.enumType('JobState', { description: 'Where a background job stands: queued, running, or how it ended.', values: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const });
 
 export const ImportSourceEnum = builder.enumType('ImportSource', {
   description: 'Where imported content comes from. The third-party products are named by the API, and refused: this server does not import from them.',
@@ -52,6 +53,7 @@ export const ImportSourceEnum = builder.enumType('ImportSource', {
 });
 
 const JobProgressRef = builder.simpleObject('JobProgress', {
+  description: 'How far a running background job has got.',
   fields: (t) => ({
     done: t.int({ description: 'Steps done (pages read, then pages and files written).' }),
     total: t.int({ nullable: true, description: 'Steps in all, once known.' }),
@@ -70,6 +72,7 @@ const JobErrorRef = builder.simpleObject('JobError', {
 });
 
 const ImportResultRef = builder.simpleObject('ImportResult', {
+  description: 'What an import job produced.',
   fields: (t) => ({
     revision: t.string({ description: "The change request's revision with the imported content." }),
     importedResources: t.int({ description: 'Pages and files written.' }),
@@ -114,7 +117,7 @@ export const JobRef = builder.objectRef<JobRow>('Job').implement({
     finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     urls: t.field({
-      type: builder.simpleObject('JobUrls', { fields: (u) => ({ location: u.string() }) }),
+      type: builder.simpleObject('JobUrls', { description: 'Where a job is, in this API.', fields: (u) => ({ location: u.string() }) }),
       resolve: (j, _a, ctx) => ({ location: apiUrl(ctx, `/jobs/${j.id}`) }),
     }),
   }),

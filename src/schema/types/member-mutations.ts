@@ -16,10 +16,12 @@ const reload = (ctx: Context, organizationId: string, userId: string): Promise<M
 };
 
 const UpdateMemberInput = builder.inputType('UpdateMemberInput', {
+  description: 'A member\'s new role in the organization.',
   fields: (t) => ({ role: t.field({ type: RoleEnum, description: 'null makes the member a guest; omitted leaves the role unchanged.' }) }),
 });
 
 const OrganizationPing = builder.simpleObject('OrganizationPing', {
+  description: 'The caller\'s membership of an organization, and signed claims of it for visitor authentication.',
   fields: (t) => ({
     visitorClaims: t.string({ description: 'A signed JWT (HS256) of the caller\'s claims in the organization: sub, org, role, iss, iat, exp.' }),
     member: t.field({ type: MemberRef }),

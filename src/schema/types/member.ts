@@ -13,7 +13,7 @@ export const MemberRoleFilterEnum = builder.enumType('MemberRoleFilter', {
   description: 'A role, or `guest` for members without one.',
   values: MEMBER_ROLE_FILTERS,
 });
-export const MemberSortEnum = builder.enumType('MemberSort', { values: MEMBER_SORTS });
+export const MemberSortEnum = builder.enumType('MemberSort', { description: 'What to order an organization\'s members by.', values: MEMBER_SORTS });
 
 const MemberSpaceAccess = builder.objectRef<MemberSpaceRow>('MemberSpaceAccess').implement({
   description: "A space a member can access, with the member's effective role on it.",

@@ -14,9 +14,10 @@ import { apiUrl, appUrl } from '../urls.js';
 import { JobRef } from './job.js';
 import { OrganizationRef } from './organization.js';
 
-const SpecErrorRef = builder.simpleObject('OpenAPISpecError', { fields: (t) => ({ message: t.string(), code: t.string({ nullable: true }) }) });
+const SpecErrorRef = builder.simpleObject('OpenAPISpecError', { description: 'A problem found while reading an OpenAPI specification.', fields: (t) => ({ message: t.string(), code: t.string({ nullable: true }) }) });
 
 export const OpenAPISpecVersionRef = builder.objectRef<OpenAPISpecVersion>('OpenAPISpecVersion').implement({
+  description: 'One stored version of an OpenAPI specification.',
   interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -61,14 +62,14 @@ export const OpenAPISpecRef = builder.objectRef<OpenAPISpec>('OpenAPISpec').impl
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     permissions: t.field({
-      type: builder.simpleObject('OpenAPISpecPermissions', { fields: (p) => ({ view: p.boolean(), edit: p.boolean() }) }),
+      type: builder.simpleObject('OpenAPISpecPermissions', { description: 'What the caller may do with an OpenAPI specification.', fields: (p) => ({ view: p.boolean(), edit: p.boolean() }) }),
       resolve: async (s, _a, ctx) => {
         const membership = await ctx.access.orgRole(s.organizationId);
         return { view: mayOrganization('viewOpenAPISpecs', membership), edit: mayOrganization('manageOpenAPISpecs', membership) };
       },
     }),
     urls: t.field({
-      type: builder.simpleObject('OpenAPISpecUrls', { fields: (u) => ({ location: u.string(), app: u.string() }) }),
+      type: builder.simpleObject('OpenAPISpecUrls', { description: 'Where an OpenAPI specification is: in this API and in the app.', fields: (u) => ({ location: u.string(), app: u.string() }) }),
       resolve: (s, _a, ctx) => ({ location: apiUrl(ctx, `/orgs/${s.organizationId}/openapi/${s.slug}`), app: appUrl(ctx, `/o/${s.organizationId}/openapi/${s.slug}`) }),
     }),
   }),
@@ -92,17 +93,19 @@ const source = (input: { url?: string | null; text?: string | null }) => Object.
 
 builder.mutationFields((t) => ({
   createOpenAPISpec: t.field({
+    description: 'Adds an OpenAPI specification to an organization, under a slug, from its source.',
     type: OpenAPISpecRef,
     args: { organizationId: t.arg.id({ required: true }), slug: t.arg.string({ required: true }), source: t.arg({ type: SpecSourceInput, required: true }) },
     resolve: async (_r, { organizationId, slug, source: s }, ctx) => (forgetLoaded(ctx), createSpec(ctx.db, ctx.access, String(organizationId), { slug, source: source(s) })),
   }),
   putOpenAPISpec: t.field({
-    type: builder.simpleObject('PutOpenAPISpecResult', { fields: (r) => ({ spec: r.field({ type: OpenAPISpecRef }), created: r.boolean() }) }),
+    type: builder.simpleObject('PutOpenAPISpecResult', { description: 'An OpenAPI specification after it was created or replaced, and which of the two happened.', fields: (r) => ({ spec: r.field({ type: OpenAPISpecRef }), created: r.boolean() }) }),
     description: 'Creates the specification or replaces its source; either way it is processed again.',
     args: { organizationId: t.arg.id({ required: true }), slug: t.arg.string({ required: true }), source: t.arg({ type: SpecSourceInput, required: true }) },
     resolve: (_r, { organizationId, slug, source: s }, ctx) => putSpec(ctx.db, ctx.access, String(organizationId), slug, { source: source(s) }),
   }),
   deleteOpenAPISpec: t.boolean({
+    description: 'Deletes an OpenAPI specification and its versions.',
     args: { organizationId: t.arg.id({ required: true }), slug: t.arg.string({ required: true }) },
     resolve: async (_r, { organizationId, slug }, ctx) => (await deleteSpec(ctx.db, ctx.access, String(organizationId), slug), true),
   }),

@@ -11,6 +11,7 @@ import { OrganizationTypeEnum, RoleEnum } from './enums.js';
 import { apiUrl, appUrl } from '../urls.js';
 
 const OrganizationPermissions = builder.simpleObject('OrganizationPermissions', {
+  description: 'What the caller may do in an organization.',
   fields: (t) => ({
     view: t.boolean({ description: 'The caller can read the organization (any member, guests included).' }),
     access: t.boolean({ description: 'The caller can open the organization in the application.' }),
@@ -28,6 +29,7 @@ const OrganizationPermissions = builder.simpleObject('OrganizationPermissions', 
 });
 
 const OrganizationUrls = builder.simpleObject('OrganizationUrls', {
+  description: 'Where an organization is: in this API and in the app.',
   fields: (t) => ({ location: t.string(), app: t.string(), logo: t.string({ nullable: true }) }),
 });
 
@@ -37,6 +39,7 @@ const OrganizationTrial = builder.simpleObject('OrganizationTrial', {
 });
 
 const OrganizationDefaultContent = builder.simpleObject('OrganizationDefaultContent', {
+  description: 'The content an organization opens on by default.',
   fields: (t) => ({ type: t.string(), site: t.string() }),
 });
 
@@ -48,6 +51,7 @@ const OrganizationDefaultContent = builder.simpleObject('OrganizationDefaultCont
 export const organizationReadAheads: ((ctx: Context, info: GraphQLResolveInfo, organizationId: string) => Promise<boolean>)[] = [];
 
 export const OrganizationRef = builder.prismaNode('Organization', {
+  description: 'A team\'s account: its members, spaces, collections, sites and settings.',
   id: { field: 'id' },
   fields: (t) => ({
     title: t.exposeString('title'),
@@ -100,6 +104,7 @@ builder.queryFields((t) => ({
       pageConnection(await viewerOrganizationsPage(ctx.db, ctx.viewer.userId, ctx.viewer, args), () => countViewerOrganizations(ctx.db, ctx.viewer.userId, ctx.viewer)),
   }),
   organization: t.field({
+    description: 'An organization the caller is a member of; otherwise NOT_FOUND.',
     type: OrganizationRef,
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, { id }, ctx, info) => {
@@ -116,10 +121,12 @@ builder.queryFields((t) => ({
 }));
 
 const DefaultContentInput = builder.inputType('OrganizationDefaultContentInput', {
+  description: 'The content an organization opens on by default.',
   fields: (t) => ({ type: t.string({ required: true }), site: t.string({ required: true }) }),
 });
 
 const UpdateOrganizationInput = builder.inputType('UpdateOrganizationInput', {
+  description: 'An organization\'s new settings; only the given fields change.',
   fields: (t) => ({
     title: t.string(),
     emailDomains: t.stringList(),
@@ -136,6 +143,7 @@ const UpdateOrganizationInput = builder.inputType('UpdateOrganizationInput', {
 
 builder.mutationField('updateOrganization', (t) =>
   t.field({
+    description: "Changes an organization's settings; only the given fields change.",
     type: OrganizationRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateOrganizationInput, required: true }) },
     resolve: async (_root, { id, input }, ctx) => {

@@ -25,6 +25,7 @@ const PageLinkRef = builder.simpleObject('PageLink', {
 });
 
 const PageLinkBrokenStats = builder.simpleObject('PageLinkBrokenStats', {
+  description: 'How many of a page\'s links are broken: in its current revision and in open change requests.',
   fields: (t) => ({
     total: t.int({ description: "Broken links of the page." }),
     changeRequest: t.int({
@@ -35,6 +36,7 @@ const PageLinkBrokenStats = builder.simpleObject('PageLinkBrokenStats', {
 });
 
 const PageLinkStats = builder.simpleObject('PageLinkStats', {
+  description: 'How many links a page holds, broken ones counted apart.',
   fields: (t) => ({
     total: t.int({ description: 'Links of the page, whatever the filter.' }),
     broken: t.field({ type: PageLinkBrokenStats }),
@@ -66,7 +68,7 @@ builder.objectFields(PageRef, (t) => ({
     },
     {
       fields: (c) => ({
-        stats: c.field({ type: PageLinkStats, resolve: (connection) => connection.stats }),
+        stats: c.field({ description: 'How many links the whole list holds, broken ones counted apart.', type: PageLinkStats, resolve: (connection) => connection.stats }),
       }),
     },
   ),

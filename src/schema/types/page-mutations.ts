@@ -12,6 +12,7 @@ import { forgetLoaded, type Context } from '../context.js';
 import { PageRef, PageTypeEnum, type PageShape } from './page.js';
 
 const PageInput = builder.inputType('PageInput', {
+  description: 'A page\'s new title, description, content or other settings; only the given fields change.',
   fields: (t) => ({
     title: t.string({ description: "Title (a markdown body's `#` heading wins)." }),
     slug: t.string({ description: 'Unique among siblings; from the title when omitted.' }),

@@ -14,7 +14,7 @@ export type PageShape = { node: PageNode; scope: RevisionScope };
 
 export const asPages = (scope: RevisionScope, nodes: PageNode[]): PageShape[] => nodes.map((node) => ({ node, scope }));
 
-export const PageTypeEnum = builder.enumType('PageType', { values: ['document', 'group', 'link'] as const });
+export const PageTypeEnum = builder.enumType('PageType', { description: 'What a page is: a document, a group of pages, or a link.', values: ['document', 'group', 'link'] as const });
 
 export const MarkdownRefsEnum = builder.enumType('MarkdownRefs', {
   description: 'How markdown writes links to pages and files, and includes of reusable contents (the public `format.markdown.refs`).',
@@ -91,7 +91,7 @@ PageRef.implement({
     pages: t.field({ type: [PageRef], description: 'Child pages, in order.', resolve: (p) => asPages(p.scope, p.node.children) }),
     descendants: t.field({ type: [PageRef], description: 'Every page below this one, flat, in tree order.', resolve: (p) => asPages(p.scope, [...walk(p.node.children)]) }),
     urls: t.field({
-      type: builder.simpleObject('PageUrls', { fields: (u) => ({ app: u.string(), location: u.string() }) }),
+      type: builder.simpleObject('PageUrls', { description: 'Where a page is: in this API and in the app.', fields: (u) => ({ app: u.string(), location: u.string() }) }),
       resolve: (p, _a, ctx) => {
         const { spaceId, lineId } = p.scope;
         const inRequest = lineId !== spaceId ? `/change-requests/${lineId}` : '';

@@ -34,7 +34,7 @@ export async function entitiesOfRevision(ctx: Context, revisionId: string, kind:
   return ids.flatMap((id) => (found.has(id) ? [{ entry: found.get(id)!, scope }] : []));
 }
 
-const Dimensions = builder.simpleObject('FileDimensions', { fields: (t) => ({ width: t.int(), height: t.int() }) });
+const Dimensions = builder.simpleObject('FileDimensions', { description: 'The size in pixels of an image file.', fields: (t) => ({ width: t.int(), height: t.int() }) });
 
 export const RevisionFileRef = builder.objectRef<EntityShape>('RevisionFile').implement({
   interfaces: [builder.nodeInterfaceRef()],

@@ -7,7 +7,7 @@ import { apiUrl, appUrl } from '../urls.js';
 import { asPages, PageRef } from './page.js';
 import { buildTree, walk } from '../../domain/versions/revisions/tree.js';
 
-export const RevisionTypeEnum = builder.enumType('RevisionType', { values: ['edits', 'merge', 'update', 'rollback'] as const });
+export const RevisionTypeEnum = builder.enumType('RevisionType', { description: 'How a revision came to be: edits, a merged change request, an update of a change request from its space, or a rollback.', values: ['edits', 'merge', 'update', 'rollback'] as const });
 
 const PAGE_PATH_MAX = 2048;
 
@@ -53,7 +53,7 @@ export const RevisionRef = builder.objectRef<Revision>('Revision').implement({
       },
     }),
     urls: t.field({
-      type: builder.simpleObject('RevisionUrls', { fields: (u) => ({ app: u.string(), location: u.string() }) }),
+      type: builder.simpleObject('RevisionUrls', { description: 'Where a revision is: in this API and in the app.', fields: (u) => ({ app: u.string(), location: u.string() }) }),
       resolve: (r, _a, ctx) =>
         r.lineId === r.spaceId
           ? { app: appUrl(ctx, `/s/${r.spaceId}/~/revisions/${r.id}`), location: apiUrl(ctx, `/spaces/${r.spaceId}/revisions/${r.id}`) }

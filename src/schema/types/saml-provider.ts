@@ -16,6 +16,7 @@ const ServiceRef = builder.simpleObject('SamlService', {
 });
 
 export const SamlProviderRef = builder.objectRef<SamlProvider>('SamlProvider').implement({
+  description: 'A SAML identity provider through which members of an organization sign in.',
   interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -32,13 +33,13 @@ export const SamlProviderRef = builder.objectRef<SamlProvider>('SamlProvider').i
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     service: t.field({ type: ServiceRef, resolve: (p, _a, ctx) => linksAt(ctx.config.publicUrl).samlService(p) }),
     urls: t.field({
-      type: builder.simpleObject('SamlProviderUrls', { fields: (u) => ({ location: u.string() }) }),
+      type: builder.simpleObject('SamlProviderUrls', { description: 'Where a SAML identity provider is, in this API.', fields: (u) => ({ location: u.string() }) }),
       resolve: (p, _a, ctx) => ({ location: apiUrl(ctx, `/orgs/${p.organizationId}/saml/${p.id}`) }),
     }),
   }),
 });
 
-const SsoLoginRef = builder.simpleObject('SsoLoginProvider', { fields: (t) => ({ id: t.id(), label: t.string(), startURL: t.string() }) });
+const SsoLoginRef = builder.simpleObject('SsoLoginProvider', { description: 'A way for members of an organization to sign in through single sign-on.', fields: (t) => ({ id: t.id(), label: t.string(), startURL: t.string() }) });
 
 builder.objectFields(OrganizationRef, (t) => ({
   samlProviders: t.connection({
@@ -67,6 +68,7 @@ builder.queryField('ssoProviders', (t) =>
 );
 
 const SamlProviderInput = builder.inputType('SamlProviderInput', {
+  description: 'The settings of a SAML identity provider.',
   fields: (t) => ({
     label: t.string(),
     entityID: t.string(),
@@ -82,16 +84,19 @@ const body = (input: Record<string, unknown>) => Object.fromEntries(Object.entri
 
 builder.mutationFields((t) => ({
   createSamlProvider: t.field({
+    description: 'Configures a SAML identity provider through which members of the organization sign in.',
     type: SamlProviderRef,
     args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: SamlProviderInput, required: true }) },
     resolve: (_r, { organizationId, input }, ctx) => createProvider(ctx.db, ctx.access, String(organizationId), body({ ...input })),
   }),
   updateSamlProvider: t.field({
+    description: 'Changes a SAML identity provider\'s settings.',
     type: SamlProviderRef,
     args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), input: t.arg({ type: SamlProviderInput, required: true }) },
     resolve: (_r, { organizationId, id, input }, ctx) => updateProvider(ctx.db, ctx.access, String(organizationId), String(id), body({ ...input })),
   }),
   deleteSamlProvider: t.boolean({
+    description: 'Removes a SAML identity provider of an organization.',
     args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
     resolve: async (_r, { organizationId, id }, ctx) => (await deleteProvider(ctx.db, ctx.access, String(organizationId), String(id)), true),
   }),

@@ -9,10 +9,12 @@ import { SpaceRef } from './space.js';
 type SectionShape = SectionHit & { page: PageHit };
 
 const SearchUrls = builder.simpleObject('SearchResultUrls', {
+  description: 'Where a search result is, in the app.',
   fields: (t) => ({ app: t.string({ description: 'URL of the result in the application.' }) }),
 });
 
 const SearchAncestor = builder.simpleObject('SearchPageAncestor', {
+  description: 'A page above a search result\'s page in its space\'s tree.',
   fields: (t) => ({ id: t.id(), title: t.string() }),
 });
 

@@ -37,6 +37,7 @@ async function inOrganization(ctx: Context, organizationId: unknown, siteId: unk
 }
 
 const CreateSiteInput = builder.inputType('CreateSiteInput', {
+  description: 'A new site of an organization.',
   fields: (t) => ({
     title: t.string(),
     visibility: t.field({ type: SiteVisibilityEnum }),
@@ -46,6 +47,7 @@ const CreateSiteInput = builder.inputType('CreateSiteInput', {
 });
 
 const UpdateSiteInput = builder.inputType('UpdateSiteInput', {
+  description: 'A site\'s new settings; only the given fields change.',
   fields: (t) => ({
     title: t.string(),
     visibility: t.field({ type: SiteVisibilityEnum }),
@@ -58,6 +60,7 @@ const UpdateSiteInput = builder.inputType('UpdateSiteInput', {
 });
 
 const UpdateSiteSectionInput = builder.inputType('UpdateSiteSectionInput', {
+  description: 'A site section\'s new settings; only the given fields change.',
   fields: (t) => ({
     title: t.string(),
     path: t.string(),
@@ -69,23 +72,26 @@ const UpdateSiteSectionInput = builder.inputType('UpdateSiteSectionInput', {
 });
 
 const UpdateSiteSpaceInput = builder.inputType('UpdateSiteSpaceInput', {
+  description: 'A site space\'s new settings; only the given fields change.',
   fields: (t) => ({ path: t.string(), condition: t.string({ description: 'An expression over `visitor.claims`; null removes it.' }) }),
 });
 
 builder.mutationFields((t) => ({
   createSite: t.field({
+    description: 'Creates a site of an organization: spaces published together, unpublished until `publishSite`.',
     type: SiteRef,
     args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: CreateSiteInput, required: false }) },
     resolve: async (_r, { organizationId, input }, ctx) => fresh(ctx, await createSite(ctx.db, ctx.access, String(organizationId), body({ ...input }))),
   }),
   updateSite: t.field({
+    description: 'Changes a site\'s title, visibility, hostname, basename and defaults; only the given fields change.',
     type: SiteRef,
     args: { ...siteArgs(t), input: t.arg({ type: UpdateSiteInput, required: true }) },
     resolve: async (_r, { siteId, organizationId, input }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await updateSite(ctx.db, ctx.access, String(siteId), body({ ...input }, ['hostname']))),
   }),
-  publishSite: t.field({ type: SiteRef, args: { ...siteArgs(t) }, resolve: async (_r, { siteId, organizationId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await setPublished(ctx.db, ctx.access, String(siteId), true)) }),
-  unpublishSite: t.field({ type: SiteRef, args: { ...siteArgs(t) }, resolve: async (_r, { siteId, organizationId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await setPublished(ctx.db, ctx.access, String(siteId), false)) }),
-  deleteSite: t.boolean({ args: { ...siteArgs(t) }, resolve: async (_r, { siteId, organizationId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || (await deleteSite(ctx.db, ctx.access, String(siteId)), true) }),
+  publishSite: t.field({ description: 'Publishes a site: its pages are served to readers (by its visibility) from then on.', type: SiteRef, args: { ...siteArgs(t) }, resolve: async (_r, { siteId, organizationId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await setPublished(ctx.db, ctx.access, String(siteId), true)) }),
+  unpublishSite: t.field({ description: 'Stops serving a site\'s pages to readers; its settings and content are kept.', type: SiteRef, args: { ...siteArgs(t) }, resolve: async (_r, { siteId, organizationId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await setPublished(ctx.db, ctx.access, String(siteId), false)) }),
+  deleteSite: t.boolean({ description: 'Deletes a site: its published pages stop being served.', args: { ...siteArgs(t) }, resolve: async (_r, { siteId, organizationId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || (await deleteSite(ctx.db, ctx.access, String(siteId)), true) }),
 
   addSiteSection: t.field({
     type: SiteSectionRef,
@@ -94,18 +100,21 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { siteId, organizationId, ...input }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await addSection(ctx.db, ctx.access, String(siteId), body(input))),
   }),
   updateSiteSection: t.field({
+    description: 'Changes a site section\'s title, description, icon, path, condition or default site space.',
     type: SiteSectionRef,
     args: { ...siteArgs(t), sectionId: t.arg.id({ required: true }), input: t.arg({ type: UpdateSiteSectionInput, required: true }) },
     resolve: async (_r, { siteId, organizationId, sectionId, input }, ctx) => (await inOrganization(ctx, organizationId, siteId)) ||
       fresh(ctx, await updateSection(ctx.db, ctx.access, String(siteId), String(sectionId), body({ ...input }, ['condition', 'icon', 'description']))),
   }),
   moveSiteSection: t.field({
+    description: 'Moves a site section to another position, or into or out of a section group.',
     type: SiteSectionRef,
     args: { ...siteArgs(t), sectionId: t.arg.id({ required: true }), position: t.arg({ type: PositionInput }) },
     resolve: async (_r, { siteId, organizationId, sectionId, position }, ctx) => (await inOrganization(ctx, organizationId, siteId)) ||
       fresh(ctx, await moveSection(ctx.db, ctx.access, String(siteId), String(sectionId), position ? { position: body({ ...position }) } : {})),
   }),
   deleteSiteSection: t.boolean({
+    description: 'Removes a section (a space published as part of the site\'s navigation) from a site.',
     args: { ...siteArgs(t), sectionId: t.arg.id({ required: true }) },
     resolve: async (_r, { siteId, organizationId, sectionId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || (await deleteSection(ctx.db, ctx.access, String(siteId), String(sectionId)), true),
   }),
@@ -117,54 +126,64 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { siteId, organizationId, ...input }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await addSiteSpace(ctx.db, ctx.access, String(siteId), body(input))),
   }),
   updateSiteSpace: t.field({
+    description: 'Changes how a space is published in a site: its path and its condition.',
     type: SiteSpaceRef,
     args: { ...siteArgs(t), siteSpaceId: t.arg.id({ required: true }), input: t.arg({ type: UpdateSiteSpaceInput, required: true }) },
     resolve: async (_r, { siteId, organizationId, siteSpaceId, input }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await updateSiteSpace(ctx.db, ctx.access, String(siteId), String(siteSpaceId), body({ ...input }, ['condition']))),
   }),
   moveSiteSpace: t.field({
+    description: 'Moves a site space to another position in its site.',
     type: SiteSpaceRef,
     args: { ...siteArgs(t), siteSpaceId: t.arg.id({ required: true }), position: t.arg({ type: PositionInput }) },
     resolve: async (_r, { siteId, organizationId, siteSpaceId, position }, ctx) => (await inOrganization(ctx, organizationId, siteId)) ||
       fresh(ctx, await moveSiteSpace(ctx.db, ctx.access, String(siteId), String(siteSpaceId), position ? { position: body({ ...position }) } : {})),
   }),
   deleteSiteSpace: t.boolean({
+    description: 'Removes a space from a site; the space itself is kept.',
     args: { ...siteArgs(t), siteSpaceId: t.arg.id({ required: true }) },
     resolve: async (_r, { siteId, organizationId, siteSpaceId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || (await deleteSiteSpace(ctx.db, ctx.access, String(siteId), String(siteSpaceId)), true),
   }),
 
   createSiteSectionGroup: t.field({
+    description: 'Creates a group of sections in a site\'s navigation.',
     type: SiteSectionGroupRef,
     args: { ...siteArgs(t), title: t.arg.string({ required: true }), icon: t.arg.string(), sections: t.arg.idList() },
     resolve: async (_r, { siteId, organizationId, ...input }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await createSectionGroup(ctx.db, ctx.access, String(siteId), body(input))),
   }),
   updateSiteSectionGroup: t.field({
+    description: 'Changes a section group\'s title or icon.',
     type: SiteSectionGroupRef,
     args: { ...siteArgs(t), groupId: t.arg.id({ required: true }), title: t.arg.string(), icon: t.arg.string() },
     resolve: async (_r, { siteId, organizationId, groupId, ...input }, ctx) =>
       (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await updateSectionGroup(ctx.db, ctx.access, String(siteId), String(groupId), body(input, ['icon']))),
   }),
   moveSiteSectionGroup: t.field({
+    description: 'Moves a section group to another position among the site\'s sections.',
     type: SiteSectionGroupRef,
     args: { ...siteArgs(t), groupId: t.arg.id({ required: true }), position: t.arg({ type: PositionInput }) },
     resolve: async (_r, { siteId, organizationId, groupId, position }, ctx) =>
       (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await moveSectionGroup(ctx.db, ctx.access, String(siteId), String(groupId), position ? { position: body({ ...position }) } : {})),
   }),
   deleteSiteSectionGroup: t.boolean({
+    description: 'Deletes a section group of a site.',
     args: { ...siteArgs(t), groupId: t.arg.id({ required: true }) },
     resolve: async (_r, { siteId, organizationId, groupId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || (await deleteSectionGroup(ctx.db, ctx.access, String(siteId), String(groupId)), true),
   }),
 
   createSiteShareLink: t.field({
+    description: 'Creates a named link that opens a site with share-link visibility without signing in.',
     type: SiteShareLinkRef,
     args: { ...siteArgs(t), name: t.arg.string({ required: true }) },
     resolve: async (_r, { siteId, organizationId, name }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await createShareLink(ctx.db, ctx.access, String(siteId), { name })),
   }),
   updateSiteShareLink: t.field({
+    description: 'Renames a site\'s share link.',
     type: SiteShareLinkRef,
     args: { ...siteArgs(t), shareLinkId: t.arg.id({ required: true }), name: t.arg.string(), active: t.arg.boolean() },
     resolve: async (_r, { siteId, organizationId, shareLinkId, ...input }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await updateShareLink(ctx.db, ctx.access, String(siteId), String(shareLinkId), body(input))),
   }),
   deleteSiteShareLink: t.boolean({
+    description: 'Revokes a site\'s share link: it stops opening the site.',
     args: { ...siteArgs(t), shareLinkId: t.arg.id({ required: true }) },
     resolve: async (_r, { siteId, organizationId, shareLinkId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || (await deleteShareLink(ctx.db, ctx.access, String(siteId), String(shareLinkId)), true),
   }),
@@ -182,6 +201,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { siteId, organizationId, siteSpaceId, override }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || patchSiteSpaceCustomization(ctx.db, ctx.access, String(siteId), String(siteSpaceId), override),
   }),
   deleteSiteSpaceCustomization: t.boolean({
+    description: 'Drops a site space\'s own customization: it takes the site\'s again.',
     args: { ...siteArgs(t), siteSpaceId: t.arg.id({ required: true }) },
     resolve: async (_r, { siteId, organizationId, siteSpaceId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || (await deleteSiteSpaceCustomization(ctx.db, ctx.access, String(siteId), String(siteSpaceId)), true),
   }),

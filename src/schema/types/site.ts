@@ -23,6 +23,7 @@ import { OrganizationRef } from './organization.js';
 import { SpaceRef } from './space.js';
 
 export const SiteVisibilityEnum = builder.enumType('SiteVisibility', {
+  description: 'Who may read a published site.',
   values: {
     public: { value: 'public', description: 'Anyone; indexed by search engines.' },
     unlisted: { value: 'unlisted', description: 'Anyone; pages carry `noindex`.' },
@@ -33,7 +34,7 @@ export const SiteVisibilityEnum = builder.enumType('SiteVisibility', {
 
 const published = (ctx: Context, site: Site, url: () => string) => (site.published ? url() : null);
 
-const PublishedUrls = builder.simpleObject('SitePublishedUrls', { fields: (t) => ({ published: t.string({ nullable: true, description: 'Only once the site is published.' }) }) });
+const PublishedUrls = builder.simpleObject('SitePublishedUrls', { description: 'Where a site\'s published content is read.', fields: (t) => ({ published: t.string({ nullable: true, description: 'Only once the site is published.' }) }) });
 
 export const SiteRef = builder.objectRef<Site>('Site');
 export const SiteSectionRef = builder.objectRef<SiteSection>('SiteSection');
@@ -110,14 +111,14 @@ SiteRef.implement({
       resolve: async (s, _a, ctx) => (await ctx.access.requireSite(s.id, 'manage')).visitorAuthKey,
     }),
     permissions: t.field({
-      type: builder.simpleObject('SitePermissions', { fields: (p) => ({ view: p.boolean(), admin: p.boolean() }) }),
+      type: builder.simpleObject('SitePermissions', { description: 'What the caller may do with a site.', fields: (p) => ({ view: p.boolean(), admin: p.boolean() }) }),
       resolve: async (s, _a, ctx) => {
         const membership = await ctx.access.orgRole(s.organizationId);
         return { view: mayOrganization('viewSites', membership), admin: mayOrganization('manageSites', membership) };
       },
     }),
     urls: t.field({
-      type: builder.simpleObject('SiteUrls', { fields: (u) => ({ location: u.string(), app: u.string(), preview: u.string(), published: u.string({ nullable: true }) }) }),
+      type: builder.simpleObject('SiteUrls', { description: 'Where a site is: in this API, in the app, its preview and its published address.', fields: (u) => ({ location: u.string(), app: u.string(), preview: u.string(), published: u.string({ nullable: true }) }) }),
       resolve: (s, _a, ctx) => ({
         location: apiUrl(ctx, `/orgs/${s.organizationId}/sites/${s.id}`),
         app: appUrl(ctx, `/o/${s.organizationId}/sites/${s.id}`),

@@ -19,13 +19,14 @@ import { SearchPageResultRef } from './search.js';
 import { UserRef } from './user.js';
 
 const RevisionChangesRef = builder.simpleObject('RevisionChanges', {
+  description: 'What a revision changed compared with its parent.',
   fields: (t) => ({
     changes: t.field({ type: ['JSON'], description: 'RevisionSemanticChange objects of the public API (page_created, page_edited, page_moved, file_deleted, …).' }),
     more: t.int({ nullable: true, description: 'Changes left out past `limit`.' }),
   }),
 });
 
-const ContributorActionEnum = builder.enumType('ContributorAction', { values: ['edit', 'comment'] as const });
+const ContributorActionEnum = builder.enumType('ContributorAction', { description: 'What a contributor did in a change request: edited its content or commented on it.', values: ['edit', 'comment'] as const });
 
 const ChangeRequestContributorRef = builder.simpleObject('ChangeRequestContributor', {
   description: 'A user who wrote revisions of a change request (`edit`) or commented on it (`comment`).',

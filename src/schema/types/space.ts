@@ -41,6 +41,7 @@ const SpacePermissions = builder.simpleObject('SpacePermissions', {
 });
 
 const SpaceUrls = builder.objectRef<{ location: string; app: string; spaceId: string }>('SpaceUrls').implement({
+  description: 'Where a space is: in this API and in the app.',
   fields: (t) => ({
     location: t.exposeString('location'),
     app: t.exposeString('app'),
@@ -56,6 +57,7 @@ const SpaceUrls = builder.objectRef<{ location: string; app: string; spaceId: st
 });
 
 export const SpaceRef = builder.prismaNode('Space', {
+  description: 'A body of content of an organization: its pages, files and history, edited through change requests.',
   id: { field: 'id' },
   fields: (t) => ({
     title: t.exposeString('title'),
@@ -197,6 +199,7 @@ const reload = (ctx: Context, id: string): Promise<Space> => {
 };
 
 const CreateSpaceInput = builder.inputType('CreateSpaceInput', {
+  description: 'A new space: its title and optional settings.',
   fields: (t) => ({
     title: t.string(),
     emoji: t.string(),
@@ -207,6 +210,7 @@ const CreateSpaceInput = builder.inputType('CreateSpaceInput', {
 });
 
 const UpdateSpaceInput = builder.inputType('UpdateSpaceInput', {
+  description: 'A space\'s new settings; only the given fields change.',
   fields: (t) => ({
     title: t.string(),
     emoji: t.string(),
@@ -218,6 +222,7 @@ const UpdateSpaceInput = builder.inputType('UpdateSpaceInput', {
 
 builder.mutationFields((t) => ({
   createSpace: t.field({
+    description: 'Creates a space (a body of content with its own pages and history) in an organization, at its root or in a parent collection.',
     type: SpaceRef,
     args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: CreateSpaceInput, required: false }) },
     resolve: async (_root, { organizationId, input }, ctx) => {
@@ -233,6 +238,7 @@ builder.mutationFields((t) => ({
     },
   }),
   updateSpace: t.field({
+    description: 'Changes a space\'s title, emoji, edit mode, default level or merge rules; only the given fields change.',
     type: SpaceRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateSpaceInput, required: true }) },
     resolve: async (_root, { id, input }, ctx) => {
@@ -276,6 +282,7 @@ builder.mutationFields((t) => ({
       reload(ctx, await moveSpace(ctx.db, ctx.access, String(id), { parent: parent === undefined ? undefined : parent && String(parent), position })),
   }),
   transferSpace: t.field({
+    description: 'Moves a space to another organization (and optionally into one of its collections).',
     type: SpaceRef,
     args: { id: t.arg.id({ required: true }), organization: t.arg.id({ required: true }), parent: t.arg.id({ required: false }) },
     resolve: async (_root, { id, organization, parent }, ctx) =>

@@ -15,15 +15,17 @@ const reload = (ctx: Context, id: string): Promise<Team> => {
 };
 
 const CreateTeamInput = builder.inputType('CreateTeamInput', {
+  description: 'A new team of an organization.',
   fields: (t) => ({
     title: t.string({ required: true }),
     members: t.stringList({ description: 'User IDs or e-mails of organization members.' }),
   }),
 });
 
-const UpdateTeamInput = builder.inputType('UpdateTeamInput', { fields: (t) => ({ title: t.string({ required: true }) }) });
+const UpdateTeamInput = builder.inputType('UpdateTeamInput', { description: 'A team\'s new title.', fields: (t) => ({ title: t.string({ required: true }) }) });
 
 const TeamMembershipInput = builder.inputType('TeamMembershipInput', {
+  description: 'A user to add to a team, and their role in it.',
   fields: (t) => ({
     user: t.string({ required: true, description: 'User ID or e-mail of an organization member.' }),
     role: t.field({ type: TeamRoleEnum, required: true }),

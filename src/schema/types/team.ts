@@ -20,12 +20,14 @@ const TeamPermissions = builder.simpleObject('TeamPermissions', {
 });
 
 const TeamMemberPermissions = builder.simpleObject('TeamMemberPermissions', {
+  description: 'What the caller may do with a team member.',
   fields: (t) => ({ view: t.boolean({ description: 'The caller can see this team member.' }) }),
 });
 
 const permissionsOf = async (ctx: Context, team: Team) => (await teamPermissions(ctx.access, team)) ?? { admin: false, view: false, listMembers: false };
 
 export const TeamRef = builder.prismaNode('Team', {
+  description: 'A named group of an organization\'s members, given roles together.',
   id: { field: 'id' },
   fields: (t) => ({
     title: t.exposeString('title'),
@@ -46,8 +48,9 @@ export const TeamRef = builder.prismaNode('Team', {
       {},
       {
         fields: (e) => ({
-          role: e.field({ type: TeamRoleEnum, resolve: (edge) => (edge.node as TeamMemberRow).teamMembership.role }),
+          role: e.field({ description: 'The member\'s role in the team.', type: TeamRoleEnum, resolve: (edge) => (edge.node as TeamMemberRow).teamMembership.role }),
           permissions: e.field({
+            description: 'What the caller may do with this team member.',
             type: TeamMemberPermissions,
             // Whoever lists a team's members sees each of them.
             resolve: async (edge, _args, ctx) => {
@@ -62,6 +65,7 @@ export const TeamRef = builder.prismaNode('Team', {
 });
 
 const MemberTeamMembership = builder.simpleObject('MemberTeamMembership', {
+  description: 'A member\'s place in one team.',
   fields: (t) => ({ team: t.field({ type: TeamRef }), role: t.field({ type: TeamRoleEnum }) }),
 });
 

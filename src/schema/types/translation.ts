@@ -17,11 +17,11 @@ export const TranslationSettingsRef = builder.objectRef<TranslationSettings>('Tr
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     permissions: t.field({
-      type: builder.simpleObject('TranslationSettingsPermissions', { fields: (p) => ({ edit: p.boolean() }) }),
+      type: builder.simpleObject('TranslationSettingsPermissions', { description: 'What the caller may do with translation settings.', fields: (p) => ({ edit: p.boolean() }) }),
       resolve: async (s, _a, ctx) => ({ edit: mayOrganization('manageTranslations', await ctx.access.orgRole(s.organizationId)) }),
     }),
     urls: t.field({
-      type: builder.simpleObject('TranslationSettingsUrls', { fields: (u) => ({ location: u.string() }) }),
+      type: builder.simpleObject('TranslationSettingsUrls', { description: 'Where translation settings are, in this API.', fields: (u) => ({ location: u.string() }) }),
       resolve: (s, _a, ctx) => ({ location: apiUrl(ctx, `/orgs/${s.organizationId}/translations/${s.id}`) }),
     }),
   }),
@@ -40,16 +40,19 @@ const body = (title: string, languages: readonly string[] | null | undefined) =>
 
 builder.mutationFields((t) => ({
   createTranslationSettings: t.field({
+    description: 'Creates translation settings of an organization: a title and the languages its content is translated into.',
     type: TranslationSettingsRef,
     args: { organizationId: t.arg.id({ required: true }), title: t.arg.string({ required: true }), languages: t.arg.stringList() },
     resolve: (_r, { organizationId, title, languages }, ctx) => createTranslation(ctx.db, ctx.access, String(organizationId), body(title, languages)),
   }),
   replaceTranslationSettings: t.field({
+    description: 'Replaces translation settings\' title and languages as a whole.',
     type: TranslationSettingsRef,
     args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), title: t.arg.string({ required: true }), languages: t.arg.stringList() },
     resolve: (_r, { organizationId, id, title, languages }, ctx) => replaceTranslation(ctx.db, ctx.access, String(organizationId), String(id), body(title, languages)),
   }),
   deleteTranslationSettings: t.boolean({
+    description: 'Deletes translation settings.',
     args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
     resolve: async (_r, { organizationId, id }, ctx) => (await deleteTranslation(ctx.db, ctx.access, String(organizationId), String(id)), true),
   }),

@@ -2,6 +2,7 @@ import { builder } from '../builder.js';
 import { apiUrl } from '../urls.js';
 
 export const UserRef = builder.prismaNode('User', {
+  description: 'A person with an account: a member of organizations, the author of edits and comments.',
   id: { field: 'id' },
   fields: (t) => ({
     displayName: t.exposeString('displayName'),
@@ -12,7 +13,7 @@ export const UserRef = builder.prismaNode('User', {
     }),
     photoURL: t.exposeString('photoURL', { nullable: true }),
     urls: t.field({
-      type: builder.simpleObject('UserUrls', { fields: (u) => ({ location: u.string() }) }),
+      type: builder.simpleObject('UserUrls', { description: 'Where a user is, in this API.', fields: (u) => ({ location: u.string() }) }),
       resolve: (user, _args, ctx) => ({ location: apiUrl(ctx, `/users/${user.id}`) }),
     }),
   }),

@@ -99,6 +99,7 @@ builder.objectFields(OrganizationRef, (t) => ({
 }));
 
 const WebhookEndpointInput = builder.inputType('WebhookEndpointInput', {
+  description: 'A webhook endpoint\'s settings: its URL and the events it receives.',
   fields: (t) => ({
     url: t.string({ description: 'http or https, without credentials. Required to create.' }),
     events: t.stringList({ description: 'Event kinds to send (`OrganizationEventKind` values); empty or omitted: every kind.' }),
@@ -118,16 +119,19 @@ const written = async <T>(ctx: Context, write: Promise<T>) => {
 
 builder.mutationFields((t) => ({
   createWebhookEndpoint: t.field({
+    description: 'Registers a URL to receive the organization\'s events as signed HTTP POSTs; answers the signing secret, once.',
     type: WithSecretRef,
     args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: WebhookEndpointInput, required: true }) },
     resolve: async (_r, { organizationId, input }, ctx) => written(ctx, createEndpoint(ctx.db, ctx.access, String(organizationId), body({ ...input }), await signingSecret(ctx.db, ctx.config.secret))),
   }),
   updateWebhookEndpoint: t.field({
+    description: 'Replaces a webhook endpoint\'s settings with the given ones.',
     type: WebhookEndpointRef,
     args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), input: t.arg({ type: WebhookEndpointInput, required: true }) },
     resolve: (_r, { organizationId, id, input }, ctx) => written(ctx, updateEndpoint(ctx.db, ctx.access, String(organizationId), String(id), body({ ...input }))),
   }),
   deleteWebhookEndpoint: t.boolean({
+    description: 'Deletes a webhook endpoint: no event is delivered to it from then on.',
     args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
     resolve: async (_r, { organizationId, id }, ctx) => (await written(ctx, deleteEndpoint(ctx.db, ctx.access, String(organizationId), String(id))), true),
   }),
