@@ -10,7 +10,6 @@ import { isUtf8 } from 'node:buffer';
 import { WebSocketServer } from 'ws';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
-import { isMigrated } from './db/database.js';
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from './db/unavailable.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { busConsumer } from './events/outbox-consumer.js';
@@ -34,6 +33,8 @@ import { routes } from './rest/routes/index.js';
 import { createRequestContexts } from './http/request-context.js';
 import { createMailer } from './domain/people/mail/index.js';
 import { sendJson } from './http/error-reply.js';
+import { createHealth } from './http/health.js';
+import { listenFailure } from './http/listen.js';
 import { poolOf } from './db/client.js';
 import { silentLogger, type Logger } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
@@ -97,22 +98,6 @@ async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<B
 }
 
 
-/** Why the server could not listen, in words that name the setting to change. */
-function listenFailure(error: NodeJS.ErrnoException, port: number, host: string): string {
-  switch (error.code) {
-    case 'EADDRINUSE':
-      return `Port ${port} on ${host} is already in use (set PORT to a free port)`;
-    case 'EADDRNOTAVAIL':
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return `HOST ${host} is not an address of this machine (set HOST, e.g. 0.0.0.0 or 127.0.0.1)`;
-    case 'EACCES':
-      return `Not allowed to listen on port ${port} (ports below 1024 need privileges; set PORT)`;
-    default:
-      return `Cannot listen on ${host}:${port}: ${error.message}`;
-  }
-}
-
 /**
  * `events`: the bus subscriptions read and the outbox dispatcher publishes to; by default one of
  * this app's own (through Redis when REDIS_URL is set), closed when the app stops. The app runs
@@ -120,7 +105,20 @@ function listenFailure(error: NodeJS.ErrnoException, port: number, host: string)
  * through `db` are dispatched by it first, so this instance's subscribers hear of them even
  * without Redis.
  */
-export function buildApp({ db, config, events, logger = silentLogger() }: { db: Db; config: Config; events?: EventBus; logger?: Logger }): App {
+/** `databaseFailed`: the database this process runs itself is gone for good (fails /healthz, http/health.ts). */
+export function buildApp({
+  db,
+  config,
+  events,
+  logger = silentLogger(),
+  databaseFailed,
+}: {
+  db: Db;
+  config: Config;
+  events?: EventBus;
+  logger?: Logger;
+  databaseFailed?: () => boolean;
+}): App {
   const ownEvents = events ? undefined : createEventBus({ redisUrl: config.redisUrl, logger });
   configurePool({ threads: config.convertThreads, timeoutMs: config.convertTimeoutMs, memoryMb: config.convertMemoryMb });
   events ??= ownEvents!;
@@ -128,10 +126,12 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, logger });
   const contexts = createRequestContexts({ db, config, events, mailer });
   const { authenticate, accessOf } = contexts;
-  const yoga = createGraphQLServer({ config, contexts, logger });
+  const shutdown = new AbortController();
+  const yoga = createGraphQLServer({ config, contexts, logger, stopping: shutdown.signal });
   const rest = createRestHandler(routes, { yoga, contexts, logger });
   const graphqlFastPath = createGraphQLFastPath(yoga, contexts);
   const metrics = createMetrics({ db, pool: poolOf(db) });
+  const health = createHealth({ db, events, databaseFailed });
   const cors = createCors(config.corsOrigins);
   // gzip or brotli for answers over 1 KiB that the client accepts compressed (GraphiQL's page is
   // 9 MB); never for event streams, whose events must leave as they happen.
@@ -166,14 +166,8 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
     const pathname = (req.url ?? '/').split('?', 1)[0];
     const info = requestInfo(req);
     if (pathname === '/healthz' || pathname === '/readyz' || pathname === '/metrics' || pathname === '/graphql') info.route = `${req.method} ${pathname}`;
-    if (pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
-    if (pathname === '/readyz') {
-      // The database is required (503 without it). Redis is not: without it, events still reach
-      // this instance's subscribers, so the instance keeps serving and reports itself degraded.
-      const ready = await isMigrated(db).catch(() => false);
-      if (ready && events?.redisState() === 'unavailable') return sendJson(res, 200, { status: 'degraded', redis: 'unavailable' });
-      return sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable' });
-    }
+    if (pathname === '/healthz') return health.liveness(res);
+    if (pathname === '/readyz') return health.readiness(res);
     if (pathname === '/metrics') {
       res.writeHead(200, { 'content-type': metrics.registry.contentType });
       return void res.end(await metrics.registry.metrics());
@@ -270,6 +264,9 @@ export function buildApp({ db, config, events, logger = silentLogger() }: { db: 
       return { port: actual, url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${actual}` };
     },
     async stop({ graceMs = DEFAULT_GRACE_MS } = {}) {
+      shutdown.abort(); // SSE subscriptions end now (WebSocket ones as their sockets close)
+      health.stopping();
+      health.close();
       if (!server) {
         await dispatcher?.stop();
         await limiter?.close();

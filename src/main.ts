@@ -5,11 +5,11 @@
  * Flags are parsed strictly: an unknown one is a usage error, never ignored; `--help` prints the
  * command's usage and does nothing else.
  */
-import { createRequire } from 'node:module';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadConfig } from './config.js';
 import { AppError } from './lib/errors.js';
 import { UsageError } from './cli/usage-error.js';
+import { VERSION } from './observability/startup-summary.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Command = { usage: string; options?: Options; run(sub: string | undefined, rest: string[], values: Record<string, string | boolean | undefined>): Promise<void> };
@@ -68,9 +68,6 @@ quire admin revoke-token --email E --id TOKEN_ID
     run: async (sub, _rest, values) => (await import('./cli/admin.js')).admin(loadConfig(), sub, values as Record<string, string | undefined>),
   },
 };
-
-/** From package.json, one directory up from both src/main.ts and dist/main.js. */
-const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 const USAGE = `Usage: quire <command> [--help]
 

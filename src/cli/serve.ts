@@ -8,12 +8,15 @@ import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { createEventBus } from '../events/bus.js';
+import { checkListen } from '../http/listen.js';
 import { startWorker } from '../jobs/worker.js';
 import { createLogger } from '../observability/logger.js';
 
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger({ level: config.logLevel });
   const say = (line: string) => logger.info(line);
+  // A taken port or a wrong HOST fails now, before the database is started or migrated.
+  await checkListen(config.port, config.host);
   const database = await openDatabase(config, { progress: say, logger });
   // One event bus for the server and its job runner: job progress reaches this process's
   // subscribers directly, and other instances' through Redis when REDIS_URL is set.
@@ -23,7 +26,7 @@ export async function serve(config: Config): Promise<void> {
   // The runner's promise rejects when its database goes away under it (Ctrl-C reaches an embedded
   // PostgreSQL in the same process group): reported, never an unhandled rejection.
   worker?.promise.catch((error: Error) => logger.warn({ err: { message: error.message } }, 'job runner ended'));
-  const app = buildApp({ db: database.db, config, logger, events });
+  const app = buildApp({ db: database.db, config, logger, events, databaseFailed: database.failed });
   let url: string;
   try {
     ({ url } = await app.start());

@@ -6,10 +6,13 @@ import { startOutboxDispatcher } from '../events/outbox-dispatcher.js';
 import { webhookConsumer } from '../events/webhook-consumer.js';
 import { startWorker } from '../jobs/worker.js';
 import { createLogger } from '../observability/logger.js';
+import { startupSummary } from '../observability/startup-summary.js';
 
 /** Runs background jobs without serving HTTP (scale workers separately from gateways). */
 export async function worker(config: Config): Promise<void> {
-  const logger = createLogger({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat });
+  const summary = startupSummary(config, 'worker');
+  logger.info({ startup: summary.fields }, summary.message);
   const database = await openDatabase(config, { progress: (line) => logger.info(line), logger });
   // Job progress goes out through Redis (REDIS_URL) to the subscribers of every server instance.
   const events = createEventBus({ redisUrl: config.redisUrl, logger });

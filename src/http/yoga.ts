@@ -2,6 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { getOperationAST, type ExecutionArgs, type GraphQLError } from 'graphql';
 import { createGraphQLError, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { useSubscriptionShutdown } from './subscription-shutdown.js';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
@@ -49,6 +50,8 @@ export type GraphQLServerDependencies = {
   /** The caller of an operation and its context (request-context.ts). */
   contexts: Pick<RequestContexts, 'callerOf' | 'contextOf'>;
   logger?: Logger;
+  /** Aborted when the server stops: subscriptions then end (subscription-shutdown.ts). */
+  stopping?: AbortSignal;
 };
 
 /** A request refused as a whole (no valid token): the error's own status, which yoga answers with and leaves out of the body. */
@@ -71,7 +74,7 @@ function useRequestInfo(): Plugin {
   return { onExecute: record as never, onSubscribe: record as never };
 }
 
-export function createGraphQLServer({ config, contexts, logger = silentLogger() }: GraphQLServerDependencies): YogaServerInstance<ServerContext, Context> {
+export function createGraphQLServer({ config, contexts, logger = silentLogger(), stopping = new AbortController().signal }: GraphQLServerDependencies): YogaServerInstance<ServerContext, Context> {
   const contextFor = (authorization: string | null | undefined): Promise<Context> => contexts.callerOf(authorization).then(contexts.contextOf, refusedRequest);
   return createYoga<ServerContext, Context>({
     schema,
@@ -108,6 +111,7 @@ export function createGraphQLServer({ config, contexts, logger = silentLogger() 
       useExecutionTimeout(config.graphqlTimeoutMs),
       // A request refused as a whole answers its error's status (a refused SSE subscription: 404, not 500).
       useRequestErrorStatus(),
+      useSubscriptionShutdown(stopping),
     ],
     // HTTP requests carry the token in a header; WebSocket operations pass it in (graphql-ws.ts).
     context: (initial) => contextFor(initial.request?.headers.get('authorization') ?? (initial.authorization as string | undefined)),

@@ -78,8 +78,13 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
     publish(row);
     return row;
   };
-  const end = (state: 'succeeded' | 'failed' | 'cancelled' | 'queued', fields: { errorCode?: string | null; message: string; errorMessage?: string | null }) =>
-    finish(sql`"state" = ${state}::"JobState", "errorCode" = ${fields.errorCode ?? null}, "errorMessage" = ${fields.errorMessage ?? null}, "message" = ${fields.message}, "finishedAt" = ${state === 'queued' ? null : new Date()}, "secret" = ${state === 'queued' ? sql`"secret"` : null}`);
+  /** How this run ended, for the log: the row's state, or `lost` when another worker holds it now. */
+  let outcome: 'succeeded' | 'failed' | 'cancelled' | 'queued' | 'lost' = 'lost';
+  const end = async (state: 'succeeded' | 'failed' | 'cancelled' | 'queued', fields: { errorCode?: string | null; message: string; errorMessage?: string | null }) => {
+    const row = await finish(sql`"state" = ${state}::"JobState", "errorCode" = ${fields.errorCode ?? null}, "errorMessage" = ${fields.errorMessage ?? null}, "message" = ${fields.message}, "finishedAt" = ${state === 'queued' ? null : new Date()}, "secret" = ${state === 'queued' ? sql`"secret"` : null}`);
+    if (row) outcome = state;
+    return row;
+  };
 
   const [claimed] = await db.$queryRaw<JobRow[]>`
     UPDATE "Job" SET "state" = 'running', "attempts" = "attempts" + 1, "startedAt" = COALESCE("startedAt", now()), "workerId" = ${workerId},
@@ -99,6 +104,8 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
   }
   publish(claimed);
   attempt = claimed.attempts;
+  const startedAt = performance.now();
+  logger.info({ jobId, kind: claimed.kind, attempt }, 'job started');
   const handler = handlers[claimed.kind];
 
   const controller = new AbortController();
@@ -160,8 +167,10 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
     await Promise.race([running, pastBudget]);
     clearTimeout(timer);
     await flushing;
-    if (completed) publish((await db.job.findUnique({ where: { id: jobId } })) ?? undefined);
-    else await finish(sql`"state" = 'succeeded', "message" = 'Done', "finishedAt" = now(), "secret" = NULL`);
+    if (completed) {
+      outcome = 'succeeded';
+      publish((await db.job.findUnique({ where: { id: jobId } })) ?? undefined);
+    } else if (await finish(sql`"state" = 'succeeded', "message" = 'Done', "finishedAt" = now(), "secret" = NULL`)) outcome = 'succeeded';
   } catch (error) {
     clearTimeout(timer);
     await flushing;
@@ -192,6 +201,8 @@ export async function runJob(services: JobServices, handlers: Record<string, Job
     clearTimeout(budget);
     clearInterval(heartbeat);
     helpers.abortSignal?.removeEventListener('abort', onShutdown);
+    // `queued`: it will be run again; `lost`: another worker took it over.
+    logger.info({ jobId, kind: claimed.kind, attempt, state: outcome, durationMs: Math.round(performance.now() - startedAt) }, 'job ended');
   }
 }
 

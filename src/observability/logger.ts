@@ -1,9 +1,11 @@
 /**
- * Structured logs: one JSON object per line on standard output (pino), at QUIRE_LOG_LEVEL.
+ * Structured logs on standard output (pino), at QUIRE_LOG_LEVEL: one JSON object per line, or
+ * readable lines (pino-pretty) when QUIRE_LOG_FORMAT=pretty or, unset, when the output is a terminal.
  * Secrets never reach them: authorization headers and tokens are redacted wherever they appear,
  * and database errors are logged as one line (Prisma's messages span a screen, with the query).
  */
 import { pino, stdSerializers, type DestinationStream, type Logger } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 
 export type { Logger };
 
@@ -18,7 +20,21 @@ function serializeError(error: unknown) {
   return stdSerializers.err(e);
 }
 
-export function createLogger(opts: { level?: string; destination?: DestinationStream } = {}): Logger {
+/** Readable lines, written synchronously in this thread (no transport worker to lose lines at exit). */
+function prettyStream(destination?: DestinationStream): DestinationStream {
+  return PinoPretty({
+    sync: true,
+    colorize: destination === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR,
+    translateTime: 'SYS:HH:MM:ss.l',
+    // `startup`: the start line's fields, which its message already reads out.
+    ignore: 'pid,hostname,service,startup',
+    destination: destination ?? 1,
+  });
+}
+
+export function createLogger(opts: { level?: string; format?: 'json' | 'pretty'; destination?: DestinationStream } = {}): Logger {
+  // Unset, the form follows standard output: a terminal reads lines, a collector parses JSON.
+  const pretty = (opts.format ?? (opts.destination === undefined && process.stdout.isTTY ? 'pretty' : 'json')) === 'pretty';
   return pino(
     {
       level: opts.level ?? 'info',
@@ -28,7 +44,7 @@ export function createLogger(opts: { level?: string; destination?: DestinationSt
       serializers: { err: serializeError, error: serializeError },
       redact: { paths: ['authorization', '*.authorization', 'headers.authorization', 'token', '*.token', 'password', '*.password'], censor: '[redacted]' },
     },
-    opts.destination,
+    pretty ? prettyStream(opts.destination) : opts.destination,
   );
 }
 
