@@ -70,7 +70,7 @@ const schema = z.object({
   QUIRE_WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().positive().default(72),
   QUIRE_WEBHOOK_SECRET_GRACE_HOURS: z.coerce.number().min(0).default(24),
   QUIRE_WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().positive().default(30),
-  QUIRE_FILE_STORE: z.enum(['disk', 'postgres']).default('disk'),
+  QUIRE_FILE_STORE: z.enum(['disk', 'postgres', 's3']).default('disk'),
   QUIRE_S3_ENDPOINT: z.string().url().optional(),
   QUIRE_S3_BUCKET: z.string().min(3).max(63).optional(),
   QUIRE_S3_REGION: z.string().min(1).default('us-east-1'),
@@ -172,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   if (!e.QUIRE_SAML_PRIVATE_KEY !== !e.QUIRE_SAML_CERTIFICATE) throw new Error('Invalid configuration: QUIRE_SAML_PRIVATE_KEY and QUIRE_SAML_CERTIFICATE are set together, or neither');
+  if (e.QUIRE_FILE_STORE === 's3' && !e.QUIRE_S3_BUCKET) throw new Error('Invalid configuration: QUIRE_S3_BUCKET is required when QUIRE_FILE_STORE is s3');
   const publicUrl = (e.QUIRE_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   return {
     port: e.PORT,

@@ -13,8 +13,10 @@ import type { FileStoreKind } from '../src/domain/versions/files/blob-backend.js
 import { collectGarbage } from '../src/domain/versions/files/blob-gc.js';
 import { blobStore } from '../src/domain/versions/files/blob-store.js';
 import { createOrg } from './helpers/factories.js';
+import { useS3rver } from './helpers/s3rver.js';
 
 const HOUR = 3600_000;
+const s3 = useS3rver();
 let db: Db;
 let dataDir: string;
 beforeAll(async () => {
@@ -29,8 +31,8 @@ afterAll(async () => {
 /** As if the key had last been stored `hours` ago. */
 const age = (key: string, hours: number) => db.$executeRaw`UPDATE "FileBlobTouch" SET "touchedAt" = LOCALTIMESTAMP - make_interval(hours => ${hours}) WHERE "sha256" = ${key}`;
 
-describe.each<FileStoreKind>(['disk', 'postgres'])('garbage collection in the %s store', (kind) => {
-  const store = () => blobStore({ dataDir, fileStore: kind }, db);
+describe.each<FileStoreKind>(['disk', 'postgres', 's3'])('garbage collection in the %s store', (kind) => {
+  const store = () => blobStore({ dataDir, fileStore: kind, s3: { endpoint: s3.endpoint, bucket: s3.bucket, region: 'us-east-1', forcePathStyle: true } }, db);
 
   it('deletes unreferenced bytes only past the grace period, and never named ones', async () => {
     const fresh = await store().put(randomBytes(2000));

@@ -1,6 +1,6 @@
 /**
  * Two instances on one database, each with its own data directory (as on two machines): with
- * QUIRE_FILE_STORE=postgres a file stored through one is served by the other, and no bytes land
+ * QUIRE_FILE_STORE=postgres or s3 a file stored through one is served by the other, and no bytes land
  * on either disk; with `disk` (the default) they do not cross, which is why the setting exists.
  */
 import { mkdtempSync } from 'node:fs';
@@ -14,13 +14,14 @@ import { createOrg } from './helpers/factories.js';
 import { useServer, type TestServer } from './helpers/server.js';
 import { collectGarbage } from '../src/domain/versions/files/blob-gc.js';
 import { blobStore } from '../src/domain/versions/files/blob-store.js';
+import { useS3rver } from './helpers/s3rver.js';
 
-function instances(fileStore: string): [TestServer, TestServer] {
+function instances(fileStore: string, extra: () => Record<string, string> = () => ({})): [TestServer, TestServer] {
   const dirs = [1, 2].map((n) => mkdtempSync(path.join(tmpdir(), `quire-instance-${n}-`)));
   afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
   return [
-    useServer({ env: () => ({ QUIRE_FILE_STORE: fileStore, QUIRE_DATA_DIR: dirs[0] }) }),
-    useServer({ env: () => ({ QUIRE_FILE_STORE: fileStore, QUIRE_DATA_DIR: dirs[1] }) }),
+    useServer({ env: () => ({ QUIRE_FILE_STORE: fileStore, QUIRE_DATA_DIR: dirs[0], ...extra() }) }),
+    useServer({ env: () => ({ QUIRE_FILE_STORE: fileStore, QUIRE_DATA_DIR: dirs[1], ...extra() }) }),
   ];
 }
 
@@ -68,6 +69,21 @@ describe('two instances with QUIRE_FILE_STORE=postgres', () => {
     const store = blobStore(a.config, a.db);
     await collectGarbage(a.db, store.backend, { graceMs: 3600_000 });
     expect(await store.backend.has(key)).toBe(true);
+  });
+});
+
+describe('two instances with QUIRE_FILE_STORE=s3 (s3rver)', () => {
+  const s3 = useS3rver();
+  const [a, b] = instances('s3', () => s3.env);
+
+  it('serve each other’s files, and keep no bytes on their disks', async () => {
+    const there = await storeAndFetchElsewhere(a, b);
+    expect(there.status).toBe(200);
+    expect(there.body.equals(there.bytes)).toBe(true);
+    const back = await storeAndFetchElsewhere(b, a);
+    expect(back.body.equals(back.bytes)).toBe(true);
+    expect(await filesUnder(path.join(a.config.dataDir, 'files'))).toBe(0);
+    expect(await filesUnder(path.join(b.config.dataDir, 'files'))).toBe(0);
   });
 });
 

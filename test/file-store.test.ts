@@ -1,5 +1,5 @@
 /**
- * The file stores underneath BlobStore (disk and postgres): streaming writes in chunks, content
+ * The file stores underneath BlobStore (disk, postgres, and s3 against s3rver): streaming writes in chunks, content
  * addressing (stored once), the size limit (nothing kept past it), streaming reads, listing in
  * key order.
  */
@@ -12,7 +12,9 @@ import { createPrismaClient, type Db } from '../src/db/client.js';
 import { BlobTooLarge, type FileStoreKind } from '../src/domain/versions/files/blob-backend.js';
 import { blobStore, type GuardedBlobStore } from '../src/domain/versions/files/blob-store.js';
 import { CHUNK_BYTES } from '../src/domain/versions/files/postgres-blob-backend.js';
+import { useS3rver } from './helpers/s3rver.js';
 
+const s3 = useS3rver();
 let db: Db;
 let dataDir: string;
 beforeAll(async () => {
@@ -47,8 +49,8 @@ async function readAll(store: GuardedBlobStore, key: string): Promise<Buffer | n
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-describe.each<FileStoreKind>(['disk', 'postgres'])('the %s file store', (kind) => {
-  const store = () => blobStore({ dataDir, fileStore: kind }, db);
+describe.each<FileStoreKind>(['disk', 'postgres', 's3'])('the %s file store', (kind) => {
+  const store = () => blobStore({ dataDir, fileStore: kind, s3: { endpoint: s3.endpoint, bucket: s3.bucket, region: 'us-east-1', forcePathStyle: true } }, db);
 
   it('streams a write in, answers its SHA-256, and streams the same bytes out', async () => {
     const { bytes } = patterned(3 * CHUNK_BYTES + 12_345);
@@ -126,5 +128,16 @@ describe('the postgres file store', () => {
     } finally {
       await reader.$disconnect();
     }
+  });
+});
+
+describe('the s3 file store', () => {
+  it('streams a file larger than a part through a multipart upload', async () => {
+    const store = blobStore({ dataDir, fileStore: 's3', s3: { endpoint: s3.endpoint, bucket: s3.bucket, region: 'us-east-1', forcePathStyle: true } }, db);
+    const { bytes } = patterned(12 * 1024 * 1024 + 3);
+    const written = await store.write(pieces(bytes, 256 * 1024));
+    expect(written).toEqual({ key: sha256(bytes), size: bytes.length });
+    expect((await readAll(store, written.key))?.equals(bytes)).toBe(true);
+    expect(await store.backend.sweepStaged(0)).toBe(0);
   });
 });

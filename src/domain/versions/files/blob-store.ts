@@ -13,6 +13,7 @@ import type { S3Settings } from './s3-settings.js';
 import { touchBlob } from './blob-touch.js';
 import { DiskBlobBackend } from './disk-blob-backend.js';
 import { PostgresBlobBackend } from './postgres-blob-backend.js';
+import { S3BlobBackend } from './s3-blob-backend.js';
 
 export interface BlobStore {
   /** Stores the bytes (if not stored yet); answers their key. */
@@ -68,7 +69,7 @@ export function blobBackend(settings: FileStoreSettings, db: Db, kind: FileStore
     case 'postgres':
       return new PostgresBlobBackend(db);
     case 's3':
-      throw new Error('The s3 file store is not available in this build');
+      return new S3BlobBackend(settings.s3 ?? { region: 'us-east-1', forcePathStyle: false });
   }
 }
 

@@ -1,0 +1,117 @@
+/**
+ * File bytes in an S3-compatible bucket (QUIRE_FILE_STORE=s3: AWS S3, MinIO, Ceph, R2…), as
+ * objects `blobs/<sha256>`. A write streams into `staging/<random>` by a multipart upload
+ * (lib-storage: parts of 5 MiB, two in flight, so memory stays bounded whatever the size) while
+ * hashing, then copies the object to its key and deletes the staged one. Credentials come from
+ * the usual AWS variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE…).
+ */
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { BLOB_KEY, HashingCounter, type BlobBackend, type StagedBlob } from './blob-backend.js';
+import type { S3Settings } from './s3-settings.js';
+
+const BLOBS = 'blobs/';
+const STAGING = 'staging/';
+const PART_BYTES = 5 * 1024 * 1024;
+
+function isNotFound(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
+}
+
+export class S3BlobBackend implements BlobBackend {
+  readonly kind = 's3' as const;
+  private readonly client: S3Client;
+  private readonly bucket: string;
+
+  constructor(settings: S3Settings) {
+    if (!settings.bucket) throw new Error('QUIRE_S3_BUCKET is required when QUIRE_FILE_STORE is s3');
+    this.bucket = settings.bucket;
+    this.client = new S3Client({ region: settings.region, forcePathStyle: settings.forcePathStyle, ...(settings.endpoint ? { endpoint: settings.endpoint } : {}) });
+  }
+
+  private remove(object: string): Promise<unknown> {
+    return this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: object }));
+  }
+
+  async stage(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, maxBytes?: number): Promise<StagedBlob> {
+    const staged = `${STAGING}${randomUUID()}`;
+    const counter = new HashingCounter(maxBytes);
+    const body = Readable.from(
+      (async function* () {
+        for await (const chunk of source) {
+          counter.add(chunk);
+          yield chunk;
+        }
+      })(),
+    );
+    try {
+      await new Upload({ client: this.client, params: { Bucket: this.bucket, Key: staged, Body: body }, partSize: PART_BYTES, queueSize: 2, leavePartsOnError: false }).done();
+    } catch (error) {
+      await this.remove(staged).catch(() => undefined);
+      throw error;
+    }
+    const key = counter.key();
+    return {
+      key,
+      size: counter.size,
+      commit: async () => {
+        await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: `${BLOBS}${key}`, CopySource: `${this.bucket}/${staged}` }));
+        await this.remove(staged);
+      },
+      discard: async () => {
+        await this.remove(staged);
+      },
+    };
+  }
+
+  async open(key: string): Promise<Readable | null> {
+    if (!BLOB_KEY.test(key)) return null;
+    try {
+      const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: `${BLOBS}${key}` }));
+      return object.Body as Readable;
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  async has(key: string): Promise<boolean> {
+    if (!BLOB_KEY.test(key)) return false;
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: `${BLOBS}${key}` }));
+      return true;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
+  }
+
+  async list(after: string, limit: number): Promise<string[]> {
+    const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: BLOBS, StartAfter: `${BLOBS}${after}`, MaxKeys: limit }));
+    return (page.Contents ?? []).map((o) => o.Key!.slice(BLOBS.length)).filter((k) => BLOB_KEY.test(k));
+  }
+
+  async delete(key: string): Promise<void> {
+    if (BLOB_KEY.test(key)) await this.remove(`${BLOBS}${key}`);
+  }
+
+  async sweepStaged(olderThanMs: number): Promise<number> {
+    const before = Date.now() - olderThanMs;
+    let swept = 0;
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: STAGING, ContinuationToken: token }));
+      for (const object of page.Contents ?? []) {
+        if (object.Key && object.LastModified && object.LastModified.getTime() < before) {
+          await this.remove(object.Key);
+          swept++;
+        }
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return swept;
+  }
+}
