@@ -11,9 +11,12 @@ import { createEventBus } from '../events/bus.js';
 import { checkListen } from '../http/listen.js';
 import { startWorker } from '../jobs/worker.js';
 import { createLogger } from '../observability/logger.js';
+import { startupSummary } from '../observability/startup-summary.js';
 
 export async function serve(config: Config): Promise<void> {
-  const logger = createLogger({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat });
+  const summary = startupSummary(config, 'server');
+  logger.info({ startup: summary.fields }, summary.message);
   const say = (line: string) => logger.info(line);
   // A taken port or a wrong HOST fails now, before the database is started or migrated.
   await checkListen(config.port, config.host);
