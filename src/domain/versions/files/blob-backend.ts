@@ -50,3 +50,31 @@ export class HashingCounter {
     return this.hash.digest('hex');
   }
 }
+
+/**
+ * The shape of every backend's `stage`: `write` streams the chunks aside as they are hashed and
+ * counted; when it fails (or the limit is passed) `discard` drops what it wrote. `commit` is given
+ * the key once every byte has passed.
+ */
+export async function stageThrough(
+  source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  maxBytes: number | undefined,
+  write: (chunks: AsyncIterable<Uint8Array>) => Promise<void>,
+  after: { commit(key: string): Promise<void>; discard(): Promise<void> },
+): Promise<StagedBlob> {
+  const counter = new HashingCounter(maxBytes);
+  async function* counted() {
+    for await (const chunk of source) {
+      counter.add(chunk);
+      yield chunk;
+    }
+  }
+  try {
+    await write(counted());
+  } catch (error) {
+    await after.discard().catch(() => undefined);
+    throw error;
+  }
+  const key = counter.key();
+  return { key, size: counter.size, commit: () => after.commit(key), discard: () => after.discard() };
+}

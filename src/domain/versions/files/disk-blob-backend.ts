@@ -9,7 +9,7 @@ import { mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BLOB_KEY, HashingCounter, type BlobBackend, type StagedBlob } from './blob-backend.js';
+import { BLOB_KEY, stageThrough, type BlobBackend, type StagedBlob } from './blob-backend.js';
 
 const PREFIX = /^[0-9a-f]{2}$/;
 
@@ -28,33 +28,14 @@ export class DiskBlobBackend implements BlobBackend {
   async stage(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, maxBytes?: number): Promise<StagedBlob> {
     await mkdir(this.staging, { recursive: true });
     const temporary = path.join(this.staging, `${randomBytes(12).toString('hex')}.tmp`);
-    const counter = new HashingCounter(maxBytes);
-    const discard = () => unlink(temporary).catch(() => undefined);
-    try {
-      await pipeline(
-        async function* () {
-          for await (const chunk of source) {
-            counter.add(chunk);
-            yield chunk;
-          }
-        },
-        createWriteStream(temporary),
-      );
-    } catch (error) {
-      await discard();
-      throw error;
-    }
-    const key = counter.key();
-    return {
-      key,
-      size: counter.size,
-      commit: async () => {
+    return stageThrough(source, maxBytes, (chunks) => pipeline(chunks, createWriteStream(temporary)), {
+      commit: async (key) => {
         const file = this.pathOf(key);
         await mkdir(path.dirname(file), { recursive: true });
         await rename(temporary, file);
       },
-      discard,
-    };
+      discard: () => unlink(temporary).catch(() => undefined),
+    });
   }
 
   async open(key: string): Promise<Readable | null> {

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Db } from '../../../db/client.js';
-import { BLOB_KEY, HashingCounter, type BlobBackend, type StagedBlob } from './blob-backend.js';
+import { BLOB_KEY, stageThrough, type BlobBackend, type StagedBlob } from './blob-backend.js';
 
 export const CHUNK_BYTES = 1024 * 1024;
 
@@ -28,40 +28,35 @@ export class PostgresBlobBackend implements BlobBackend {
 
   async stage(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, maxBytes?: number): Promise<StagedBlob> {
     const uploadId = randomUUID();
-    const counter = new HashingCounter(maxBytes);
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
-    let index = 0;
-    try {
-      for await (const chunk of source) {
-        counter.add(chunk);
-        pending.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        pendingBytes += chunk.byteLength;
-        while (pendingBytes >= CHUNK_BYTES) {
-          const joined = Buffer.concat(pending, pendingBytes);
-          await this.insertChunk(uploadId, index++, joined.subarray(0, CHUNK_BYTES));
-          pending = pendingBytes > CHUNK_BYTES ? [joined.subarray(CHUNK_BYTES)] : [];
-          pendingBytes -= CHUNK_BYTES;
+    let size = 0;
+    return stageThrough(
+      source,
+      maxBytes,
+      async (chunks) => {
+        let pending: Buffer[] = [];
+        let pendingBytes = 0;
+        let index = 0;
+        for await (const chunk of chunks) {
+          size += chunk.byteLength;
+          pending.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          pendingBytes += chunk.byteLength;
+          while (pendingBytes >= CHUNK_BYTES) {
+            const joined = Buffer.concat(pending, pendingBytes);
+            await this.insertChunk(uploadId, index++, joined.subarray(0, CHUNK_BYTES));
+            pending = pendingBytes > CHUNK_BYTES ? [joined.subarray(CHUNK_BYTES)] : [];
+            pendingBytes -= CHUNK_BYTES;
+          }
         }
-      }
-      if (pendingBytes > 0) await this.insertChunk(uploadId, index++, Buffer.concat(pending, pendingBytes));
-    } catch (error) {
-      await this.dropChunks(uploadId).catch(() => undefined);
-      throw error;
-    }
-    const key = counter.key();
-    const size = counter.size;
-    return {
-      key,
-      size,
-      commit: async () => {
-        const named = await this.db.$executeRaw`INSERT INTO "FileBlob" ("sha256", "uploadId", "size") VALUES (${key}, ${uploadId}::uuid, ${size}) ON CONFLICT ("sha256") DO NOTHING`;
-        if (named === 0) await this.dropChunks(uploadId);
+        if (pendingBytes > 0) await this.insertChunk(uploadId, index++, Buffer.concat(pending, pendingBytes));
       },
-      discard: async () => {
-        await this.dropChunks(uploadId);
+      {
+        commit: async (key) => {
+          const named = await this.db.$executeRaw`INSERT INTO "FileBlob" ("sha256", "uploadId", "size") VALUES (${key}, ${uploadId}::uuid, ${size}) ON CONFLICT ("sha256") DO NOTHING`;
+          if (named === 0) await this.dropChunks(uploadId);
+        },
+        discard: async () => void (await this.dropChunks(uploadId)),
       },
-    };
+    );
   }
 
   async open(key: string): Promise<Readable | null> {

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { BLOB_KEY, HashingCounter, type BlobBackend, type StagedBlob } from './blob-backend.js';
+import { BLOB_KEY, stageThrough, type BlobBackend, type StagedBlob } from './blob-backend.js';
 import type { S3Settings } from './s3-settings.js';
 
 const BLOBS = 'blobs/';
@@ -38,33 +38,15 @@ export class S3BlobBackend implements BlobBackend {
 
   async stage(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, maxBytes?: number): Promise<StagedBlob> {
     const staged = `${STAGING}${randomUUID()}`;
-    const counter = new HashingCounter(maxBytes);
-    const body = Readable.from(
-      (async function* () {
-        for await (const chunk of source) {
-          counter.add(chunk);
-          yield chunk;
-        }
-      })(),
-    );
-    try {
-      await new Upload({ client: this.client, params: { Bucket: this.bucket, Key: staged, Body: body }, partSize: PART_BYTES, queueSize: 2, leavePartsOnError: false }).done();
-    } catch (error) {
-      await this.remove(staged).catch(() => undefined);
-      throw error;
-    }
-    const key = counter.key();
-    return {
-      key,
-      size: counter.size,
-      commit: async () => {
+    const upload = (chunks: AsyncIterable<Uint8Array>) =>
+      new Upload({ client: this.client, params: { Bucket: this.bucket, Key: staged, Body: Readable.from(chunks) }, partSize: PART_BYTES, queueSize: 2, leavePartsOnError: false }).done();
+    return stageThrough(source, maxBytes, async (chunks) => void (await upload(chunks)), {
+      commit: async (key) => {
         await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: `${BLOBS}${key}`, CopySource: `${this.bucket}/${staged}` }));
         await this.remove(staged);
       },
-      discard: async () => {
-        await this.remove(staged);
-      },
-    };
+      discard: async () => void (await this.remove(staged)),
+    });
   }
 
   async open(key: string): Promise<Readable | null> {
