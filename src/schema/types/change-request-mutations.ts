@@ -114,7 +114,7 @@ builder.mutationFields((t) => ({
   mergeChangeRequest: t.field({
     type: MergeOutcomeRef,
     description: 'Merges the change request into the space (three-way, block by block); with conflicts nothing is written.',
-    args: { spaceId: t.arg.id({ required: true }), id: t.arg.id({ required: true, description: 'ID or number.' }) },
+    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), id: t.arg.id({ required: true, description: 'ID or number.' }) },
     resolve: async (_root, { spaceId, id }, ctx) => {
       const outcome = await mergeChangeRequest(ctx.db, ctx.access, String(spaceId), String(id));
       forgetLoaded(ctx);
@@ -124,7 +124,7 @@ builder.mutationFields((t) => ({
   updateChangeRequestFromSpace: t.field({
     type: MergeOutcomeRef,
     description: "Brings the space's current content into the change request; with conflicts nothing is written.",
-    args: { spaceId: t.arg.id({ required: true }), id: t.arg.id({ required: true, description: 'ID or number.' }) },
+    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), id: t.arg.id({ required: true, description: 'ID or number.' }) },
     resolve: async (_root, { spaceId, id }, ctx) => {
       const outcome = await updateFromSpace(ctx.db, ctx.access, String(spaceId), String(id));
       forgetLoaded(ctx);
@@ -134,13 +134,13 @@ builder.mutationFields((t) => ({
   createChangeRequest: t.field({
     type: ChangeRequestRef,
     description: "Opens a change request (a draft) on the space's current revision; needs `edit` on the space.",
-    args: { spaceId: t.arg.id({ required: true }), subject: t.arg.string({ required: false }) },
+    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), subject: t.arg.string({ required: false }) },
     resolve: async (_root, { spaceId, subject }, ctx) => reload(ctx, await createChangeRequest(ctx.db, ctx.access, String(spaceId), subject == null ? {} : { subject })),
   }),
   updateChangeRequest: t.field({
     description: 'Changes a change request\'s subject or description.',
     type: ChangeRequestRef,
-    args: { spaceId: t.arg.id({ required: true }), id: t.arg.id({ required: true, description: 'ID or number.' }), input: t.arg({ type: UpdateChangeRequestInput, required: true }) },
+    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), id: t.arg.id({ required: true, description: 'ID or number.' }), input: t.arg({ type: UpdateChangeRequestInput, required: true }) },
     resolve: async (_root, { spaceId, id, input }, ctx) => {
       const clean = Object.fromEntries(Object.entries(input).filter(([, v]) => v != null));
       return reload(ctx, await updateChangeRequest(ctx.db, ctx.access, String(spaceId), String(id), clean));
@@ -150,7 +150,7 @@ builder.mutationFields((t) => ({
     type: ChangeRequestContentUpdate,
     description: 'Applies up to 50 page changes, in order, as one new revision of the change request: all or nothing.',
     args: {
-      spaceId: t.arg.id({ required: true }),
+      spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }),
       id: t.arg.id({ required: true, description: 'ID or number.' }),
       changes: t.arg({ type: [PageChangeInput], required: true }),
     },

@@ -166,7 +166,7 @@ builder.mutationFields((t) => ({
     type: ChangeRequestReviewRef,
     description: "Approves the change request's current revision or asks for changes; needs `review` on the space, and not being its author.",
     args: {
-      spaceId: t.arg.id({ required: true }),
+      spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }),
       id: t.arg.id({ required: true, description: 'ID or number.' }),
       status: t.arg({ type: ChangeRequestReviewStatusEnum, required: true }),
       comment: t.arg({ type: 'JSON', required: false, description: '`{markdown}`, `{document: JSONDocument}` or `{}`.' }),
@@ -181,7 +181,7 @@ builder.mutationFields((t) => ({
     type: [ChangeRequestReviewerRequestRef],
     description: 'Asks users (members who can read the space) to review the change request; those already asked stay as they were. Answers their requests.',
     args: {
-      spaceId: t.arg.id({ required: true }),
+      spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }),
       id: t.arg.id({ required: true, description: 'ID or number.' }),
       users: t.arg.idList({ required: true }),
       subject: t.arg.string({ required: false, description: 'Updates the subject at the same time.' }),
@@ -194,7 +194,7 @@ builder.mutationFields((t) => ({
   }),
   removeChangeRequestReviewer: t.boolean({
     description: 'Withdraws the request for a user to review; false when they were not asked.',
-    args: { spaceId: t.arg.id({ required: true }), id: t.arg.id({ required: true, description: 'ID or number.' }), userId: t.arg.id({ required: true }) },
+    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), id: t.arg.id({ required: true, description: 'ID or number.' }), userId: t.arg.id({ required: true, description: 'The user\'s ID.' }) },
     resolve: async (_root, { spaceId, id, userId }, ctx) => {
       const removed = await removeReviewer(ctx.db, ctx.access, String(spaceId), String(id), String(userId));
       forgetLoaded(ctx);

@@ -197,7 +197,7 @@ builder.mutationFields((t) => ({
   createCollection: t.field({
     description: 'Creates a collection in an organization, at its root or inside a parent collection.',
     type: CollectionRef,
-    args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: CreateCollectionInput, required: false }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), input: t.arg({ type: CreateCollectionInput, required: false }) },
     resolve: async (_root, { organizationId, input }, ctx) => {
       const id = await createCollection(ctx.db, ctx.access, {
         organizationId: String(organizationId),

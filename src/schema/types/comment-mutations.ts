@@ -45,7 +45,7 @@ builder.mutationFields((t) => ({
     type: CommentRef,
     description: 'Posts a comment (`comment` on the space): on the content, a page of it, a block of the page (`node`: its key) or a table cell.',
     args: {
-      spaceId: t.arg.id({ required: true }),
+      spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }),
       changeRequestId: t.arg.id({ description: 'ID or number; null: the space\'s own content.' }),
       page: t.arg.id(),
       node: t.arg.string(),
@@ -63,7 +63,7 @@ builder.mutationFields((t) => ({
     type: CommentRef,
     description: 'Edits the body (its author), resolves or reopens (`resolved`), adds or removes the caller\'s reactions.',
     args: {
-      spaceId: t.arg.id({ required: true }),
+      spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }),
       changeRequestId: t.arg.id(),
       id: t.arg.id({ required: true }),
       body: t.arg({ type: 'JSON' }),
@@ -79,7 +79,7 @@ builder.mutationFields((t) => ({
   }),
   deleteComment: t.boolean({
     description: 'Deletes a comment and its replies (its author, or `moderateComments`); false when there was none.',
-    args: { spaceId: t.arg.id({ required: true }), changeRequestId: t.arg.id(), id: t.arg.id({ required: true }) },
+    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), changeRequestId: t.arg.id(), id: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => {
       const deleted = await deleteComment(ctx.db, ctx.access, targetOf(args), String(args.id));
       forgetLoaded(ctx);
@@ -89,7 +89,7 @@ builder.mutationFields((t) => ({
   postCommentReply: t.field({
     type: CommentReplyRef,
     description: "Posts a reply in a comment's thread (`comment` on the space).",
-    args: { spaceId: t.arg.id({ required: true }), changeRequestId: t.arg.id(), commentId: t.arg.id({ required: true }), body: t.arg({ type: 'JSON', required: true }) },
+    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), changeRequestId: t.arg.id(), commentId: t.arg.id({ required: true, description: 'The comment\'s ID.' }), body: t.arg({ type: 'JSON', required: true }) },
     resolve: async (_root, args, ctx) => {
       const id = await postReply(ctx.db, ctx.access, targetOf(args), String(args.commentId), { body: args.body });
       return replyAfter(ctx, args, String(args.commentId), id);
@@ -99,9 +99,9 @@ builder.mutationFields((t) => ({
     type: CommentReplyRef,
     description: "Edits a reply's body (its author), adds or removes the caller's reactions.",
     args: {
-      spaceId: t.arg.id({ required: true }),
+      spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }),
       changeRequestId: t.arg.id(),
-      commentId: t.arg.id({ required: true }),
+      commentId: t.arg.id({ required: true, description: 'The comment\'s ID.' }),
       id: t.arg.id({ required: true }),
       body: t.arg({ type: 'JSON' }),
       addedReactions: t.arg.stringList(),
@@ -115,7 +115,7 @@ builder.mutationFields((t) => ({
   }),
   deleteCommentReply: t.boolean({
     description: 'Deletes a reply (its author, or `moderateComments`); false when there was none.',
-    args: { spaceId: t.arg.id({ required: true }), changeRequestId: t.arg.id(), commentId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), changeRequestId: t.arg.id(), commentId: t.arg.id({ required: true, description: 'The comment\'s ID.' }), id: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => {
       const deleted = await deleteReply(ctx.db, ctx.access, targetOf(args), String(args.commentId), String(args.id));
       forgetLoaded(ctx);

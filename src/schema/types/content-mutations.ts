@@ -20,7 +20,7 @@ builder.mutationFields((t) => ({
     type: [RevisionFileRef],
     description: `Adds files (a multipart request; at most ${MAX_FILE_BYTES} bytes each, 20 per request) to the change request, as one revision.`,
     args: {
-      spaceId: t.arg.id({ required: true }),
+      spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }),
       id: t.arg.id({ required: true, description: 'ID or number of the change request.' }),
       files: t.arg({ type: ['File'], required: true }),
     },
@@ -39,7 +39,7 @@ builder.mutationFields((t) => ({
     description: 'Creates reusable content (written once, included in pages) in a change request.',
     type: ReusableContentRef,
     args: {
-      spaceId: t.arg.id({ required: true }),
+      spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }),
       id: t.arg.id({ required: true, description: 'ID or number of the change request.' }),
       title: t.arg.string({ required: true }),
       document: t.arg({ type: 'JSON', required: false, description: '`{markdown}`, `{document}` or `{}`.' }),
@@ -53,9 +53,9 @@ builder.mutationFields((t) => ({
     description: 'Changes reusable content in a change request.',
     type: ReusableContentRef,
     args: {
-      spaceId: t.arg.id({ required: true }),
+      spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }),
       id: t.arg.id({ required: true, description: 'ID or number of the change request.' }),
-      reusableContentId: t.arg.id({ required: true }),
+      reusableContentId: t.arg.id({ required: true, description: 'The reusable content\'s ID.' }),
       title: t.arg.string({ required: false }),
       document: t.arg({ type: 'JSON', required: false }),
     },
@@ -67,7 +67,7 @@ builder.mutationFields((t) => ({
   }),
   deleteReusableContent: t.boolean({
     description: 'Deletes reusable content in a change request.',
-    args: { spaceId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), reusableContentId: t.arg.id({ required: true }) },
+    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), id: t.arg.id({ required: true }), reusableContentId: t.arg.id({ required: true, description: 'The reusable content\'s ID.' }) },
     resolve: async (_root, { spaceId, id, reusableContentId }, ctx) => {
       await deleteReusableContent(ctx.db, ctx.access, String(spaceId), String(id), String(reusableContentId));
       return true;

@@ -113,25 +113,25 @@ builder.mutationFields((t) => {
     updateUserContentPermission: t.field({
       type: ContentUnion,
       description: updateDescription('user'),
-      args: { contentId: contentId(), userId: t.arg.id({ required: true }), role: role() },
+      args: { contentId: contentId(), userId: t.arg.id({ required: true, description: 'The user\'s ID.' }), role: role() },
       resolve: (_root, args, ctx) => applyGrant(ctx, args.contentId, { kind: 'user', id: String(args.userId) }, args.role),
     }),
     removeUserContentPermission: t.field({
       type: ContentUnion,
       description: removeDescription('user'),
-      args: { contentId: contentId(), userId: t.arg.id({ required: true }) },
+      args: { contentId: contentId(), userId: t.arg.id({ required: true, description: 'The user\'s ID.' }) },
       resolve: (_root, args, ctx) => applyGrant(ctx, args.contentId, { kind: 'user', id: String(args.userId) }, null),
     }),
     updateTeamContentPermission: t.field({
       type: ContentUnion,
       description: updateDescription('team'),
-      args: { contentId: contentId(), teamId: t.arg.id({ required: true }), role: role() },
+      args: { contentId: contentId(), teamId: t.arg.id({ required: true, description: 'The team\'s ID.' }), role: role() },
       resolve: (_root, args, ctx) => applyGrant(ctx, args.contentId, { kind: 'team', id: String(args.teamId) }, args.role),
     }),
     removeTeamContentPermission: t.field({
       type: ContentUnion,
       description: removeDescription('team'),
-      args: { contentId: contentId(), teamId: t.arg.id({ required: true }) },
+      args: { contentId: contentId(), teamId: t.arg.id({ required: true, description: 'The team\'s ID.' }) },
       resolve: (_root, args, ctx) => applyGrant(ctx, args.contentId, { kind: 'team', id: String(args.teamId) }, null),
     }),
   };

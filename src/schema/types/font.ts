@@ -53,26 +53,26 @@ builder.mutationFields((t) => ({
   startStorageUpload: t.field({
     type: 'JSON',
     description: 'Step one of an upload: answers `{object: "storage-signed-url", url, key}`; PUT the bytes to `url`, then name the file by `key`. Kind `customization_font` only.',
-    args: { organizationId: t.arg.id({ required: true }), name: t.arg.string({ required: true }), type: t.arg.string({ required: true }), size: t.arg.int({ required: true }), kind: t.arg.string({ required: true }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), name: t.arg.string({ required: true }), type: t.arg.string({ required: true }), size: t.arg.int({ required: true }), kind: t.arg.string({ required: true }) },
     resolve: async (_r, { organizationId, name, type, size, kind }, ctx) =>
       startUpload(ctx.db, ctx.access, String(organizationId), { file: { name, type, size }, kind }, { secret: await signingSecret(ctx.db, ctx.config.secret), issuer: ctx.config.publicUrl }, linksAt(ctx.config.publicUrl).upload),
   }),
   createFont: t.field({
     description: 'Creates a custom font of an organization: a font family and its faces.',
     type: CustomFontRef,
-    args: { organizationId: t.arg.id({ required: true }), fontFamily: t.arg.string({ required: true }), fontFaces: t.arg({ type: [FontFaceInput], required: true }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), fontFamily: t.arg.string({ required: true }), fontFaces: t.arg({ type: [FontFaceInput], required: true }) },
     resolve: (_r, { organizationId, fontFamily, fontFaces }, ctx) => createFont(ctx.db, ctx.access, String(organizationId), { fontFamily, fontFaces: faces(fontFaces, false) }),
   }),
   updateFont: t.field({
     description: 'Changes a custom font\'s family name or its faces.',
     type: CustomFontRef,
-    args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), fontFamily: t.arg.string(), fontFaces: t.arg({ type: [FontFaceInput] }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), id: t.arg.id({ required: true }), fontFamily: t.arg.string(), fontFaces: t.arg({ type: [FontFaceInput] }) },
     resolve: (_r, { organizationId, id, fontFamily, fontFaces }, ctx) =>
       updateFont(ctx.db, ctx.access, String(organizationId), String(id), { ...(fontFamily ? { fontFamily } : {}), ...(fontFaces ? { fontFaces: faces(fontFaces, true) } : {}) }),
   }),
   deleteFont: t.boolean({
     description: 'Deletes a custom font of an organization.',
-    args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), id: t.arg.id({ required: true }) },
     resolve: async (_r, { organizationId, id }, ctx) => (await deleteFont(ctx.db, ctx.access, String(organizationId), String(id)), true),
   }),
 }));

@@ -185,13 +185,13 @@ builder.mutationFields((t) => ({
   importGitRepository: t.field({
     type: JobRef,
     description: 'Queues an import of the branch tip into the space, merged three ways with what the space changed since the last sync; a conflict is parked in a change request. Needs `edit` on the space (and admin to point it at another repository).',
-    args: { spaceId: t.arg.id({ required: true }), input: t.arg({ type: ImportGitRepositoryInput, required: true }) },
+    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), input: t.arg({ type: ImportGitRepositoryInput, required: true }) },
     resolve: (_root, { spaceId, input }, ctx) => queue(ctx, String(spaceId), 'import', input),
   }),
   exportToGitRepository: t.field({
     type: JobRef,
     description: 'Queues an export of the space\'s content as one commit on the branch (created when missing), merging the branch first when it moved. Needs `edit` on the space (and admin to point it at another repository).',
-    args: { spaceId: t.arg.id({ required: true }), input: t.arg({ type: ExportToGitRepositoryInput, required: true }) },
+    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), input: t.arg({ type: ExportToGitRepositoryInput, required: true }) },
     resolve: (_root, { spaceId, input }, ctx) => queue(ctx, String(spaceId), 'export', input),
   }),
 }));
@@ -200,7 +200,7 @@ builder.queryFields((t) => ({
   gitSync: t.field({
     type: GitSyncStateRef,
     description: "A space's git sync (`GET /spaces/{spaceId}/git/info`); NOT_FOUND before its first operation.",
-    args: { spaceId: t.arg.id({ required: true }) },
+    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }) },
     resolve: (_root, { spaceId }, ctx) => readGitSync(ctx.access, String(spaceId)),
   }),
 }));

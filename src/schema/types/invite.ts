@@ -133,7 +133,7 @@ builder.mutationFields((t) => ({
   joinOrganization: t.field({
     type: OrganizationRef,
     description: 'Joins with a link invite of the organization, or with one\'s own pending e-mail invite there.',
-    args: { organizationId: orgArg(t), inviteId: t.arg.id({ required: true }) },
+    args: { organizationId: orgArg(t), inviteId: t.arg.id({ required: true, description: 'The invite\'s ID.' }) },
     resolve: async (_r, { organizationId, inviteId }, ctx) => {
       await joinWithInvite(ctx.db, ctx.access, String(organizationId), String(inviteId));
       forgetLoaded(ctx);

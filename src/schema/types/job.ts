@@ -161,7 +161,7 @@ builder.mutationFields((t) => ({
       'Imports content into a change request (or, with `page`, into one of its pages: its body, and its children for zip and website imports). Answers the job at once; watch it with `subscription { job(id) }`. The revision is written in one transaction at the end: a failed or cancelled import writes nothing.',
     args: {
       changeRequest: t.arg.id({ required: true, description: "The change request's ID (or its number, with `spaceId`)." }),
-      spaceId: t.arg.id({ required: false }),
+      spaceId: t.arg.id({ required: false, description: 'The space\'s ID.' }),
       url: t.arg.string({ required: true }),
       source: t.arg({ type: ImportSourceEnum, required: true }),
       page: t.arg.id({ required: false }),

@@ -29,7 +29,7 @@ const OrganizationPing = builder.simpleObject('OrganizationPing', {
 });
 
 builder.mutationFields((t) => {
-  const memberArgs = () => ({ organizationId: t.arg.id({ required: true }), userId: t.arg.id({ required: true }) });
+  const memberArgs = () => ({ organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), userId: t.arg.id({ required: true, description: 'The user\'s ID.' }) });
   return {
     updateMember: t.field({
       type: MemberRef,
@@ -57,7 +57,7 @@ builder.mutationFields((t) => {
     pingOrganization: t.field({
       type: OrganizationPing,
       description: "Updates the caller's last-seen time in the organization and returns their visitor claims.",
-      args: { organizationId: t.arg.id({ required: true }) },
+      args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }) },
       resolve: async (_root, { organizationId }, ctx) => {
         const id = String(organizationId);
         const signer = { secret: await signingSecret(ctx.db, ctx.config.secret), issuer: ctx.config.publicUrl };

@@ -85,7 +85,7 @@ builder.prismaObjectFields('Organization', (t) => ({
   member: t.field({
     type: MemberRef,
     description: 'A member by user ID; guests may only read themselves.',
-    args: { userId: t.arg.id({ required: true }) },
+    args: { userId: t.arg.id({ required: true, description: 'The user\'s ID.' }) },
     resolve: (org, { userId }, ctx) => findMember(ctx.access, org.id, String(userId)),
   }),
 }));

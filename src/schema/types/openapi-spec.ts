@@ -95,18 +95,18 @@ builder.mutationFields((t) => ({
   createOpenAPISpec: t.field({
     description: 'Adds an OpenAPI specification to an organization, under a slug, from its source.',
     type: OpenAPISpecRef,
-    args: { organizationId: t.arg.id({ required: true }), slug: t.arg.string({ required: true }), source: t.arg({ type: SpecSourceInput, required: true }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), slug: t.arg.string({ required: true }), source: t.arg({ type: SpecSourceInput, required: true }) },
     resolve: async (_r, { organizationId, slug, source: s }, ctx) => (forgetLoaded(ctx), createSpec(ctx.db, ctx.access, String(organizationId), { slug, source: source(s) })),
   }),
   putOpenAPISpec: t.field({
     type: builder.simpleObject('PutOpenAPISpecResult', { description: 'An OpenAPI specification after it was created or replaced, and which of the two happened.', fields: (r) => ({ spec: r.field({ type: OpenAPISpecRef }), created: r.boolean() }) }),
     description: 'Creates the specification or replaces its source; either way it is processed again.',
-    args: { organizationId: t.arg.id({ required: true }), slug: t.arg.string({ required: true }), source: t.arg({ type: SpecSourceInput, required: true }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), slug: t.arg.string({ required: true }), source: t.arg({ type: SpecSourceInput, required: true }) },
     resolve: (_r, { organizationId, slug, source: s }, ctx) => putSpec(ctx.db, ctx.access, String(organizationId), slug, { source: source(s) }),
   }),
   deleteOpenAPISpec: t.boolean({
     description: 'Deletes an OpenAPI specification and its versions.',
-    args: { organizationId: t.arg.id({ required: true }), slug: t.arg.string({ required: true }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), slug: t.arg.string({ required: true }) },
     resolve: async (_r, { organizationId, slug }, ctx) => (await deleteSpec(ctx.db, ctx.access, String(organizationId), slug), true),
   }),
 }));

@@ -67,7 +67,7 @@ builder.subscriptionField('organizationEvents', (t) =>
   t.field({
     type: OrganizationEventRef,
     description: "The organization's changes from now on, each after its write has committed. Members of the organization; events about what the subscriber cannot see are left out.",
-    args: { organizationId: t.arg.id({ required: true }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }) },
     subscribe: async (_root, { organizationId }, ctx) => {
       const org = await ctx.access.requireOrganization(String(organizationId), 'view');
       return pipe(

@@ -62,7 +62,7 @@ builder.queryField('ssoProviders', (t) =>
   t.field({
     type: [SsoLoginRef],
     description: "How members of the organization sign in — also for a member whose organization requires SSO and who has not signed in through it yet (its other fields answer them 403).",
-    args: { organizationId: t.arg.id({ required: true }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }) },
     resolve: (_root, { organizationId }, ctx) => ssoLogins(ctx, String(organizationId)),
   }),
 );
@@ -86,18 +86,18 @@ builder.mutationFields((t) => ({
   createSamlProvider: t.field({
     description: 'Configures a SAML identity provider through which members of the organization sign in.',
     type: SamlProviderRef,
-    args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: SamlProviderInput, required: true }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), input: t.arg({ type: SamlProviderInput, required: true }) },
     resolve: (_r, { organizationId, input }, ctx) => createProvider(ctx.db, ctx.access, String(organizationId), body({ ...input })),
   }),
   updateSamlProvider: t.field({
     description: 'Changes a SAML identity provider\'s settings.',
     type: SamlProviderRef,
-    args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), input: t.arg({ type: SamlProviderInput, required: true }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), id: t.arg.id({ required: true }), input: t.arg({ type: SamlProviderInput, required: true }) },
     resolve: (_r, { organizationId, id, input }, ctx) => updateProvider(ctx.db, ctx.access, String(organizationId), String(id), body({ ...input })),
   }),
   deleteSamlProvider: t.boolean({
     description: 'Removes a SAML identity provider of an organization.',
-    args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), id: t.arg.id({ required: true }) },
     resolve: async (_r, { organizationId, id }, ctx) => (await deleteProvider(ctx.db, ctx.access, String(organizationId), String(id)), true),
   }),
 }));

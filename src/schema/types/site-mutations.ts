@@ -24,7 +24,7 @@ const fresh = <T>(ctx: Context, value: T) => (forgetLoaded(ctx), value);
 
 /** REST paths name the organization too: a site of another organization is not found there. */
 const siteArgs = (t: { arg: { id: (options: { required?: boolean; description?: string }) => any } }) => ({
-  siteId: t.arg.id({ required: true }),
+  siteId: t.arg.id({ required: true, description: 'The site\'s ID.' }),
   organizationId: t.arg.id({ required: false, description: 'When given, the site must belong to it (not found otherwise).' }),
 });
 
@@ -80,7 +80,7 @@ builder.mutationFields((t) => ({
   createSite: t.field({
     description: 'Creates a site of an organization: spaces published together, unpublished until `publishSite`.',
     type: SiteRef,
-    args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: CreateSiteInput, required: false }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), input: t.arg({ type: CreateSiteInput, required: false }) },
     resolve: async (_r, { organizationId, input }, ctx) => fresh(ctx, await createSite(ctx.db, ctx.access, String(organizationId), body({ ...input }))),
   }),
   updateSite: t.field({
@@ -96,51 +96,51 @@ builder.mutationFields((t) => ({
   addSiteSection: t.field({
     type: SiteSectionRef,
     description: 'Adds a section holding the space. The first section takes the site spaces at the root.',
-    args: { ...siteArgs(t), spaceId: t.arg.id({ required: true }), title: t.arg.string() },
+    args: { ...siteArgs(t), spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), title: t.arg.string() },
     resolve: async (_r, { siteId, organizationId, ...input }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await addSection(ctx.db, ctx.access, String(siteId), body(input))),
   }),
   updateSiteSection: t.field({
     description: 'Changes a site section\'s title, description, icon, path, condition or default site space.',
     type: SiteSectionRef,
-    args: { ...siteArgs(t), sectionId: t.arg.id({ required: true }), input: t.arg({ type: UpdateSiteSectionInput, required: true }) },
+    args: { ...siteArgs(t), sectionId: t.arg.id({ required: true, description: 'The site section\'s ID.' }), input: t.arg({ type: UpdateSiteSectionInput, required: true }) },
     resolve: async (_r, { siteId, organizationId, sectionId, input }, ctx) => (await inOrganization(ctx, organizationId, siteId)) ||
       fresh(ctx, await updateSection(ctx.db, ctx.access, String(siteId), String(sectionId), body({ ...input }, ['condition', 'icon', 'description']))),
   }),
   moveSiteSection: t.field({
     description: 'Moves a site section to another position, or into or out of a section group.',
     type: SiteSectionRef,
-    args: { ...siteArgs(t), sectionId: t.arg.id({ required: true }), position: t.arg({ type: PositionInput }) },
+    args: { ...siteArgs(t), sectionId: t.arg.id({ required: true, description: 'The site section\'s ID.' }), position: t.arg({ type: PositionInput }) },
     resolve: async (_r, { siteId, organizationId, sectionId, position }, ctx) => (await inOrganization(ctx, organizationId, siteId)) ||
       fresh(ctx, await moveSection(ctx.db, ctx.access, String(siteId), String(sectionId), position ? { position: body({ ...position }) } : {})),
   }),
   deleteSiteSection: t.boolean({
     description: 'Removes a section (a space published as part of the site\'s navigation) from a site.',
-    args: { ...siteArgs(t), sectionId: t.arg.id({ required: true }) },
+    args: { ...siteArgs(t), sectionId: t.arg.id({ required: true, description: 'The site section\'s ID.' }) },
     resolve: async (_r, { siteId, organizationId, sectionId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || (await deleteSection(ctx.db, ctx.access, String(siteId), String(sectionId)), true),
   }),
 
   addSiteSpace: t.field({
     type: SiteSpaceRef,
     description: 'Publishes a space in the site: in the section given, else the default section, else at the root.',
-    args: { ...siteArgs(t), spaceId: t.arg.id({ required: true }), sectionId: t.arg.id() },
+    args: { ...siteArgs(t), spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), sectionId: t.arg.id() },
     resolve: async (_r, { siteId, organizationId, ...input }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await addSiteSpace(ctx.db, ctx.access, String(siteId), body(input))),
   }),
   updateSiteSpace: t.field({
     description: 'Changes how a space is published in a site: its path and its condition.',
     type: SiteSpaceRef,
-    args: { ...siteArgs(t), siteSpaceId: t.arg.id({ required: true }), input: t.arg({ type: UpdateSiteSpaceInput, required: true }) },
+    args: { ...siteArgs(t), siteSpaceId: t.arg.id({ required: true, description: 'The site space\'s ID.' }), input: t.arg({ type: UpdateSiteSpaceInput, required: true }) },
     resolve: async (_r, { siteId, organizationId, siteSpaceId, input }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await updateSiteSpace(ctx.db, ctx.access, String(siteId), String(siteSpaceId), body({ ...input }, ['condition']))),
   }),
   moveSiteSpace: t.field({
     description: 'Moves a site space to another position in its site.',
     type: SiteSpaceRef,
-    args: { ...siteArgs(t), siteSpaceId: t.arg.id({ required: true }), position: t.arg({ type: PositionInput }) },
+    args: { ...siteArgs(t), siteSpaceId: t.arg.id({ required: true, description: 'The site space\'s ID.' }), position: t.arg({ type: PositionInput }) },
     resolve: async (_r, { siteId, organizationId, siteSpaceId, position }, ctx) => (await inOrganization(ctx, organizationId, siteId)) ||
       fresh(ctx, await moveSiteSpace(ctx.db, ctx.access, String(siteId), String(siteSpaceId), position ? { position: body({ ...position }) } : {})),
   }),
   deleteSiteSpace: t.boolean({
     description: 'Removes a space from a site; the space itself is kept.',
-    args: { ...siteArgs(t), siteSpaceId: t.arg.id({ required: true }) },
+    args: { ...siteArgs(t), siteSpaceId: t.arg.id({ required: true, description: 'The site space\'s ID.' }) },
     resolve: async (_r, { siteId, organizationId, siteSpaceId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || (await deleteSiteSpace(ctx.db, ctx.access, String(siteId), String(siteSpaceId)), true),
   }),
 
@@ -153,20 +153,20 @@ builder.mutationFields((t) => ({
   updateSiteSectionGroup: t.field({
     description: 'Changes a section group\'s title or icon.',
     type: SiteSectionGroupRef,
-    args: { ...siteArgs(t), groupId: t.arg.id({ required: true }), title: t.arg.string(), icon: t.arg.string() },
+    args: { ...siteArgs(t), groupId: t.arg.id({ required: true, description: 'The section group\'s ID.' }), title: t.arg.string(), icon: t.arg.string() },
     resolve: async (_r, { siteId, organizationId, groupId, ...input }, ctx) =>
       (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await updateSectionGroup(ctx.db, ctx.access, String(siteId), String(groupId), body(input, ['icon']))),
   }),
   moveSiteSectionGroup: t.field({
     description: 'Moves a section group to another position among the site\'s sections.',
     type: SiteSectionGroupRef,
-    args: { ...siteArgs(t), groupId: t.arg.id({ required: true }), position: t.arg({ type: PositionInput }) },
+    args: { ...siteArgs(t), groupId: t.arg.id({ required: true, description: 'The section group\'s ID.' }), position: t.arg({ type: PositionInput }) },
     resolve: async (_r, { siteId, organizationId, groupId, position }, ctx) =>
       (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await moveSectionGroup(ctx.db, ctx.access, String(siteId), String(groupId), position ? { position: body({ ...position }) } : {})),
   }),
   deleteSiteSectionGroup: t.boolean({
     description: 'Deletes a section group of a site.',
-    args: { ...siteArgs(t), groupId: t.arg.id({ required: true }) },
+    args: { ...siteArgs(t), groupId: t.arg.id({ required: true, description: 'The section group\'s ID.' }) },
     resolve: async (_r, { siteId, organizationId, groupId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || (await deleteSectionGroup(ctx.db, ctx.access, String(siteId), String(groupId)), true),
   }),
 
@@ -179,12 +179,12 @@ builder.mutationFields((t) => ({
   updateSiteShareLink: t.field({
     description: 'Renames a site\'s share link.',
     type: SiteShareLinkRef,
-    args: { ...siteArgs(t), shareLinkId: t.arg.id({ required: true }), name: t.arg.string(), active: t.arg.boolean() },
+    args: { ...siteArgs(t), shareLinkId: t.arg.id({ required: true, description: 'The share link\'s ID.' }), name: t.arg.string(), active: t.arg.boolean() },
     resolve: async (_r, { siteId, organizationId, shareLinkId, ...input }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || fresh(ctx, await updateShareLink(ctx.db, ctx.access, String(siteId), String(shareLinkId), body(input))),
   }),
   deleteSiteShareLink: t.boolean({
     description: 'Revokes a site\'s share link: it stops opening the site.',
-    args: { ...siteArgs(t), shareLinkId: t.arg.id({ required: true }) },
+    args: { ...siteArgs(t), shareLinkId: t.arg.id({ required: true, description: 'The share link\'s ID.' }) },
     resolve: async (_r, { siteId, organizationId, shareLinkId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || (await deleteShareLink(ctx.db, ctx.access, String(siteId), String(shareLinkId)), true),
   }),
 
@@ -197,12 +197,12 @@ builder.mutationFields((t) => ({
   updateSiteSpaceCustomization: t.field({
     type: 'JSON',
     description: "Changes a site space's override: a field set to null is removed (falling back to the site's), an omitted field is kept. Answers the effective customization.",
-    args: { ...siteArgs(t), siteSpaceId: t.arg.id({ required: true }), override: t.arg({ type: 'JSON', required: true }) },
+    args: { ...siteArgs(t), siteSpaceId: t.arg.id({ required: true, description: 'The site space\'s ID.' }), override: t.arg({ type: 'JSON', required: true }) },
     resolve: async (_r, { siteId, organizationId, siteSpaceId, override }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || patchSiteSpaceCustomization(ctx.db, ctx.access, String(siteId), String(siteSpaceId), override),
   }),
   deleteSiteSpaceCustomization: t.boolean({
     description: 'Drops a site space\'s own customization: it takes the site\'s again.',
-    args: { ...siteArgs(t), siteSpaceId: t.arg.id({ required: true }) },
+    args: { ...siteArgs(t), siteSpaceId: t.arg.id({ required: true, description: 'The site space\'s ID.' }) },
     resolve: async (_r, { siteId, organizationId, siteSpaceId }, ctx) => (await inOrganization(ctx, organizationId, siteId)) || (await deleteSiteSpaceCustomization(ctx.db, ctx.access, String(siteId), String(siteSpaceId)), true),
   }),
 }));

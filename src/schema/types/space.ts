@@ -224,7 +224,7 @@ builder.mutationFields((t) => ({
   createSpace: t.field({
     description: 'Creates a space (a body of content with its own pages and history) in an organization, at its root or in a parent collection.',
     type: SpaceRef,
-    args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: CreateSpaceInput, required: false }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), input: t.arg({ type: CreateSpaceInput, required: false }) },
     resolve: async (_root, { organizationId, input }, ctx) => {
       const id = await createSpace(ctx.db, ctx.access, {
         organizationId: String(organizationId),

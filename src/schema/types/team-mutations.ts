@@ -42,12 +42,12 @@ const UpdateTeamMembersInput = builder.inputType('UpdateTeamMembersInput', {
 });
 
 builder.mutationFields((t) => {
-  const teamArgs = () => ({ organizationId: t.arg.id({ required: true }), teamId: t.arg.id({ required: true }) });
+  const teamArgs = () => ({ organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), teamId: t.arg.id({ required: true, description: 'The team\'s ID.' }) });
   return {
     createTeam: t.field({
       type: TeamRef,
       description: 'Organization admins.',
-      args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: CreateTeamInput, required: true }) },
+      args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), input: t.arg({ type: CreateTeamInput, required: true }) },
       resolve: async (_root, { organizationId, input }, ctx) =>
         reload(ctx, await createTeam(ctx.db, ctx.access, { organizationId: String(organizationId), title: input.title, members: input.members ?? undefined })),
     }),
@@ -80,13 +80,13 @@ builder.mutationFields((t) => {
     setTeamMember: t.field({
       type: TeamRef,
       description: 'Adds an organization member to the team or changes their role (new members default to `member`).',
-      args: { ...teamArgs(), userId: t.arg.id({ required: true }), role: t.arg({ type: TeamRoleEnum }) },
+      args: { ...teamArgs(), userId: t.arg.id({ required: true, description: 'The user\'s ID.' }), role: t.arg({ type: TeamRoleEnum }) },
       resolve: async (_root, { organizationId, teamId, userId, role }, ctx) =>
         reload(ctx, await setTeamMember(ctx.db, ctx.access, String(organizationId), String(teamId), String(userId), { role: role ?? undefined })),
     }),
     removeTeamMember: t.boolean({
       description: 'False when the user was not in the team.',
-      args: { ...teamArgs(), userId: t.arg.id({ required: true }) },
+      args: { ...teamArgs(), userId: t.arg.id({ required: true, description: 'The user\'s ID.' }) },
       resolve: (_root, { organizationId, teamId, userId }, ctx) => removeTeamMember(ctx.db, ctx.access, String(organizationId), String(teamId), String(userId)),
     }),
   };

@@ -42,18 +42,18 @@ builder.mutationFields((t) => ({
   createTranslationSettings: t.field({
     description: 'Creates translation settings of an organization: a title and the languages its content is translated into.',
     type: TranslationSettingsRef,
-    args: { organizationId: t.arg.id({ required: true }), title: t.arg.string({ required: true }), languages: t.arg.stringList() },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), title: t.arg.string({ required: true }), languages: t.arg.stringList() },
     resolve: (_r, { organizationId, title, languages }, ctx) => createTranslation(ctx.db, ctx.access, String(organizationId), body(title, languages)),
   }),
   replaceTranslationSettings: t.field({
     description: 'Replaces translation settings\' title and languages as a whole.',
     type: TranslationSettingsRef,
-    args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), title: t.arg.string({ required: true }), languages: t.arg.stringList() },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), id: t.arg.id({ required: true }), title: t.arg.string({ required: true }), languages: t.arg.stringList() },
     resolve: (_r, { organizationId, id, title, languages }, ctx) => replaceTranslation(ctx.db, ctx.access, String(organizationId), String(id), body(title, languages)),
   }),
   deleteTranslationSettings: t.boolean({
     description: 'Deletes translation settings.',
-    args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), id: t.arg.id({ required: true }) },
     resolve: async (_r, { organizationId, id }, ctx) => (await deleteTranslation(ctx.db, ctx.access, String(organizationId), String(id)), true),
   }),
 }));

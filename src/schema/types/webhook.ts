@@ -121,31 +121,31 @@ builder.mutationFields((t) => ({
   createWebhookEndpoint: t.field({
     description: 'Registers a URL to receive the organization\'s events as signed HTTP POSTs; answers the signing secret, once.',
     type: WithSecretRef,
-    args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: WebhookEndpointInput, required: true }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), input: t.arg({ type: WebhookEndpointInput, required: true }) },
     resolve: async (_r, { organizationId, input }, ctx) => written(ctx, createEndpoint(ctx.db, ctx.access, String(organizationId), body({ ...input }), await signingSecret(ctx.db, ctx.config.secret))),
   }),
   updateWebhookEndpoint: t.field({
     description: 'Replaces a webhook endpoint\'s settings with the given ones.',
     type: WebhookEndpointRef,
-    args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), input: t.arg({ type: WebhookEndpointInput, required: true }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), id: t.arg.id({ required: true }), input: t.arg({ type: WebhookEndpointInput, required: true }) },
     resolve: (_r, { organizationId, id, input }, ctx) => written(ctx, updateEndpoint(ctx.db, ctx.access, String(organizationId), String(id), body({ ...input }))),
   }),
   deleteWebhookEndpoint: t.boolean({
     description: 'Deletes a webhook endpoint: no event is delivered to it from then on.',
-    args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), id: t.arg.id({ required: true }) },
     resolve: async (_r, { organizationId, id }, ctx) => (await written(ctx, deleteEndpoint(ctx.db, ctx.access, String(organizationId), String(id))), true),
   }),
   rotateWebhookEndpointSecret: t.field({
     type: WithSecretRef,
     description: 'A new secret signs from now on; the previous one keeps signing beside it for QUIRE_WEBHOOK_SECRET_GRACE_HOURS (both signatures are sent).',
-    args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), id: t.arg.id({ required: true }) },
     resolve: async (_r, { organizationId, id }, ctx) =>
       written(ctx, rotateEndpointSecret(ctx.db, ctx.access, String(organizationId), String(id), await signingSecret(ctx.db, ctx.config.secret), ctx.config.webhooks.secretGraceMs)),
   }),
   redeliverWebhookDelivery: t.field({
     type: DeliveryRef,
     description: 'Sends a delivery\'s event again (same `webhook-id` and body), after what the endpoint has pending.',
-    args: { organizationId: t.arg.id({ required: true }), endpointId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), endpointId: t.arg.id({ required: true, description: 'The webhook endpoint\'s ID.' }), id: t.arg.id({ required: true }) },
     resolve: (_r, { organizationId, endpointId, id }, ctx) => written(ctx, redeliver(ctx.db, ctx.access, String(organizationId), String(endpointId), String(id))),
   }),
 }));
