@@ -16,6 +16,7 @@ import { busConsumer } from './events/outbox-consumer.js';
 import { startOutboxDispatcher } from './events/outbox-dispatcher.js';
 import { webhookConsumer } from './events/webhook-consumer.js';
 import { servePublished } from './published/serve.js';
+import { PUBLISHED_PREFIX } from './published/urls.js';
 import { createGraphQLFastPath, mayTakeFastPath } from './http/graphql-fast-path.js';
 import { ANSWERED_METHODS, isWellFormedHost, UTF8_MESSAGE } from './http/request-hygiene.js';
 import { serveGraphQLOverWebSocket } from './http/graphql-ws.js';
@@ -45,6 +46,7 @@ import { admitWebSockets } from './http/websocket-admission.js';
 import { createCors } from './http/cors.js';
 import compression from 'compression';
 import { requestInfo, startRequest, type RequestInfo } from './observability/request-info.js';
+import { siteRouteTemplate } from './observability/site-route.js';
 import { closePool, configurePool } from './lib/threads/pool.js';
 
 export type App = {
@@ -182,7 +184,9 @@ export function buildApp({
       for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
       if (!verdict.allowed) return sendJson(res, 429, { error: { code: 429, message: verdict.refusal } });
     }
-    if (await servePublished(req, res, { db, config, logger })) return;
+    // Published sites: labelled by the kind of answer, before it is sent when the path says so.
+    if (pathname.startsWith(`${PUBLISHED_PREFIX}/`)) info.route = siteRouteTemplate(req.method ?? 'GET', pathname, 'prefix');
+    if (await servePublished(req, res, { db, config, logger })) return void (info.route ??= siteRouteTemplate(req.method ?? 'GET', pathname, 'hostname'));
     if (pathname.startsWith(PDF_DOWNLOAD_PATH)) return serveExport(req, res, { db, config, accessOf, logger });
     if (pathname.startsWith(FONT_PATH)) return serveFont(req, res, { db, config });
     if (pathname.startsWith(SSO_PATH)) return serveSso(req, res, { db, config, logger }, await readBody(req));

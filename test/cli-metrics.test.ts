@@ -1,0 +1,70 @@
+/**
+ * /metrics as an operator scrapes it: published-site requests labelled by the kind of answer
+ * under a route template (`GET /sites/{siteId}/{pagePath}`…), never "unmatched", never an ID.
+ */
+import { describe, expect, it } from 'vitest';
+import { siteRouteTemplate } from '../src/observability/site-route.js';
+import { http, sdk } from './helpers/clients.js';
+import { createOrg } from './helpers/factories.js';
+import { useServer } from './helpers/server.js';
+
+const server = useServer();
+
+/** A public site of one space with two pages, published. */
+async function publishedSite() {
+  const { org, owner } = await createOrg(server.db);
+  const api = sdk(server.url, owner.token);
+  const space = (await api.orgs.createSpace(org.id, { title: 'Handbook' })).data;
+  const cr = (await api.spaces.createChangeRequest(space.id, { subject: 'Content' })).data;
+  const content = `/spaces/${space.id}/change-requests/${cr.id}/content`;
+  for (const [title, markdown] of [['Welcome', '# Welcome\n\nHello.\n'], ['Setup', '# Setup\n\nInstall it.\n']]) {
+    await http(server.url, owner.token, 'POST', content, { changes: [{ operation: 'insert_page', title, document: { markdown } }] });
+  }
+  await api.spaces.mergeChangeRequest(space.id, cr.id);
+  const site = (await api.orgs.createSite(org.id, { title: 'Acme docs', visibility: 'public', spaces: [space.id] } as never)).data;
+  await api.orgs.publishSite(org.id, site.id);
+  return site;
+}
+
+/** The request counts of `/metrics`, by route label (`GET /sites/{siteId}/`: it names the method too). */
+async function requestCounts(): Promise<Map<string, number>> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const counts = new Map<string, number>();
+  for (const [, route, value] of text.matchAll(/^quire_http_request_duration_seconds_count\{method="[^"]+",route="([^"]+)",status="\d+"\} (\d+)$/gm)) {
+    counts.set(route, (counts.get(route) ?? 0) + Number(value));
+  }
+  return counts;
+}
+
+describe('/metrics', () => {
+  it('labels published-site requests by route template and kind, with no site ID or page path', async () => {
+    const site = await publishedSite();
+    const base = `${server.url}/sites/${site.id}`;
+    const before = await requestCounts();
+    const paths = ['/', '/setup', '/setup', '/~search?q=install', '/~assets/favicon.svg', '/robots.txt', '/sitemap.xml', '/no/such/page'];
+    for (const path of paths) expect((await fetch(`${base}${path}`, { redirect: 'manual' })).status, path).toBeLessThan(500);
+    expect((await fetch(`${server.url}/sites/site_unknown/intro`)).status).toBe(404);
+    const after = await requestCounts();
+    const added = (route: string) => (after.get(`GET ${route}`) ?? 0) - (before.get(`GET ${route}`) ?? 0);
+    expect({
+      root: added('/sites/{siteId}/'),
+      pages: added('/sites/{siteId}/{pagePath}'),
+      search: added('/sites/{siteId}/~search'),
+      assets: added('/sites/{siteId}/~assets/{asset}'),
+      robots: added('/sites/{siteId}/robots.txt'),
+      sitemap: added('/sites/{siteId}/sitemap.xml'),
+    }).toEqual({ root: 1, pages: 4, search: 1, assets: 1, robots: 1, sitemap: 1 });
+    expect((after.get('unmatched') ?? 0) - (before.get('unmatched') ?? 0)).toBe(0);
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(text).not.toContain(site.id);
+    expect(text).not.toContain('setup');
+  }, 60_000);
+
+  it('labels a site on its own hostname by kind, without the hostname', () => {
+    expect(siteRouteTemplate('GET', '/', 'hostname')).toBe('GET {siteHostname}/');
+    expect(siteRouteTemplate('GET', '/guide/install', 'hostname')).toBe('GET {siteHostname}/{pagePath}');
+    expect(siteRouteTemplate('GET', '/~files/ss_1/file_2', 'hostname')).toBe('GET {siteHostname}/~files/{siteSpaceId}/{fileId}');
+    expect(siteRouteTemplate('HEAD', '/sites/site_1/~search', 'prefix')).toBe('HEAD /sites/{siteId}/~search');
+    expect(siteRouteTemplate('GET', '/sites/site_1/docs/robots.txt', 'prefix')).toBe('GET /sites/{siteId}/{pagePath}');
+  });
+});
