@@ -99,7 +99,7 @@ const withoutNulls = (change: Record<string, unknown>): Record<string, unknown> 
       .map(([k, v]) => [k, k === 'files' && Array.isArray(v) ? v.map((f) => withoutNulls(f as Record<string, unknown>)) : v]),
   );
 
-export const MergeResultEnum = builder.enumType('MergeResult', { description: 'How a change request\'s merge or update ended: merged, updated, or stopped by conflicts.', values: ['merge', 'update', 'conflicts'] as const });
+export const MergeResultEnum = builder.enumType('MergeResult', { description: 'How a change request\'s merge or update ended: merged, updated, or stopped by conflicts.', values: { merge: { description: 'The change request was merged into the space.' }, update: { description: 'The change request was brought up to date with the space\'s content.' }, conflicts: { description: 'Stopped by conflicts, to be resolved first.' } } as const });
 
 const MergeOutcomeRef = builder.objectRef<{ revision: string; result: 'merge' | 'update' | 'conflicts'; changeRequestId: string }>('MergeOutcome').implement({
   description: 'What a merge or an update did: `conflicts` means nothing was written (see ChangeRequest.conflicts).',

@@ -16,7 +16,7 @@ import { RevisionRef } from './revision.js';
 import { SpaceRef } from './space.js';
 import { UserRef } from './user.js';
 
-export const ChangeRequestStatusEnum = builder.enumType('ChangeRequestStatus', { description: 'Where a change request stands: a draft, open for review, archived, or merged.', values: ['draft', 'open', 'archived', 'merged'] as const });
+export const ChangeRequestStatusEnum = builder.enumType('ChangeRequestStatus', { description: 'Where a change request stands: a draft, open for review, archived, or merged.', values: { draft: { description: 'Being written, not yet submitted for review.' }, open: { description: 'Submitted for review.' }, archived: { description: 'Closed without merging.' }, merged: { description: 'Merged into the space\'s content.' } } as const });
 export const ChangeRequestOrderByEnum = builder.enumType('ChangeRequestOrderBy', { values: CHANGE_REQUEST_ORDERS, description: 'What a list of change requests is sorted by, newest first.' });
 
 const load = <T>(value: Promise<T | null>, what: string) => value.then((v) => {

@@ -24,8 +24,8 @@ const user = async (ctx: Context, id: string) => {
   return found;
 };
 
-export const CommentStatusEnum = builder.enumType('CommentStatus', { description: 'Whether a comment thread is open or resolved.', values: ['open', 'resolved'] as const });
-export const CommentStatusFilterEnum = builder.enumType('CommentStatusFilter', { description: 'Which comment threads to list: all of them, only the open ones or only the resolved ones.', values: ['all', 'open', 'resolved'] as const });
+export const CommentStatusEnum = builder.enumType('CommentStatus', { description: 'Whether a comment thread is open or resolved.', values: { open: { description: 'Open.' }, resolved: { description: 'Marked resolved.' } } as const });
+export const CommentStatusFilterEnum = builder.enumType('CommentStatusFilter', { description: 'Which comment threads to list: all of them, only the open ones or only the resolved ones.', values: { all: { description: 'Open and resolved threads.' }, open: { description: 'Only open threads.' }, resolved: { description: 'Only resolved threads.' } } as const });
 
 const CommentReactionUser = builder.objectRef<EmojiReaction['users'][number]>('CommentReactionUser').implement({
   description: 'A user who reacted to a comment or reply with an emoji.',

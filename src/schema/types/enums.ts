@@ -18,7 +18,7 @@ export const SpaceVisibilityEnum = builder.enumType('SpaceVisibility', {
   } as const,
 });
 
-export const SpaceEditModeEnum = builder.enumType('SpaceEditMode', { description: 'Whether a space is edited directly (`live`) or only through change requests (`locked`).', values: ['live', 'locked'] as const });
-export const TeamRoleEnum = builder.enumType('TeamRole', { description: 'A member\'s role in a team: its owner or a member.', values: ['owner', 'member'] as const });
-export const OrganizationTypeEnum = builder.enumType('OrganizationType', { description: 'Whether an organization is a business or a community.', values: ['business', 'community'] as const });
-export const SortOrderEnum = builder.enumType('SortOrder', { description: 'Ascending or descending order.', values: ['asc', 'desc'] as const });
+export const SpaceEditModeEnum = builder.enumType('SpaceEditMode', { description: 'Whether a space is edited directly (`live`) or only through change requests (`locked`).', values: { live: { description: 'Edited directly, without change requests.' }, locked: { description: 'Edited only through change requests.' } } as const });
+export const TeamRoleEnum = builder.enumType('TeamRole', { description: 'A member\'s role in a team: its owner or a member.', values: { owner: { description: 'Manages the team and its members.' }, member: { description: 'Belongs to the team.' } } as const });
+export const OrganizationTypeEnum = builder.enumType('OrganizationType', { description: 'Whether an organization is a business or a community.', values: { business: { description: 'A company\'s or team\'s organization.' }, community: { description: 'A community or open-source project\'s organization.' } } as const });
+export const SortOrderEnum = builder.enumType('SortOrder', { description: 'Ascending or descending order.', values: { asc: { description: 'Ascending: smallest or oldest first.' }, desc: { description: 'Descending: largest or newest first.' } } as const });

@@ -26,8 +26,8 @@ export const GitSyncProviderEnum = builder.enumType('GitSyncProvider', {
   values: { github: { value: 'github' }, gitlab: { value: 'gitlab' }, github_legacy: { value: 'github-legacy' } } as const,
 });
 const GitSyncInstallationStatusEnum = builder.enumType('GitSyncInstallationStatus', { description: 'Whether a space\'s git sync is set up and authenticated.', values: ['unauthenticated', 'active', 'pending'] as const });
-const GitSyncOperationStateEnum = builder.enumType('GitSyncOperationState', { description: 'Where a git sync operation stands: running, or how it ended.', values: ['running', 'failure', 'success', 'timeout'] as const });
-const GitSyncOperationDirectionEnum = builder.enumType('GitSyncOperationDirection', { description: 'Whether a git sync operation imported from the repository or exported to it.', values: ['import', 'export'] as const });
+const GitSyncOperationStateEnum = builder.enumType('GitSyncOperationState', { description: 'Where a git sync operation stands: running, or how it ended.', values: { running: { description: 'Under way.' }, failure: { description: 'Ended with an error.' }, success: { description: 'Ended with the content synced.' }, timeout: { description: 'Stopped after taking too long.' } } as const });
+const GitSyncOperationDirectionEnum = builder.enumType('GitSyncOperationDirection', { description: 'Whether a git sync operation imported from the repository or exported to it.', values: { import: { description: 'From the repository into the space.' }, export: { description: 'From the space to the repository.' } } as const });
 
 type Operation = { state: 'running' | 'failure' | 'success' | 'timeout'; direction: 'import' | 'export'; startedAt: Date; endedAt: Date | null; error: string | null; changeRequestId: string | null };
 

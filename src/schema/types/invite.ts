@@ -69,7 +69,7 @@ const InviteeInput = builder.inputType('InviteeInput', {
   }),
 });
 
-const LinkInviteKindEnum = builder.enumType('LinkInviteKind', { description: 'What an invite link admits to: an organization, a space or a collection.', values: ['organization', 'space', 'collection'] as const });
+const LinkInviteKindEnum = builder.enumType('LinkInviteKind', { description: 'What an invite link admits to: an organization, a space or a collection.', values: { organization: { description: 'Joins the organization.' }, space: { description: 'Gives access to one space.' }, collection: { description: 'Gives access to one collection.' } } as const });
 
 /** Whether the caller already has what the invite gives. */
 async function redundant(invite: LinkInvite, ctx: Context): Promise<boolean> {

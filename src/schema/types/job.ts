@@ -33,7 +33,7 @@ const JobKindEnum = builder.enumType('JobKind', {
   } as const,
 });
 
-const JobStateEnum = builder.enumType('JobState', { description: 'Where a background job stands: queued, running, or how it ended.', values: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const });
+const JobStateEnum = builder.enumType('JobState', { description: 'Where a background job stands: queued, running, or how it ended.', values: { queued: { description: 'Waiting for a worker.' }, running: { description: 'Being run by a worker.' }, succeeded: { description: 'Ended with its work done.' }, failed: { description: 'Ended without it (see its error).' }, cancelled: { description: 'Cancelled before it ended.' } } as const });
 
 export const ImportSourceEnum = builder.enumType('ImportSource', {
   description: 'Where imported content comes from. The third-party products are named by the API, and refused: this server does not import from them.',

@@ -14,7 +14,7 @@ export type PageShape = { node: PageNode; scope: RevisionScope };
 
 export const asPages = (scope: RevisionScope, nodes: PageNode[]): PageShape[] => nodes.map((node) => ({ node, scope }));
 
-export const PageTypeEnum = builder.enumType('PageType', { description: 'What a page is: a document, a group of pages, or a link.', values: ['document', 'group', 'link'] as const });
+export const PageTypeEnum = builder.enumType('PageType', { description: 'What a page is: a document, a group of pages, or a link.', values: { document: { description: 'A page of content.' }, group: { description: 'A heading that groups pages, with no content of its own.' }, link: { description: 'An entry of the table of contents that points elsewhere.' } } as const });
 
 export const MarkdownRefsEnum = builder.enumType('MarkdownRefs', {
   description: 'How markdown writes links to pages and files, and includes of reusable contents (the public `format.markdown.refs`).',

@@ -7,7 +7,7 @@ import { apiUrl, appUrl } from '../urls.js';
 import { asPages, PageRef } from './page.js';
 import { buildTree, walk } from '../../domain/versions/revisions/tree.js';
 
-export const RevisionTypeEnum = builder.enumType('RevisionType', { description: 'How a revision came to be: edits, a merged change request, an update of a change request from its space, or a rollback.', values: ['edits', 'merge', 'update', 'rollback'] as const });
+export const RevisionTypeEnum = builder.enumType('RevisionType', { description: 'How a revision came to be: edits, a merged change request, an update of a change request from its space, or a rollback.', values: { edits: { description: 'Edits to the content.' }, merge: { description: 'A change request merged into the space.' }, update: { description: 'A change request updated with its space\'s content.' }, rollback: { description: 'The content put back as it was in an earlier revision.' } } as const });
 
 const PAGE_PATH_MAX = 2048;
 

@@ -26,7 +26,7 @@ const RevisionChangesRef = builder.simpleObject('RevisionChanges', {
   }),
 });
 
-const ContributorActionEnum = builder.enumType('ContributorAction', { description: 'What a contributor did in a change request: edited its content or commented on it.', values: ['edit', 'comment'] as const });
+const ContributorActionEnum = builder.enumType('ContributorAction', { description: 'What a contributor did in a change request: edited its content or commented on it.', values: { edit: { description: 'Edited the change request\'s content.' }, comment: { description: 'Commented on the change request.' } } as const });
 
 const ChangeRequestContributorRef = builder.simpleObject('ChangeRequestContributor', {
   description: 'A user who wrote revisions of a change request (`edit`) or commented on it (`comment`).',
