@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The quire CLI: `serve`, `worker`, `migrate`, `schema` and `admin`, each with `--help`; `quire`
+ * The quire CLI: `serve`, `worker`, `migrate`, `schema`, `admin` and `files`, each with `--help`; `quire`
  * alone prints the usage (it never starts a server unasked), `quire --version` the version.
  * Flags are parsed strictly: an unknown one is a usage error, never ignored; `--help` prints the
  * command's usage and does nothing else.
@@ -66,6 +66,16 @@ quire admin revoke-token --email E --id TOKEN_ID
       'expires-in-days': { type: 'string' },
     },
     run: async (sub, _rest, values) => (await import('./cli/admin.js')).admin(loadConfig(), sub, values as Record<string, string | undefined>),
+  },
+  files: {
+    usage: `quire files migrate --to disk|postgres|s3
+quire files gc
+  migrate copies every stored file from QUIRE_FILE_STORE's store to another (resumable: what the
+  target has is skipped; each file's SHA-256 checked); then switch QUIRE_FILE_STORE and run it
+  again for what arrived meanwhile. gc deletes bytes nothing names, stored longer ago than
+  QUIRE_FILE_GC_GRACE_HOURS. Each prints one JSON object on the last line of standard output.`,
+    options: { to: { type: 'string' } },
+    run: async (sub, _rest, values) => (await import('./cli/files.js')).files(loadConfig(), sub, values as { to?: string }),
   },
 };
 
