@@ -33,6 +33,7 @@ export const builder = new SchemaBuilder<{
     encodeGlobalID: (_typename, id) => String(id),
     decodeGlobalID: (globalID) => ({ typename: kindOfId(globalID) ?? 'Unknown', id: globalID }),
     cursorType: 'String',
+    idFieldOptions: { description: 'Its ID (the same as in the REST API; its prefix names its type).' },
     nodeTypeOptions: { description: 'An object with an ID that `node` and `nodes` fetch directly.' },
     clientMutationId: 'omit',
     // Every connection pages the same way (keyset pages: src/domain/kernel/pagination/).

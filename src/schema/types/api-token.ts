@@ -8,9 +8,9 @@ const ApiTokenRef = builder.objectRef<TokenRecord>('ApiToken').implement({
   interfaces: [builder.nodeInterfaceRef()],
   description: 'An API token of the caller (never its secret, which is shown once, when issued).',
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
     name: t.exposeString('name'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'Updated at most once a minute.' }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'Null: it does not expire.' }),
     organizationId: t.exposeID('organizationId', {

@@ -43,7 +43,7 @@ export const ChangeRequestReviewRef = builder.objectRef<ReviewRow>('ChangeReques
   interfaces: [builder.nodeInterfaceRef()],
   description: "A review of a change request: approved, or changes requested, on the request's revision it names.",
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
     changeRequestId: t.exposeString('changeRequestId'),
     spaceId: t.exposeString('spaceId'),
     revisionId: t.exposeString('revisionId', { description: 'The revision of the change request it reviewed.' }),
@@ -65,10 +65,10 @@ export const ChangeRequestReviewRef = builder.objectRef<ReviewRow>('ChangeReques
       description: 'Who asked for the review (null: given without a request).',
       resolve: (r, _a, ctx) => (r.requestedById ? ctx.loaders.user.load(r.requestedById) : null),
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
     urls: t.field({
-      type: builder.simpleObject('ChangeRequestReviewUrls', { description: 'Where a review of a change request is, in this API.', fields: (u) => ({ location: u.string() }) }),
+      type: builder.simpleObject('ChangeRequestReviewUrls', { description: 'Where a review of a change request is, in this API.', fields: (u) => ({ location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }) }) }),
       resolve: (r, _a, ctx) => ({ location: apiUrl(ctx, `/spaces/${r.spaceId}/change-requests/${r.changeRequestId}/reviews/${r.id}`) }),
     }),
   }),
@@ -79,7 +79,7 @@ export const ChangeRequestReviewerRequestRef = builder.objectRef<ReviewerRequest
   fields: (t) => ({
     user: t.field({ type: UserRef, resolve: (q, _a, ctx) => user(ctx, q.userId) }),
     requestedBy: t.field({ type: UserRef, resolve: (q, _a, ctx) => user(ctx, q.requestedById) }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     revisionId: t.exposeString('revisionId', { description: "The change request's revision when the request was made." }),
   }),
 });

@@ -87,8 +87,8 @@ export const CollectionRef = builder.prismaNode('Collection', {
     title: t.exposeString('title'),
     description: t.exposeString('description', { nullable: true }),
     defaultLevel: t.expose('defaultLevel', { type: RoleEnum }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
     organizationId: t.exposeString('organizationId'),
     parentId: t.exposeString('parentId', { nullable: true }),
     organization: t.field({

@@ -50,7 +50,7 @@ const CommentReplier = builder.objectRef<ReplierShape>('CommentReplier').impleme
   fields: (t) => ({
     user: t.field({ type: UserRef, resolve: (r, _a, ctx) => user(ctx, r.userId) }),
     count: t.exposeInt('count'),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
   }),
 });
 
@@ -81,7 +81,7 @@ export const CommentReplyRef = builder.objectRef<ReplyRow>('CommentReply').imple
   interfaces: [builder.nodeInterfaceRef()],
   description: "A reply in a comment's thread.",
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
     commentId: t.exposeString('commentId'),
     spaceId: t.exposeString('spaceId'),
     changeRequestId: t.exposeString('changeRequestId', { nullable: true }),
@@ -109,7 +109,7 @@ export const CommentRef = builder.objectRef<CommentRow>('Comment').implement({
   interfaces: [builder.nodeInterfaceRef()],
   description: "A comment on a space's content or in a change request: on a page, a block of it (by key) or a table cell, or on the whole.",
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
     spaceId: t.exposeString('spaceId'),
     changeRequestId: t.exposeString('changeRequestId', { nullable: true }),
     pageId: t.exposeString('pageId', { nullable: true }),

@@ -16,7 +16,7 @@ export const CustomFontRef = builder.objectRef<CustomFont>('CustomFont').impleme
   interfaces: [builder.nodeInterfaceRef()],
   description: 'A custom font: a family and its faces, served at their URLs (usable in site customization).',
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
     custom: t.boolean({ resolve: () => true }),
     fontFamily: t.exposeString('fontFamily'),
     fontFaces: t.field({
@@ -24,8 +24,8 @@ export const CustomFontRef = builder.objectRef<CustomFont>('CustomFont').impleme
       resolve: (font, _a, ctx) =>
         facesOf(font).map((face) => ({ weight: face.weight, sources: [{ url: linksAt(ctx.config.publicUrl).font(`${font.id}/${face.weight}.${face.format}`), format: face.format }] })),
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
     permissions: t.field({
       type: builder.simpleObject('CustomFontPermissions', { description: 'What the caller may do with a custom font.', fields: (p) => ({ edit: p.boolean({ description: 'Whether the caller may change or delete the font (organization admins).' }) }) }),
       resolve: async (font, _a, ctx) => ({ edit: mayOrganization('manageFonts', await ctx.access.orgRole(font.organizationId)) }),

@@ -24,12 +24,12 @@ export const MemberInviteRef = builder.objectRef<PendingInvite>('MemberInvite').
   interfaces: [builder.nodeInterfaceRef()],
   description: 'A pending membership: an e-mail invitation not yet accepted.',
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
     email: t.exposeString('email'),
     user: t.field({ type: UserRef, resolve: async (i, _a, ctx) => (await ctx.loaders.user.load(i.userId))! }),
     role: t.expose('role', roleField),
     sso: t.exposeBoolean('sso'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
   }),
 });
@@ -37,7 +37,7 @@ export const MemberInviteRef = builder.objectRef<PendingInvite>('MemberInvite').
 const SentInviteRef = builder.objectRef<SentInvite>('SentMemberInvite').implement({
   description: 'An invite made by `inviteMembers`, and whether its e-mail was handed to the SMTP server.',
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
     email: t.exposeString('email'),
     role: t.expose('role', roleField),
     sso: t.exposeBoolean('sso'),
@@ -83,14 +83,14 @@ export const LinkInviteRef = builder.objectRef<LinkInvite>('LinkInvite').impleme
   interfaces: [builder.nodeInterfaceRef()],
   description: 'An invite link: its ID lets whoever holds it join the organization, or a space or collection as a guest.',
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
     kind: t.field({ type: LinkInviteKindEnum, resolve: (i) => i.kind as 'organization' | 'space' | 'collection' }),
     role: t.field({ ...roleField, description: 'An organization invite\'s role (null: as a guest); null for content invites.', resolve: (i) => (i.kind === 'organization' ? i.role : null) }),
     level: t.field({ type: RoleEnum, nullable: true, description: 'A content invite\'s level on its space or collection.', resolve: (i) => (i.kind === 'organization' ? null : i.role) }),
     space: t.field({ type: SpaceRef, nullable: true, resolve: (i, _a, ctx) => (i.spaceId ? ctx.loaders.space.load(i.spaceId) : null) }),
     collection: t.field({ type: CollectionRef, nullable: true, resolve: (i, _a, ctx) => (i.collectionId ? ctx.loaders.collection.load(i.collectionId) : null) }),
     redundant: t.boolean({ description: 'Whether the caller already has all that the invite gives.', resolve: (i, _a, ctx) => redundant(i, ctx) }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
   }),
 });

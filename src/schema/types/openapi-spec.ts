@@ -20,8 +20,8 @@ export const OpenAPISpecVersionRef = builder.objectRef<OpenAPISpecVersion>('Open
   description: 'One stored version of an OpenAPI specification.',
   interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
-    id: t.exposeID('id'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     title: t.exposeString('title'),
     version: t.exposeString('version', { description: "The specification's `info.version`." }),
     openapi: t.exposeString('openapi', { description: '`openapi` or `swagger` version of the document.' }),
@@ -36,7 +36,7 @@ export const OpenAPISpecRef = builder.objectRef<OpenAPISpec>('OpenAPISpec').impl
   interfaces: [builder.nodeInterfaceRef()],
   description: 'An OpenAPI specification of the organization, by slug.',
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
     slug: t.exposeString('slug'),
     sourceURL: t.exposeString('sourceUrl', { nullable: true }),
     processingState: t.exposeString('processingState', { description: '`pending`, `progress` or `complete`.' }),
@@ -59,8 +59,8 @@ export const OpenAPISpecRef = builder.objectRef<OpenAPISpec>('OpenAPISpec').impl
         return job && (await ctx.access.requireJob(job).catch(() => null));
       },
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
     permissions: t.field({
       type: builder.simpleObject('OpenAPISpecPermissions', { description: 'What the caller may do with an OpenAPI specification.', fields: (p) => ({ view: p.boolean(), edit: p.boolean() }) }),
       resolve: async (s, _a, ctx) => {
@@ -69,7 +69,7 @@ export const OpenAPISpecRef = builder.objectRef<OpenAPISpec>('OpenAPISpec').impl
       },
     }),
     urls: t.field({
-      type: builder.simpleObject('OpenAPISpecUrls', { description: 'Where an OpenAPI specification is: in this API and in the app.', fields: (u) => ({ location: u.string(), app: u.string() }) }),
+      type: builder.simpleObject('OpenAPISpecUrls', { description: 'Where an OpenAPI specification is: in this API and in the app.', fields: (u) => ({ location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }), app: u.string({ description: 'Its URL in the app (under QUIRE_APP_URL).' }) }) }),
       resolve: (s, _a, ctx) => ({ location: apiUrl(ctx, `/orgs/${s.organizationId}/openapi/${s.slug}`), app: appUrl(ctx, `/o/${s.organizationId}/openapi/${s.slug}`) }),
     }),
   }),

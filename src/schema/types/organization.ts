@@ -55,7 +55,7 @@ export const OrganizationRef = builder.prismaNode('Organization', {
   id: { field: 'id' },
   fields: (t) => ({
     title: t.exposeString('title'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     emailDomains: t.exposeStringList('emailDomains'),
     hostname: t.exposeString('hostname', { nullable: true }),
     type: t.expose('type', { type: OrganizationTypeEnum }),

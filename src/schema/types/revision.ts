@@ -53,7 +53,7 @@ export const RevisionRef = builder.objectRef<Revision>('Revision').implement({
       },
     }),
     urls: t.field({
-      type: builder.simpleObject('RevisionUrls', { description: 'Where a revision is: in this API and in the app.', fields: (u) => ({ app: u.string(), location: u.string() }) }),
+      type: builder.simpleObject('RevisionUrls', { description: 'Where a revision is: in this API and in the app.', fields: (u) => ({ app: u.string({ description: 'Its URL in the app (under QUIRE_APP_URL).' }), location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }) }) }),
       resolve: (r, _a, ctx) =>
         r.lineId === r.spaceId
           ? { app: appUrl(ctx, `/s/${r.spaceId}/~/revisions/${r.id}`), location: apiUrl(ctx, `/spaces/${r.spaceId}/revisions/${r.id}`) }

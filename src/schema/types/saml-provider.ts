@@ -19,7 +19,7 @@ export const SamlProviderRef = builder.objectRef<SamlProvider>('SamlProvider').i
   description: 'A SAML identity provider through which members of an organization sign in.',
   interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
     label: t.exposeString('label'),
     entityID: t.exposeString('entityId', { nullable: true }),
     ssoURL: t.exposeString('ssoUrl', { nullable: true }),
@@ -30,10 +30,10 @@ export const SamlProviderRef = builder.objectRef<SamlProvider>('SamlProvider').i
     }),
     defaultRole: t.expose('defaultRole', { type: RoleEnum, nullable: true }),
     defaultTeam: t.field({ type: TeamRef, nullable: true, resolve: (p, _a, ctx) => (p.defaultTeamId ? ctx.loaders.team.load(p.defaultTeamId) : null) }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     service: t.field({ type: ServiceRef, resolve: (p, _a, ctx) => linksAt(ctx.config.publicUrl).samlService(p) }),
     urls: t.field({
-      type: builder.simpleObject('SamlProviderUrls', { description: 'Where a SAML identity provider is, in this API.', fields: (u) => ({ location: u.string() }) }),
+      type: builder.simpleObject('SamlProviderUrls', { description: 'Where a SAML identity provider is, in this API.', fields: (u) => ({ location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }) }) }),
       resolve: (p, _a, ctx) => ({ location: apiUrl(ctx, `/orgs/${p.organizationId}/saml/${p.id}`) }),
     }),
   }),

@@ -46,7 +46,7 @@ SiteSectionGroupRef.implement({
   description: "A named group of a site's sections.",
   interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
     title: t.exposeString('title'),
     icon: t.exposeString('icon', { nullable: true }),
     sections: t.field({ type: [SiteSectionRef], description: 'Its sections, in site order.', resolve: async (g, _a, ctx) => (await ctx.loaders.sectionsOfSite.load(g.siteId)).filter((s) => s.sectionGroupId === g.id) }),
@@ -59,7 +59,7 @@ SiteRef.implement({
   description: 'A published site: spaces published as site spaces, optionally in sections, with its customization and share links.',
   interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
     organization: t.field({ type: OrganizationRef, resolve: async (s, _a, ctx) => (await ctx.loaders.organization.load(s.organizationId))! }),
     title: t.exposeString('title'),
     type: t.exposeString('type'),
@@ -69,8 +69,8 @@ SiteRef.implement({
     hostname: t.exposeString('hostname', { nullable: true }),
     published: t.exposeBoolean('published'),
     publishedAt: t.expose('publishedAt', { type: 'DateTime', nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
     customization: t.field({ type: 'JSON', description: 'The full customization record (REST 2.11).', resolve: (s) => siteCustomization(s) }),
     siteSpaceCount: t.int({
       description: 'Its site spaces, at the root and in every section.',
@@ -118,7 +118,7 @@ SiteRef.implement({
       },
     }),
     urls: t.field({
-      type: builder.simpleObject('SiteUrls', { description: 'Where a site is: in this API, in the app, its preview and its published address.', fields: (u) => ({ location: u.string(), app: u.string(), preview: u.string(), published: u.string({ nullable: true }) }) }),
+      type: builder.simpleObject('SiteUrls', { description: 'Where a site is: in this API, in the app, its preview and its published address.', fields: (u) => ({ location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }), app: u.string({ description: 'Its URL in the app (under QUIRE_APP_URL).' }), preview: u.string(), published: u.string({ nullable: true }) }) }),
       resolve: (s, _a, ctx) => ({
         location: apiUrl(ctx, `/orgs/${s.organizationId}/sites/${s.id}`),
         app: appUrl(ctx, `/o/${s.organizationId}/sites/${s.id}`),
@@ -133,7 +133,7 @@ SiteSectionRef.implement({
   description: 'A section of a site (a tab), holding site spaces (its variants).',
   interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
     title: t.exposeString('title'),
     description: t.exposeString('description', { nullable: true }),
     icon: t.exposeString('icon', { nullable: true }),
@@ -157,7 +157,7 @@ SiteSpaceRef.implement({
   description: 'A space published in a site, at its root or in a section.',
   interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
     path: t.exposeString('path'),
     condition: t.exposeString('condition', { nullable: true }),
     sectionId: t.exposeID('sectionId', { nullable: true }),
@@ -197,10 +197,10 @@ SiteShareLinkRef.implement({
   description: "A secret key that opens a share-link site to whoever holds it, while active. `urls.published` carries the key.",
   interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
     name: t.exposeString('name', { nullable: true }),
     active: t.exposeBoolean('active'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     urls: t.field({
       type: PublishedUrls,
       resolve: async (l, _a, ctx) => {

@@ -31,7 +31,7 @@ export const TeamRef = builder.prismaNode('Team', {
   id: { field: 'id' },
   fields: (t) => ({
     title: t.exposeString('title'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     organizationId: t.exposeString('organizationId'),
     memberCount: t.exposeInt('memberCount', { description: 'Members of the team.' }),
     spaces: t.int({ description: 'Live spaces the team holds a grant on.', resolve: (team, _args, ctx) => ctx.loaders.teamSpaceCount.load(team.id) }),

@@ -11,17 +11,17 @@ export const TranslationSettingsRef = builder.objectRef<TranslationSettings>('Tr
   interfaces: [builder.nodeInterfaceRef()],
   description: 'A title and the languages content is translated into.',
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
     title: t.exposeString('title'),
     languages: t.exposeStringList('languages'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
     permissions: t.field({
       type: builder.simpleObject('TranslationSettingsPermissions', { description: 'What the caller may do with translation settings.', fields: (p) => ({ edit: p.boolean() }) }),
       resolve: async (s, _a, ctx) => ({ edit: mayOrganization('manageTranslations', await ctx.access.orgRole(s.organizationId)) }),
     }),
     urls: t.field({
-      type: builder.simpleObject('TranslationSettingsUrls', { description: 'Where translation settings are, in this API.', fields: (u) => ({ location: u.string() }) }),
+      type: builder.simpleObject('TranslationSettingsUrls', { description: 'Where translation settings are, in this API.', fields: (u) => ({ location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }) }) }),
       resolve: (s, _a, ctx) => ({ location: apiUrl(ctx, `/orgs/${s.organizationId}/translations/${s.id}`) }),
     }),
   }),

@@ -13,7 +13,7 @@ export const UserRef = builder.prismaNode('User', {
     }),
     photoURL: t.exposeString('photoURL', { nullable: true }),
     urls: t.field({
-      type: builder.simpleObject('UserUrls', { description: 'Where a user is, in this API.', fields: (u) => ({ location: u.string() }) }),
+      type: builder.simpleObject('UserUrls', { description: 'Where a user is, in this API.', fields: (u) => ({ location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }) }) }),
       resolve: (user, _args, ctx) => ({ location: apiUrl(ctx, `/users/${user.id}`) }),
     }),
   }),

@@ -31,12 +31,12 @@ const AttemptRef = builder.objectRef<WebhookAttemptEntry>('WebhookAttempt').impl
 const DeliveryRef = builder.objectRef<DeliveryRow>('WebhookDelivery').implement({
   description: 'One event sent to one endpoint, with its attempts.',
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
     eventId: t.exposeID('eventId', { description: 'The event\'s ID, sent as `webhook-id` (the same on every retry and redelivery).' }),
     kind: t.exposeString('kind', { description: 'The event\'s kind (`type` in the body).' }),
     status: t.field({ type: StatusEnum, resolve: (d) => d.status }),
     attempts: t.exposeInt('attempts'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     nextAttemptAt: t.field({ type: 'DateTime', nullable: true, description: 'When it is sent next (pending deliveries only).', resolve: (d) => (d.status === 'pending' ? d.nextAttemptAt : null) }),
     deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),
     lastStatusCode: t.exposeInt('lastStatusCode', { nullable: true }),
@@ -51,7 +51,7 @@ const DeliveryRef = builder.objectRef<DeliveryRow>('WebhookDelivery').implement(
 export const WebhookEndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
   description: 'Where an organization\'s events are sent, signed as the Standard Webhooks specification says.',
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
     url: t.exposeString('url'),
     description: t.exposeString('description'),
     events: t.exposeStringList('events', { description: 'The event kinds sent (`OrganizationEventKind` values); empty: every kind.' }),
@@ -65,8 +65,8 @@ export const WebhookEndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEnd
       description: 'Until when the secret replaced by the last rotation still signs beside the new one.',
       resolve: (w) => (w.previousSecretExpiresAt && w.previousSecretExpiresAt > new Date() ? w.previousSecretExpiresAt : null),
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
     deliveries: t.connection({
       type: DeliveryRef,
       description: 'Its delivery log, newest first.',
