@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { schema } from '../src/schema/index.js';
 
 /** Undescribed fields, arguments and enum values today; the goal is zero. */
-const UNDESCRIBED = { field: 417, argument: 202, enumValue: 43 };
+const UNDESCRIBED = { field: 387, argument: 202, enumValue: 43 };
 
 type Described = { name: string; description?: string | null };
 type Field = Described & { args?: readonly Described[] };

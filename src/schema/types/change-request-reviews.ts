@@ -68,6 +68,7 @@ export const ChangeRequestReviewRef = builder.objectRef<ReviewRow>('ChangeReques
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
     urls: t.field({
+      description: 'Its URLs (in this API; in the app where the app shows it).',
       type: builder.simpleObject('ChangeRequestReviewUrls', { description: 'Where a review of a change request is, in this API.', fields: (u) => ({ location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }) }) }),
       resolve: (r, _a, ctx) => ({ location: apiUrl(ctx, `/spaces/${r.spaceId}/change-requests/${r.changeRequestId}/reviews/${r.id}`) }),
     }),

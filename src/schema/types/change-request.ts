@@ -105,6 +105,7 @@ export const ChangeRequestRef = builder.prismaNode('ChangeRequest', {
       },
     }),
     urls: t.field({
+      description: 'Its URLs (in this API; in the app where the app shows it).',
       type: builder.simpleObject('ChangeRequestUrls', { description: 'Where a change request is: in this API and in the app.', fields: (u) => ({ app: u.string({ description: 'Its URL in the app (under QUIRE_APP_URL).' }), location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }) }) }),
       resolve: (r, _a, ctx) => ({ app: appUrl(ctx, `/s/${r.spaceId}/~/changes/${r.number}`), location: apiUrl(ctx, `/spaces/${r.spaceId}/change-requests/${r.id}`) }),
     }),

@@ -103,6 +103,7 @@ export const CollectionRef = builder.prismaNode('Collection', {
       },
     }),
     urls: t.field({
+      description: 'Its URLs (in this API; in the app where the app shows it).',
       type: CollectionUrls,
       resolve: (collection, _args, ctx) => ({ location: apiUrl(ctx, `/collections/${collection.id}`), app: appUrl(ctx, `/c/${collection.id}`) }),
     }),
@@ -113,6 +114,7 @@ export const CollectionRef = builder.prismaNode('Collection', {
       resolve: (collection, _args, ctx) => ctx.access.collectionRole(collection),
     }),
     permissions: t.field({
+      description: 'What the caller may do with it.',
       type: CollectionPermissions,
       resolve: async (collection, _args, ctx) => {
         return collectionPermissions(await ctx.access.collectionRole(collection));

@@ -94,8 +94,9 @@ export const CommentReplyRef = builder.objectRef<ReplyRow>('CommentReply').imple
     postedAt: t.expose('createdAt', { type: 'DateTime' }),
     editedAt: t.expose('editedAt', { type: 'DateTime', nullable: true }),
     reactions: t.field({ type: [CommentReaction], resolve: (r, _a, ctx) => ctx.loaders.commentReactions.load(postKey(r.commentId, r.id)) }),
-    permissions: t.field({ type: CommentPermissions, resolve: (r, _a, ctx) => permissionsOf(ctx, r.spaceId, r.authorId) }),
+    permissions: t.field({ description: 'What the caller may do with it.', type: CommentPermissions, resolve: (r, _a, ctx) => permissionsOf(ctx, r.spaceId, r.authorId) }),
     urls: t.field({
+      description: 'Its URLs (in this API; in the app where the app shows it).',
       type: CommentUrls,
       resolve: (r, _a, ctx) => ({
         location: apiUrl(ctx, `${placePath(r)}/comments/${r.commentId}/replies/${r.id}`),
@@ -145,8 +146,9 @@ export const CommentRef = builder.objectRef<CommentRow>('Comment').implement({
         return reply;
       },
     }),
-    permissions: t.field({ type: CommentPermissions, resolve: (c, _a, ctx) => permissionsOf(ctx, c.spaceId, c.authorId) }),
+    permissions: t.field({ description: 'What the caller may do with it.', type: CommentPermissions, resolve: (c, _a, ctx) => permissionsOf(ctx, c.spaceId, c.authorId) }),
     urls: t.field({
+      description: 'Its URLs (in this API; in the app where the app shows it).',
       type: CommentUrls,
       resolve: (c, _a, ctx) => ({
         location: apiUrl(ctx, `${placePath(c)}/comments/${c.id}`),

@@ -27,6 +27,7 @@ export const CustomFontRef = builder.objectRef<CustomFont>('CustomFont').impleme
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
     permissions: t.field({
+      description: 'What the caller may do with it.',
       type: builder.simpleObject('CustomFontPermissions', { description: 'What the caller may do with a custom font.', fields: (p) => ({ edit: p.boolean({ description: 'Whether the caller may change or delete the font (organization admins).' }) }) }),
       resolve: async (font, _a, ctx) => ({ edit: mayOrganization('manageFonts', await ctx.access.orgRole(font.organizationId)) }),
     }),

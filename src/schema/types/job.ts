@@ -117,6 +117,7 @@ export const JobRef = builder.objectRef<JobRow>('Job').implement({
     finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
     urls: t.field({
+      description: 'Its URLs (in this API; in the app where the app shows it).',
       type: builder.simpleObject('JobUrls', { description: 'Where a job is, in this API.', fields: (u) => ({ location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }) }) }),
       resolve: (j, _a, ctx) => ({ location: apiUrl(ctx, `/jobs/${j.id}`) }),
     }),

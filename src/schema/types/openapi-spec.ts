@@ -62,6 +62,7 @@ export const OpenAPISpecRef = builder.objectRef<OpenAPISpec>('OpenAPISpec').impl
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
     permissions: t.field({
+      description: 'What the caller may do with it.',
       type: builder.simpleObject('OpenAPISpecPermissions', { description: 'What the caller may do with an OpenAPI specification.', fields: (p) => ({ view: p.boolean(), edit: p.boolean() }) }),
       resolve: async (s, _a, ctx) => {
         const membership = await ctx.access.orgRole(s.organizationId);
@@ -69,6 +70,7 @@ export const OpenAPISpecRef = builder.objectRef<OpenAPISpec>('OpenAPISpec').impl
       },
     }),
     urls: t.field({
+      description: 'Its URLs (in this API; in the app where the app shows it).',
       type: builder.simpleObject('OpenAPISpecUrls', { description: 'Where an OpenAPI specification is: in this API and in the app.', fields: (u) => ({ location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }), app: u.string({ description: 'Its URL in the app (under QUIRE_APP_URL).' }) }) }),
       resolve: (s, _a, ctx) => ({ location: apiUrl(ctx, `/orgs/${s.organizationId}/openapi/${s.slug}`), app: appUrl(ctx, `/o/${s.organizationId}/openapi/${s.slug}`) }),
     }),

@@ -73,6 +73,7 @@ export const OrganizationRef = builder.prismaNode('Organization', {
     plan: t.exposeString('plan'),
     trial: t.field({ type: OrganizationTrial, resolve: () => ({ status: 'notapplicable', count: 0 }) }),
     urls: t.field({
+      description: 'Its URLs (in this API; in the app where the app shows it).',
       type: OrganizationUrls,
       resolve: (org, _args, ctx) => ({
         location: apiUrl(ctx, `/orgs/${org.id}`),
@@ -87,6 +88,7 @@ export const OrganizationRef = builder.prismaNode('Organization', {
       resolve: async (org, _args, ctx) => (await ctx.access.orgRole(org.id)).role,
     }),
     permissions: t.field({
+      description: 'What the caller may do with it.',
       type: OrganizationPermissions,
       resolve: async (org, _args, ctx) => {
         const membership = await ctx.access.orgRole(org.id);

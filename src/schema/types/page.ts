@@ -91,6 +91,7 @@ PageRef.implement({
     pages: t.field({ type: [PageRef], description: 'Child pages, in order.', resolve: (p) => asPages(p.scope, p.node.children) }),
     descendants: t.field({ type: [PageRef], description: 'Every page below this one, flat, in tree order.', resolve: (p) => asPages(p.scope, [...walk(p.node.children)]) }),
     urls: t.field({
+      description: 'Its URLs (in this API; in the app where the app shows it).',
       type: builder.simpleObject('PageUrls', { description: 'Where a page is: in this API and in the app.', fields: (u) => ({ app: u.string({ description: 'Its URL in the app (under QUIRE_APP_URL).' }), location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }) }) }),
       resolve: (p, _a, ctx) => {
         const { spaceId, lineId } = p.scope;

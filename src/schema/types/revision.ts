@@ -53,6 +53,7 @@ export const RevisionRef = builder.objectRef<Revision>('Revision').implement({
       },
     }),
     urls: t.field({
+      description: 'Its URLs (in this API; in the app where the app shows it).',
       type: builder.simpleObject('RevisionUrls', { description: 'Where a revision is: in this API and in the app.', fields: (u) => ({ app: u.string({ description: 'Its URL in the app (under QUIRE_APP_URL).' }), location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }) }) }),
       resolve: (r, _a, ctx) =>
         r.lineId === r.spaceId

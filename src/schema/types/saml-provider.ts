@@ -33,6 +33,7 @@ export const SamlProviderRef = builder.objectRef<SamlProvider>('SamlProvider').i
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     service: t.field({ type: ServiceRef, resolve: (p, _a, ctx) => linksAt(ctx.config.publicUrl).samlService(p) }),
     urls: t.field({
+      description: 'Its URLs (in this API; in the app where the app shows it).',
       type: builder.simpleObject('SamlProviderUrls', { description: 'Where a SAML identity provider is, in this API.', fields: (u) => ({ location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }) }) }),
       resolve: (p, _a, ctx) => ({ location: apiUrl(ctx, `/orgs/${p.organizationId}/saml/${p.id}`) }),
     }),

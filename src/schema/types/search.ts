@@ -32,7 +32,7 @@ const SearchSectionResultRef = builder.objectRef<SectionShape>('SearchSectionRes
     path: t.string({ description: 'Path of the page, then `#` and the anchor.', resolve: sectionPath }),
     body: t.string({ description: 'A plain-text excerpt of the section around its matches.', resolve: (s) => s.body }),
     score: t.float({ description: 'Relevance, in [0, 1): higher is better.', resolve: (s) => s.score }),
-    urls: t.field({ type: SearchUrls, resolve: (s, _a, ctx) => ({ app: appUrl(ctx, `/s/${s.page.spaceId}/${sectionPath(s)}`) }) }),
+    urls: t.field({ description: 'Its URLs (in this API; in the app where the app shows it).', type: SearchUrls, resolve: (s, _a, ctx) => ({ app: appUrl(ctx, `/s/${s.page.spaceId}/${sectionPath(s)}`) }) }),
   }),
 });
 
@@ -51,7 +51,7 @@ export const SearchPageResultRef = builder.objectRef<PageHit>('SearchPageResult'
       description: `The best matching sections of the page, best first (at most ${SECTIONS_PER_PAGE}).`,
       resolve: (p) => p.sections.map((s) => ({ ...s, page: p })),
     }),
-    urls: t.field({ type: SearchUrls, resolve: (p, _a, ctx) => ({ app: appUrl(ctx, `/s/${p.spaceId}/${p.path}`) }) }),
+    urls: t.field({ description: 'Its URLs (in this API; in the app where the app shows it).', type: SearchUrls, resolve: (p, _a, ctx) => ({ app: appUrl(ctx, `/s/${p.spaceId}/${p.path}`) }) }),
   }),
 });
 

@@ -111,6 +111,7 @@ SiteRef.implement({
       resolve: async (s, _a, ctx) => (await ctx.access.requireSite(s.id, 'manage')).visitorAuthKey,
     }),
     permissions: t.field({
+      description: 'What the caller may do with it.',
       type: builder.simpleObject('SitePermissions', { description: 'What the caller may do with a site.', fields: (p) => ({ view: p.boolean(), admin: p.boolean() }) }),
       resolve: async (s, _a, ctx) => {
         const membership = await ctx.access.orgRole(s.organizationId);
@@ -118,6 +119,7 @@ SiteRef.implement({
       },
     }),
     urls: t.field({
+      description: 'Its URLs (in this API; in the app where the app shows it).',
       type: builder.simpleObject('SiteUrls', { description: 'Where a site is: in this API, in the app, its preview and its published address.', fields: (u) => ({ location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }), app: u.string({ description: 'Its URL in the app (under QUIRE_APP_URL).' }), preview: u.string(), published: u.string({ nullable: true }) }) }),
       resolve: (s, _a, ctx) => ({
         location: apiUrl(ctx, `/orgs/${s.organizationId}/sites/${s.id}`),
@@ -144,6 +146,7 @@ SiteSectionRef.implement({
     defaultSiteSpace: t.field({ type: SiteSpaceRef, nullable: true, resolve: (s, _a, ctx) => (s.defaultSiteSpaceId ? ctx.loaders.siteSpace.load(s.defaultSiteSpaceId) : null) }),
     siteSpaces: t.field({ type: [SiteSpaceRef], description: 'Its site spaces (its variants: a few), in order.', resolve: (s, _a, ctx) => ctx.loaders.siteSpacesOfSection.load(s.id) }),
     urls: t.field({
+      description: 'Its URLs (in this API; in the app where the app shows it).',
       type: PublishedUrls,
       resolve: async (s, _a, ctx) => {
         const site = await siteOf(ctx, s.siteId);
@@ -183,6 +186,7 @@ SiteSpaceRef.implement({
     }),
     customizationOverride: t.field({ type: 'JSON', nullable: true, description: 'Only what this site space overrides.', resolve: (ss) => ss.customization }),
     urls: t.field({
+      description: 'Its URLs (in this API; in the app where the app shows it).',
       type: PublishedUrls,
       resolve: async (ss, _a, ctx) => {
         const site = await siteOf(ctx, ss.siteId);
@@ -202,6 +206,7 @@ SiteShareLinkRef.implement({
     active: t.exposeBoolean('active'),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     urls: t.field({
+      description: 'Its URLs (in this API; in the app where the app shows it).',
       type: PublishedUrls,
       resolve: async (l, _a, ctx) => {
         const site = await siteOf(ctx, l.siteId);

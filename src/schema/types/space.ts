@@ -80,6 +80,7 @@ export const SpaceRef = builder.prismaNode('Space', {
     changeRequestsOpen: t.exposeInt('openChangeRequestCount'),
     changeRequestsDraft: t.exposeInt('draftChangeRequestCount'),
     urls: t.field({
+      description: 'Its URLs (in this API; in the app where the app shows it).',
       type: SpaceUrls,
       resolve: (space, _args, ctx) => ({ location: apiUrl(ctx, `/spaces/${space.id}`), app: appUrl(ctx, `/s/${space.id}`), spaceId: space.id }),
     }),
@@ -90,6 +91,7 @@ export const SpaceRef = builder.prismaNode('Space', {
       resolve: (space, _args, ctx) => ctx.access.spaceRole(space),
     }),
     permissions: t.field({
+      description: 'What the caller may do with it.',
       type: SpacePermissions,
       resolve: async (space, _args, ctx) => spacePermissions(space, await ctx.access.spaceRole(space)),
     }),

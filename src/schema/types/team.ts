@@ -35,7 +35,7 @@ export const TeamRef = builder.prismaNode('Team', {
     organizationId: t.exposeString('organizationId'),
     memberCount: t.exposeInt('memberCount', { description: 'Members of the team.' }),
     spaces: t.int({ description: 'Live spaces the team holds a grant on.', resolve: (team, _args, ctx) => ctx.loaders.teamSpaceCount.load(team.id) }),
-    permissions: t.field({ type: TeamPermissions, resolve: (team, _args, ctx) => permissionsOf(ctx, team) }),
+    permissions: t.field({ description: 'What the caller may do with it.', type: TeamPermissions, resolve: (team, _args, ctx) => permissionsOf(ctx, team) }),
     members: t.connection(
       {
         type: MemberRef,

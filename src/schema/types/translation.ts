@@ -17,10 +17,12 @@ export const TranslationSettingsRef = builder.objectRef<TranslationSettings>('Tr
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
     permissions: t.field({
+      description: 'What the caller may do with it.',
       type: builder.simpleObject('TranslationSettingsPermissions', { description: 'What the caller may do with translation settings.', fields: (p) => ({ edit: p.boolean() }) }),
       resolve: async (s, _a, ctx) => ({ edit: mayOrganization('manageTranslations', await ctx.access.orgRole(s.organizationId)) }),
     }),
     urls: t.field({
+      description: 'Its URLs (in this API; in the app where the app shows it).',
       type: builder.simpleObject('TranslationSettingsUrls', { description: 'Where translation settings are, in this API.', fields: (u) => ({ location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }) }) }),
       resolve: (s, _a, ctx) => ({ location: apiUrl(ctx, `/orgs/${s.organizationId}/translations/${s.id}`) }),
     }),

@@ -13,6 +13,7 @@ export const UserRef = builder.prismaNode('User', {
     }),
     photoURL: t.exposeString('photoURL', { nullable: true }),
     urls: t.field({
+      description: 'Its URLs (in this API; in the app where the app shows it).',
       type: builder.simpleObject('UserUrls', { description: 'Where a user is, in this API.', fields: (u) => ({ location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }) }) }),
       resolve: (user, _args, ctx) => ({ location: apiUrl(ctx, `/users/${user.id}`) }),
     }),
