@@ -100,6 +100,9 @@ async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<B
 }
 
 
+/** The route templates (access log, metrics) of the paths routed by prefix: the prefix, then what follows it. */
+const PREFIX_ROUTES = [[FILE_DOWNLOAD_PATH, '{token}'], [UPLOAD_PATH, '{token}'], [FONT_PATH, '{fontId}/{face}'], [INVITE_PATH, '{secret}'], [SSO_PATH, '{providerId}/…']] as const;
+
 /**
  * `events`: the bus subscriptions read and the outbox dispatcher publishes to; by default one of
  * this app's own (through Redis when REDIS_URL is set), closed when the app stops. The app runs
@@ -187,6 +190,8 @@ export function buildApp({
     // Published sites: labelled by the kind of answer, before it is sent when the path says so.
     if (pathname.startsWith(`${PUBLISHED_PREFIX}/`)) info.route = siteRouteTemplate(req.method ?? 'GET', pathname, 'prefix');
     if (await servePublished(req, res, { db, config, logger })) return void (info.route ??= siteRouteTemplate(req.method ?? 'GET', pathname, 'hostname'));
+    const prefixed = PREFIX_ROUTES.find(([prefix]) => pathname.startsWith(prefix));
+    if (prefixed) info.route = `${req.method} ${prefixed.join('')}`;
     if (pathname.startsWith(PDF_DOWNLOAD_PATH)) return serveExport(req, res, { db, config, accessOf, logger });
     if (pathname.startsWith(FONT_PATH)) return serveFont(req, res, { db, config });
     if (pathname.startsWith(SSO_PATH)) return serveSso(req, res, { db, config, logger }, await readBody(req));

@@ -60,6 +60,17 @@ describe('/metrics', () => {
     expect(text).not.toContain('setup');
   }, 60_000);
 
+  it('labels the other paths routed by prefix (files, uploads, fonts, invitations, SSO) by template; an unknown path stays unmatched', async () => {
+    const before = await requestCounts();
+    for (const path of ['/files/not-a-token', '/uploads/not-a-token', '/fonts/font_1/400.woff2', '/invites/not-a-secret', '/sso/saml/sso_1', '/no-such-path']) {
+      expect((await fetch(`${server.url}${path}`, { redirect: 'manual' })).status, path).toBeLessThan(500);
+    }
+    const after = await requestCounts();
+    const added = (route: string) => (after.get(route) ?? 0) - (before.get(route) ?? 0);
+    for (const route of ['GET /files/{token}', 'GET /uploads/{token}', 'GET /fonts/{fontId}/{face}', 'GET /invites/{secret}', 'GET /sso/saml/{providerId}/…']) expect(added(route), route).toBe(1);
+    expect(added('unmatched')).toBe(1);
+  }, 60_000);
+
   it('labels a site on its own hostname by kind, without the hostname', () => {
     expect(siteRouteTemplate('GET', '/', 'hostname')).toBe('GET {siteHostname}/');
     expect(siteRouteTemplate('GET', '/guide/install', 'hostname')).toBe('GET {siteHostname}/{pagePath}');
