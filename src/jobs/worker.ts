@@ -16,6 +16,7 @@ import { sendMentionMail } from './handlers/mention-mail.js';
 import { runOpenAPIProcess } from './handlers/openapi.js';
 import { runSpaceDuplicate, runSpacePurge } from './handlers/space-jobs.js';
 import { runJob, type JobHandler, type JobServices } from './runner.js';
+import { createQueuePool } from './queue-pool.js';
 import { recoverLostJobs } from './sweeper.js';
 import { startWebhookRunner } from './webhooks/runner.js';
 
@@ -46,6 +47,9 @@ export function taskList(services: JobServices): TaskList {
 
 const CRON = [{ task: 'purge_deleted_spaces', match: '7 * * * *', options: { backfillPeriod: 0 } }];
 
+/** Jobs run at once per worker process (imports, copies, git sync, OpenAPI processing, mail). */
+const JOB_CONCURRENCY = 2;
+
 export type Worker = { stop(): Promise<void>; promise: Promise<void> };
 
 export async function startWorker(url: string, given: JobServices): Promise<Worker> {
@@ -56,16 +60,19 @@ export async function startWorker(url: string, given: JobServices): Promise<Work
     if (level === 'error') logger.error({ component: 'graphile-worker' }, message);
     else if (level === 'warning') logger.warn({ component: 'graphile-worker' }, message);
   });
+  // A runner's connections: one per task in flight, its LISTEN connection, and its cron's.
+  const jobsPool = createQueuePool(url, JOB_CONCURRENCY + 3, logger, 'graphile-worker');
+  const webhooksPool = createQueuePool(url, config.webhooks.concurrency + 3, logger, 'webhooks');
   const runner = await run({
-    connectionString: url,
-    concurrency: 2,
+    pgPool: jobsPool.pool,
+    concurrency: JOB_CONCURRENCY,
     noHandleSignals: true,
     pollInterval: 2000,
     logger: workerLogger,
     taskList: taskList(services),
     parsedCronItems: parseCronItems(CRON),
   });
-  const webhooks = await startWebhookRunner(url, services, workerLogger);
+  const webhooks = await startWebhookRunner(webhooksPool.pool, services, workerLogger);
   const staleMs = services.config.jobStaleMs;
   const sweep = () =>
     recoverLostJobs(services.db, services.events, staleMs, services.config)
@@ -78,6 +85,7 @@ export async function startWorker(url: string, given: JobServices): Promise<Work
     async stop() {
       clearInterval(sweeper);
       await Promise.all([runner.stop(), webhooks.stop()]);
+      await Promise.all([jobsPool.close(), webhooksPool.close()]);
       if (!given.mailer) await mailer.close();
     },
   };

@@ -5,6 +5,7 @@
  * and imports never hold up deliveries.
  */
 import { parseCronItems, run, type Logger, type Runner, type TaskList } from 'graphile-worker';
+import type pg from 'pg';
 import { deleteOldDeliveries } from '../../domain/webhooks/delivery.js';
 import { DELIVER_WEBHOOKS_TASK } from '../../domain/webhooks/queue.js';
 import type { JobServices } from '../handler.js';
@@ -28,9 +29,9 @@ function webhookTasks(services: JobServices): TaskList {
 
 const CRON = [{ task: RETENTION_TASK, match: '17 * * * *', options: { backfillPeriod: 0 } }];
 
-export function startWebhookRunner(url: string, services: JobServices, logger: Logger): Promise<Runner> {
+export function startWebhookRunner(pgPool: pg.Pool, services: JobServices, logger: Logger): Promise<Runner> {
   return run({
-    connectionString: url,
+    pgPool,
     concurrency: services.config.webhooks.concurrency,
     noHandleSignals: true,
     // Retries are jobs scheduled for later, found by this poll.
