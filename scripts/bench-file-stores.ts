@@ -100,7 +100,7 @@ async function main() {
         const [upMs, downMs] = [median(up.map((r) => r.ms)), median(down.map((r) => r.ms))];
         const peakRss = (rs: { rssMb: number }[]) => Math.max(...rs.map((r) => r.rssMb));
         console.log(
-          `${kind.padEnd(9)} ${size.label.padEnd(6)} ${upMs.toFixed(1).padStart(10)} ${mbs(upMs).toFixed(1).padStart(12)} ${peakRss(up).toFixed(1).padStart(14)} ${downMs.toFixed(1).padStart(12)} ${mbs(downMs).toFixed(1).padStart(14)} ${peakRss(down).toFixed(1).padStart(16)}`,
+          `${kind.padEnd(9)} ${size.label.padEnd(6)} ${upMs.toFixed(1).padStart(10)} ${mbs(upMs).toFixed(2).padStart(12)} ${peakRss(up).toFixed(1).padStart(14)} ${downMs.toFixed(1).padStart(12)} ${mbs(downMs).toFixed(2).padStart(14)} ${peakRss(down).toFixed(1).padStart(16)}`,
         );
       }
     }
