@@ -138,8 +138,8 @@ export function buildApp({
   const metrics = createMetrics({ db, pool: poolOf(db) });
   const health = createHealth({ db, events, databaseFailed });
   const cors = createCors(config.corsOrigins);
-  // gzip or brotli for answers over 1 KiB that the client accepts compressed (GraphiQL's page is
-  // 9 MB); never for event streams, whose events must leave as they happen.
+  // gzip or brotli for answers over 1 KiB that the client accepts compressed (GraphiQL's assets are
+  // compressed once, by graphiql-assets.ts); never for event streams, whose events must leave as they happen.
   const compress = compression({ filter: (req, res) => !String(res.getHeader('content-type') ?? '').startsWith('text/event-stream') && compression.filter(req, res) }) as unknown as (
     req: IncomingMessage,
     res: ServerResponse,
