@@ -5,6 +5,7 @@
  * page or the key is gone, the comment is outdated (outdated.ts).
  */
 import type { JSONDocument } from '../../lib/documents/types.js';
+import { documentNodes } from '../../lib/documents/walk.js';
 import { badRequest } from '../../lib/errors.js';
 import type { Queryable } from '../kernel/pagination/keyset.js';
 import { loadDocuments } from '../versions/revisions/documents.js';
@@ -18,14 +19,7 @@ export function documentKeys(document: JSONDocument): Set<string> {
   const known = keysOf.get(document);
   if (known) return known;
   const keys = new Set<string>();
-  const stack: unknown[] = [document];
-  while (stack.length) {
-    const node = stack.pop() as { key?: unknown; nodes?: unknown[]; fragments?: unknown[] } | null;
-    if (!node || typeof node !== 'object') continue;
-    if (typeof node.key === 'string') keys.add(node.key);
-    if (Array.isArray(node.nodes)) for (const child of node.nodes) stack.push(child);
-    if (Array.isArray(node.fragments)) for (const child of node.fragments) stack.push(child);
-  }
+  for (const node of documentNodes(document)) if (typeof node.key === 'string') keys.add(node.key);
   keysOf.set(document, keys);
   return keys;
 }

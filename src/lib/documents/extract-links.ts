@@ -4,6 +4,7 @@
  * link reports and backlinks read rows, not bodies.
  */
 import { asContentRef, isObject, refField, type ContentRef } from './content-ref.js';
+import { documentNodes } from './walk.js';
 
 export type LinkLocation = { page: string; path: string };
 export type PageLink = { target: ContentRef; location: LinkLocation };
@@ -19,14 +20,9 @@ export const REF_BLOCKS: ReadonlySet<string> = new Set(['image', 'file', 'conten
  * overflow the call stack. The migration `document_links` computes the same in SQL.
  */
 export function* inlineLinkRefs(document: unknown): Generator<unknown> {
-  const stack: unknown[] = [document];
-  while (stack.length) {
-    const node = stack.pop();
-    if (!isObject(node)) continue;
+  for (const node of documentNodes(document)) {
     if (node.object === 'inline' && node.type === 'link') yield isObject(node.data) ? node.data.ref : undefined;
     else if (node.object === 'block' && REF_BLOCKS.has(String(node.type)) && isObject(node.data) && isObject(node.data.ref)) yield node.data.ref;
-    const children = [...(Array.isArray(node.nodes) ? node.nodes : []), ...(Array.isArray(node.fragments) ? node.fragments : [])];
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
 }
 

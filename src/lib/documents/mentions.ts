@@ -5,6 +5,7 @@
  */
 import { badRequest } from '../errors.js';
 import { isObject } from './content-ref.js';
+import { documentNodes } from './walk.js';
 
 /** The most distinct users one post may mention: each is a row and a mail. */
 export const MAX_MENTIONS = 50;
@@ -18,23 +19,17 @@ export function mentionedUser(node: Record<string, unknown>): string | null {
 }
 
 /**
- * The distinct users `document` mentions, in document order. The walk keeps its own stack (a
- * deeply nested body cannot overflow the call stack); more than `max` distinct users is a 400
- * naming `field`.
+ * The distinct users `document` mentions, in document order (walk.ts: a deeply nested body cannot
+ * overflow the call stack); more than `max` distinct users is a 400 naming `field`.
  */
 export function mentionedUsers(document: unknown, field = 'body', max = MAX_MENTIONS): string[] {
   const users = new Set<string>();
-  const stack: unknown[] = [document];
-  while (stack.length) {
-    const node = stack.pop();
-    if (!isObject(node)) continue;
+  for (const node of documentNodes(document)) {
     const user = mentionedUser(node);
     if (user !== null && !users.has(user)) {
       if (users.size >= max) throw badRequest(`${field} mentions more than ${max} users`, field);
       users.add(user);
     }
-    const children = [...(Array.isArray(node.nodes) ? node.nodes : []), ...(Array.isArray(node.fragments) ? node.fragments : [])];
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
   return [...users];
 }

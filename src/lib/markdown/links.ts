@@ -6,21 +6,14 @@
  * out, `markdownRefOptions` writes references as relative paths or stable identifiers.
  */
 import type { JSONDocument } from '../documents/types.js';
+import { documentNodes } from '../documents/walk.js';
 import { isRecord } from './nodes.js';
 import { isRelativeUrl, type ContentRef, type WriteOptions } from './refs.js';
 import { ASSETS_FOLDER, INCLUDES_FOLDER, joinRelative, relativePath, type ContentLayout } from './layout.js';
 
-/** Walks every node (blocks, inlines, fragments) with its own stack; calls `visit` on each `data.ref`. */
+/** Calls `visit` on each `data.ref` of the document's nodes (blocks, inlines, fragments), in document order. */
 function eachRef(document: unknown, visit: (holder: Record<string, unknown>, ref: Record<string, unknown>, type: string) => void): void {
-  const stack: unknown[] = [document];
-  while (stack.length) {
-    const node = stack.pop();
-    if (!isRecord(node)) continue;
-    if (isRecord(node.data) && isRecord(node.data.ref)) visit(node.data, node.data.ref, String(node.type));
-    // Children pushed last-first, so they are visited in document order.
-    const children = [...(Array.isArray(node.nodes) ? node.nodes : []), ...(Array.isArray(node.fragments) ? node.fragments : [])];
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
-  }
+  for (const node of documentNodes(document)) if (isRecord(node.data) && isRecord(node.data.ref)) visit(node.data, node.data.ref, String(node.type));
 }
 
 export type RelativeTarget = {

@@ -8,6 +8,8 @@
  * rendered, however many — and the layout built from them is kept per revision for the request.
  */
 import type { JSONDocument } from '../../../lib/documents/types.js';
+import { isObject } from '../../../lib/documents/content-ref.js';
+import { documentNodes } from '../../../lib/documents/walk.js';
 import { documentToMarkdown, markdownRefOptions, type ContentLayout, type MarkdownRefs } from '../../../lib/markdown/index.js';
 import { contentLayoutOf } from '../../git-sync/layout.js';
 import type { BlobRecord } from '../../git-sync/mapping.js';
@@ -21,14 +23,7 @@ const UNSYNCED: ReadonlyMap<string, BlobRecord> = new Map();
 
 /** Whether the document references an entity of `kind` (a walk of its nodes, stopping at the first). */
 function references(document: JSONDocument, kind: 'file' | 'reusable-content'): boolean {
-  const stack: unknown[] = [document];
-  while (stack.length) {
-    const node = stack.pop() as { data?: { ref?: { kind?: unknown } }; nodes?: unknown[]; fragments?: unknown[] } | null;
-    if (!node || typeof node !== 'object') continue;
-    if (node.data?.ref?.kind === kind) return true;
-    if (Array.isArray(node.nodes)) for (const child of node.nodes) stack.push(child);
-    if (Array.isArray(node.fragments)) for (const child of node.fragments) stack.push(child);
-  }
+  for (const node of documentNodes(document)) if (isObject(node.data) && isObject(node.data.ref) && node.data.ref.kind === kind) return true;
   return false;
 }
 
