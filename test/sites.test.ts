@@ -193,6 +193,7 @@ describe('sites', () => {
     const group = (await api.orgs.addSectionGroupToSite(org.id, site.id, { title: 'Group' } as never)).data;
     const link = (await api.orgs.createSiteShareLink(org.id, site.id, { name: 'Link' })).data;
     const customization = (await api.orgs.getSiteCustomizationById(org.id, site.id)).data;
+    const team = (await api.orgs.createOrganizationTeam(org.id, { title: 'Crew' })).data;
     // Every site path of the route table, with a body that would succeed for an admin.
     const paths: [string, string, unknown?][] = [
       ['GET', base],
@@ -227,6 +228,14 @@ describe('sites', () => {
       ['GET', `${base}/site-spaces/${ss.id}/customization`],
       ['PATCH', `${base}/site-spaces/${ss.id}/customization`, { title: 'Stolen' }],
       ['DELETE', `${base}/site-spaces/${ss.id}/customization`],
+      ['POST', `${base}/permissions`, { role: 'admin', users: [reader.id] }],
+      ['GET', `${base}/permissions/users`],
+      ['PATCH', `${base}/permissions/users/${reader.id}`, { role: 'admin' }],
+      ['DELETE', `${base}/permissions/users/${reader.id}`],
+      ['GET', `${base}/permissions/teams`],
+      ['PATCH', `${base}/permissions/teams/${team.id}`, { role: 'admin' }],
+      ['DELETE', `${base}/permissions/teams/${team.id}`],
+      ['GET', `${base}/permissions/aggregate`],
     ];
     const routes = (await import('../src/rest/routes/index.js')).routes.filter((r) => r.path.startsWith('/orgs/{organizationId}/sites/{siteId}'));
     expect(paths.length).toBe(routes.length);

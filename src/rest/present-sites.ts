@@ -6,7 +6,7 @@ type Obj = Record<string, any>;
 export const SITE_FRAGMENT = `fragment RestSite on Site {
   id title type visibility defaultLevel basename hostname published createdAt
   siteSpaceCount
-  permissions { view admin } urls { location app preview published }
+  permissions { view access edit create admin installIntegration viewAdaptiveSchema editAdaptiveSchema } urls { location app preview published }
 }`;
 
 export const SITE_SPACE_FRAGMENT = `fragment RestSiteSpace on SiteSpace {
@@ -32,16 +32,7 @@ export const presentSite = (s: Obj) => ({
   basename: s.basename,
   visibility: String(s.visibility).replace('_', '-'),
   defaultLevel: s.defaultLevel,
-  permissions: {
-    view: s.permissions.view,
-    access: s.permissions.view,
-    edit: s.permissions.admin,
-    create: s.permissions.admin,
-    admin: s.permissions.admin,
-    installIntegration: false,
-    viewAdaptiveSchema: s.permissions.view,
-    editAdaptiveSchema: false,
-  },
+  permissions: s.permissions,
   published: s.published,
   // The number of site spaces, at the root and in every section.
   siteSpaces: s.siteSpaceCount,

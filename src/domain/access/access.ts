@@ -5,6 +5,7 @@
  * the rows (computed in SQL, see role-sql.ts); the caller's membership with the organization row.
  */
 import type { Collection, Site, Space } from '../../generated/prisma/client.js';
+import type { SiteRow } from '../publishing/sites/rows.js';
 import type { CollectionRow } from '../content/collections/rows.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import type { Loaders } from '../loaders/index.js';
@@ -14,7 +15,7 @@ import type { OrganizationRow } from '../people/organizations/rows.js';
 import { isLive } from '../content/spaces/lifecycle.js';
 import type { Reader, SpaceRow } from '../content/spaces/rows.js';
 import type { JobRow } from '../work/jobs/rows.js';
-import { JOB_RULES, mayCollection, mayOrganization, maySpace, type CollectionAction, type JobAction, type OrganizationAction, type SpaceAction } from './capabilities.js';
+import { JOB_RULES, mayCollection, mayOrganization, maySite, maySpace, type CollectionAction, type JobAction, type OrganizationAction, type SiteAction, type SpaceAction } from './capabilities.js';
 import type { Role } from './roles.js';
 import { reaches, type Reach } from './reach.js';
 
@@ -125,14 +126,19 @@ export class Access {
     return job;
   }
 
-  /** A site of an organization the caller may `view` (members with a role) or `manage` (admins) the sites of. */
-  async requireSite(id: string, action: 'view' | 'manage' = 'view'): Promise<Site> {
-    const site = await this.loaders.site.load(id);
-    const org = site && (await this.loaders.organization.load(site.organizationId));
-    const membership = { member: !!org?.viewerIsMember, role: org?.viewerIsMember ? org.viewerRole : null };
-    if (!site || !mayOrganization('viewSites', membership)) throw notFound('Site');
+  /** The caller's role on a site (the row's own when it was read with one). */
+  async siteRole(site: Site | SiteRow): Promise<Role | null> {
     await this.requireReach(site.organizationId, 'Site');
-    if (action === 'manage' && !mayOrganization('manageSites', membership)) throw forbidden();
+    if ('viewerRole' in site) return site.viewerRole;
+    return (await this.loaders.site.load(site.id))?.viewerRole ?? null;
+  }
+
+  /** A site the caller has a role on (not found otherwise) and may `action` (capabilities.ts SITE_RULES; forbidden otherwise). */
+  async requireSite(id: string, action: SiteAction = 'view'): Promise<SiteRow> {
+    const site = await this.loaders.site.load(id);
+    if (!site?.viewerRole) throw notFound('Site');
+    await this.requireReach(site.organizationId, 'Site');
+    if (!maySite(action, site.viewerRole)) throw forbidden();
     return site;
   }
 }

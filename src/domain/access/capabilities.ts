@@ -78,9 +78,12 @@ export const ORGANIZATION_RULES = {
   createContent: 'create',
   /** See and cancel every job of the organization (also those of no space, or of a purged one). */
   manageJobs: 'admin',
-  /** See the organization's sites, their structure, customization and share links. */
+  /**
+   * Know of every site of the organization (its site count, the deletion of a site). Reading a
+   * site itself, and listing sites, go by the caller's role on each site (SITE_RULES).
+   */
   viewSites: 'nonGuest',
-  /** Create, change, publish and delete sites: their structure, customization and share links. */
+  /** Create sites (a site's own writes go by the caller's role on it: SITE_RULES). */
   manageSites: 'admin',
   /** See the organization's OpenAPI specifications and their versions. */
   viewOpenAPISpecs: 'nonGuest',
@@ -105,6 +108,27 @@ export const ORGANIZATION_RULES = {
  */
 export const JOB_RULES = { view: 'view', cancel: 'edit' } as const satisfies Record<string, keyof typeof SPACE_RULES>;
 
+/**
+ * Sites, by the caller's effective role on the site (role-sql.ts siteRoleSql): organization
+ * admins administer every site; other members have their organization role (unless the site's
+ * `defaultLevel` is null), at least the `defaultLevel` when it is a role, and what the site's
+ * grants give them or their teams; guests have only the grants. No role: the site is not found.
+ * Operations on sites added later go in this block (redirects, publishing auth: `manage`;
+ * external links, duplicating a site space, sorting the structure: `structure`; search, preview: `view`).
+ */
+export const SITE_RULES = {
+  /** See the site and read it through the management API: settings, structure, customization, share links. */
+  view: { role: 'read' },
+  /** Edit content and create draft content in the site (the public `permissions.edit`; quire has no site-level drafts yet). */
+  edit: { role: 'edit' },
+  /** Change its content structure: add, change, move and remove site spaces, sections and section groups. */
+  structure: { role: 'create' },
+  /** Its settings (title, visibility, hostname, default level, defaults), customization, publishing, share links, visitor-auth key; delete it. */
+  manage: { role: 'admin' },
+  /** Grant and revoke roles on the site; list who has access (also members with an organization role, as for spaces). */
+  share: { role: 'admin' },
+} as const satisfies Record<string, Rule<unknown>>;
+
 /** A caller's standing towards a team: their organization role (null: guest) and team role. */
 export type TeamStanding = { orgRole: Role | null; teamRole: 'owner' | 'member' | null };
 
@@ -124,6 +148,7 @@ export const TEAM_RULES = {
 export type SpaceAction = keyof typeof SPACE_RULES;
 export type CollectionAction = keyof typeof COLLECTION_RULES;
 export type OrganizationAction = keyof typeof ORGANIZATION_RULES;
+export type SiteAction = keyof typeof SITE_RULES;
 export type TeamAction = keyof typeof TEAM_RULES;
 export type JobAction = keyof typeof JOB_RULES;
 
@@ -135,6 +160,8 @@ export const maySpace = (action: SpaceAction, role: Role | null, space: SpaceSta
   allows(SPACE_RULES[action] as Rule<SpaceState>, role, space);
 
 export const mayCollection = (action: CollectionAction, role: Role | null): boolean => allows(COLLECTION_RULES[action], role, null);
+
+export const maySite = (action: SiteAction, role: Role | null): boolean => allows(SITE_RULES[action], role, null);
 
 /** Whether an organization membership meets `need` (a rule of the table, or a requirement). */
 export function meets(membership: { member: boolean; role: Role | null }, need: OrgRequirement): boolean {
@@ -172,6 +199,18 @@ export const collectionPermissions = (role: Role | null) => ({
   admin: mayCollection('update', role),
   viewInviteLinks: mayCollection('viewInviteLinks', role),
   create: mayCollection('createInside', role),
+});
+
+/** A site's `permissions` (the public document's Site.permissions). */
+export const sitePermissions = (role: Role | null) => ({
+  view: maySite('view', role),
+  access: maySite('view', role),
+  edit: maySite('edit', role),
+  create: maySite('structure', role),
+  admin: maySite('manage', role),
+  installIntegration: NOT_SERVED,
+  viewAdaptiveSchema: maySite('view', role),
+  editAdaptiveSchema: NOT_SERVED,
 });
 
 export const organizationPermissions = (membership: { member: boolean; role: Role | null; ownsTeam: boolean }) => ({

@@ -39,9 +39,11 @@ export const EVENT_AUDIENCES = {
   memberInvite: { requires: 'manageMembers' },
   linkInvite: { requires: 'manageMembers' },
   ssoProvider: { requires: 'manageSso' },
-  /** Sites, their parts and share links: who may read the site (`siteId`; members with a role). */
-  site: { requires: 'viewSites' },
-  shareLink: { requires: 'viewSites' },
+  /** Sites, their parts, grants and share links: who has a role on the site (`siteId`; guests granted it included). */
+  site: { requires: 'view' },
+  shareLink: { requires: 'view' },
+  /** A site deleted (no `siteId`: it is gone): who knows of the organization's sites (members with a role). */
+  siteDeleted: { requires: 'viewSites' },
   /** Organization-wide publishing settings: members with a role, as their reads. */
   openApiSpec: { requires: 'viewOpenAPISpecs' },
   translation: { requires: 'viewTranslations' },

@@ -19,14 +19,14 @@ type Tx = Prisma.TransactionClient;
 export type Grantee = { kind: 'user' | 'team'; id: string };
 
 const ids = z.array(z.string().min(1)).min(1).optional();
-const inviteInput = z
+export const inviteInput = z
   .object({ role: roleSchema, users: ids, teams: ids })
   .refine((d) => d.users || d.teams, { message: 'give "users", "teams" or both', path: ['users'] });
 
 export type InviteInput = z.input<typeof inviteInput>;
 
 /** 404 naming the first user who is not a member of the organization, or team not in it. */
-async function requireGrantees(db: Tx, organizationId: string, grantees: Grantee[]): Promise<void> {
+export async function requireGrantees(db: Tx, organizationId: string, grantees: Grantee[]): Promise<void> {
   const users = grantees.filter((g) => g.kind === 'user').map((g) => g.id);
   const teams = grantees.filter((g) => g.kind === 'team').map((g) => g.id);
   const [members, orgTeams] = await Promise.all([

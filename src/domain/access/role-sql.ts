@@ -122,3 +122,26 @@ export function guestSpaceIds(userId: string): Sql {
 export function guestSeesCollection(c: string, userId: string): Sql {
   return sql`${raw(c)}."ancestors" && ARRAY(${grantedTargets('collectionId', userId)})`;
 }
+
+/**
+ * The member `m`'s role on the site `s` (docs/access.md#sites): organization admins administer
+ * every site; otherwise the highest of their organization role (unless the site's `defaultLevel`
+ * is null), the `defaultLevel` when it is a role (members with an organization role only), and
+ * the site's grants to them or their teams. Guests have only the grants.
+ */
+export function siteRoleSql(m: string, s: string): Sql {
+  const [member, site, user] = [raw(m), raw(s), raw(`${m}."userId"`)];
+  return roleOf(
+    m,
+    sql`false`,
+    sql`LEAST(
+      CASE WHEN ${member}."role" IS NOT NULL AND ${site}."defaultLevel" IS NOT NULL THEN ${member}."role" END,
+      CASE WHEN ${member}."role" IS NOT NULL AND ${site}."defaultLevel" <> 'inherit' THEN ${site}."defaultLevel"::"Role" END,
+      (SELECT min(g."role") FROM (
+        SELECT p."role" FROM "SitePermission" p WHERE p."siteId" = ${site}."id" AND p."userId" = ${user}
+        UNION ALL
+        SELECT p."role" FROM "SitePermission" p JOIN "TeamMember" t ON t."teamId" = p."teamId" AND t."userId" = ${user} WHERE p."siteId" = ${site}."id"
+      ) g)
+    )`,
+  );
+}

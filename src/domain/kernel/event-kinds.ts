@@ -60,6 +60,9 @@ export const EVENT_KINDS = {
   shareLinkCreated: 'A share link of a site was created.',
   shareLinkUpdated: 'A share link of a site was renamed, activated or deactivated (`data.fields`).',
   shareLinkDeleted: 'A share link of a site was deleted.',
+  sitePermissionsGranted: 'Users or teams were granted a role on a site (`data.users`, `data.teams`, `data.role`).',
+  sitePermissionUpdated: 'One user\'s or team\'s role on a site changed (`data.userId` or `data.teamId`, `data.role`).',
+  sitePermissionRemoved: 'A user\'s or team\'s role on a site was removed (`data.userId` or `data.teamId`).',
   // Organization-level objects (neither spaceId nor siteId).
   memberInviteCreated: 'An e-mail invitation was made or renewed (`data.userId`, `data.role`).',
   memberInviteRevoked: 'A pending e-mail invitation was withdrawn.',

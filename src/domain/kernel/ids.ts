@@ -27,6 +27,7 @@ export const ID_PREFIX = {
   SiteSectionGroup: 'sitesg',
   SiteSpace: 'sitesp',
   SiteShareLink: 'sharelink',
+  SitePermission: 'siteperm',
   OpenAPISpec: 'oas',
   OpenAPISpecVersion: 'oasv',
   TranslationSettings: 'trs',

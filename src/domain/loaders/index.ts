@@ -26,7 +26,7 @@ export function createLoaders(db: Db, viewerId: string, reach: Reach = {}) {
     ...contentLoaders(db, viewerId, registry),
     ...revisionLoaders(db, registry),
     ...changeRequestLoaders(db, registry),
-    ...siteLoaders(db, registry),
+    ...siteLoaders(db, viewerId, registry),
     ...openAPILoaders(db, registry),
     ...nodeLoaders(db, registry),
     ...gitSyncLoaders(db, registry),

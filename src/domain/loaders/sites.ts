@@ -1,7 +1,7 @@
 /** Loaders of published sites: sites, sections and site spaces by ID, a section's site spaces, a site's sections, section groups and site-space count. */
 import type { Db } from '../../db/client.js';
 import type { Site, SiteSection, SiteSectionGroup, SiteSpace } from '../../generated/prisma/client.js';
-import { sectionGroupsOfSites } from '../publishing/sites/rows.js';
+import { loadSites, sectionGroupsOfSites, type SiteRow } from '../publishing/sites/rows.js';
 import type { LoaderRegistry } from './registry.js';
 
 const byId = <T extends { id: string }>(ids: readonly string[], rows: T[]) => {
@@ -13,9 +13,10 @@ const byId = <T extends { id: string }>(ids: readonly string[], rows: T[]) => {
 const grouped = <T extends { position: string; id: string }>(parents: readonly string[], rows: T[], key: (row: T) => string | null) =>
   parents.map((p) => rows.filter((r) => key(r) === p).sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : 1)));
 
-export function siteLoaders(db: Db, registry: LoaderRegistry) {
+export function siteLoaders(db: Db, viewerId: string, registry: LoaderRegistry) {
   return {
-    site: registry.track<string, Site | null>(async (ids) => byId(ids, await db.site.findMany({ where: { id: { in: [...ids] } } }))),
+    /** Sites with the caller's role on each (`viewerRole`). */
+    site: registry.track<string, SiteRow | null>((ids) => loadSites(db, viewerId, ids)),
     siteSection: registry.track<string, SiteSection | null>(async (ids) => byId(ids, await db.siteSection.findMany({ where: { id: { in: [...ids] } } }))),
     siteSpace: registry.track<string, SiteSpace | null>(async (ids) => byId(ids, await db.siteSpace.findMany({ where: { id: { in: [...ids] } } }))),
     /** A site's sections, in order (a site holds tens of them, not thousands). */

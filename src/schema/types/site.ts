@@ -7,7 +7,7 @@
  * is a Node (`node(id)`, node-loaders.ts). Mutations live in site-mutations.ts.
  */
 import type { Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace } from '../../generated/prisma/client.js';
-import { mayOrganization } from '../../domain/access/capabilities.js';
+import { sitePermissions } from '../../domain/access/capabilities.js';
 import { notFound } from '../../lib/errors.js';
 import { sectionBaseUrl, shareLinkUrl, siteBaseUrl, siteSpaceBaseUrl } from '../../published/urls.js';
 import { shareLinksPage } from '../../domain/publishing/sites/share-links.js';
@@ -53,6 +53,20 @@ SiteSectionGroupRef.implement({
   }),
 });
 
+const SitePermissionsRef = builder.simpleObject('SitePermissions', {
+  description: 'What the caller may do with a site, from their role on it.',
+  fields: (p) => ({
+    view: p.boolean({ description: 'See the site and read it through the API (`read`).' }),
+    access: p.boolean({ description: 'The same as `view`.' }),
+    edit: p.boolean({ description: 'Edit content in the site (`edit`).' }),
+    create: p.boolean({ description: "Change the site's structure: site spaces, sections, section groups (`create`)." }),
+    admin: p.boolean({ description: 'Change its settings, customization, publishing, share links and grants; delete it (`admin`).' }),
+    installIntegration: p.boolean({ description: 'Always false: integrations are not served.' }),
+    viewAdaptiveSchema: p.boolean({ description: 'The same as `view`.' }),
+    editAdaptiveSchema: p.boolean({ description: 'Always false: adaptive content schemas are not served.' }),
+  }),
+});
+
 const siteOf = async (ctx: Context, siteId: string) => (await ctx.loaders.site.load(siteId))!;
 
 SiteRef.implement({
@@ -64,7 +78,7 @@ SiteRef.implement({
     title: t.exposeString('title'),
     type: t.exposeString('type'),
     visibility: t.field({ type: SiteVisibilityEnum, resolve: (s) => apiVisibility(s.visibility) }),
-    defaultLevel: t.exposeString('defaultLevel'),
+    defaultLevel: t.exposeString('defaultLevel', { nullable: true, description: 'What members with an organization role get on the site without a grant: `inherit` (their organization role), a role (at least that), or null (only grants and organization admins reach it).' }),
     basename: t.exposeString('basename'),
     hostname: t.exposeString('hostname', { nullable: true }),
     published: t.exposeBoolean('published'),
@@ -111,12 +125,9 @@ SiteRef.implement({
       resolve: async (s, _a, ctx) => (await ctx.access.requireSite(s.id, 'manage')).visitorAuthKey,
     }),
     permissions: t.field({
-      description: 'What the caller may do with it.',
-      type: builder.simpleObject('SitePermissions', { description: 'What the caller may do with a site.', fields: (p) => ({ view: p.boolean(), admin: p.boolean() }) }),
-      resolve: async (s, _a, ctx) => {
-        const membership = await ctx.access.orgRole(s.organizationId);
-        return { view: mayOrganization('viewSites', membership), admin: mayOrganization('manageSites', membership) };
-      },
+      description: 'What the caller may do with it (from their role on it: docs/access.md#sites).',
+      type: SitePermissionsRef,
+      resolve: async (s, _a, ctx) => sitePermissions(await ctx.access.siteRole(s)),
     }),
     urls: t.field({
       description: 'Its URLs (in this API; in the app where the app shows it).',

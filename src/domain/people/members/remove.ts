@@ -15,6 +15,7 @@ export async function removeMember(db: Db, access: Access, organizationId: strin
     await assertNotLastAdmin(tx, member);
     await tx.teamMember.deleteMany({ where: { userId, team: { organizationId } } });
     await tx.contentPermission.deleteMany({ where: { organizationId, userId } });
+    await tx.sitePermission.deleteMany({ where: { organizationId, userId } });
     await tx.member.delete({ where: { organizationId_userId: { organizationId, userId } } });
     await recordEvents(tx, memberEvent('memberRemoved', organizationId, userId, access));
     return true;

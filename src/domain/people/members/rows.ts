@@ -65,18 +65,29 @@ function conditions(organizationId: string, filter: MemberFilter): Sql[] {
 /** The longest member search: a "contains" pattern costs what it is long, on every row it is tried on. */
 export const MAX_SEARCH_LENGTH = 512;
 
-export async function membersPage(db: Queryable, organizationId: string, filter: MemberFilter, args: PageArgs): Promise<Page<MemberRow>> {
+/**
+ * A page of the organization's members under `filter`. `within`: a list drawn from the members
+ * (who has access to a site): its own conditions, columns and cursor tag, on top of the filter.
+ */
+export type MemberSubset = { tag: string; conditions: Sql[]; columns: Sql };
+
+export async function membersPage<Extra = object>(db: Queryable, organizationId: string, filter: MemberFilter, args: PageArgs, within?: MemberSubset): Promise<Page<MemberRow & Extra>> {
   if ((filter.search?.length ?? 0) > MAX_SEARCH_LENGTH) throw badRequest(`Invalid value for "search": at most ${MAX_SEARCH_LENGTH} characters`, 'search');
   const sort = filter.sort ?? 'joinedAt';
   const order = filter.order ?? 'desc';
   const key: SortKey<Flat> = {
-    tag: `members:${organizationId}:${sort}:${order}:${filter.role ?? ''}:${digest(filter.search?.trim() ?? '')}`,
+    tag: `${within ? `${within.tag}:` : ''}members:${organizationId}:${sort}:${order}:${filter.role ?? ''}:${digest(filter.search?.trim() ?? '')}`,
     descending: order === 'desc',
     columns: [SORT_COLUMN[sort], { sql: raw('m."userId"'), type: 'text' }],
     keyOf: (m) => [sort === 'name' ? m.sortName : m[sort]!, m.userId],
   };
-  const page = await readPage<Flat>(db, selectMembers(), conditions(organizationId, filter), key, args);
-  return { ...page, rows: page.rows.map(toMemberRow), cursorOf: (row) => page.cursorOf(row as unknown as Flat) };
+  const page = await readPage<Flat>(db, selectMembers(within?.columns), [...conditions(organizationId, filter), ...(within?.conditions ?? [])], key, args);
+  return { ...page, rows: page.rows.map(toMemberRow) as (MemberRow & Extra)[], cursorOf: (row) => page.cursorOf(row as unknown as Flat) };
+}
+
+/** The size of a `within` list under `filter` (a COUNT with the list's predicate). */
+export function countMembersWithin(db: Queryable, organizationId: string, filter: MemberFilter, within: MemberSubset): Promise<number> {
+  return countRows(db, sql`"Member" m JOIN "User" u ON u."id" = m."userId" WHERE ${Prisma.join([...conditions(organizationId, filter), ...within.conditions], ' AND ')}`);
 }
 
 type MemberCounters = Pick<Organization, 'id' | 'memberCount' | 'seenMemberCount'>;

@@ -12,7 +12,7 @@ import { parseInput } from '../../../lib/validation.js';
 import { bySiblingOrder, positionAmong } from './order.js';
 import { moveSchema } from '../../kernel/position.js';
 import { namedFields, recordSiteEvent } from './events.js';
-import { siteWrite } from './write.js';
+import { siteStructureWrite } from './write.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -42,7 +42,7 @@ const createSchema = z.object({ title: z.string().trim().min(1).max(100), icon, 
 export function createSectionGroup(db: Db, access: Access, siteId: string, raw: unknown): Promise<SiteSectionGroup> {
   const input = parseInput(createSchema, raw);
   noNesting(input.parent, 'parent');
-  return siteWrite(db, access, siteId, async (tx, site) => {
+  return siteStructureWrite(db, access, siteId, async (tx, site) => {
     const group = await tx.siteSectionGroup.create({ data: { id: newId('SiteSectionGroup'), siteId, title: input.title, icon: input.icon || null, position: positionAmong(await groupsOfSite(tx, siteId), null) } });
     if (input.sections?.length) await assignSections(tx, site, group.id, input.sections, 'sections');
     await recordSiteEvent(tx, access, site, 'siteSectionGroupCreated', group.id);
@@ -55,7 +55,7 @@ const updateSchema = z.object({ title: z.string().trim().min(1).max(100).optiona
 export function updateSectionGroup(db: Db, access: Access, siteId: string, id: string, raw: unknown): Promise<SiteSectionGroup> {
   const input = parseInput(updateSchema, raw);
   noNesting(input.parentSectionGroupId, 'parentSectionGroupId');
-  return siteWrite(db, access, siteId, async (tx, site) => {
+  return siteStructureWrite(db, access, siteId, async (tx, site) => {
     await requireGroup(tx, site, id);
     const updated = await tx.siteSectionGroup.update({ where: { id }, data: { ...(input.title !== undefined ? { title: input.title } : {}), ...(input.icon !== undefined ? { icon: input.icon || null } : {}) } });
     await recordSiteEvent(tx, access, site, 'siteSectionGroupUpdated', id, { fields: namedFields({ title: input.title, icon: input.icon }) });
@@ -65,7 +65,7 @@ export function updateSectionGroup(db: Db, access: Access, siteId: string, id: s
 
 /** Deletes the group; its sections stay, ungrouped. */
 export function deleteSectionGroup(db: Db, access: Access, siteId: string, id: string): Promise<void> {
-  return siteWrite(db, access, siteId, async (tx, site) => {
+  return siteStructureWrite(db, access, siteId, async (tx, site) => {
     await requireGroup(tx, site, id);
     await tx.siteSectionGroup.delete({ where: { id } });
     await recordSiteEvent(tx, access, site, 'siteSectionGroupDeleted', id);
@@ -74,7 +74,7 @@ export function deleteSectionGroup(db: Db, access: Access, siteId: string, id: s
 
 export function moveSectionGroup(db: Db, access: Access, siteId: string, id: string, raw: unknown): Promise<SiteSectionGroup> {
   const { position } = parseInput(moveSchema, raw);
-  return siteWrite(db, access, siteId, async (tx, site) => {
+  return siteStructureWrite(db, access, siteId, async (tx, site) => {
     await requireGroup(tx, site, id);
     const moved = await tx.siteSectionGroup.update({ where: { id }, data: { position: positionAmong(await groupsOfSite(tx, siteId), id, position) } });
     await recordSiteEvent(tx, access, site, 'siteSectionGroupUpdated', id, { fields: ['position'] });

@@ -18,7 +18,7 @@ import { moveSchema } from '../../kernel/position.js';
 import { namedFields, recordSiteEvent } from './events.js';
 import { freePath, sitePathSchema } from './paths.js';
 import { insertSiteSpace } from './site-spaces.js';
-import { siteWrite } from './write.js';
+import { siteStructureWrite } from './write.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -35,7 +35,7 @@ const addSchema = z.object({ spaceId: z.string().min(1).max(100), title: z.strin
 /** Adds a section holding `spaceId` (as its first site space); titled after the space unless `title` is given. */
 export function addSection(db: Db, access: Access, siteId: string, raw: unknown): Promise<SiteSection> {
   const input = parseInput(addSchema, raw);
-  return siteWrite(db, access, siteId, async (tx, site) => {
+  return siteStructureWrite(db, access, siteId, async (tx, site) => {
     const { space } = await access.requireSpace(input.spaceId, 'view').catch(() => {
       throw badRequest(`Invalid value for "spaceId": no space ${input.spaceId} you can see`, 'spaceId');
     });
@@ -73,7 +73,7 @@ const updateSchema = z
 export function updateSection(db: Db, access: Access, siteId: string, id: string, raw: unknown): Promise<SiteSection> {
   const input = parseInput(updateSchema, raw);
   const condition = input.condition === undefined || input.condition === null ? input.condition : validateCondition(input.condition, 'condition');
-  return siteWrite(db, access, siteId, async (tx, site) => {
+  return siteStructureWrite(db, access, siteId, async (tx, site) => {
     const section = await requireSection(tx, site, id);
     if (input.path !== undefined && input.path !== section.path && (await tx.siteSection.findFirst({ where: { siteId: site.id, path: input.path } }))) {
       throw badRequest(`Invalid value for "path": another section of the site has the path "${input.path}"`, 'path');
@@ -100,7 +100,7 @@ export function updateSection(db: Db, access: Access, siteId: string, id: string
 
 /** Deletes a section and its site spaces; the next section in order becomes the default when it was. */
 export function deleteSection(db: Db, access: Access, siteId: string, id: string): Promise<void> {
-  return siteWrite(db, access, siteId, async (tx, site) => {
+  return siteStructureWrite(db, access, siteId, async (tx, site) => {
     const section = await requireSection(tx, site, id);
     await tx.siteSection.delete({ where: { id: section.id } });
     if (site.defaultSectionId === section.id) {
@@ -113,7 +113,7 @@ export function deleteSection(db: Db, access: Access, siteId: string, id: string
 
 export function moveSection(db: Db, access: Access, siteId: string, id: string, raw: unknown): Promise<SiteSection> {
   const { position } = parseInput(moveSchema, raw);
-  return siteWrite(db, access, siteId, async (tx, site) => {
+  return siteStructureWrite(db, access, siteId, async (tx, site) => {
     await requireSection(tx, site, id);
     const moved = await tx.siteSection.update({ where: { id }, data: { position: positionAmong(await sectionsOf(tx, site.id), id, position) } });
     await recordSiteEvent(tx, access, site, 'siteSectionUpdated', id, { fields: ['position'] });

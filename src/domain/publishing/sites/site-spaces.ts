@@ -17,7 +17,7 @@ import { bySiblingOrder, positionAmong } from './order.js';
 import { moveSchema } from '../../kernel/position.js';
 import { namedFields, recordSiteEvent } from './events.js';
 import { freePath, sitePathSchema } from './paths.js';
-import { siteWrite } from './write.js';
+import { siteStructureWrite } from './write.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -72,7 +72,7 @@ const addSchema = z.object({ spaceId: z.string().min(1).max(100), sectionId: z.s
 
 export function addSiteSpace(db: Db, access: Access, siteId: string, raw: unknown): Promise<SiteSpace> {
   const input = parseInput(addSchema, raw);
-  return siteWrite(db, access, siteId, (tx, site) => insertSiteSpace(tx, access, site, input.spaceId, input.sectionId));
+  return siteStructureWrite(db, access, siteId, (tx, site) => insertSiteSpace(tx, access, site, input.spaceId, input.sectionId));
 }
 
 const updateSchema = z.object({ path: sitePathSchema.optional(), condition: z.unknown().optional() }).strict();
@@ -81,7 +81,7 @@ const updateSchema = z.object({ path: sitePathSchema.optional(), condition: z.un
 export function updateSiteSpace(db: Db, access: Access, siteId: string, id: string, raw: unknown): Promise<SiteSpace> {
   const input = parseInput(updateSchema, raw);
   const condition = input.condition === undefined || input.condition === null ? input.condition : validateCondition(input.condition, 'condition');
-  return siteWrite(db, access, siteId, async (tx, site) => {
+  return siteStructureWrite(db, access, siteId, async (tx, site) => {
     const siteSpace = await requireSiteSpace(tx, site, id);
     if (input.path !== undefined && input.path !== siteSpace.path) {
       const siblings = await siblingSiteSpaces(tx, site.id, siteSpace.sectionId);
@@ -109,7 +109,7 @@ export async function removeSiteSpace(tx: Tx, site: Site, siteSpace: SiteSpace):
 }
 
 export function deleteSiteSpace(db: Db, access: Access, siteId: string, id: string): Promise<void> {
-  return siteWrite(db, access, siteId, async (tx, site) => {
+  return siteStructureWrite(db, access, siteId, async (tx, site) => {
     const siteSpace = await requireSiteSpace(tx, site, id);
     await removeSiteSpace(tx, site, siteSpace);
     await recordSiteEvent(tx, access, site, 'siteSpaceRemoved', id, { spaceId: siteSpace.spaceId });
@@ -118,7 +118,7 @@ export function deleteSiteSpace(db: Db, access: Access, siteId: string, id: stri
 
 export function moveSiteSpace(db: Db, access: Access, siteId: string, id: string, raw: unknown): Promise<SiteSpace> {
   const { position } = parseInput(moveSchema, raw);
-  return siteWrite(db, access, siteId, async (tx, site) => {
+  return siteStructureWrite(db, access, siteId, async (tx, site) => {
     const siteSpace = await requireSiteSpace(tx, site, id);
     const siblings = await siblingSiteSpaces(tx, site.id, siteSpace.sectionId);
     const moved = await tx.siteSpace.update({ where: { id }, data: { position: positionAmong(siblings, id, position) } });

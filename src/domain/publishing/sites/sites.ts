@@ -72,7 +72,8 @@ const updateSchema = z
     visibility: z.enum(SITE_VISIBILITIES).optional(),
     basename: z.string().min(1).max(100).regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and "-"').optional(),
     hostname: hostnameSchema.nullish(),
-    defaultLevel: z.enum(['inherit', ...ROLES]).optional(),
+    /** null: members reach the site only through its grants (organization admins always do). */
+    defaultLevel: z.enum(['inherit', ...ROLES]).nullable().optional(),
     defaultSiteSpace: z.string().max(100).optional(),
     defaultSiteSection: z.string().max(100).optional(),
   })
@@ -115,7 +116,7 @@ export function updateSite(db: Db, access: Access, siteId: string, raw: unknown)
     });
     await recordSiteEvent(tx, access, site, 'siteUpdated', site.id, { fields: namedFields(input) });
     return updated;
-  });
+  }, 'manage', input.defaultLevel === undefined ? 'use' : 'change');
 }
 
 export function deleteSite(db: Db, access: Access, siteId: string): Promise<void> {
