@@ -131,6 +131,9 @@ describe('site permissions', () => {
     expect(listed.items.map((s) => s.id)).toEqual([site.id]);
     expect(listed.count).toBe(1);
     expect((await sdkError(asGuest.orgs.getSiteById(org.id, other.id))).status).toBe(404);
+    // The member's site count: the sites they have a role on (the owner administers both).
+    expect((await api.orgs.getMemberInOrganizationById(org.id, guest.id)).data.sites).toBe(1);
+    expect((await asGuest.orgs.getMemberInOrganizationById(org.id, guest.id)).data.sites).toBe(1);
     expect((await asGuest.orgs.listSiteSpaces(org.id, site.id)).status).toBe(200);
     expect((await sdkError(asGuest.orgs.updateSiteById(org.id, site.id, { title: 'Mine' }))).status).toBe(403);
     // A guest who only reads the site does not list who has access.

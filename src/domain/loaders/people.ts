@@ -5,7 +5,7 @@ import { Prisma, type Member, type Team, type TeamMember, type User } from '../.
 import type { Db } from '../../db/client.js';
 import { loadOrganizations, type OrganizationRow } from '../people/organizations/rows.js';
 import { visibleUsers } from '../people/members/rows.js';
-import { guestSeesSpace } from '../access/role-sql.js';
+import { guestSeesSpace, siteRoleSql } from '../access/role-sql.js';
 import type { Reach } from '../access/reach.js';
 import { countMemberTeams, memberTeamsPages, teamMembersPages, type MemberTeamRow, type TeamMemberRow } from '../people/teams/rows.js';
 import type { Page } from '../kernel/pagination/keyset.js';
@@ -65,10 +65,21 @@ export function peopleLoaders(db: Db, viewerId: string, registry: LoaderRegistry
       return countsByMember(rows, keys);
     }),
     /**
-     * How many sites each organization has: the sites a member with an organization role sees
-     * (`viewSites`), read for a whole member list in one statement.
+     * How many sites each member (by memberKey) has a role on (role-sql.ts siteRoleSql), among
+     * those the caller has a role on too: one statement for a whole member list (an organization
+     * holds few sites).
      */
-    organizationSiteCount: registry.track<string, number>((ids) => countPerKey(db, ids, (org) => sql`"Site" WHERE "organizationId" = ${org}`)),
+    memberSiteCount: registry.track<string, number>(async (keys) => {
+      const pairs = keys.map(splitKey);
+      const rows = await db.$queryRaw<{ organizationId: string; userId: string; n: number }[]>(sql`
+        SELECT m."organizationId", m."userId", count(*)::int AS n FROM "Member" m
+        JOIN "Site" s ON s."organizationId" = m."organizationId"
+        LEFT JOIN "Member" viewer ON viewer."organizationId" = s."organizationId" AND viewer."userId" = ${viewerId}
+        WHERE (m."organizationId", m."userId") IN (SELECT * FROM unnest(${pairs.map((p) => p[0])}::text[], ${pairs.map((p) => p[1])}::text[]))
+          AND ${siteRoleSql('m', 's')} IS NOT NULL AND ${siteRoleSql('viewer', 's')} IS NOT NULL
+        GROUP BY 1, 2`);
+      return countsByMember(rows, keys);
+    }),
     /** How many live spaces each team holds a grant on. */
     teamSpaceCount: registry.track<string, number>((ids) =>
       countPerKey(db, ids, (team) => sql`"ContentPermission" p JOIN "Space" s ON s."id" = p."spaceId" AND ${liveSql('s')} WHERE p."teamId" = ${team}`),

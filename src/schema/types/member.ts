@@ -51,8 +51,8 @@ export const MemberRef = builder.prismaObject('Member', {
     }),
     sites: t.int({
       description:
-        'Sites the member can see: every site of the organization for a member with an organization role (sites have no grants of their own here), none for a guest or a disabled member.',
-      resolve: (m, _args, ctx) => (m.role && !m.disabled ? ctx.loaders.organizationSiteCount.load(m.organizationId) : 0),
+        'Sites the member has a role on (docs/access.md#sites), among those the caller has a role on: none for a disabled member.',
+      resolve: (m, _args, ctx) => ctx.loaders.memberSiteCount.load(memberKey(m.organizationId, m.userId)),
     }),
     spaceAccess: t.connection({
       type: MemberSpaceAccess,
