@@ -236,6 +236,35 @@ describe('site permissions', () => {
     expect(removed.removeSiteUserPermission).toEqual({ removed: true, site: { users: { totalCount: 0 } } });
   });
 
+  it('runs the same number of SQL statements for who has access, the grants and the member counts, for 3 and for 12 members', async () => {
+    const statements = async (n: number) => {
+      const { org, owner } = await createOrg(server.db);
+      const api = sdk(server.url, owner.token);
+      const site = (await api.orgs.createSite(org.id, { title: 'Docs' })).data;
+      const team = (await api.orgs.createOrganizationTeam(org.id, { title: 'All' })).data;
+      for (let i = 0; i < n; i++) {
+        const member = await createActor(server.db, { org: org.id, role: i % 2 ? 'guest' : 'read' });
+        await api.orgs.addMemberToOrganizationTeamById(org.id, team.id, member.id, {});
+        await api.orgs.inviteToSite(org.id, site.id, { role: 'edit', users: [member.id] } as never);
+      }
+      await api.orgs.inviteToSite(org.id, site.id, { role: 'read', teams: [team.id] } as never);
+      server.queries.length = 0;
+      const data = await gqlOk(server.url, owner.token, `query($site: ID!, $org: ID!) {
+        site(id: $site) {
+          aggregatedUsers(first: 50) { totalCount edges { node { permission origin { type } user { id } } } }
+          edit: aggregatedUsers(first: 50, role: edit) { totalCount }
+          users(first: 50) { totalCount edges { node { user { id } } } }
+          teams(first: 50) { totalCount edges { node { team { id } } } }
+        }
+        organization(id: $org) { members(first: 50) { edges { node { sites } } } }
+      }`, { site: site.id, org: org.id });
+      expect(data.site.aggregatedUsers.totalCount).toBe(n + 1);
+      expect(data.site.edit.totalCount).toBe(n);
+      return server.queries.length;
+    };
+    expect(await statements(12)).toBe(await statements(3));
+  });
+
   it('drops a removed member\'s site grants', async () => {
     const { org, api, site, guest } = await setup();
     await api.orgs.inviteToSite(org.id, site.id, { role: 'read', users: [guest.id] } as never);

@@ -12,7 +12,7 @@ import { maySite } from '../../access/capabilities.js';
 import { inviteInput, requireGrantees, type Grantee, type InviteInput } from '../../access/grants.js';
 import { guardedWrite } from '../../access/guarded-write.js';
 import { siteRoleSql } from '../../access/role-sql.js';
-import { roleSchema, type Role } from '../../access/roles.js';
+import { highest, isRole, ROLES, roleSchema, type Role } from '../../access/roles.js';
 import { forbidden } from '../../../lib/errors.js';
 import { parseInput } from '../../../lib/validation.js';
 import { newId } from '../../kernel/ids.js';
@@ -129,29 +129,50 @@ function originOf(site: SiteRow, m: MemberRow & AudienceColumns): SiteRoleOrigin
   return { type: 'site', reason: 'default' };
 }
 
+/** A member's role on a site from their organization role alone (no grant): role-sql.ts siteRoleSql without the grants. */
+function roleWithoutGrants(orgRole: Role, defaultLevel: string | null): Role | null {
+  if (orgRole === 'admin') return 'admin';
+  if (defaultLevel === null) return null;
+  return defaultLevel === 'inherit' || !isRole(defaultLevel) ? orgRole : highest([orgRole, defaultLevel]);
+}
+
 export type SiteAudienceFilter = Omit<MemberFilter, 'role'> & { role?: Role | 'guest' | null; team?: string | null };
 
 /**
  * Every member with access to the site and their role on it, as the member list sorts and
  * searches (`role`: their role on the site, or `guest` for members reached only by grants;
- * `team`: members of that team). Read from the Member indexes in the list's order, with the
- * holders of the site's grants as one uncorrelated set: a page reads about `limit` members (up to
- * the organization's size when a filter matches few), never the organization into memory.
+ * `team`: members of that team). The holders of the site's grants (few) are read first, with
+ * their role; everyone else's access and role follow from their organization role and the
+ * site's default level, so the page reads the Member index of its sort with a column test per
+ * member — about `limit` members, or further when a filter matches few — and never computes a
+ * role per member nor reads the organization into memory. The unfiltered total is the
+ * organization's counter of members with a role plus the guests among the holders.
  */
 export async function siteAudience(db: Db, access: Access, siteId: string, filter: SiteAudienceFilter, args: PageArgs): Promise<CountedPage<SiteAudienceEntry>> {
   const site = await requireSiteAudience(access, siteId);
-  const holders = sql`SELECT p."userId" FROM "SitePermission" p WHERE p."siteId" = ${siteId} AND p."userId" IS NOT NULL
-    UNION SELECT t."userId" FROM "SitePermission" p JOIN "TeamMember" t ON t."teamId" = p."teamId" WHERE p."siteId" = ${siteId}`;
-  const roleOn = sql`(SELECT ${siteRoleSql('m', 'x')} FROM "Site" x WHERE x."id" = ${siteId})`;
-  const reached = site.defaultLevel === null ? sql`m."role" = 'admin'` : sql`m."role" IS NOT NULL`;
-  const conditions = [sql`NOT m."disabled"`, sql`(${reached} OR m."userId" IN (${holders}))`];
-  if (filter.role === 'guest') conditions.push(sql`m."role" IS NULL`);
-  else if (filter.role) conditions.push(sql`${roleOn} = ${filter.role}`);
+  const held = await db.$queryRaw<{ userId: string; orgRole: Role | null; disabled: boolean; role: Role | null }[]>(sql`
+    SELECT m."userId", m."role"::text AS "orgRole", m."disabled", ${siteRoleSql('m', 'x')} AS "role"
+    FROM "Site" x JOIN "Member" m ON m."organizationId" = x."organizationId"
+    WHERE x."id" = ${siteId} AND m."userId" IN (
+      SELECT p."userId" FROM "SitePermission" p WHERE p."siteId" = ${siteId} AND p."userId" IS NOT NULL
+      UNION SELECT t."userId" FROM "SitePermission" p JOIN "TeamMember" t ON t."teamId" = p."teamId" WHERE p."siteId" = ${siteId})`);
+  const holders = held.map((h) => h.userId);
+  /** Members whose organization role alone gives them one of `roles` on the site. */
+  const byOrgRole = (roles: (Role | null)[]) => {
+    const orgRoles = ROLES.filter((r) => roles.includes(roleWithoutGrants(r, site.defaultLevel)));
+    return orgRoles.length ? sql`m."role" IN (${Prisma.join(orgRoles.map((r) => sql`${r}::"Role"`))})` : sql`false`;
+  };
+  const grantedHere = (ids: string[]) => sql`m."userId" = ANY(${ids}::text[])`;
+  const notHolder = sql`NOT m."userId" = ANY(${holders}::text[])`;
+  const conditions = [sql`NOT m."disabled"`];
+  if (filter.role === 'guest') conditions.push(sql`m."role" IS NULL`, grantedHere(held.filter((h) => h.orgRole === null && h.role).map((h) => h.userId)));
+  else if (filter.role) conditions.push(sql`(${grantedHere(held.filter((h) => h.role === filter.role).map((h) => h.userId))} OR (${notHolder} AND ${byOrgRole([filter.role])}))`);
+  else conditions.push(sql`(${grantedHere(held.filter((h) => h.role).map((h) => h.userId))} OR (${notHolder} AND ${byOrgRole([...ROLES])}))`);
   if (filter.team) conditions.push(sql`m."userId" IN (SELECT tm."userId" FROM "TeamMember" tm WHERE tm."teamId" = ${filter.team})`);
   const within: MemberSubset = {
     tag: `site-audience:${siteId}:${filter.role ?? ''}:${filter.team ?? ''}`,
     conditions,
-    columns: sql`, ${roleOn} AS "siteRole",
+    columns: sql`, (SELECT ${siteRoleSql('m', 'x')} FROM "Site" x WHERE x."id" = ${siteId}) AS "siteRole",
       (SELECT p."role"::text FROM "SitePermission" p WHERE p."siteId" = ${siteId} AND p."userId" = m."userId") AS "userGrant",
       (SELECT p."role"::text || ':' || p."teamId" FROM "SitePermission" p JOIN "TeamMember" t ON t."teamId" = p."teamId" AND t."userId" = m."userId"
         WHERE p."siteId" = ${siteId} ORDER BY p."role", p."teamId" LIMIT 1) AS "teamGrant"`,
@@ -159,5 +180,11 @@ export async function siteAudience(db: Db, access: Access, siteId: string, filte
   const memberFilter: MemberFilter = { order: filter.order, search: filter.search, sort: filter.sort };
   const page = await membersPage<AudienceColumns>(db, site.organizationId, memberFilter, args, within);
   const rows = page.rows.map((m) => ({ ...m, origin: originOf(site, m) }));
-  return counted({ ...page, rows, cursorOf: (row) => page.cursorOf(row as never) }, () => countMembersWithin(db, site.organizationId, memberFilter, within));
+  const unfiltered = !filter.role && !filter.team && !filter.search?.trim() && filter.sort !== 'lastSeenAt' && site.defaultLevel !== null;
+  const total = async () => {
+    if (!unfiltered) return countMembersWithin(db, site.organizationId, memberFilter, within);
+    const org = await access.loaders.organization.load(site.organizationId);
+    return (org?.roleMemberCount ?? 0) + held.filter((h) => h.orgRole === null && !h.disabled && h.role).length;
+  };
+  return counted({ ...page, rows, cursorOf: (row) => page.cursorOf(row as never) }, total);
 }
