@@ -10,6 +10,9 @@ import { gqlOk, sdk, sdkError } from './helpers/clients.js';
 import { expectDocumented, expectSchema } from './helpers/documented.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
+import { Access } from '../src/domain/access/access.js';
+import { mayLearnOf } from '../src/domain/access/event-audience.js';
+import { createLoaders } from '../src/domain/loaders/index.js';
 
 const server = useServer();
 
@@ -263,6 +266,15 @@ describe('site permissions', () => {
       return server.queries.length;
     };
     expect(await statements(12)).toBe(await statements(3));
+  });
+
+  it('tells a site\'s events to who has a role on it, granted guests included, when they are delivered', async () => {
+    const { org, api, site, reader, guest } = await setup();
+    const learns = (userId: string) => mayLearnOf(server.db, new Access(createLoaders(server.db, userId), userId), { kind: 'sitePermissionsGranted', organizationId: org.id, subjectId: site.id, siteId: site.id });
+    expect([await learns(reader.id), await learns(guest.id)]).toEqual([true, false]);
+    await api.orgs.inviteToSite(org.id, site.id, { role: 'read', users: [guest.id] } as never);
+    await api.orgs.updateSiteById(org.id, site.id, { defaultLevel: null } as never);
+    expect([await learns(reader.id), await learns(guest.id)]).toEqual([false, true]);
   });
 
   it('drops a removed member\'s site grants', async () => {
