@@ -1,4 +1,6 @@
+import { updateProfile } from '../../domain/people/identity/profile.js';
 import { builder } from '../builder.js';
+import { forgetLoaded } from '../context.js';
 import { apiUrl } from '../urls.js';
 
 export const UserRef = builder.prismaNode('User', {
@@ -25,5 +27,30 @@ builder.queryField('viewer', (t) =>
     type: UserRef,
     description: 'The user behind the API token.',
     resolve: async (_root, _args, ctx) => (await ctx.loaders.user.load(ctx.viewer.userId))!,
+  }),
+);
+
+const UpdateUserInput = builder.inputType('UpdateUserInput', {
+  description: 'New values for a user\'s profile; at least one.',
+  fields: (t) => ({
+    displayName: t.string({ description: 'The full name shown for the user (1 to 64 characters).' }),
+    photoURL: t.string({ description: 'An http(s) URL of the user\'s picture; null removes it.' }),
+  }),
+});
+
+builder.mutationField('updateUser', (t) =>
+  t.field({
+    type: UserRef,
+    description:
+      'Changes a user\'s display name or photo. Only the user themself; a token issued by one organization (its SAML sign-in or invitation link) only while the account belongs to that organization alone.',
+    args: {
+      userId: t.arg.id({ required: true, description: 'The user\'s ID: the caller\'s own.' }),
+      input: t.arg({ type: UpdateUserInput, required: true, description: 'The fields to change.' }),
+    },
+    resolve: async (_root, { userId, input }, ctx) => {
+      const user = await updateProfile(ctx.db, ctx.access, String(userId), input);
+      forgetLoaded(ctx);
+      return user;
+    },
   }),
 );
