@@ -1,48 +1,14 @@
 // How much of the public API document quire serves, computed — never counted by hand: every
 // operation of @gitbook/api's spec/openapi.json is either served (it is in src/rest/openapi.json,
 // the document GET /v1/openapi.json answers, made from the route table by openapi-document.mjs),
-// out of scope (a rule below, with its reason), or not served yet. `--write` puts the summary in
+// out of scope (a rule of out-of-scope.mjs, with its reason), or not served yet. `--write` puts the summary in
 // the README between its api-coverage markers; test/api-coverage.test.ts fails while it is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { outOfScope } from './out-of-scope.mjs';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
-
-/** Families quire leaves out on purpose: the first rule an operation matches names its family. */
-export const OUT_OF_SCOPE = [
-  {
-    area: 'Integrations',
-    why: 'third-party apps that run on the real service\'s integration platform; quire offers the API and webhooks instead',
-    match: (op) => op.tags.some((t) => t.includes('integration')) || /\/integrations?\b|\/installations\b|integration-/.test(op.path),
-  },
-  {
-    area: 'Git providers\' apps',
-    why: 'GitHub App and GitLab installations; quire syncs with any git server over HTTPS (docs/git-sync.md)',
-    match: (op) => op.tags.includes('git'),
-  },
-  {
-    area: 'AI',
-    why: 'ask, agents and their channels, conversations and instructions, MCP servers, site context, findings and questions, AI translation runs and their glossary: quire runs no language model',
-    match: (op) =>
-      op.tags.some((t) => /-ask$|^organization-ask$|-ai$|agent|site-questions|site-channels|mcp|site-context|conversations|glossary/.test(t)) ||
-      /\/agent[-/]|\/ask\b|\/translations\/\{translationId\}\/run$/.test(op.path),
-  },
-  { area: 'Insights', why: 'visitor analytics of published sites', match: (op) => op.tags.includes('site-insights') },
-  { area: 'Ads', why: 'advertising on published sites', match: (op) => op.tags.includes('site-ads') },
-  { area: 'Billing', why: 'the real service\'s plans and AI usage', match: (op) => op.tags.includes('billing') },
-  { area: 'Style guides', why: 'AI-checked writing rules', match: (op) => /styleguide/.test(op.path) },
-  {
-    area: 'In-app notifications',
-    why: 'a token for the real service\'s notification service; quire notifies by e-mail and webhooks',
-    match: (op) => op.path === '/user/notifications/token',
-  },
-  {
-    area: 'Computed content',
-    why: 'documents computed by integrations\' content sources',
-    match: (op) => /\/content\/computed\//.test(op.path),
-  },
-];
 
 const key = (method, p) => `${method.toUpperCase()} ${p}`;
 
@@ -69,7 +35,7 @@ export function coverage(root = path.resolve(import.meta.dirname, '..')) {
     if (answering?.own) result.ownShape.push(op.key);
     else if (answering) result.served += 1;
     if (answering) continue;
-    const rule = OUT_OF_SCOPE.find((r) => r.match(op));
+    const rule = outOfScope(op);
     const groups = rule ? result.outOfScope : result.notYet;
     const group = rule ? rule.area : op.tags[0] ?? 'untagged';
     if (!groups.has(group)) groups.set(group, { why: rule?.why, operations: [] });

@@ -67,14 +67,15 @@ function routeIndex(compiled: Compiled[]): (path: string) => Compiled[] {
   return (path) => inTableOrder(buckets.get(keyOf(path)) ?? []).filter((c) => c.pattern.test(path));
 }
 
-/** Paths of the public API document that this server does not serve (yet): answered with 501. */
+/** Paths of the public API document that this server does not serve: answered with 501, naming why when on purpose. */
 function unservedPaths(served: Route[]) {
   const servedKeys = new Set(served.map((r) => `${r.method} ${r.path}`));
   return publicDocument.paths
     .filter((key) => !servedKeys.has(key))
     .map((key) => {
       const [method, path] = key.split(' ');
-      return { method, path, pattern: pathPattern(path) };
+      const reasons: Record<string, string> = publicDocument.outOfScope;
+      return { method, path, pattern: pathPattern(path), outOfScope: reasons[key] };
     });
 }
 
@@ -165,7 +166,8 @@ export function createRestHandler(routes: Route[], { yoga, contexts, logger = si
       const documented = unserved.find((u) => u.method === req.method && u.pattern.test(path));
       if (documented) {
         requestInfo(req).route = `${documented.method} /v1${documented.path}`;
-        return failure(501, `${documented.method} /v1${documented.path} is not implemented by this server yet`);
+        const what = `${documented.method} /v1${documented.path}`;
+        return failure(501, documented.outOfScope ? `${what} is out of this server's scope (${documented.outOfScope})` : `${what} is not implemented by this server yet`);
       }
     }
     if (!candidates.length) return failure(404, `No route for ${req.method} ${url.pathname}`);
