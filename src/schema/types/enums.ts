@@ -7,7 +7,7 @@ export const RoleEnum = builder.enumType('Role', {
     admin: { description: 'Everything: manage access, settings, moving and deleting, and moderate comments.' },
     create: { description: 'Review, and create spaces and collections (inside a collection, or at the root as an organization role).' },
     review: { description: 'Edit, and review and merge change requests.' },
-    edit: { description: 'Comment, and write content (through change requests, or directly on a live space).' },
+    edit: { description: 'Comment, and write content: open and edit change requests, sync with git (refused on a locked space).' },
     comment: { description: 'Read, and post comments and replies and react to them.' },
     read: { description: 'Read the content, its comments and its links.' },
   } as const satisfies Record<Role, { description: string }>,

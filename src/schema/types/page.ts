@@ -75,7 +75,7 @@ PageRef.implement({
     }),
     target: t.field({ type: 'JSON', nullable: true, description: 'Link pages: where they point (ContentRef).', resolve: (p) => data(p).target ?? null }),
     createdAt: t.field({ description: 'When the page was first created.', type: 'DateTime', resolve: (p) => p.node.entry.createdAt }),
-    updatedAt: t.field({ description: 'When the page last changed.', type: 'DateTime', resolve: (p) => p.node.entry.updatedAt }),
+    updatedAt: t.field({ description: 'When this version of the page was written (its last change as of this revision).', type: 'DateTime', resolve: (p) => p.node.entry.updatedAt }),
     documentId: t.string({ nullable: true, description: 'ID of the body (documents only); the same body has the same ID in every revision.', resolve: (p) => p.node.entry.documentId }),
     document: t.field({ type: 'JSON', nullable: true, description: 'The body as a JSON document (documents only).', resolve: (p, _a, ctx) => body(ctx, p) }),
     markdown: t.string({
