@@ -22,7 +22,7 @@ builder.mutationFields((t) => ({
     args: {
       spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }),
       id: t.arg.id({ required: true, description: 'ID or number of the change request.' }),
-      files: t.arg({ type: ['File'], required: true }),
+      files: t.arg({ description: 'The files, as multipart uploads; each keeps its file name and media type.', type: ['File'], required: true }),
     },
     resolve: async (_root, { spaceId, id, files }, ctx) => {
       const read = await Promise.all(
@@ -41,7 +41,7 @@ builder.mutationFields((t) => ({
     args: {
       spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }),
       id: t.arg.id({ required: true, description: 'ID or number of the change request.' }),
-      title: t.arg.string({ required: true }),
+      title: t.arg.string({ description: 'Its title.', required: true }),
       document: t.arg({ type: 'JSON', required: false, description: '`{markdown}`, `{document}` or `{}`.' }),
     },
     resolve: async (_root, { spaceId, id, title, document }, ctx) => {
@@ -56,8 +56,8 @@ builder.mutationFields((t) => ({
       spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }),
       id: t.arg.id({ required: true, description: 'ID or number of the change request.' }),
       reusableContentId: t.arg.id({ required: true, description: 'The reusable content\'s ID.' }),
-      title: t.arg.string({ required: false }),
-      document: t.arg({ type: 'JSON', required: false }),
+      title: t.arg.string({ description: 'The new title; left out, unchanged.', required: false }),
+      document: t.arg({ description: 'The new body: `{markdown}`, `{document}` or `{}`; left out, unchanged.', type: 'JSON', required: false }),
     },
     resolve: async (_root, { spaceId, id, reusableContentId, title, document }, ctx) => {
       const input = { ...(title != null ? { title } : {}), ...(document != null ? { document } : {}) };
@@ -67,7 +67,7 @@ builder.mutationFields((t) => ({
   }),
   deleteReusableContent: t.boolean({
     description: 'Deletes reusable content in a change request.',
-    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), id: t.arg.id({ required: true }), reusableContentId: t.arg.id({ required: true, description: 'The reusable content\'s ID.' }) },
+    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), id: t.arg.id({ description: 'ID or number of the change request.', required: true }), reusableContentId: t.arg.id({ required: true, description: 'The reusable content\'s ID.' }) },
     resolve: async (_root, { spaceId, id, reusableContentId }, ctx) => {
       await deleteReusableContent(ctx.db, ctx.access, String(spaceId), String(id), String(reusableContentId));
       return true;

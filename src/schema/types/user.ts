@@ -7,13 +7,13 @@ export const UserRef = builder.prismaNode('User', {
   description: 'A person with an account: a member of organizations, the author of edits and comments.',
   id: { field: 'id' },
   fields: (t) => ({
-    displayName: t.exposeString('displayName'),
+    displayName: t.exposeString('displayName', { description: 'The name shown for them.' }),
     email: t.string({
       nullable: true,
       description: 'Shown to the user themself, to members with an organization role in an organization of theirs, and to teammates; null to others (who see the name).',
       resolve: async (user, _args, ctx) => (user.id === ctx.viewer.userId || (await ctx.loaders.userVisible.load(user.id)) ? user.email : null),
     }),
-    photoURL: t.exposeString('photoURL', { nullable: true }),
+    photoURL: t.exposeString('photoURL', { description: 'The URL of their picture; null when they have none.', nullable: true }),
     urls: t.field({
       description: 'Its URLs (in this API; in the app where the app shows it).',
       type: builder.simpleObject('UserUrls', { description: 'Where a user is, in this API.', fields: (u) => ({ location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }) }) }),
