@@ -28,11 +28,11 @@ export function frame(site: Site, sitePath: string, located: Located, visitor: V
           })
         : [],
     searchAction: join('~search', ...spacePrefix),
-    noindex: site.visibility !== 'public',
+    noindex: site.visibility !== 'public' || !!visitor.preview,
     stylesheetUrl: `${join('~assets')}/${SITE_CSS_ASSET}`,
     mathStylesheetUrl: join('~assets', KATEX_ASSETS, 'katex.min.css'),
   };
-  const etagParts = [site.id, site.updatedAt, site.defaultSectionId, site.defaultSiteSpaceId, located.sections.map((s) => [s.id, s.updatedAt, s.defaultSiteSpaceId]), located.siteSpaces.map((ss) => [ss.id, ss.updatedAt, ss.space.revisionId, ss.space.updatedAt]), visitor.claims, visitor.shareKey ?? null];
+  const etagParts = [site.id, site.updatedAt, site.defaultSectionId, site.defaultSiteSpaceId, located.sections.map((s) => [s.id, s.updatedAt, s.defaultSiteSpaceId]), located.siteSpaces.map((ss) => [ss.id, ss.updatedAt, ss.space.revisionId, ss.space.updatedAt]), visitor.claims, visitor.shareKey ?? null, visitor.preview ?? false];
   return { view, hrefOf, etagParts, customization };
 }
 
