@@ -11,7 +11,7 @@ import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { gqlOk, http, sdk, sdkError } from './helpers/clients.js';
 import { expectDocumented, expectSchema } from './helpers/documented.js';
-import { createActor, createOrg } from './helpers/factories.js';
+import { createActor, createOrg, spaceWithPages } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 
 const server = useServer({ worker: true });
@@ -21,17 +21,7 @@ const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { 
 /** A URL the API made (under QUIRE_PUBLIC_URL), on the test server. */
 const local = (url: string) => new URL(`${new URL(url).pathname}${new URL(url).search}`, server.url).toString();
 
-/** A space whose current revision holds `pages` (markdown), merged so the search index has them. */
-async function spaceWith(token: string, orgId: string, title: string, pages: { title: string; markdown: string }[]) {
-  const api = sdk(server.url, token);
-  const space = (await api.orgs.createSpace(orgId, { title })).data;
-  const cr = (await api.spaces.createChangeRequest(space.id, { subject: 'Content' })).data;
-  for (const page of pages) {
-    await http(server.url, token, 'POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, { changes: [{ operation: 'insert_page', title: page.title, document: { markdown: page.markdown } }] });
-  }
-  await api.spaces.mergeChangeRequest(space.id, cr.id);
-  return space;
-}
+const spaceWith = (token: string, orgId: string, title: string, pages: { title: string; markdown: string }[]) => spaceWithPages(server.url, token, orgId, title, pages);
 
 async function setup(visibility = 'public') {
   const { org, owner } = await createOrg(server.db);
