@@ -9,7 +9,7 @@
  */
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { gqlOk, http, sdk, sdkError } from './helpers/clients.js';
+import { gql, gqlOk, http, sdk, sdkError } from './helpers/clients.js';
 import { expectDocumented, expectSchema } from './helpers/documented.js';
 import { createActor, createOrg, spaceWithPages } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
@@ -354,5 +354,40 @@ describe('site space duplicate', () => {
     expect((await sdkError(sdk(server.url, editor.token).orgs.duplicateSiteSpace(org.id, site.id, guideSiteSpace, {}))).status).toBe(403);
     expect((await sdkError(sdk(server.url, stranger.token).orgs.duplicateSiteSpace(org.id, site.id, guideSiteSpace, {}))).status).toBe(404);
     expect(await server.db.space.count({ where: { organizationId: org.id } })).toBe(spaces);
+  });
+});
+
+describe('site operations in GraphQL', () => {
+  it('reads and rotates the publishing auth, previews, sorts and duplicates with the same rules', async () => {
+    const { org, owner, api, site, guideSiteSpace } = await setup('visitor-auth');
+    const q = (query: string, variables: Record<string, unknown> = {}) => gqlOk(server.url, owner.token, query, { org: org.id, site: site.id, ...variables });
+    const before = (await q('query($site: ID!) { site(id: $site) { publishingAuth { backend privateKey fallbackURL } } }')).site.publishingAuth;
+    expect(before).toMatchObject({ backend: 'custom', fallbackURL: null });
+    const updated = (await q('mutation($org: ID, $site: ID!) { updateSitePublishingAuth(organizationId: $org, siteId: $site, input: {backend: "custom", fallbackURL: "https://a.example.com/in"}) { fallbackURL privateKey } }')).updateSitePublishingAuth;
+    expect(updated).toEqual({ fallbackURL: 'https://a.example.com/in', privateKey: before.privateKey });
+    const rotated = (await q('mutation($org: ID, $site: ID!) { regenerateSitePublishingAuth(organizationId: $org, siteId: $site) { privateKey fallbackURL } }')).regenerateSitePublishingAuth;
+    expect(rotated.privateKey).not.toBe(before.privateKey);
+    expect(rotated.fallbackURL).toBe('https://a.example.com/in');
+
+    const preview = (await q('query($site: ID!) { site(id: $site) { preview(claims: {plan: "pro"}) { url expiresAt } } }')).site.preview;
+    expect(new Date(preview.expiresAt).getTime() - Date.now()).toBeGreaterThan(59 * 60 * 1000);
+    expect((await get(local(preview.url))).status).toBe(200);
+
+    const copy = (await q('mutation($org: ID, $site: ID!, $ss: ID!) { duplicateSiteSpace(organizationId: $org, siteId: $site, siteSpaceId: $ss) { id location space { title } } }', { ss: guideSiteSpace })).duplicateSiteSpace;
+    expect(copy.space.title).toBe('Guide (copy)');
+    const sorted = (await q(
+      'mutation($org: ID, $site: ID!, $id: ID!, $before: ID!) { sortSiteStructure(organizationId: $org, siteId: $site, item: {type: "site-space", id: $id}, position: {before: {type: "site-space", id: $before}}) { __typename ... on SiteSpace { id } } }',
+      { id: copy.id, before: guideSiteSpace },
+    )).sortSiteStructure;
+    expect(sorted).toEqual({ __typename: 'SiteSpace', id: copy.id });
+    expect((await api.orgs.listSiteSpaces(org.id, site.id)).data.items.map((s) => s.id)).toEqual([copy.id, guideSiteSpace]);
+
+    // Another organization's ID beside the site: not found, nothing changed.
+    const stranger = (await createOrg(server.db)).owner;
+    const refused = await gql(server.url, owner.token, 'mutation($org: ID, $site: ID!) { regenerateSitePublishingAuth(organizationId: $org, siteId: $site) { privateKey } }', { org: (await createOrg(server.db)).org.id, site: site.id });
+    expect(refused.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    const asStranger = await gql(server.url, stranger.token, 'query($site: ID!) { site(id: $site) { preview { url } } }', { site: site.id });
+    expect(asStranger.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    expect((await q('query($site: ID!) { site(id: $site) { publishingAuth { privateKey } } }')).site.publishingAuth.privateKey).toBe(rotated.privateKey);
   });
 });
