@@ -129,6 +129,9 @@ describe('site publishing auth', () => {
     const updated = await api.orgs.updateSitePublishingAuthById(org.id, site.id, { backend: 'custom', fallbackURL: 'https://auth.example.com/login', logoutURL: 'https://auth.example.com/logout' });
     expectDocumented('patch', `${SITE}/publishing/auth`, '200', updated.data);
     expect(updated.data).toMatchObject({ object: 'publishing-auth', backend: 'custom', fallbackURL: 'https://auth.example.com/login', logoutURL: 'https://auth.example.com/logout' });
+    // A signed-in visitor is shown the way out.
+    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(updated.data.privateKey));
+    expect(await (await get(`${base}/?jwt_token=${token}`)).text()).toContain('href="https://auth.example.com/logout"');
     const sent = await get(`${base}/some/page`);
     expect(sent.status).toBe(302);
     expect(sent.headers.get('location')).toBe('https://auth.example.com/login?location=%2Fsome%2Fpage');

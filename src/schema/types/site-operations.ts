@@ -30,7 +30,7 @@ const SitePublishingAuthRef = builder.objectRef<PublishingAuth>('SitePublishingA
     backend: t.exposeString('backend', { description: 'Always `custom`: the visitor brings a JWT signed with `privateKey` (this server has no integrations).' }),
     privateKey: t.exposeString('privateKey', { description: 'The secret that signs (HS256) the visitors\' JWTs (`?jwt_token=`). Rotating it refuses every token signed with the old one.' }),
     fallbackURL: t.exposeString('fallbackURL', { nullable: true, description: 'Where a visitor without a valid token is sent (with `?location=` the path asked for); null: the site answers 401.' }),
-    logoutURL: t.exposeString('logoutURL', { nullable: true, description: 'The upstream URL that signs visitors out (kept for clients).' }),
+    logoutURL: t.exposeString('logoutURL', { nullable: true, description: 'The upstream URL that signs visitors out (a "Sign out" link in the published site\'s header).' }),
   }),
 });
 

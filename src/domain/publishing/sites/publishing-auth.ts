@@ -1,7 +1,7 @@
 /**
  * How visitors authenticate on a `visitor-auth` site (the public document's `site-publishing-auth`):
  * the key that signs their JWTs (HS256), the fallback URL a visitor without a valid token is sent
- * to, and the upstream sign-out URL. Only the `custom` backend exists here (no integrations).
+ * to, and the upstream sign-out URL (a header link for signed-in visitors). Only the `custom` backend exists here (no integrations).
  * Rotating the key makes every token signed with the old one fail at once: the published server
  * verifies each request against the site's current key (published/visitor.ts), cookies included.
  * Reading, changing and rotating need `publishingAuth` (capabilities.ts: organization admins).
