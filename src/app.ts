@@ -189,7 +189,7 @@ export function buildApp({
     }
     // Published sites: labelled by the kind of answer, before it is sent when the path says so.
     if (pathname.startsWith(`${PUBLISHED_PREFIX}/`)) info.route = siteRouteTemplate(req.method ?? 'GET', pathname, 'prefix');
-    if (await servePublished(req, res, { db, config, logger })) return void (info.route ??= siteRouteTemplate(req.method ?? 'GET', pathname, 'hostname'));
+    if (await servePublished(req, res, { db, config, logger, accessOf })) return void (info.route ??= siteRouteTemplate(req.method ?? 'GET', pathname, 'hostname'));
     const prefixed = PREFIX_ROUTES.find(([prefix]) => pathname.startsWith(prefix));
     if (prefixed) info.route = `${req.method} ${prefixed.join('')}`;
     if (pathname.startsWith(PDF_DOWNLOAD_PATH)) return serveExport(req, res, { db, config, accessOf, logger });

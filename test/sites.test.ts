@@ -227,6 +227,12 @@ describe('sites', () => {
       ['GET', `${base}/site-spaces/${ss.id}/customization`],
       ['PATCH', `${base}/site-spaces/${ss.id}/customization`, { title: 'Stolen' }],
       ['DELETE', `${base}/site-spaces/${ss.id}/customization`],
+      ['POST', `${base}/search`, { query: 'docs' }],
+      ['PATCH', `${base}/publishing/auth`, { backend: 'custom', fallbackURL: 'https://example.com/login' }],
+      ['POST', `${base}/publishing/auth/regenerate`],
+      ['GET', `${base}/publishing/preview`],
+      ['PATCH', `${base}/structure/sort`, { item: { type: 'site-space', id: ss.id }, position: {} }],
+      ['POST', `${base}/site-spaces/${ss.id}/duplicate`, {}],
     ];
     const routes = (await import('../src/rest/routes/index.js')).routes.filter((r) => r.path.startsWith('/orgs/{organizationId}/sites/{siteId}'));
     expect(paths.length).toBe(routes.length);

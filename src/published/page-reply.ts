@@ -16,7 +16,7 @@ import type { Visitor } from './visitor.js';
 export async function pageReply(deps: PublishedDeps, site: Site, sitePath: string, located: Located, visitor: Visitor, ifNoneMatch?: string): Promise<Reply> {
   const { view, hrefOf, etagParts } = frame(site, sitePath, located, visitor);
   const etag = etagOf([...etagParts, located.pagePath]);
-  const cache = cacheFor(site);
+  const cache = cacheFor(site, visitor);
   if (ifNoneMatch === etag) return { status: 200, body: '', type: 'text/html; charset=utf-8', etag, cache };
   const { siteSpace } = located;
   const content = await pageContent(deps.db, siteSpace.space.revisionId, located.pagePath, hrefOf);

@@ -27,8 +27,9 @@ export function send(req: IncomingMessage, res: ServerResponse, reply: Reply): v
 
 export const etagOf = (parts: unknown[]) => `"${createHash('sha256').update(JSON.stringify([RENDER_VERSION, ...parts])).digest('base64url').slice(0, 27)}"`;
 
-/** What an answer for this visitor may be cached as. */
-export const cacheFor = (site: Site) => (site.visibility === 'public' || site.visibility === 'unlisted' ? 'public, max-age=60, stale-while-revalidate=300' : 'private, no-cache');
+/** What an answer for this visitor may be cached as (a preview: by no one but the browser). */
+export const cacheFor = (site: Site, visitor?: { preview?: true }) =>
+  !visitor?.preview && (site.visibility === 'public' || site.visibility === 'unlisted') ? 'public, max-age=60, stale-while-revalidate=300' : 'private, no-cache';
 
 /** `sitePath`: where the site answers, for its favicon and stylesheet (unknown for a request naming no site). */
 function messageView(site: Site | null, sitePath?: string, lang = 'en'): MessagePageView {

@@ -20,6 +20,7 @@ import { searchReply } from './search-reply.js';
 import { siteOf } from './site-of-request.js';
 import { robotsTxt, sitemapXml } from './sitemap.js';
 import { admitVisitor } from './visitor.js';
+import { previewVisitor } from './preview.js';
 import { clientOf } from '../http/client-address.js';
 
 export async function servePublished(req: IncomingMessage, res: ServerResponse, deps: PublishedDeps): Promise<boolean> {
@@ -37,7 +38,10 @@ export async function servePublished(req: IncomingMessage, res: ServerResponse, 
     return true;
   }
   const { site, sitePath, segments } = target;
-  if (!site || !site.published) return (send(req, res, message(null, 404, 'This site does not exist, or is not published.')), true);
+  const secure = clientOf(req, deps.config.trustProxy).https;
+  // A preview link opens the site whether it is published or not (preview.ts).
+  const preview = site ? await previewVisitor(deps, site, req, url, sitePath || '/', secure) : null;
+  if (!site || (!site.published && !preview)) return (send(req, res, message(null, 404, 'This site does not exist, or is not published.')), true);
   if (segments[0] === '~assets') {
     if (!serveAsset(req, res, site, segments.slice(1))) send(req, res, message(site, 404, 'This file does not exist.', sitePath));
     return true;
@@ -57,7 +61,11 @@ export async function servePublished(req: IncomingMessage, res: ServerResponse, 
     send(req, res, { status: 200, body: await sitemapXml(deps.db, site, origin, sitePath), type: 'application/xml; charset=utf-8', cache: cacheFor(site) });
     return true;
   }
-  const admission = await admitVisitor(deps.db, site, req, url, sitePath || '/', clientOf(req, deps.config.trustProxy).https);
+  const admission = preview ? ({ ok: true, visitor: preview } as const) : await admitVisitor(deps.db, site, req, url, sitePath || '/', secure);
+  if (!admission.ok && admission.redirect) {
+    res.writeHead(302, { location: admission.redirect, 'cache-control': 'no-store' }).end();
+    return true;
+  }
   if (!admission.ok) {
     send(req, res, message(site, admission.status, admission.status === 401 ? 'This site is for signed-in visitors: open it from the link you were given.' : 'This site does not exist, or is not published.', sitePath));
     return true;

@@ -184,6 +184,7 @@ export function createRestHandler(routes: Route[], { yoga, contexts, logger = si
       params: Object.fromEntries(match.names.map((n, i) => [n, decodeURIComponent(values[i])])),
       query: url.searchParams,
       body: parseBody(req.method ?? 'GET', body),
+      headers: req.headers,
     };
     // Before anything walks the body: no NUL in any string, no nesting deeper than the limit.
     const problem = inputProblem(input.params) ?? inputProblem(Object.fromEntries(url.searchParams)) ?? inputProblem(input.body);
@@ -198,9 +199,9 @@ export function createRestHandler(routes: Route[], { yoga, contexts, logger = si
     if (!('data' in result) && !('errors' in result)) throw new Error('REST operations are queries and mutations, not subscriptions');
     if (result.errors?.length) return errorReply(result.errors);
     const { route } = match;
-    const status = typeof route.status === 'function' ? route.status(result.data) : route.status;
-    const headers = route.headers?.(result.data);
-    if (!route.result) return { status: status ?? 204, headers };
+    const status = typeof route.status === 'function' ? route.status(result.data, input) : route.status;
+    const headers = route.headers?.(result.data, input);
+    if (!route.result || status === 204) return { status: status ?? 204, headers };
     return { status: status ?? 200, body: withoutGitMetadata(input.query, route.result(result.data, input)), headers };
   }
 

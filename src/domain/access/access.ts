@@ -14,7 +14,7 @@ import type { OrganizationRow } from '../people/organizations/rows.js';
 import { isLive } from '../content/spaces/lifecycle.js';
 import type { Reader, SpaceRow } from '../content/spaces/rows.js';
 import type { JobRow } from '../work/jobs/rows.js';
-import { JOB_RULES, mayCollection, mayOrganization, maySpace, type CollectionAction, type JobAction, type OrganizationAction, type SpaceAction } from './capabilities.js';
+import { JOB_RULES, mayCollection, mayOrganization, maySpace, SITE_ACTIONS, type CollectionAction, type JobAction, type OrganizationAction, type SiteAction, type SpaceAction } from './capabilities.js';
 import type { Role } from './roles.js';
 import { reaches, type Reach } from './reach.js';
 
@@ -125,14 +125,17 @@ export class Access {
     return job;
   }
 
-  /** A site of an organization the caller may `view` (members with a role) or `manage` (admins) the sites of. */
-  async requireSite(id: string, action: 'view' | 'manage' = 'view'): Promise<Site> {
+  /**
+   * A site of an organization the caller may `view` (members with a role) the sites of, and do
+   * `action` with (SITE_ACTIONS: `manage` and the others are admins').
+   */
+  async requireSite(id: string, action: SiteAction = 'view'): Promise<Site> {
     const site = await this.loaders.site.load(id);
     const org = site && (await this.loaders.organization.load(site.organizationId));
     const membership = { member: !!org?.viewerIsMember, role: org?.viewerIsMember ? org.viewerRole : null };
     if (!site || !mayOrganization('viewSites', membership)) throw notFound('Site');
     await this.requireReach(site.organizationId, 'Site');
-    if (action === 'manage' && !mayOrganization('manageSites', membership)) throw forbidden();
+    if (!mayOrganization(SITE_ACTIONS[action], membership)) throw forbidden();
     return site;
   }
 }

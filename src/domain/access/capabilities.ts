@@ -82,6 +82,12 @@ export const ORGANIZATION_RULES = {
   viewSites: 'nonGuest',
   /** Create, change, publish and delete sites: their structure, customization and share links. */
   manageSites: 'admin',
+  /** Search a site's content as JSON (`searchSiteContent`): who sees the site. */
+  searchSites: 'nonGuest',
+  /** Read and change how visitors authenticate on a site (its key, fallback and sign-out URLs); rotate its key. */
+  manageSitePublishingAuth: 'admin',
+  /** Get a signed preview URL of a site (published or not), which the published server honours: who may edit the site. */
+  previewSites: 'admin',
   /** See the organization's OpenAPI specifications and their versions. */
   viewOpenAPISpecs: 'nonGuest',
   /** Create, replace the source of and delete OpenAPI specifications. */
@@ -97,6 +103,15 @@ export const ORGANIZATION_RULES = {
   /** Webhook endpoints: register, change, rotate their secrets, read and re-send their deliveries. */
   manageWebhooks: 'admin',
 } as const satisfies Record<string, OrgRequirement>;
+
+/** What `Access.requireSite` checks, by the site operation's name: the organization rule above. */
+export const SITE_ACTIONS = {
+  view: 'viewSites',
+  manage: 'manageSites',
+  search: 'searchSites',
+  publishingAuth: 'manageSitePublishingAuth',
+  preview: 'previewSites',
+} as const satisfies Record<string, OrganizationAction>;
 
 /**
  * Jobs work on a space: who may view the space sees its jobs (imports, copies), who may edit it
@@ -126,6 +141,7 @@ export type CollectionAction = keyof typeof COLLECTION_RULES;
 export type OrganizationAction = keyof typeof ORGANIZATION_RULES;
 export type TeamAction = keyof typeof TEAM_RULES;
 export type JobAction = keyof typeof JOB_RULES;
+export type SiteAction = keyof typeof SITE_ACTIONS;
 
 function allows<Row>(rule: Rule<Row>, role: Role | null, row: Row): boolean {
   return atLeast(role, rule.role) && (rule.when?.(row) ?? true);

@@ -42,6 +42,8 @@ export const EVENT_AUDIENCES = {
   /** Sites, their parts and share links: who may read the site (`siteId`; members with a role). */
   site: { requires: 'viewSites' },
   shareLink: { requires: 'viewSites' },
+  /** How visitors authenticate on a site: who manages it (organization admins). */
+  sitePublishingAuth: { requires: 'manageSitePublishingAuth' },
   /** Organization-wide publishing settings: members with a role, as their reads. */
   openApiSpec: { requires: 'viewOpenAPISpecs' },
   translation: { requires: 'viewTranslations' },

@@ -47,6 +47,7 @@ export const EVENT_KINDS = {
   siteCreated: 'A site was created.',
   siteUpdated: 'A site\'s settings changed, or it was published or unpublished (`data.fields`).',
   siteDeleted: 'A site was deleted (without `siteId`: the site is gone; told to who may see the organization\'s sites).',
+  sitePublishingAuthUpdated: 'How visitors authenticate on a site changed (`data.fields`: fallbackURL, logoutURL), or its key was rotated (`data.rotated`): told to organization admins.',
   siteSpaceAdded: 'A space was published in a site (`data.spaceId`, `data.sectionId`).',
   siteSpaceUpdated: 'A site space\'s path, condition or position changed (`data.fields`).',
   siteSpaceRemoved: 'A space was removed from a site (`data.spaceId`).',

@@ -11,9 +11,9 @@ import { booleanParam, CONNECTION_FIELDS, listOf, pageArgs, pick, route, stringP
 import { arrayPage } from '../list-page.js';
 import { restPosition } from '../position.js';
 
-const SITES = '/orgs/{organizationId}/sites';
-const SITE = `${SITES}/{siteId}`;
-const ids = ({ params }: RestInput) => ({ org: params.organizationId, site: params.siteId });
+export const SITES = '/orgs/{organizationId}/sites';
+export const SITE = `${SITES}/{siteId}`;
+export const ids = ({ params }: RestInput) => ({ org: params.organizationId, site: params.siteId });
 // The public document: deletes answer 205 when something was removed.
 const gone = () => 205;
 
@@ -21,11 +21,11 @@ const gone = () => 205;
 const visibility = (value: unknown) => (typeof value === 'string' ? value.replace(/-/g, '_') : value);
 
 /** A read of one site through its organization. */
-const readSite = (name: string, selection: string, fragments: string) =>
+export const readSite = (name: string, selection: string, fragments: string) =>
   `query ${name}($org: ID!, $site: ID!) { organization(id: $org) { site(id: $site) { ${selection} } } } ${fragments}`;
 
 /** A mutation on a site (`$org` checked by the mutation). */
-const writeSite = (name: string, vars: string, call: string, fragments = '') => `mutation ${name}($org: ID!, $site: ID!${vars}) { result: ${call} } ${fragments}`;
+export const writeSite = (name: string, vars: string, call: string, fragments = '') => `mutation ${name}($org: ID!, $site: ID!${vars}) { result: ${call} } ${fragments}`;
 
 /**
  * A site's sections, section groups and root site spaces are connections in GraphQL; REST reads
@@ -132,14 +132,6 @@ export const siteRoutes = [
         scripts: [],
       };
     },
-  }),
-
-  route({
-    method: 'GET',
-    path: `${SITE}/publishing/auth`,
-    operation: readSite('RestGetSitePublishingAuth', 'visitorAuthKey', ''),
-    variables: ids,
-    result: (data) => ({ object: 'publishing-auth', backend: 'custom', privateKey: site(data).visitorAuthKey }),
   }),
 
   // 4.9 customization

@@ -55,7 +55,7 @@ export const SearchPageResultRef = builder.objectRef<PageHit>('SearchPageResult'
   }),
 });
 
-const SearchSpaceResultRef = builder.objectRef<SpaceHit>('SearchSpaceResult').implement({
+export const SearchSpaceResultRef = builder.objectRef<SpaceHit>('SearchSpaceResult').implement({
   description: 'A space whose content matches, with its best pages.',
   fields: (t) => ({
     id: t.id({ description: 'ID of the space.', resolve: (s) => s.id }),

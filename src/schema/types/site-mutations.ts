@@ -16,20 +16,20 @@ import { PositionInput } from './position.js';
 import { SiteRef, SiteSectionGroupRef, SiteSectionRef, SiteShareLinkRef, SiteSpaceRef, SiteVisibilityEnum } from './site.js';
 
 /** The input as the domain reads it: GraphQL's nulls for omitted arguments dropped, explicit nulls kept where `keepNull` says. */
-function body(args: Record<string, unknown>, keepNull: readonly string[] = []): Record<string, unknown> {
+export function body(args: Record<string, unknown>, keepNull: readonly string[] = []): Record<string, unknown> {
   return Object.fromEntries(Object.entries(args).filter(([key, value]) => value !== undefined && (value !== null || keepNull.includes(key))));
 }
 
-const fresh = <T>(ctx: Context, value: T) => (forgetLoaded(ctx), value);
+export const fresh = <T>(ctx: Context, value: T) => (forgetLoaded(ctx), value);
 
 /** REST paths name the organization too: a site of another organization is not found there. */
-const siteArgs = (t: { arg: { id: (options: { required?: boolean; description?: string }) => any } }) => ({
+export const siteArgs = (t: { arg: { id: (options: { required?: boolean; description?: string }) => any } }) => ({
   siteId: t.arg.id({ required: true, description: 'The site\'s ID.' }),
   organizationId: t.arg.id({ required: false, description: 'When given, the site must belong to it (not found otherwise).' }),
 });
 
 /** Answers undefined (so `||` goes on to the write) once the site is known to be in `organizationId`. */
-async function inOrganization(ctx: Context, organizationId: unknown, siteId: unknown): Promise<undefined> {
+export async function inOrganization(ctx: Context, organizationId: unknown, siteId: unknown): Promise<undefined> {
   if (organizationId === null || organizationId === undefined) return undefined;
   const site = await ctx.access.requireSite(String(siteId), 'view');
   if (site.organizationId !== String(organizationId)) throw notFound('Site');
