@@ -33,6 +33,7 @@ import './types/job.js';
 import './types/git-sync.js';
 import './types/site.js';
 import './types/site-mutations.js';
+import './types/site-redirect.js';
 import './types/openapi-spec.js';
 import './types/translation.js';
 import './types/font.js';
