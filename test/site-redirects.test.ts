@@ -56,7 +56,7 @@ describe('site redirects', () => {
     expect(list.data.items.map((r) => r.id)).toEqual([external.id, byPath.id, created.data.id]);
     expect(list.data.count).toBe(3);
     expect((await api.orgs.listSiteRedirects(org.id, site.id, { draft: true })).data.items.map((r) => r.id)).toEqual([draft.id]);
-    expect((await api.orgs.listSiteRedirects(org.id, site.id, { orderBy: 'source' })).data.items.map((r) => r.source)).toEqual(['/blog/*', '/install-guide', '/old/setup']);
+    expect((await api.orgs.listSiteRedirects(org.id, site.id, { orderBy: 'source' as never })).data.items.map((r) => r.source)).toEqual(['/blog/*', '/install-guide', '/old/setup']);
     expect((await api.orgs.listSiteRedirects(org.id, site.id, { search: 'install' })).data.items.map((r) => r.id)).toEqual([byPath.id]);
     const first = (await api.orgs.listSiteRedirects(org.id, site.id, { limit: 2 })).data;
     expect(first.items).toHaveLength(2);
@@ -73,7 +73,7 @@ describe('site redirects', () => {
     expectDocumented('patch', `${REDIRECTS}/{siteRedirectId}`, '200', updated.data);
     expect(updated.data).toMatchObject({ permanent: true, source: '/older/setup' });
     expect(updated.data.updatedAt).toBeDefined();
-    expect((await api.orgs.listSiteRedirects(org.id, site.id, { orderBy: 'updatedAt' })).data.items[0].id).toBe(created.data.id);
+    expect((await api.orgs.listSiteRedirects(org.id, site.id, { orderBy: 'updatedAt' as never })).data.items[0].id).toBe(created.data.id);
 
     expect((await api.orgs.deleteSiteRedirectById(org.id, site.id, created.data.id)).status).toBe(205);
     expect((await api.orgs.deleteSiteRedirectById(org.id, site.id, created.data.id)).status).toBe(204);
@@ -91,7 +91,7 @@ describe('site redirects', () => {
     const { org, api, site, siteSpace } = await setup();
     const other = await setup();
     const bad = async (body: unknown) => sdkError(api.orgs.createSiteRedirect(org.id, site.id, body as never));
-    const external = { kind: 'external', url: 'https://example.com' };
+    const external = { kind: 'external' as const, url: 'https://example.com' };
     expect(await bad({ source: 'no-slash', destination: external })).toMatchObject({ status: 400, message: expect.stringContaining('"source"') });
     expect(await bad({ source: '/a/*/b', destination: external })).toMatchObject({ status: 400, message: expect.stringContaining('"source"') });
     expect(await bad({ source: `/${'a'.repeat(512)}`, destination: external })).toMatchObject({ status: 400, message: expect.stringContaining('"source"') });
@@ -135,7 +135,7 @@ describe('site redirects', () => {
       ['error', '/never', false],
     ]);
     expect((answer.data.results[1] as { id: string }).id).toBe(existing.id);
-    const live = (await api.orgs.listSiteRedirects(org.id, site.id, { orderBy: 'source' })).data.items;
+    const live = (await api.orgs.listSiteRedirects(org.id, site.id, { orderBy: 'source' as never })).data.items;
     expect(live.map((r) => [r.source, r.permanent])).toEqual([['/new', false], ['/soon', false], ['/x', true]]);
     expect((await api.orgs.listSiteRedirects(org.id, site.id, { draft: true })).data.items.map((r) => r.source)).toEqual(['/draft-only']);
 

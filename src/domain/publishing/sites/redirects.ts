@@ -18,6 +18,7 @@ import { readPage, type PageArgs, type SortKey } from '../../kernel/pagination/k
 import { revisionScope } from '../../versions/revisions/load.js';
 import { entityIn, pageAtPath } from '../../versions/revisions/read.js';
 import { namedFields, recordSiteEvent } from './events.js';
+import { lockSite } from './lock.js';
 import { siteWrite } from './write.js';
 
 const { sql, raw } = Prisma;
@@ -230,7 +231,7 @@ type Upsert = { source: string; captureWildcard?: boolean; permanent?: boolean; 
  * Creates, replaces or deletes the redirect of one source (live or draft) inside a site write:
  * what `bulkUpsertRedirects` and git sync both do. Answers the status and the redirect's ID.
  */
-export async function upsertRedirect(tx: Tx, access: Access, site: { id: string; organizationId: string }, draft: boolean, item: Upsert): Promise<{ status: 'created' | 'updated'; id: string }> {
+export async function upsertRedirect(tx: Tx, access: { userId: string | null }, site: { id: string; organizationId: string }, draft: boolean, item: Upsert): Promise<{ status: 'created' | 'updated'; id: string }> {
   const current = await tx.siteRedirect.findUnique({ where: { siteId_draft_source: { siteId: site.id, draft, source: item.source } } });
   if (current) {
     await tx.siteRedirect.update({
@@ -295,4 +296,48 @@ async function applyOne(tx: Tx, access: Access, site: { id: string; organization
   const destination = await resolveDestination(tx, site.id, item.destination, field);
   const done = await upsertRedirect(tx, access, site, draft, { source, captureWildcard: item.captureWildcard, permanent: item.permanent, destination });
   return { ...done, source, draft };
+}
+
+/** A site space's path under its site (`/section/variant`, '' for the default of the default section). */
+function siteSpacePrefix(site: { defaultSectionId: string | null; defaultSiteSpaceId: string | null }, section: { id: string; path: string; defaultSiteSpaceId: string | null } | null, siteSpace: { id: string; path: string }): string {
+  const sectionPart = section && section.id !== site.defaultSectionId ? `/${section.path}` : '';
+  const isDefault = siteSpace.id === (section ? section.defaultSiteSpaceId : site.defaultSiteSpaceId);
+  return `${sectionPart}${isDefault ? '' : `/${siteSpace.path}`}`;
+}
+
+/** Whether a stored destination (jsonb: its keys reordered) is `b`. */
+const sameDestination = (a: unknown, b: RedirectDestination) => {
+  const stored = (a ?? {}) as Record<string, unknown>;
+  return Object.keys(stored).length === Object.keys(b).length && Object.entries(b).every(([key, value]) => stored[key] === value);
+};
+
+/**
+ * Redirects a space's git sync writes (`.gitbook.yaml` `redirects`, and the old paths of pages it
+ * moved): in every site that publishes the space, one live redirect per entry, its source scoped to
+ * that site space's path, to the page. `replace`: the entry wins over a redirect of that source
+ * (the repository's own list); otherwise an existing redirect is left as it is. A source that is
+ * not a valid redirect path is skipped (and named in the answer). Sites are locked in ID order.
+ */
+export async function writeSpaceRedirects(tx: Tx, actorId: string | null, spaceId: string, entries: readonly { path: string; pageId: string; replace: boolean }[]): Promise<{ written: number; skipped: string[] }> {
+  if (!entries.length) return { written: 0, skipped: [] };
+  const siteSpaces = await tx.siteSpace.findMany({ where: { spaceId }, include: { section: true }, orderBy: [{ siteId: 'asc' }, { id: 'asc' }] });
+  const skipped = new Set<string>();
+  let written = 0;
+  for (const siteSpace of siteSpaces) {
+    const site = await lockSite(tx, siteSpace.siteId);
+    const prefix = siteSpacePrefix(site, siteSpace.section, siteSpace);
+    for (const entry of entries) {
+      const source = `${prefix}/${entry.path.split('/').filter(Boolean).map(encodeURIComponent).join('/')}`.replace(/%2A$/i, '*');
+      if (source.length > 512 || !SOURCE_PATTERN.test(source)) {
+        skipped.add(entry.path);
+        continue;
+      }
+      const destination: RedirectDestination = { kind: 'site-page', siteSpaceId: siteSpace.id, pageId: entry.pageId };
+      const current = await tx.siteRedirect.findUnique({ where: { siteId_draft_source: { siteId: site.id, draft: false, source } }, select: { destination: true } });
+      if (current && (!entry.replace || sameDestination(current.destination, destination))) continue;
+      await upsertRedirect(tx, { userId: actorId }, site, false, { source, destination });
+      written++;
+    }
+  }
+  return { written, skipped: [...skipped] };
 }
