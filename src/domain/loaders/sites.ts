@@ -1,8 +1,7 @@
 /** Loaders of published sites: sites, sections and site spaces by ID, a section's site spaces, a site's sections, section groups and site-space count. */
 import type { Db } from '../../db/client.js';
 import type { Site, SiteExternalLink, SiteSection, SiteSectionGroup, SiteSpace } from '../../generated/prisma/client.js';
-import { externalLinksOfSites } from '../publishing/sites/external-links.js';
-import { sectionGroupsOfSites } from '../publishing/sites/rows.js';
+import { externalLinksOfSites, sectionGroupsOfSites } from '../publishing/sites/rows.js';
 import type { LoaderRegistry } from './registry.js';
 
 const byId = <T extends { id: string }>(ids: readonly string[], rows: T[]) => {

@@ -14,17 +14,11 @@ import { parseInput } from '../../../lib/validation.js';
 import { newId } from '../../kernel/ids.js';
 import { validateCondition } from './condition.js';
 import { namedFields, recordSiteEvent } from './events.js';
-import { bySiblingOrder, positionAmong } from './order.js';
+import { positionAmong } from './order.js';
 import { httpUrlSchema } from './redirects.js';
 import { siteWrite } from './write.js';
 
 type Tx = Prisma.TransactionClient;
-
-/** Each site's external links, in order: one statement for all of them (a site holds a few). */
-export async function externalLinksOfSites(db: Db, siteIds: readonly string[]): Promise<SiteExternalLink[][]> {
-  const rows = await db.siteExternalLink.findMany({ where: { siteId: { in: [...siteIds] } } });
-  return siteIds.map((id) => rows.filter((r) => r.siteId === id).sort(bySiblingOrder));
-}
 
 /** Localized texts are not kept by this server: refused (400 naming them), never dropped. */
 const unsupported = z.unknown().refine((v) => v === undefined || v === null, 'localized texts are not supported by this server yet').optional();
