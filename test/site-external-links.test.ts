@@ -6,7 +6,7 @@
  * organization (404); events; and the published site's section tabs (plain HTTP).
  */
 import { describe, expect, it } from 'vitest';
-import { http, sdk, sdkError } from './helpers/clients.js';
+import { gql, http, sdk, sdkError } from './helpers/clients.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { expectDocumented } from './helpers/documented.js';
 import { useServer } from './helpers/server.js';
@@ -91,11 +91,16 @@ describe('site external links', () => {
     const { org, api, spaces, site } = await setup();
     await api.orgs.addSectionToSite(org.id, site.id, { spaceId: spaces[1].id, title: 'API' } as never);
     const link = (await api.orgs.addExternalLinkToSite(org.id, site.id, { title: 'Blog', url: 'https://blog.example.com' })).data;
-    const editor = sdk(server.url, (await createActor(server.db, { org: org.id, role: 'edit' })).token);
+    const editorToken = (await createActor(server.db, { org: org.id, role: 'edit' })).token;
+    const editor = sdk(server.url, editorToken);
+    const node = 'query($id: ID!) { node(id: $id) { ... on SiteExternalLink { url } } }';
+    expect((await gql(server.url, editorToken, node, { id: link.id })).data?.node).toEqual({ url: 'https://blog.example.com' });
     expect((await sdkError(editor.orgs.addExternalLinkToSite(org.id, site.id, { title: 'Mine', url: 'https://example.com' }))).status).toBe(403);
     expect((await sdkError(editor.orgs.updateSiteExternalLinkById(org.id, site.id, link.id, { title: 'Mine' }))).status).toBe(403);
     expect((await sdkError(editor.orgs.deleteSiteExternalLinkById(org.id, site.id, link.id))).status).toBe(403);
-    const stranger = sdk(server.url, (await createOrg(server.db)).owner.token);
+    const strangerToken = (await createOrg(server.db)).owner.token;
+    const stranger = sdk(server.url, strangerToken);
+    expect((await gql(server.url, strangerToken, node, { id: link.id })).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     for (const call of [
       () => stranger.orgs.addExternalLinkToSite(org.id, site.id, { title: 'Mine', url: 'https://example.com' }),
       () => stranger.orgs.updateSiteExternalLinkById(org.id, site.id, link.id, { title: 'Mine' }),

@@ -8,7 +8,7 @@
  * where no page answers, 307/308, to a page's current URL (after a rename too), wildcards.
  */
 import { describe, expect, it } from 'vitest';
-import { gqlOk, http, sdk, sdkError } from './helpers/clients.js';
+import { gql, gqlOk, http, sdk, sdkError } from './helpers/clients.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { expectDocumented } from './helpers/documented.js';
 import { useServer } from './helpers/server.js';
@@ -154,7 +154,8 @@ describe('site redirects', () => {
     const { org, api, site } = await setup();
     const external = { kind: 'external' as const, url: 'https://example.com' };
     const made = (await api.orgs.createSiteRedirect(org.id, site.id, { source: '/r', destination: external })).data;
-    const reader = sdk(server.url, (await createActor(server.db, { org: org.id, role: 'edit' })).token);
+    const readerToken = (await createActor(server.db, { org: org.id, role: 'edit' })).token;
+    const reader = sdk(server.url, readerToken);
     expect((await reader.orgs.listSiteRedirects(org.id, site.id)).data.count).toBe(1);
     expect((await reader.orgs.getSiteRedirectBySource(org.id, site.id, { source: '/r' })).data.redirect.id).toBe(made.id);
     expect((await sdkError(reader.orgs.createSiteRedirect(org.id, site.id, { source: '/s', destination: external }))).status).toBe(403);
@@ -177,6 +178,10 @@ describe('site redirects', () => {
       () => outsider.orgs.listSiteRedirects(stranger.org.id, site.id),
     ]) expect((await sdkError(call())).status).toBe(404);
     expect((await api.orgs.listSiteRedirects(org.id, site.id)).data.items.map((r) => [r.id, r.permanent])).toEqual([[made.id, false]]);
+    // node(id): to who may read the site, not found to anyone else.
+    const node = 'query($id: ID!) { node(id: $id) { ... on SiteRedirect { source } } }';
+    expect((await gql(server.url, readerToken, node, { id: made.id })).data?.node).toEqual({ source: '/r' });
+    expect((await gql(server.url, stranger.owner.token, node, { id: made.id })).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
 
     await api.orgs.updateSiteRedirectById(org.id, site.id, made.id, { permanent: true });
     await api.orgs.deleteSiteRedirectById(org.id, site.id, made.id);

@@ -14,6 +14,7 @@ export const SiteExternalLinkRef = builder.objectRef<SiteExternalLink>('SiteExte
 
 SiteExternalLinkRef.implement({
   description: "A link to an outside URL in a site's navigation, beside its sections (at the root or in a section group).",
+  interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
     title: t.exposeString('title', { description: 'What the navigation shows.' }),

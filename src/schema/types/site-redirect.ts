@@ -17,6 +17,7 @@ export const SiteRedirectRef = builder.objectRef<SiteRedirect>('SiteRedirect');
 
 SiteRedirectRef.implement({
   description: 'A redirect of a published site: a request to its source path that names no page is sent to its destination.',
+  interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
     source: t.exposeString('source', { description: 'The path under the site it answers (`/old/page`; a trailing `*` or `/*` matches any suffix).' }),
