@@ -230,10 +230,12 @@ describe('site redirects', () => {
     await api.spaces.mergeChangeRequest(space.id, cr.id);
     expect((await get(`${base}/old-setup`)).headers.get('location')).toBe(`${path}/getting-started`);
 
-    // A site that is not public: a permanent redirect answers 307.
+    // A site that is not public: no redirect without the key (nothing of the site is told), and a permanent redirect answers 307.
     await api.orgs.updateSiteById(org.id, site.id, { visibility: 'share-link' as never });
     const link = (await api.orgs.createSiteShareLink(org.id, site.id, { name: 'Friends' })).data;
-    const shared = await get(`${base}/moved?shareKey=${encodeURIComponent(link.urls.published!.split('shareKey=')[1] ? decodeURIComponent(link.urls.published!.split('shareKey=')[1]) : '')}`);
-    expect(shared.status).toBe(307);
+    const key = new URL(link.urls.published!).searchParams.get('shareKey')!;
+    expect((await get(`${base}/moved`)).status).toBe(404);
+    const shared = await get(`${base}/moved?shareKey=${encodeURIComponent(key)}`);
+    expect([shared.status, shared.headers.get('location')]).toEqual([307, `${path}/install`]);
   });
 });

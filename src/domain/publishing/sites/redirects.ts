@@ -118,7 +118,7 @@ export function candidateSources(path: string): string[] {
   for (let end = path.length; end >= 1; end--) {
     const head = path.slice(0, end);
     if (head.length < 512) out.push(`${head}*`);
-    if (end < path.length && path[end] === '/' && head.length < 511 && end > 0) out.push(`${head}/*`);
+    if (end < path.length && path[end] === '/' && head.length < 511) out.push(`${head}/*`);
   }
   return out.filter((s) => s.length <= 512);
 }
@@ -137,7 +137,7 @@ export async function liveRedirectFor(db: Db, siteId: string, path: string): Pro
 /** What a wildcard source leaves of `path` (`/old/*` and `/old/a/b` → `a/b`), or '' for an exact source. */
 export function wildcardSuffix(source: string, path: string): string {
   if (!source.endsWith('*')) return '';
-  const head = source.endsWith('/*') ? source.slice(0, -1) : source.slice(0, -1);
+  const head = source.slice(0, -1);
   return path.startsWith(head) ? path.slice(head.length) : '';
 }
 
