@@ -19,7 +19,10 @@ export function frame(site: Site, sitePath: string, located: Located, visitor: V
   const view = {
     lang,
     site: withSignOut(withFavicon(siteView(customization, site.title, join(), visitor.claims), customization, (name) => join('~assets', name)), site, visitor),
-    sections: located.sections.map((s) => ({ title: s.title, href: join(s.id === site.defaultSectionId ? '' : s.path), current: s.id === section?.id })),
+    sections: [
+      ...located.sections.map((s) => ({ title: s.title, href: join(s.id === site.defaultSectionId ? '' : s.path), current: s.id === section?.id })),
+      ...located.externalLinks.map((l) => ({ title: l.title, href: l.url, current: false })),
+    ],
     variants:
       located.siteSpaces.length > 1
         ? located.siteSpaces.map((ss) => {
@@ -32,7 +35,7 @@ export function frame(site: Site, sitePath: string, located: Located, visitor: V
     stylesheetUrl: `${join('~assets')}/${SITE_CSS_ASSET}`,
     mathStylesheetUrl: join('~assets', KATEX_ASSETS, 'katex.min.css'),
   };
-  const etagParts = [site.id, site.updatedAt, site.defaultSectionId, site.defaultSiteSpaceId, located.sections.map((s) => [s.id, s.updatedAt, s.defaultSiteSpaceId]), located.siteSpaces.map((ss) => [ss.id, ss.updatedAt, ss.space.revisionId, ss.space.updatedAt]), visitor.claims, visitor.shareKey ?? null, visitor.preview ?? false];
+  const etagParts = [site.id, site.updatedAt, site.defaultSectionId, site.defaultSiteSpaceId, located.sections.map((s) => [s.id, s.updatedAt, s.defaultSiteSpaceId]), located.externalLinks.map((l) => [l.id, l.updatedAt]), located.siteSpaces.map((ss) => [ss.id, ss.updatedAt, ss.space.revisionId, ss.space.updatedAt]), visitor.claims, visitor.shareKey ?? null, visitor.preview ?? false];
   return { view, hrefOf, etagParts, customization };
 }
 

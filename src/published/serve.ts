@@ -16,6 +16,7 @@ import { locate } from './locate.js';
 import { pageReply } from './page-reply.js';
 import { serveAsset } from './assets.js';
 import { cacheFor, message, send } from './reply.js';
+import { redirectReply } from './redirects.js';
 import { searchReply } from './search-reply.js';
 import { siteOf } from './site-of-request.js';
 import { robotsTxt, sitemapXml } from './sitemap.js';
@@ -73,9 +74,14 @@ export async function servePublished(req: IncomingMessage, res: ServerResponse, 
   const { visitor } = admission;
   if (segments[0] === '~files') return (await serveFile(req, res, deps, site, visitor, segments.slice(1)), true);
   const searching = segments[0] === '~search';
+  // A path naming no page may be a redirect's source: looked up only then (redirects.ts).
+  const redirect = () => redirectReply(deps.db, deps.config.publicUrl, site, url.pathname.slice(sitePath.length) || '/');
   const located = await locate(deps.db, site, searching ? segments.slice(1) : segments, visitor.claims);
-  if (!located) return (send(req, res, message(site, 404, 'This site has no content yet.', sitePath)), true);
-  const reply = searching ? await searchReply(deps, site, sitePath, located, visitor, url) : await pageReply(deps, site, sitePath, located, visitor, req.headers['if-none-match']);
+  if (!located) {
+    const redirected = searching ? null : await redirect();
+    return (send(req, res, redirected ? { ...redirected, cookies: visitor.cookies } : message(site, 404, 'This site has no content yet.', sitePath)), true);
+  }
+  const reply = searching ? await searchReply(deps, site, sitePath, located, visitor, url) : await pageReply(deps, site, sitePath, located, visitor, req.headers['if-none-match'], redirect);
   send(req, res, { ...reply, cookies: visitor.cookies });
   return true;
 }

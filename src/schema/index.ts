@@ -34,6 +34,8 @@ import './types/git-sync.js';
 import './types/site.js';
 import './types/site-mutations.js';
 import './types/site-operations.js';
+import './types/site-redirect.js';
+import './types/site-external-link.js';
 import './types/openapi-spec.js';
 import './types/translation.js';
 import './types/font.js';

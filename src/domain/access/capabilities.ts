@@ -78,9 +78,9 @@ export const ORGANIZATION_RULES = {
   createContent: 'create',
   /** See and cancel every job of the organization (also those of no space, or of a purged one). */
   manageJobs: 'admin',
-  /** See the organization's sites, their structure, customization and share links. */
+  /** See the organization's sites, their structure (external links included), customization, share links and redirects. */
   viewSites: 'nonGuest',
-  /** Create, change, publish and delete sites: their structure, customization and share links. */
+  /** Create, change, publish and delete sites: their structure, external links, customization, share links and redirects. */
   manageSites: 'admin',
   /** Search a site's content as JSON (`searchSiteContent`): who sees the site. */
   searchSites: 'nonGuest',

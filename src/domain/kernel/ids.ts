@@ -27,6 +27,8 @@ export const ID_PREFIX = {
   SiteSectionGroup: 'sitesg',
   SiteSpace: 'sitesp',
   SiteShareLink: 'sharelink',
+  SiteRedirect: 'siteredir',
+  SiteExternalLink: 'sitelink',
   OpenAPISpec: 'oas',
   OpenAPISpecVersion: 'oasv',
   TranslationSettings: 'trs',

@@ -6,7 +6,7 @@
  */
 import { badRequest } from '../../lib/errors.js';
 import { MAX_PAGE_SIZE } from '../../domain/kernel/pagination/keyset.js';
-import { SECTION_GROUP_FRAGMENT, SITE_SPACE_FRAGMENT, SITE_FRAGMENT, SITE_SECTION_FRAGMENT, SHARE_LINK_FRAGMENT, presentSectionGroup, presentShareLink, presentSite, presentSiteSection, presentSiteSpace, presentStructure } from '../present-sites.js';
+import { EXTERNAL_LINK_FRAGMENT, SECTION_GROUP_FRAGMENT, SITE_SPACE_FRAGMENT, SITE_FRAGMENT, SITE_SECTION_FRAGMENT, SHARE_LINK_FRAGMENT, presentSectionGroup, presentShareLink, presentSite, presentSiteSection, presentSiteSpace, presentStructure } from '../present-sites.js';
 import { booleanParam, CONNECTION_FIELDS, listOf, pageArgs, pick, route, stringParam, type RestInput } from '../route.js';
 import { arrayPage } from '../list-page.js';
 import { restPosition } from '../position.js';
@@ -108,7 +108,7 @@ export const siteRoutes = [
   route({
     method: 'GET',
     path: `${SITE}/structure`,
-    operation: readSite('RestGetSiteStructure', `${whole('sections', '...RestSiteSection')} ${whole('siteSpaces', '...RestSiteSpace')}`, `${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`),
+    operation: readSite('RestGetSiteStructure', `${whole('sections', '...RestSiteSection')} ${whole('siteSpaces', '...RestSiteSpace')} externalLinks { ...RestSiteExternalLink }`, `${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT} ${EXTERNAL_LINK_FRAGMENT}`),
     variables: ids,
     result: (data) => presentStructure(site(data)),
   }),
@@ -117,8 +117,8 @@ export const siteRoutes = [
     path: `${SITE}/published`,
     operation: readSite(
       'RestGetPublishedSite',
-      `...RestSite customization ${whole('sections', '...RestSiteSection')} ${whole('siteSpaces', '...RestSiteSpace')} ${whole('allSiteSpaces: sections', 'siteSpaces { id customization }')} ${whole('rootSpaces: siteSpaces', 'id customization')}`,
-      `${SITE_FRAGMENT} ${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`,
+      `...RestSite customization ${whole('sections', '...RestSiteSection')} ${whole('siteSpaces', '...RestSiteSpace')} ${whole('allSiteSpaces: sections', 'siteSpaces { id customization }')} ${whole('rootSpaces: siteSpaces', 'id customization')} externalLinks { ...RestSiteExternalLink }`,
+      `${SITE_FRAGMENT} ${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT} ${EXTERNAL_LINK_FRAGMENT}`,
     ),
     variables: ids,
     result: (data) => {
@@ -127,7 +127,7 @@ export const siteRoutes = [
       return {
         object: 'published-content-site',
         site: presentSite(s),
-        structure: presentStructure(s),
+        structure: presentStructure(s, true),
         customizations: { site: s.customization, siteSpaces: Object.fromEntries(spaces.map((ss) => [ss.id, ss.customization])) },
         scripts: [],
       };

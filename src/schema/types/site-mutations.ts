@@ -9,10 +9,10 @@ import { createSectionGroup, deleteSectionGroup, moveSectionGroup, updateSection
 import { createShareLink, deleteShareLink, updateShareLink } from '../../domain/publishing/sites/share-links.js';
 import { addSiteSpace, deleteSiteSpace, moveSiteSpace, updateSiteSpace } from '../../domain/publishing/sites/site-spaces.js';
 import { createSite, deleteSite, setPublished, updateSite } from '../../domain/publishing/sites/sites.js';
-import { notFound } from '../../lib/errors.js';
 import { builder } from '../builder.js';
 import { forgetLoaded, type Context } from '../context.js';
 import { PositionInput } from './position.js';
+import { inOrganization, siteArgs } from './site-args.js';
 import { SiteRef, SiteSectionGroupRef, SiteSectionRef, SiteShareLinkRef, SiteSpaceRef, SiteVisibilityEnum } from './site.js';
 
 /** The input as the domain reads it: GraphQL's nulls for omitted arguments dropped, explicit nulls kept where `keepNull` says. */
@@ -21,20 +21,6 @@ export function body(args: Record<string, unknown>, keepNull: readonly string[] 
 }
 
 export const fresh = <T>(ctx: Context, value: T) => (forgetLoaded(ctx), value);
-
-/** REST paths name the organization too: a site of another organization is not found there. */
-export const siteArgs = (t: { arg: { id: (options: { required?: boolean; description?: string }) => any } }) => ({
-  siteId: t.arg.id({ required: true, description: 'The site\'s ID.' }),
-  organizationId: t.arg.id({ required: false, description: 'When given, the site must belong to it (not found otherwise).' }),
-});
-
-/** Answers undefined (so `||` goes on to the write) once the site is known to be in `organizationId`. */
-export async function inOrganization(ctx: Context, organizationId: unknown, siteId: unknown): Promise<undefined> {
-  if (organizationId === null || organizationId === undefined) return undefined;
-  const site = await ctx.access.requireSite(String(siteId), 'view');
-  if (site.organizationId !== String(organizationId)) throw notFound('Site');
-  return undefined;
-}
 
 const CreateSiteInput = builder.inputType('CreateSiteInput', {
   description: 'A new site of an organization.',

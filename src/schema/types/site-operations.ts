@@ -22,7 +22,8 @@ import { pageConnection } from '../connection.js';
 import { apiUrl } from '../urls.js';
 import { SearchSpaceResultRef } from './search.js';
 import { SiteRef, SiteSectionGroupRef, SiteSectionRef, SiteSpaceRef } from './site.js';
-import { body, fresh, inOrganization, siteArgs } from './site-mutations.js';
+import { inOrganization, siteArgs } from './site-args.js';
+import { body, fresh } from './site-mutations.js';
 
 const SitePublishingAuthRef = builder.objectRef<PublishingAuth>('SitePublishingAuth').implement({
   description: "How visitors authenticate on a `visitor-auth` site: the key that signs their JWTs, and where they are sent without one.",
