@@ -81,6 +81,23 @@ describe.each<FileStoreKind>(['disk', 'postgres', 's3'])('the %s file store', (k
     }
   });
 
+  it('stores many files with their keys recorded in one statement, each stored once, keys in order', async () => {
+    const statements: string[] = [];
+    const counted = createPrismaClient(inject('databaseUrl'), { poolMax: 2, onQuery: (sql) => statements.push(sql) });
+    try {
+      const many = blobStore({ dataDir, fileStore: kind, s3: { endpoint: s3.endpoint, bucket: s3.bucket, region: 'us-east-1', forcePathStyle: true } }, counted);
+      const files = Array.from({ length: 12 }, () => randomBytes(2000));
+      const keys = await many.putAll([...files, files[0]!]);
+      expect(keys).toEqual([...files.map(sha256), sha256(files[0]!)]);
+      expect(statements.filter((sql) => sql.includes('"FileBlobTouch"'))).toHaveLength(1);
+      const touched = await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "FileBlobTouch" WHERE "sha256" = ANY(${keys}::text[])`;
+      expect(touched[0]!.n).toBe(12);
+      for (const [i, key] of keys.entries()) expect(await readAll(store(), key)).toEqual(i < 12 ? files[i] : files[0]);
+    } finally {
+      await counted.$disconnect();
+    }
+  });
+
   it('lists keys in order, a page after another', async () => {
     const keys = await Promise.all([1, 2, 3].map(() => store().put(randomBytes(100))));
     const seen: string[] = [];

@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import type { Db } from '../../../db/client.js';
 import type { BlobBackend, FileStoreKind } from './blob-backend.js';
 import type { S3Settings } from './s3-settings.js';
-import { touchBlob } from './blob-touch.js';
+import { touchBlobs } from './blob-touch.js';
 import { DiskBlobBackend } from './disk-blob-backend.js';
 import { PostgresBlobBackend } from './postgres-blob-backend.js';
 import { S3BlobBackend } from './s3-blob-backend.js';
@@ -18,6 +18,8 @@ import { S3BlobBackend } from './s3-blob-backend.js';
 export interface BlobStore {
   /** Stores the bytes (if not stored yet); answers their key. */
   put(bytes: Uint8Array): Promise<string>;
+  /** Stores each of the bytes (if not stored yet), their keys recorded together; answers their keys, in order. */
+  putAll(items: readonly Uint8Array[]): Promise<string[]>;
   /** Stores a stream's bytes without holding them all (if not stored yet); throws BlobTooLarge past `maxBytes`. */
   write(source: AsyncIterable<Uint8Array>, opts?: { maxBytes?: number }): Promise<{ key: string; size: number }>;
   /** The bytes of a key, or null when there are none. */
@@ -32,18 +34,27 @@ export class GuardedBlobStore implements BlobStore {
   ) {}
 
   async put(bytes: Uint8Array): Promise<string> {
-    const key = createHash('sha256').update(bytes).digest('hex');
-    await touchBlob(this.db, key);
-    if (await this.backend.has(key)) return key;
-    const staged = await this.backend.stage([bytes]);
-    await staged.commit();
-    return key;
+    return (await this.putAll([bytes]))[0]!;
+  }
+
+  async putAll(items: readonly Uint8Array[]): Promise<string[]> {
+    const keys = items.map((bytes) => createHash('sha256').update(bytes).digest('hex'));
+    await touchBlobs(this.db, keys);
+    const done = new Set<string>();
+    for (const [i, key] of keys.entries()) {
+      if (done.has(key)) continue;
+      done.add(key);
+      if (await this.backend.has(key)) continue;
+      const staged = await this.backend.stage([items[i]!]);
+      await staged.commit();
+    }
+    return keys;
   }
 
   async write(source: AsyncIterable<Uint8Array>, opts: { maxBytes?: number } = {}): Promise<{ key: string; size: number }> {
     const staged = await this.backend.stage(source, opts.maxBytes);
     try {
-      await touchBlob(this.db, staged.key);
+      await touchBlobs(this.db, [staged.key]);
       if (await this.backend.has(staged.key)) await staged.discard();
       else await staged.commit();
     } catch (error) {
