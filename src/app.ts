@@ -25,7 +25,7 @@ import { serveFile } from './http/files.js';
 import { receiveUploadRequest, serveFont } from './http/storage.js';
 import { serveSso } from './http/sso.js';
 import { serveInvitation } from './http/invites.js';
-import { attachSpooled, MultipartInvalid, MultipartTooLarge, spoolDirectory, spoolMultipart } from './http/multipart-spool.js';
+import { attachSpooled, MultipartInvalid, MultipartTooLarge, spoolDirectory, spoolMultipart, sweepSpool } from './http/multipart-spool.js';
 import { FILE_DOWNLOAD_PATH, FONT_PATH, INVITE_PATH, PDF_DOWNLOAD_PATH, SSO_PATH, UPLOAD_PATH } from './http/paths.js';
 import { DEFAULT_MAX_FONT_BYTES as MAX_FONT_UPLOAD_BYTES } from './lib/fonts/index.js';
 import { MAX_FILE_BYTES } from './domain/versions/files/file-input.js';
@@ -262,6 +262,11 @@ export function buildApp({
   return {
     listener,
     async start(port = config.port, host = config.host) {
+      // Uploads' temporary files an earlier process left when it stopped mid-request (none is an hour long).
+      void sweepSpool(spoolDirectory(config.dataDir), 3600_000).then(
+        (swept) => swept && logger.info({ swept }, 'deleted temporary upload files left by an earlier process'),
+        (error: Error) => logger.warn({ err: { message: error.message } }, 'could not delete old temporary upload files'),
+      );
       server = createServer(listener);
       // CONNECT (a proxy tunnel) is not for this server: answered, not left hanging.
       server.on('connect', (_req, socket) => socket.end('HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n'));

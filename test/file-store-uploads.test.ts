@@ -8,13 +8,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../src/app.js';
 import { MAX_FILE_BYTES } from '../src/domain/versions/files/file-input.js';
-import { MultipartTooLarge, spoolDirectory, spoolMultipart } from '../src/http/multipart-spool.js';
+import { MultipartTooLarge, spoolDirectory, spoolMultipart, sweepSpool } from '../src/http/multipart-spool.js';
 import { sdk } from './helpers/clients.js';
 import { createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
@@ -135,5 +135,15 @@ describe('the spool', () => {
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
     }
+  });
+
+  it('sweeps what a process stopped mid-request left, older than the given age, and nothing newer', async () => {
+    const dir = path.join(dataDir, 'sweep-test');
+    await mkdir(path.join(dir, 'request-old'), { recursive: true });
+    await mkdir(path.join(dir, 'request-new'), { recursive: true });
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    await utimes(path.join(dir, 'request-old'), twoHoursAgo, twoHoursAgo);
+    expect(await sweepSpool(dir, 3600_000)).toBe(1);
+    expect(await readdir(dir)).toEqual(['request-new']);
   });
 });

@@ -9,7 +9,7 @@
  */
 import { Busboy } from '@fastify/busboy';
 import { createWriteStream, openAsBlob } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { Transform } from 'node:stream';
@@ -30,6 +30,19 @@ export type SpooledForm = { form: FormData; dispose(): Promise<void> };
 
 /** Where requests' files wait while their request runs. */
 export const spoolDirectory = (dataDir: string) => path.join(dataDir, 'tmp', 'uploads');
+
+/** Deletes requests' temporary files older than `olderThanMs` (left by a process stopped mid-request); answers how many. */
+export async function sweepSpool(dir: string, olderThanMs: number): Promise<number> {
+  let swept = 0;
+  for (const name of await readdir(dir).catch(() => [])) {
+    const at = path.join(dir, name);
+    const info = await stat(at).catch(() => undefined);
+    if (!info || Date.now() - info.mtimeMs < olderThanMs) continue;
+    await rm(at, { recursive: true, force: true });
+    swept++;
+  }
+  return swept;
+}
 
 /** Reads a multipart body (at most `limit` bytes) into a FormData whose files are on disk under `dir`. */
 export async function spoolMultipart(req: IncomingMessage, opts: { dir: string; limit: number }): Promise<SpooledForm> {
