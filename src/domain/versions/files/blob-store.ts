@@ -26,6 +26,9 @@ export interface BlobStore {
   open(key: string): Promise<Readable | null>;
 }
 
+/** Byte arrays stored at once by putAll. */
+const PUT_CONCURRENCY = 4;
+
 /** A backend with the writes' side of safe garbage collection (blob-touch.ts). */
 export class GuardedBlobStore implements BlobStore {
   constructor(
@@ -40,14 +43,17 @@ export class GuardedBlobStore implements BlobStore {
   async putAll(items: readonly Uint8Array[]): Promise<string[]> {
     const keys = items.map((bytes) => createHash('sha256').update(bytes).digest('hex'));
     await touchBlobs(this.db, keys);
-    const done = new Set<string>();
-    for (const [i, key] of keys.entries()) {
-      if (done.has(key)) continue;
-      done.add(key);
-      if (await this.backend.has(key)) continue;
-      const staged = await this.backend.stage([items[i]!]);
-      await staged.commit();
-    }
+    // Each key once, a few at a time (an object store answers each in a round trip).
+    const firsts = [...new Map(keys.map((key, i) => [key, i] as const)).entries()].reverse();
+    const storeNext = async (): Promise<void> => {
+      for (let next = firsts.pop(); next; next = firsts.pop()) {
+        const [key, i] = next;
+        if (await this.backend.has(key)) continue;
+        const staged = await this.backend.stage([items[i]!]);
+        await staged.commit();
+      }
+    };
+    await Promise.all(Array.from({ length: PUT_CONCURRENCY }, storeNext));
     return keys;
   }
 
