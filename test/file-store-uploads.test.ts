@@ -101,6 +101,11 @@ describe('GraphQL uploads into the postgres store', () => {
     const refused = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: notObject });
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { errors: { message: string }[] }).errors[0]!.message).toContain('"operations"');
+    const long = new FormData();
+    long.set('operations', JSON.stringify({ query: `{ viewer { id } }${' '.repeat(1024 * 1024)}` }));
+    const tooLong = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: long });
+    expect(tooLong.status).toBe(400);
+    expect(((await tooLong.json()) as { errors: { message: string }[] }).errors[0]!.message).toContain('"operations" is longer than');
     expect(await spooled()).toEqual([]);
   });
 });

@@ -16,6 +16,9 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 
+/** The fields (`operations`, `map`) are held in memory: no longer than a JSON request's body. */
+const MAX_FIELD_BYTES = 1024 * 1024;
+
 /** Thrown past the limit of a request's body (413). */
 export class MultipartTooLarge extends Error {
   constructor(readonly limit: number) {
@@ -61,7 +64,7 @@ export async function spoolMultipart(req: IncomingMessage, opts: { dir: string; 
 async function parse(req: IncomingMessage, dir: string, limit: number): Promise<FormData> {
   let busboy;
   try {
-    busboy = Busboy({ headers: req.headers as { 'content-type': string }, defCharset: 'utf-8', limits: { fieldSize: limit } });
+    busboy = Busboy({ headers: req.headers as { 'content-type': string }, defCharset: 'utf-8', limits: { fieldSize: MAX_FIELD_BYTES } });
   } catch (error) {
     throw new MultipartInvalid((error as Error).message);
   }
@@ -75,7 +78,11 @@ async function parse(req: IncomingMessage, dir: string, limit: number): Promise<
       done(seen > limit ? new MultipartTooLarge(limit) : null, chunk);
     },
   });
-  busboy.on('field', (name, value) => fields.push([name, value]));
+  let truncated: string | undefined;
+  busboy.on('field', (name, value, _nameTruncated, valueTruncated) => {
+    if (valueTruncated) truncated ??= name;
+    fields.push([name, value]);
+  });
   busboy.on('file', (name, stream, filename, _encoding, mimeType) => {
     const file = path.join(dir, String(files.length));
     streams.push(stream);
@@ -85,6 +92,7 @@ async function parse(req: IncomingMessage, dir: string, limit: number): Promise<
   });
   try {
     await pipeline(req, counted, busboy);
+    if (truncated !== undefined) throw new Error(`the field "${truncated}" is longer than ${MAX_FIELD_BYTES} bytes`);
     // Every file written, even when one failed (none is then still writing when the directory goes).
     const written = await Promise.allSettled(files);
     const form = new FormData();
