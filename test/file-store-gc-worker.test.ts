@@ -15,6 +15,7 @@ import { createEventBus } from '../src/events/bus.js';
 import { FILE_GC_TASK } from '../src/jobs/file-gc.js';
 import { startWorker, type Worker } from '../src/jobs/worker.js';
 import { createLogger } from '../src/observability/logger.js';
+import { createMetrics } from '../src/observability/metrics.js';
 import { ownDatabase } from './helpers/processes.js';
 
 const HOUR = 3600_000;
@@ -101,6 +102,10 @@ it('runs the collection in the worker: one queued across instances, run once whe
   });
   expect(next[0]!.runInSeconds).toBeGreaterThan(6 * HOUR / 1000 - 120);
   expect(next[0]!.runInSeconds).toBeLessThanOrEqual(6 * HOUR / 1000);
+  // Counted as scheduled, not as a job waiting for a worker.
+  const metrics = await createMetrics({ db }).registry.metrics();
+  expect(metrics).toContain('quire_jobs{state="scheduled"} 1');
+  expect(metrics).toContain('quire_jobs{state="ready"} 0');
 });
 
 it('takes the collection off the queue when QUIRE_FILE_GC_INTERVAL_HOURS is 0', async () => {
