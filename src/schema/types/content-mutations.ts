@@ -3,7 +3,6 @@ import { createReusableContent, deleteReusableContent, updateReusableContent } f
 import { uploadFiles } from '../../domain/versions/change-requests/upload-files.js';
 import { blobStore } from '../../domain/versions/files/blob-store.js';
 import { MAX_FILE_BYTES } from '../../domain/versions/files/file-input.js';
-import { badRequest } from '../../lib/errors.js';
 import { builder } from '../builder.js';
 import { forgetLoaded, type Context } from '../context.js';
 import { entitiesOfRevision, ReusableContentRef, RevisionFileRef } from './revision-content.js';
@@ -25,13 +24,15 @@ builder.mutationFields((t) => ({
       files: t.arg({ description: 'The files, as multipart uploads; each keeps its file name and media type.', type: ['File'], required: true }),
     },
     resolve: async (_root, { spaceId, id, files }, ctx) => {
-      const read = await Promise.all(
-        files.map(async (file, i) => {
-          if (file.size > MAX_FILE_BYTES) throw badRequest(`Invalid value for "files.${i}": files are limited to ${MAX_FILE_BYTES} bytes`, `files.${i}`);
-          return { name: file.name || `file-${i + 1}`, contentType: file.type || null, bytes: new Uint8Array(await file.arrayBuffer()) };
-        }),
-      );
-      const result = await uploadFiles(ctx.db, ctx.access, blobStore(ctx.config, ctx.db), String(spaceId), String(id), read);
+      // Streamed, never read whole: the files of a multipart request wait on disk (http/multipart-spool.ts).
+      const uploaded = files.map((file, i) => ({
+        name: file.name || `file-${i + 1}`,
+        contentType: file.type || null,
+        size: file.size,
+        head: async (bytes: number) => new Uint8Array(await file.slice(0, bytes).arrayBuffer()),
+        stream: () => file.stream() as unknown as AsyncIterable<Uint8Array>,
+      }));
+      const result = await uploadFiles(ctx.db, ctx.access, blobStore(ctx.config, ctx.db), String(spaceId), String(id), uploaded);
       return fromHead(ctx, result.changeRequestId, 'file', result.outcomes);
     },
   }),
