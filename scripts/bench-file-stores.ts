@@ -6,6 +6,10 @@
  *
  *   DATABASE_URL=postgresql://… npx tsx scripts/bench-file-stores.ts [--stores disk,postgres,s3] [--runs 3]
  *
+ * Then, per store, a 50 MB file uploaded over HTTP as a GraphQL upload is (a multipart body sent
+ * from this process as it is made, read by the server's own spool, http/multipart-spool.ts, and
+ * streamed from it into the store, as uploadChangeRequestFiles does): its time and memory.
+ *
  * Without DATABASE_URL it uses the embedded PostgreSQL under ./.quire/bench. The s3 store is the
  * bucket of QUIRE_S3_ENDPOINT/QUIRE_S3_BUCKET when set, otherwise a local s3rver (a test double:
  * its figures say little about a real object store).
@@ -22,6 +26,10 @@ import { applyMigrations } from '../src/db/schema-engine.js';
 import type { FileStoreKind } from '../src/domain/versions/files/blob-backend.js';
 import { blobStore } from '../src/domain/versions/files/blob-store.js';
 import { startS3rver } from '../test/helpers/s3rver-process.js';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { spoolMultipart } from '../src/http/multipart-spool.js';
+import type { GuardedBlobStore } from '../src/domain/versions/files/blob-store.js';
 
 const { values } = parseArgs({ options: { stores: { type: 'string', default: 'disk,postgres,s3' }, runs: { type: 'string', default: '3' } } });
 const stores = values.stores.split(',') as FileStoreKind[];
@@ -55,6 +63,52 @@ async function measure(work: () => Promise<void>): Promise<{ ms: number; rssMb: 
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage.rss());
   return { ms, rssMb: (peak - base) / 1024 / 1024 };
+}
+
+/**
+ * Sends `size` new bytes as the one file of a multipart body to a server of this process that
+ * spools it and streams it into `store`; answers the stored key.
+ */
+async function uploadOverHttp(store: GuardedBlobStore, dir: string, size: number): Promise<string> {
+  let key = '';
+  const server = createServer((req, res) => {
+    spoolMultipart(req, { dir, limit: size + 1024 * 1024 })
+      .then(async (spooled) => {
+        try {
+          const file = spooled.form.get('0') as File;
+          key = (await store.write(file.stream() as unknown as AsyncIterable<Uint8Array>, { maxBytes: size })).key;
+        } finally {
+          await spooled.dispose();
+        }
+        res.end('ok');
+      })
+      .catch((error: Error) => res.writeHead(500).end(error.message));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const boundary = 'bench-boundary';
+    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port: (server.address() as AddressInfo).port, method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + size + tail.length } },
+        (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c)).on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(text))));
+        },
+      );
+      req.on('error', reject);
+      void (async () => {
+        req.write(head);
+        for await (const piece of newFile(size)) if (!req.write(piece)) await new Promise((r) => req.once('drain', r));
+        req.end(tail);
+      })();
+    });
+    if (answer !== 'ok') throw new Error(answer);
+    return key;
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 }
 
 async function main() {
@@ -103,6 +157,15 @@ async function main() {
           `${kind.padEnd(9)} ${size.label.padEnd(6)} ${upMs.toFixed(1).padStart(10)} ${mbs(upMs).toFixed(2).padStart(12)} ${peakRss(up).toFixed(1).padStart(14)} ${downMs.toFixed(1).padStart(12)} ${mbs(downMs).toFixed(2).padStart(14)} ${peakRss(down).toFixed(1).padStart(16)}`,
         );
       }
+    }
+    const HTTP_BYTES = 50 * 1024 * 1024;
+    console.log('\nstore     50 MB over HTTP (multipart, spooled)   ms   MB/s   RSS MB');
+    for (const kind of stores) {
+      const store = blobStore({ dataDir, fileStore: kind, s3 }, db);
+      let key = '';
+      const run = await measure(async () => void (key = await uploadOverHttp(store, path.join(dataDir, 'spool'), HTTP_BYTES)));
+      await store.backend.delete(key);
+      console.log(`${kind.padEnd(9)} ${''.padEnd(36)} ${run.ms.toFixed(0).padStart(6)} ${(HTTP_BYTES / 1024 / 1024 / (run.ms / 1000)).toFixed(1).padStart(6)} ${run.rssMb.toFixed(1).padStart(8)}`);
     }
   } finally {
     await s3rver?.stop();

@@ -19,7 +19,7 @@
  * progress messages (fetch, read the tree, convert, merge and write). Figures, no assertions; a
  * markdown table at the end. Usage:
  *   npx tsx scripts/bench-git-sync.ts [--pages 10000] [--assets 200] [--profile dir]
- * The database is `quire_bench_git` on DATABASE_URL's server (default postgresql://postgres@127.0.0.1:5432),
+ * The database is `quire_bench_git` (or QUIRE_BENCH_DB) on DATABASE_URL's server (default postgresql://postgres@127.0.0.1:5432),
  * dropped and created again on every run, migrated by the script. `--profile dir`: a CPU profile of
  * the server process (node --cpu-prof) written there, and its heaviest functions and modules
  * printed per step, with the longest stretch its main thread never went idle. The whole run at
@@ -50,6 +50,8 @@ import { gitText } from '../test/support/git-cli.js';
 
 const ROLE = 'QUIRE_BENCH_GIT_ROLE';
 const GIT_PASSWORD = 'bench-pass';
+/** The benchmark's own database (dropped and made again), named apart when several run on one server. */
+const BENCH_DB = process.env.QUIRE_BENCH_DB ?? 'quire_bench_git';
 
 // ─── the server process (child) ─────────────────────────────────────────────────────────────
 
@@ -611,10 +613,10 @@ async function freshDatabase(): Promise<string> {
   base.pathname = '/postgres';
   const admin = new pg.Client({ connectionString: base.toString() });
   await admin.connect();
-  await admin.query('DROP DATABASE IF EXISTS "quire_bench_git" WITH (FORCE)');
+  await admin.query(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`);
   await admin.end();
-  await ensureDatabase(base.toString(), 'quire_bench_git');
-  base.pathname = '/quire_bench_git';
+  await ensureDatabase(base.toString(), BENCH_DB);
+  base.pathname = `/${BENCH_DB}`;
   await applyMigrations(base.toString());
   return base.toString();
 }
@@ -678,7 +680,7 @@ async function main(): Promise<void> {
 
   let t = performance.now();
   const databaseUrl = await freshDatabase();
-  console.log(`database quire_bench_git created and migrated in ${seconds(performance.now() - t)}`);
+  console.log(`database ${BENCH_DB} created and migrated in ${seconds(performance.now() - t)}`);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'quire-bench-git-'));
   const git = await startGitServer({ user: 'bench', password: GIT_PASSWORD });
   const client = new pg.Client({ connectionString: databaseUrl });

@@ -19,14 +19,17 @@ export function narrowedDocument(served) {
   for (const key of [...served].sort()) {
     const [method, route] = key.split(' ');
     const operation = source.paths[route]?.[method.toLowerCase()];
-    if (!operation) {
+    // quire's own description wins where quire answers the API description's shape on a path the
+    // public document has since given another (translations: settings there, AI syncs here).
+    if (!operation || described.paths[route]?.[method.toLowerCase()]) {
       additions.push(key);
       continue;
     }
     paths[route] ??= source.paths[route].parameters ? { parameters: source.paths[route].parameters } : {};
     paths[route][method.toLowerCase()] = operation;
   }
-  // quire's additions: documented by the API description, absent from the public document.
+  // quire's additions (documented by the API description, absent from the public document) and
+  // the operations it answers in the description's shape.
   for (const key of additions) {
     const [method, route] = key.split(' ');
     paths[route] ??= {};

@@ -25,6 +25,7 @@ import { serveFile } from './http/files.js';
 import { receiveUploadRequest, serveFont } from './http/storage.js';
 import { serveSso } from './http/sso.js';
 import { serveInvitation } from './http/invites.js';
+import { attachSpooled, MultipartInvalid, MultipartTooLarge, spoolDirectory, spoolMultipart, sweepSpool } from './http/multipart-spool.js';
 import { FILE_DOWNLOAD_PATH, FONT_PATH, INVITE_PATH, PDF_DOWNLOAD_PATH, SSO_PATH, UPLOAD_PATH } from './http/paths.js';
 import { DEFAULT_MAX_FONT_BYTES as MAX_FONT_UPLOAD_BYTES } from './lib/fonts/index.js';
 import { MAX_FILE_BYTES } from './domain/versions/files/file-input.js';
@@ -189,7 +190,7 @@ export function buildApp({
     }
     // Published sites: labelled by the kind of answer, before it is sent when the path says so.
     if (pathname.startsWith(`${PUBLISHED_PREFIX}/`)) info.route = siteRouteTemplate(req.method ?? 'GET', pathname, 'prefix');
-    if (await servePublished(req, res, { db, config, logger })) return void (info.route ??= siteRouteTemplate(req.method ?? 'GET', pathname, 'hostname'));
+    if (await servePublished(req, res, { db, config, logger, accessOf })) return void (info.route ??= siteRouteTemplate(req.method ?? 'GET', pathname, 'hostname'));
     const prefixed = PREFIX_ROUTES.find(([prefix]) => pathname.startsWith(prefix));
     if (prefixed) info.route = `${req.method} ${prefixed.join('')}`;
     if (pathname.startsWith(PDF_DOWNLOAD_PATH)) return serveExport(req, res, { db, config, accessOf, logger });
@@ -200,13 +201,17 @@ export function buildApp({
     if (pathname.startsWith(FILE_DOWNLOAD_PATH)) return serveFile(req, res, { db, config, accessOf, logger });
     const limit = bodyLimit(req, pathname);
     if (pathname === '/v1' || pathname.startsWith('/v1/')) return rest(req, res, await readBody(req, limit));
-    // An upload of known length within the limit streams straight to yoga; other bodies are read
-    // here, bounded, and refused unless UTF-8 (decoded leniently, broken bytes would be stored as
-    // U+FFFD). A plain JSON query is answered by the fast path when it can.
-    const length = req.headers['content-length'];
+    // A GraphQL upload (multipart) is read to disk as it arrives, its files handed to yoga on disk
+    // (http/multipart-spool.ts). Other bodies are read here, bounded, and refused unless UTF-8
+    // (decoded leniently, broken bytes would be stored as U+FFFD). A plain JSON query is answered
+    // by the fast path when it can.
     const fast = pathname === '/graphql' && mayTakeFastPath(req);
     const text = !/^multipart\//i.test(req.headers['content-type'] ?? '');
-    if (fast || text || length === undefined || Number(length) > limit) {
+    if (pathname === '/graphql' && req.method === 'POST' && /^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) {
+      const spooled = await spoolMultipart(req, { dir: spoolDirectory(config.dataDir), limit });
+      res.once('close', () => void spooled.dispose().catch((error: Error) => logger.warn({ err: { message: error.message } }, 'could not delete an upload\'s temporary files')));
+      attachSpooled(req, spooled.form);
+    } else if (fast || text || req.headers['content-length'] === undefined || Number(req.headers['content-length']) > limit) {
       const body = await readBody(req, limit);
       if (body && text && !isUtf8(body)) return sendJson(res, 400, { errors: [{ message: UTF8_MESSAGE, extensions: { code: 'BAD_REQUEST' } }] });
       if (body && fast && (await graphqlFastPath(req, res, body))) return;
@@ -237,8 +242,11 @@ export function buildApp({
 
   function respond(req: IncomingMessage, res: ServerResponse, info: RequestInfo): void {
     handle(req, res).catch((error) => {
-      if (error instanceof BodyTooLarge) {
+      if (error instanceof BodyTooLarge || error instanceof MultipartTooLarge) {
         return sendJson(res, 413, { error: { code: 413, message: error.message } }, { connection: 'close' });
+      }
+      if (error instanceof MultipartInvalid) {
+        return sendJson(res, 400, { errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST' } }] }, { connection: 'close' });
       }
       if (isDatabaseUnavailable(error)) {
         return sendJson(res, 503, { error: { code: 503, message: UNAVAILABLE_MESSAGE } }, { 'retry-after': '5' });
@@ -254,6 +262,11 @@ export function buildApp({
   return {
     listener,
     async start(port = config.port, host = config.host) {
+      // Uploads' temporary files an earlier process left when it stopped mid-request (none is an hour long).
+      void sweepSpool(spoolDirectory(config.dataDir), 3600_000).then(
+        (swept) => swept && logger.info({ swept }, 'deleted temporary upload files left by an earlier process'),
+        (error: Error) => logger.warn({ err: { message: error.message } }, 'could not delete old temporary upload files'),
+      );
       server = createServer(listener);
       // CONNECT (a proxy tunnel) is not for this server: answered, not left hanging.
       server.on('connect', (_req, socket) => socket.end('HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n'));

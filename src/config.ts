@@ -76,6 +76,7 @@ const schema = z.object({
   QUIRE_S3_REGION: z.string().min(1).default('us-east-1'),
   QUIRE_S3_FORCE_PATH_STYLE: bool.default(false),
   QUIRE_FILE_GC_GRACE_HOURS: z.coerce.number().positive().default(24),
+  QUIRE_FILE_GC_INTERVAL_HOURS: z.coerce.number().min(0).default(24),
 });
 
 export type Config = {
@@ -162,6 +163,8 @@ export type Config = {
   s3: S3Settings;
   /** How long stored bytes nobody references are kept before the garbage collection may delete them. */
   fileGcGraceMs: number;
+  /** How often the job runner collects the file garbage (jobs/file-gc.ts); 0: never (run `quire files gc` instead). */
+  fileGcIntervalMs: number;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -237,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fileStore: e.QUIRE_FILE_STORE,
     s3: { endpoint: e.QUIRE_S3_ENDPOINT, bucket: e.QUIRE_S3_BUCKET, region: e.QUIRE_S3_REGION, forcePathStyle: e.QUIRE_S3_FORCE_PATH_STYLE },
     fileGcGraceMs: e.QUIRE_FILE_GC_GRACE_HOURS * 3600 * 1000,
+    fileGcIntervalMs: e.QUIRE_FILE_GC_INTERVAL_HOURS * 3600 * 1000,
   };
 }
 

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { gql, gqlOk, http, sdk, sdkError } from './helpers/clients.js';
 import { createActor, createOrg } from './helpers/factories.js';
+import { expectDocumented } from './helpers/documented.js';
 import { useServer } from './helpers/server.js';
 
 const server = useServer();
@@ -162,6 +163,10 @@ describe('merging', () => {
     expect(await server.db.contentEntry.count({ where: { spaceId: space.id } })).toBe(rowsBefore + 1);
     const page = (await api.spaces.getPageInChangeRequestById(space.id, second.id, first.pages.a)).data as any;
     expect(page).toMatchObject({ id: first.pages.a, title: 'Alpha', path: 'alpha', kind: 'sheet', type: 'document' });
+    const meta = (await api.spaces.listChangeRequestPageMetaLinks(space.id, second.id, first.pages.a)).data;
+    expectDocumented('GET', '/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/meta-links', '200', meta);
+    expect(meta).toEqual({ alternates: [] });
+    expect((await sdkError(api.spaces.listChangeRequestPageMetaLinks(space.id, second.id, 'nope'))).status).toBe(404);
   });
 
   it('merges edits of different blocks of the same page made on both sides', async () => {

@@ -7,23 +7,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { http, sdk } from './helpers/clients.js';
+import { sdk } from './helpers/clients.js';
 import { CHROMIUM, CHROMIUM_ARGS, hasBrowser } from './helpers/chromium.js';
-import { createOrg } from './helpers/factories.js';
+import { createOrg, spaceWithPages } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 
 const server = useServer();
 
-async function spaceWith(token: string, orgId: string, title: string, pages: { title: string; markdown: string }[]) {
-  const api = sdk(server.url, token);
-  const space = (await api.orgs.createSpace(orgId, { title })).data;
-  const cr = (await api.spaces.createChangeRequest(space.id, { subject: 'Content' })).data;
-  for (const page of pages) {
-    await http(server.url, token, 'POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, { changes: [{ operation: 'insert_page', title: page.title, document: { markdown: page.markdown } }] });
-  }
-  await api.spaces.mergeChangeRequest(space.id, cr.id);
-  return space;
-}
+const spaceWith = (token: string, orgId: string, title: string, pages: { title: string; markdown: string }[]) => spaceWithPages(server.url, token, orgId, title, pages);
 
 describe.skipIf(!hasBrowser)('a published page in Chromium', () => {
   it('renders the title, the navigation and the sections, follows a link, and takes a screenshot', async () => {

@@ -131,9 +131,10 @@ describe('REST route table', () => {
 
   it('knows every path of the public document (src/rest/public-paths.json is current)', async () => {
     // @ts-expect-error: a plain JavaScript module
-    const { publicPaths } = await import('../scripts/public-paths.mjs');
+    const { publicPaths, outOfScopeReasons } = await import('../scripts/public-paths.mjs');
     const committed = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../src/rest/public-paths.json'), 'utf8'));
     expect(committed.paths, 'run `node scripts/public-paths.mjs`').toEqual(publicPaths());
+    expect(committed.outOfScope, 'run `node scripts/public-paths.mjs`').toEqual(outOfScopeReasons());
   });
 
   it('publishes its own OpenAPI document: the public one narrowed to these routes (src/rest/openapi.json is current)', async () => {

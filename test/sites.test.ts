@@ -194,6 +194,9 @@ describe('sites', () => {
     const link = (await api.orgs.createSiteShareLink(org.id, site.id, { name: 'Link' })).data;
     const customization = (await api.orgs.getSiteCustomizationById(org.id, site.id)).data;
     const team = (await api.orgs.createOrganizationTeam(org.id, { title: 'Crew' })).data;
+    const external = { kind: 'external' as const, url: 'https://example.com' };
+    const redirect = (await api.orgs.createSiteRedirect(org.id, site.id, { source: '/old', destination: external })).data;
+    const externalLink = (await api.orgs.addExternalLinkToSite(org.id, site.id, { title: 'Blog', url: 'https://blog.example.com' })).data;
     // Every site path of the route table, with a body that would succeed for an admin.
     const paths: [string, string, unknown?][] = [
       ['GET', base],
@@ -236,6 +239,21 @@ describe('sites', () => {
       ['PATCH', `${base}/permissions/teams/${team.id}`, { role: 'admin' }],
       ['DELETE', `${base}/permissions/teams/${team.id}`],
       ['GET', `${base}/permissions/aggregate`],
+      ['POST', `${base}/search`, { query: 'docs' }],
+      ['PATCH', `${base}/publishing/auth`, { backend: 'custom', fallbackURL: 'https://example.com/login' }],
+      ['POST', `${base}/publishing/auth/regenerate`],
+      ['GET', `${base}/publishing/preview`],
+      ['PATCH', `${base}/structure/sort`, { item: { type: 'site-space', id: ss.id }, position: {} }],
+      ['POST', `${base}/site-spaces/${ss.id}/duplicate`, {}],
+      ['GET', `${base}/redirects`],
+      ['POST', `${base}/redirects`, { source: '/new', destination: external }],
+      ['PUT', `${base}/redirects`, { redirects: [{ source: '/old', destination: null }] }],
+      ['GET', `${base}/redirect?source=%2Fold`],
+      ['PATCH', `${base}/redirects/${redirect.id}`, { permanent: true }],
+      ['DELETE', `${base}/redirects/${redirect.id}`],
+      ['POST', `${base}/external-links`, { title: 'Mine', url: 'https://example.com' }],
+      ['PATCH', `${base}/external-links/${externalLink.id}`, { title: 'Stolen' }],
+      ['DELETE', `${base}/external-links/${externalLink.id}`],
     ];
     const routes = (await import('../src/rest/routes/index.js')).routes.filter((r) => r.path.startsWith('/orgs/{organizationId}/sites/{siteId}'));
     expect(paths.length).toBe(routes.length);

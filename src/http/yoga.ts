@@ -24,6 +24,7 @@ import { requestInfo } from '../observability/request-info.js';
 import type { Context } from '../schema/context.js';
 import { schema } from '../schema/index.js';
 import type { RequestContexts } from './request-context.js';
+import { useSpooledMultipart } from './multipart-spool.js';
 
 export type ServerContext = Record<string, unknown>;
 
@@ -89,6 +90,8 @@ export function createGraphQLServer({ config, contexts, logger = silentLogger(),
     parserAndValidationCache: false, // useDocumentCache instead
     // Bounds on what one document may ask for (README › Limits).
     plugins: [
+      // GraphQL uploads: their forms read to disk by app.ts, not by yoga.
+      useSpooledMultipart(),
       useDocumentCache(),
       maxDepthPlugin({ n: 16, flattenFragments: true }),
       maxTokensPlugin({ n: MAX_DOCUMENT_TOKENS }),

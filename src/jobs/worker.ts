@@ -16,6 +16,7 @@ import { sendMentionMail } from './handlers/mention-mail.js';
 import { runOpenAPIProcess } from './handlers/openapi.js';
 import { runSpaceDuplicate, runSpacePurge } from './handlers/space-jobs.js';
 import { runJob, type JobHandler, type JobServices } from './runner.js';
+import { FILE_GC_TASK, fileGcTask, scheduleFileGc } from './file-gc.js';
 import { createQueuePool } from './queue-pool.js';
 import { recoverLostJobs } from './sweeper.js';
 import { startWebhookRunner } from './webhooks/runner.js';
@@ -42,6 +43,7 @@ export function taskList(services: JobServices): TaskList {
       if (count) services.logger.info({ count }, 'queued purges of deleted spaces');
     },
     [MENTION_MAIL_TASK]: sendMentionMail(services),
+    [FILE_GC_TASK]: fileGcTask(services),
   };
 }
 
@@ -72,6 +74,7 @@ export async function startWorker(url: string, given: JobServices): Promise<Work
     taskList: taskList(services),
     parsedCronItems: parseCronItems(CRON),
   });
+  await scheduleFileGc(runner.addJob, (key) => jobsPool.pool.query('SELECT graphile_worker.remove_job($1)', [key]), config.fileGcIntervalMs);
   const webhooks = await startWebhookRunner(webhooksPool.pool, services, workerLogger);
   const staleMs = services.config.jobStaleMs;
   const sweep = () =>

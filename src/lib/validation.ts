@@ -12,3 +12,6 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefi
 }
 
 export const titleSchema = (max: number, min = 0) => z.string().trim().min(min).max(max);
+
+/** An absolute http or https URL, at most 2,048 characters (the public document's `URL`). */
+export const httpUrlSchema = z.string().max(2048).refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http or https URL');

@@ -38,8 +38,10 @@ export function createMetrics(opts: { db: Db; pool?: pg.Pool }): Metrics {
     registers: [registry],
     async collect() {
       const rows = await opts.db
-        .$queryRawUnsafe<{ ready: number; running: number; failed: number }[]>(
-          `SELECT count(*) FILTER (WHERE locked_at IS NULL AND attempts < max_attempts)::int AS ready,
+        .$queryRawUnsafe<{ ready: number; scheduled: number; running: number; failed: number }[]>(
+          // Ready: due now, waiting for a worker; scheduled: due later (retries, the file garbage collection's next run).
+          `SELECT count(*) FILTER (WHERE locked_at IS NULL AND attempts < max_attempts AND run_at <= now())::int AS ready,
+                  count(*) FILTER (WHERE locked_at IS NULL AND attempts < max_attempts AND run_at > now())::int AS scheduled,
                   count(*) FILTER (WHERE locked_at IS NOT NULL)::int AS running,
                   count(*) FILTER (WHERE attempts >= max_attempts)::int AS failed
            FROM graphile_worker.jobs`,

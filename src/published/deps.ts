@@ -2,5 +2,7 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../observability/logger.js';
+import type { Access } from '../domain/access/access.js';
 
-export type PublishedDeps = { db: Db; config: Config; logger: Logger };
+/** `accessOf`: a user's access, to honour their preview links (none: previews are not served). */
+export type PublishedDeps = { db: Db; config: Config; logger: Logger; accessOf?: (userId: string) => Access };

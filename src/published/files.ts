@@ -19,14 +19,14 @@ export async function serveFile(req: IncomingMessage, res: ServerResponse, deps:
   const etag = `"${data.storageKey.slice(0, 32)}"`;
   if (req.headers['if-none-match'] === etag) {
     stream.destroy();
-    res.writeHead(304, { etag, 'cache-control': cacheFor(site) }).end();
+    res.writeHead(304, { etag, 'cache-control': cacheFor(site, visitor) }).end();
     return;
   }
   res.writeHead(200, {
     'content-type': data.contentType,
     'content-length': String(data.size),
     'content-disposition': `${data.contentType.startsWith('image/') ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(file.title)}`,
-    'cache-control': cacheFor(site),
+    'cache-control': cacheFor(site, visitor),
     'x-content-type-options': 'nosniff',
     // Served from the site's origin: an uploaded SVG or HTML must not run script there.
     'content-security-policy': 'sandbox; default-src none; style-src unsafe-inline',

@@ -18,8 +18,11 @@ export function frame(site: Site, sitePath: string, located: Located, visitor: V
   const lang = customization.internationalization.locale || 'en';
   const view = {
     lang,
-    site: withFavicon(siteView(customization, site.title, join(), visitor.claims), customization, (name) => join('~assets', name)),
-    sections: located.sections.map((s) => ({ title: s.title, href: join(s.id === site.defaultSectionId ? '' : s.path), current: s.id === section?.id })),
+    site: withSignOut(withFavicon(siteView(customization, site.title, join(), visitor.claims), customization, (name) => join('~assets', name)), site, visitor),
+    sections: [
+      ...located.sections.map((s) => ({ title: s.title, href: join(s.id === site.defaultSectionId ? '' : s.path), current: s.id === section?.id })),
+      ...located.externalLinks.map((l) => ({ title: l.title, href: l.url, current: false })),
+    ],
     variants:
       located.siteSpaces.length > 1
         ? located.siteSpaces.map((ss) => {
@@ -28,11 +31,11 @@ export function frame(site: Site, sitePath: string, located: Located, visitor: V
           })
         : [],
     searchAction: join('~search', ...spacePrefix),
-    noindex: site.visibility !== 'public',
+    noindex: site.visibility !== 'public' || !!visitor.preview,
     stylesheetUrl: `${join('~assets')}/${SITE_CSS_ASSET}`,
     mathStylesheetUrl: join('~assets', KATEX_ASSETS, 'katex.min.css'),
   };
-  const etagParts = [site.id, site.updatedAt, site.defaultSectionId, site.defaultSiteSpaceId, located.sections.map((s) => [s.id, s.updatedAt, s.defaultSiteSpaceId]), located.siteSpaces.map((ss) => [ss.id, ss.updatedAt, ss.space.revisionId, ss.space.updatedAt]), visitor.claims, visitor.shareKey ?? null];
+  const etagParts = [site.id, site.updatedAt, site.defaultSectionId, site.defaultSiteSpaceId, located.sections.map((s) => [s.id, s.updatedAt, s.defaultSiteSpaceId]), located.externalLinks.map((l) => [l.id, l.updatedAt]), located.siteSpaces.map((ss) => [ss.id, ss.updatedAt, ss.space.revisionId, ss.space.updatedAt]), visitor.claims, visitor.shareKey ?? null, visitor.preview ?? false];
   return { view, hrefOf, etagParts, customization };
 }
 
@@ -43,4 +46,10 @@ function withFavicon(view: SiteView, customization: SiteCustomization, asset: (n
   const code = 'emoji' in customization.favicon ? emojiCode(customization.favicon.emoji) : undefined;
   const url = asset(code ? `favicon-${code}.svg` : 'favicon.svg');
   return { ...view, favicon: { light: url, dark: url } };
+}
+
+/** A visitor signed in to a `visitor-auth` site gets a link to its sign-out URL, when it has one (publishing auth's `logoutURL`). */
+function withSignOut(view: SiteView, site: Site, visitor: Visitor): SiteView {
+  if (site.visibility !== 'visitor_auth' || !site.visitorAuthLogoutUrl || visitor.preview) return view;
+  return { ...view, headerLinks: [...view.headerLinks, { title: 'Sign out', href: site.visitorAuthLogoutUrl }] };
 }

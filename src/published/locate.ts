@@ -5,7 +5,7 @@
  * spaces whose condition is false for the visitor are left out (as if absent); a default left out
  * gives way to the first one shown.
  */
-import type { Site, SiteSection, SiteSpace, Space } from '../generated/prisma/client.js';
+import type { Site, SiteExternalLink, SiteSection, SiteSpace, Space } from '../generated/prisma/client.js';
 import type { Db } from '../db/client.js';
 import { evaluateCondition } from '../domain/publishing/sites/condition.js';
 import { bySiblingOrder } from '../domain/publishing/sites/order.js';
@@ -13,6 +13,8 @@ import { isLive } from '../domain/content/spaces/lifecycle.js';
 
 export type Located = {
   sections: SiteSection[];
+  /** The site's live external links shown to the visitor (sites with sections only), in order. */
+  externalLinks: SiteExternalLink[];
   section: SiteSection | null;
   /** The site spaces shown beside the current one (the section's, or the root's). */
   siteSpaces: (SiteSpace & { space: Space })[];
@@ -42,13 +44,16 @@ export async function locate(db: Db, site: Site, segments: string[], claims: Rec
     if (consumed) (prefix.push(rest[0]), (rest = rest.slice(1)));
   }
   const sectionPrefix = [...prefix];
-  const siteSpaces = (await db.siteSpace.findMany({ where: { siteId: site.id, sectionId: section?.id ?? null }, include: { space: true } }))
-    .filter((ss) => isLive(ss.space))
-    .sort(bySiblingOrder)
-    .filter(shown(claims));
+  // A site with sections may have external links beside them: read alongside its site spaces.
+  const [spaceRows, linkRows] = await Promise.all([
+    db.siteSpace.findMany({ where: { siteId: site.id, sectionId: section?.id ?? null }, include: { space: true } }),
+    sections.length ? db.siteExternalLink.findMany({ where: { siteId: site.id, draft: false } }) : Promise.resolve([]),
+  ]);
+  const siteSpaces = spaceRows.filter((ss) => isLive(ss.space)).sort(bySiblingOrder).filter(shown(claims));
+  const externalLinks = linkRows.sort(bySiblingOrder).filter(shown(claims));
   if (!siteSpaces.length) return null;
   const { item: siteSpace, consumed } = pick(siteSpaces, section ? section.defaultSiteSpaceId : site.defaultSiteSpaceId, rest[0]);
   if (!siteSpace) return null;
   if (consumed) (prefix.push(rest[0]), (rest = rest.slice(1)));
-  return { sections, section, siteSpaces, siteSpace, sectionPrefix, prefix, pagePath: rest.join('/') };
+  return { sections, externalLinks, section, siteSpaces, siteSpace, sectionPrefix, prefix, pagePath: rest.join('/') };
 }

@@ -13,14 +13,15 @@ import type { Visitor } from './visitor.js';
  * visitor) and the page's path: a revalidation the client can skip (`ifNoneMatch` equal) answers
  * 304 without reading or rendering the page.
  */
-export async function pageReply(deps: PublishedDeps, site: Site, sitePath: string, located: Located, visitor: Visitor, ifNoneMatch?: string): Promise<Reply> {
+export async function pageReply(deps: PublishedDeps, site: Site, sitePath: string, located: Located, visitor: Visitor, ifNoneMatch?: string, redirect?: () => Promise<Reply | null>): Promise<Reply> {
   const { view, hrefOf, etagParts } = frame(site, sitePath, located, visitor);
   const etag = etagOf([...etagParts, located.pagePath]);
-  const cache = cacheFor(site);
+  const cache = cacheFor(site, visitor);
   if (ifNoneMatch === etag) return { status: 200, body: '', type: 'text/html; charset=utf-8', etag, cache };
   const { siteSpace } = located;
   const content = await pageContent(deps.db, siteSpace.space.revisionId, located.pagePath, hrefOf);
-  if (!content) return missingPage(deps, view, hrefOf, siteSpace.space.revisionId);
+  // No page at this path: a redirect of the site may answer it (redirects.ts), else the 404 page.
+  if (!content) return (await redirect?.()) ?? missingPage(deps, view, hrefOf, siteSpace.space.revisionId);
   const fileBase = `${sitePath}/~files/${encodeURIComponent(siteSpace.id)}`;
   const rendered = renderDocumentWithOutline(content.document, {
     lang: view.lang,

@@ -10,11 +10,12 @@ export const RENDER_VERSION = '2';
 /** Pages run their own inline scripts only, named by their hashes: no injected script runs, even were one to slip into the HTML. */
 const PAGE_CSP = `default-src 'self'; img-src * data:; font-src 'self' http: https:; style-src 'self' 'unsafe-inline'; script-src 'self' ${SCRIPT_HASHES.join(' ')}; frame-ancestors 'self'`;
 
-export type Reply = { status: number; body: string | Buffer; type: string; etag?: string; cache: string; cookies?: string[] };
+export type Reply = { status: number; body: string | Buffer; type: string; etag?: string; cache: string; cookies?: string[]; location?: string };
 
 export function send(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
   const headers: Record<string, string | string[]> = { 'content-type': reply.type, 'cache-control': reply.cache, 'x-content-type-options': 'nosniff' };
   if (reply.etag) headers.etag = reply.etag;
+  if (reply.location) headers.location = reply.location;
   if (reply.cookies?.length) headers['set-cookie'] = reply.cookies;
   if (reply.type.startsWith('text/html')) headers['content-security-policy'] = PAGE_CSP;
   if (reply.etag && reply.status === 200 && req.headers['if-none-match'] === reply.etag) {
@@ -27,8 +28,9 @@ export function send(req: IncomingMessage, res: ServerResponse, reply: Reply): v
 
 export const etagOf = (parts: unknown[]) => `"${createHash('sha256').update(JSON.stringify([RENDER_VERSION, ...parts])).digest('base64url').slice(0, 27)}"`;
 
-/** What an answer for this visitor may be cached as. */
-export const cacheFor = (site: Site) => (site.visibility === 'public' || site.visibility === 'unlisted' ? 'public, max-age=60, stale-while-revalidate=300' : 'private, no-cache');
+/** What an answer for this visitor may be cached as (a preview: by no one but the browser). */
+export const cacheFor = (site: Site, visitor?: { preview?: true }) =>
+  !visitor?.preview && (site.visibility === 'public' || site.visibility === 'unlisted') ? 'public, max-age=60, stale-while-revalidate=300' : 'private, no-cache';
 
 /** `sitePath`: where the site answers, for its favicon and stylesheet (unknown for a request naming no site). */
 function messageView(site: Site | null, sitePath?: string, lang = 'en'): MessagePageView {

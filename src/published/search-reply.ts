@@ -32,6 +32,6 @@ export async function searchReply(deps: PublishedDeps, site: Site, sitePath: str
   // The site space's navigation stays beside the results, as on its pages.
   const nav = await revisionNavigation(deps.db, located.siteSpace.space.revisionId, hrefOf);
   const body = renderSearchPage({ ...view, nav, query, results });
-  return { status: 200, body, type: 'text/html; charset=utf-8', etag: etagOf([...etagParts, 'search', query]), cache: cacheFor(site) };
+  return { status: 200, body, type: 'text/html; charset=utf-8', etag: etagOf([...etagParts, 'search', query]), cache: cacheFor(site, visitor) };
 }
 

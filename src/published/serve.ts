@@ -16,10 +16,12 @@ import { locate } from './locate.js';
 import { pageReply } from './page-reply.js';
 import { serveAsset } from './assets.js';
 import { cacheFor, message, send } from './reply.js';
+import { redirectReply } from './redirects.js';
 import { searchReply } from './search-reply.js';
 import { siteOf } from './site-of-request.js';
 import { robotsTxt, sitemapXml } from './sitemap.js';
 import { admitVisitor } from './visitor.js';
+import { previewVisitor } from './preview.js';
 import { clientOf } from '../http/client-address.js';
 
 export async function servePublished(req: IncomingMessage, res: ServerResponse, deps: PublishedDeps): Promise<boolean> {
@@ -37,7 +39,10 @@ export async function servePublished(req: IncomingMessage, res: ServerResponse, 
     return true;
   }
   const { site, sitePath, segments } = target;
-  if (!site || !site.published) return (send(req, res, message(null, 404, 'This site does not exist, or is not published.')), true);
+  const secure = clientOf(req, deps.config.trustProxy).https;
+  // A preview link opens the site whether it is published or not (preview.ts).
+  const preview = site ? await previewVisitor(deps, site, req, url, sitePath || '/', secure) : null;
+  if (!site || (!site.published && !preview)) return (send(req, res, message(null, 404, 'This site does not exist, or is not published.')), true);
   if (segments[0] === '~assets') {
     if (!serveAsset(req, res, site, segments.slice(1))) send(req, res, message(site, 404, 'This file does not exist.', sitePath));
     return true;
@@ -57,7 +62,11 @@ export async function servePublished(req: IncomingMessage, res: ServerResponse, 
     send(req, res, { status: 200, body: await sitemapXml(deps.db, site, origin, sitePath), type: 'application/xml; charset=utf-8', cache: cacheFor(site) });
     return true;
   }
-  const admission = await admitVisitor(deps.db, site, req, url, sitePath || '/', clientOf(req, deps.config.trustProxy).https);
+  const admission = preview ? ({ ok: true, visitor: preview } as const) : await admitVisitor(deps.db, site, req, url, sitePath || '/', secure);
+  if (!admission.ok && admission.redirect) {
+    res.writeHead(302, { location: admission.redirect, 'cache-control': 'no-store' }).end();
+    return true;
+  }
   if (!admission.ok) {
     send(req, res, message(site, admission.status, admission.status === 401 ? 'This site is for signed-in visitors: open it from the link you were given.' : 'This site does not exist, or is not published.', sitePath));
     return true;
@@ -65,9 +74,14 @@ export async function servePublished(req: IncomingMessage, res: ServerResponse, 
   const { visitor } = admission;
   if (segments[0] === '~files') return (await serveFile(req, res, deps, site, visitor, segments.slice(1)), true);
   const searching = segments[0] === '~search';
+  // A path naming no page may be a redirect's source: looked up only then (redirects.ts).
+  const redirect = () => redirectReply(deps.db, deps.config.publicUrl, site, url.pathname.slice(sitePath.length) || '/');
   const located = await locate(deps.db, site, searching ? segments.slice(1) : segments, visitor.claims);
-  if (!located) return (send(req, res, message(site, 404, 'This site has no content yet.', sitePath)), true);
-  const reply = searching ? await searchReply(deps, site, sitePath, located, visitor, url) : await pageReply(deps, site, sitePath, located, visitor, req.headers['if-none-match']);
+  if (!located) {
+    const redirected = searching ? null : await redirect();
+    return (send(req, res, redirected ? { ...redirected, cookies: visitor.cookies } : message(site, 404, 'This site has no content yet.', sitePath)), true);
+  }
+  const reply = searching ? await searchReply(deps, site, sitePath, located, visitor, url) : await pageReply(deps, site, sitePath, located, visitor, req.headers['if-none-match'], redirect);
   send(req, res, { ...reply, cookies: visitor.cookies });
   return true;
 }

@@ -10,12 +10,25 @@ import { jwtVerify } from 'jose';
 import type { Site } from '../generated/prisma/client.js';
 import type { Db } from '../db/client.js';
 
-export type Visitor = { claims: Record<string, unknown>; shareKey?: string; cookies: string[] };
+/** `preview`: opened by a site preview link (preview.ts), not by the site's visibility. */
+export type Visitor = { claims: Record<string, unknown>; shareKey?: string; cookies: string[]; preview?: true };
 
-export type Admission = { ok: true; visitor: Visitor } | { ok: false; status: 401 | 404 };
+export type Admission = { ok: true; visitor: Visitor } | { ok: false; status: 401 | 404; redirect?: string };
+
+/**
+ * Where a visitor-auth site sends a visitor without a valid token: its fallback URL, with the
+ * path they asked for (under the site) as `location`, so the upstream sign-in can bring them back.
+ */
+function fallbackOf(site: Site, url: URL, sitePath: string): string | undefined {
+  if (!site.visitorAuthFallbackUrl) return undefined;
+  const target = new URL(site.visitorAuthFallbackUrl);
+  const path = url.pathname.startsWith(sitePath) ? url.pathname.slice(sitePath.length) : url.pathname;
+  target.searchParams.set('location', path.startsWith('/') ? path : `/${path}`);
+  return target.toString();
+}
 
 /** The cookie's value; none when its percent-encoding is broken (the visitor is asked again, not answered a 500). */
-function cookie(req: IncomingMessage, name: string): string | undefined {
+export function cookie(req: IncomingMessage, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [key, ...value] = part.trim().split('=');
     if (key !== name) continue;
@@ -29,7 +42,7 @@ function cookie(req: IncomingMessage, name: string): string | undefined {
 }
 
 /** Over HTTPS (`secure`), the key and token cookies never travel in clear afterwards. */
-const setCookie = (name: string, value: string, path: string, secure: boolean) =>
+export const setCookie = (name: string, value: string, path: string, secure: boolean) =>
   `${name}=${encodeURIComponent(value)}; Path=${path}; HttpOnly; SameSite=Lax; Max-Age=86400${secure ? '; Secure' : ''}`;
 
 /**
@@ -53,12 +66,14 @@ export async function admitVisitor(db: Db, site: Site, req: IncomingMessage, url
   const name = `quire_visitor_${site.id}`;
   const given = url.searchParams.get('jwt_token');
   const token = given ?? cookie(req, name);
-  if (!token || token.length > 8192) return { ok: false, status: 401 };
+  const refused: Admission = { ok: false, status: 401, redirect: fallbackOf(site, url, sitePath === '/' ? '' : sitePath) };
+  if (!token || token.length > 8192) return refused;
   try {
+    // The site's current key: a token signed with a key since rotated fails here, cookie or not.
     const { payload } = await jwtVerify(token, new TextEncoder().encode(site.visitorAuthKey), { algorithms: ['HS256'] });
     if (given) visitor.cookies.push(setCookie(name, token, sitePath, secure));
     return { ok: true, visitor: { ...visitor, claims: payload as Record<string, unknown> } };
   } catch {
-    return { ok: false, status: 401 };
+    return refused;
   }
 }

@@ -80,13 +80,32 @@ export const presentShareLink = (l: Obj) => ({
   urls: urls(l.urls),
 });
 
-/** `{type: "sections", structure}` when the site has sections, else `{type: "siteSpaces", structure}`. */
-export const presentStructure = (site: Obj) =>
-  site.sections.length ? { type: 'sections', structure: site.sections.map(presentSiteSection) } : { type: 'siteSpaces', structure: site.siteSpaces.map(presentSiteSpace) };
+export const EXTERNAL_LINK_FRAGMENT = `fragment RestSiteExternalLink on SiteExternalLink { id title description icon url sectionGroupId draft condition }`;
 
-export const SECTION_GROUP_FRAGMENT = `fragment RestSectionGroup on SiteSectionGroup { id title icon sections { ...RestSiteSection } }`;
+export const presentExternalLink = (l: Obj) => ({
+  object: 'site-external-link',
+  id: l.id,
+  title: l.title,
+  ...when(l.description, 'description'),
+  ...when(l.icon, 'icon'),
+  url: l.url,
+  ...when(l.sectionGroupId, 'sectionGroup'),
+  draft: l.draft,
+  ...when(l.condition, 'condition'),
+});
+
+/**
+ * `{type: "sections", structure}` when the site has sections (its sections, then its external
+ * links; `published`: drafts left out), else `{type: "siteSpaces", structure}`.
+ */
+export const presentStructure = (site: Obj, published = false) =>
+  site.sections.length
+    ? { type: 'sections', structure: [...site.sections.map(presentSiteSection), ...(site.externalLinks ?? []).filter((l: Obj) => !(published && l.draft)).map(presentExternalLink)] }
+    : { type: 'siteSpaces', structure: site.siteSpaces.map(presentSiteSpace) };
+
+export const SECTION_GROUP_FRAGMENT = `fragment RestSectionGroup on SiteSectionGroup { id title icon sections { ...RestSiteSection } externalLinks { ...RestSiteExternalLink } } ${EXTERNAL_LINK_FRAGMENT}`;
 
 export const presentSectionGroup = (g: Obj) => {
   const sections = g.sections.map(presentSiteSection);
-  return { object: 'site-section-group', id: g.id, title: g.title, ...when(g.icon, 'icon'), draft: false, sections, children: sections };
+  return { object: 'site-section-group', id: g.id, title: g.title, ...when(g.icon, 'icon'), draft: false, sections, children: [...sections, ...g.externalLinks.map(presentExternalLink)] };
 };

@@ -12,6 +12,8 @@ export type RestInput = {
   params: Record<string, string>;
   query: URLSearchParams;
   body: Record<string, unknown>;
+  /** The request's headers (lower-case names), for the few routes that read one (`Prefer`). */
+  headers?: Record<string, string | string[] | undefined>;
 };
 
 export type Route = {
@@ -23,13 +25,25 @@ export type Route = {
   variables: (input: RestInput) => Record<string, unknown>;
   /** Shapes `data` into the response body; omitted for routes that answer without a body. */
   result?: (data: any, input: RestInput) => unknown;
-  /** Success status; 200 with a body, 204 without. A function picks it from `data` (e.g. 205 vs 204 on deletes). */
-  status?: number | ((data: any) => number);
+  /** Success status; 200 with a body, 204 without (a 204 answers no body, whatever `result`). A function picks it from `data` (e.g. 205 vs 204 on deletes). */
+  status?: number | ((data: any, input: RestInput) => number);
   /** Response headers from `data` (e.g. the `Location` of a job still running). */
-  headers?: (data: any) => Record<string, string>;
+  headers?: (data: any, input: RestInput) => Record<string, string>;
 };
 
 export const route = (r: Route): Route => r;
+
+/** Whether the request asked for no representation in the answer (`Prefer: return=minimal`). */
+export const prefersMinimal = (input: RestInput): boolean => /(^|[\s,;])return=minimal($|[\s,;])/.test(String(input.headers?.prefer ?? ''));
+
+/**
+ * The public document's `returnPreference`: 204 with `Preference-Applied: return=minimal` when
+ * asked for (`Prefer: return=minimal`), else the representation with `status`.
+ */
+export const returnPreference = (status = 200) => ({
+  status: (_data: unknown, input: RestInput) => (prefersMinimal(input) ? 204 : status),
+  headers: (_data: unknown, input: RestInput): Record<string, string> => (prefersMinimal(input) ? { 'preference-applied': 'return=minimal' } : {}),
+});
 
 /** `page` and `limit` of a list request, as connection arguments. */
 export function pageArgs(query: URLSearchParams): { first?: number; after?: string } {

@@ -67,14 +67,15 @@ function routeIndex(compiled: Compiled[]): (path: string) => Compiled[] {
   return (path) => inTableOrder(buckets.get(keyOf(path)) ?? []).filter((c) => c.pattern.test(path));
 }
 
-/** Paths of the public API document that this server does not serve (yet): answered with 501. */
+/** Paths of the public API document that this server does not serve: answered with 501, naming why when on purpose. */
 function unservedPaths(served: Route[]) {
   const servedKeys = new Set(served.map((r) => `${r.method} ${r.path}`));
   return publicDocument.paths
     .filter((key) => !servedKeys.has(key))
     .map((key) => {
       const [method, path] = key.split(' ');
-      return { method, path, pattern: pathPattern(path) };
+      const reasons: Record<string, string> = publicDocument.outOfScope;
+      return { method, path, pattern: pathPattern(path), outOfScope: reasons[key] };
     });
 }
 
@@ -165,7 +166,8 @@ export function createRestHandler(routes: Route[], { yoga, contexts, logger = si
       const documented = unserved.find((u) => u.method === req.method && u.pattern.test(path));
       if (documented) {
         requestInfo(req).route = `${documented.method} /v1${documented.path}`;
-        return failure(501, `${documented.method} /v1${documented.path} is not implemented by this server yet`);
+        const what = `${documented.method} /v1${documented.path}`;
+        return failure(501, documented.outOfScope ? `${what} is out of this server's scope (${documented.outOfScope})` : `${what} is not implemented by this server yet`);
       }
     }
     if (!candidates.length) return failure(404, `No route for ${req.method} ${url.pathname}`);
@@ -182,6 +184,7 @@ export function createRestHandler(routes: Route[], { yoga, contexts, logger = si
       params: Object.fromEntries(match.names.map((n, i) => [n, decodeURIComponent(values[i])])),
       query: url.searchParams,
       body: parseBody(req.method ?? 'GET', body),
+      headers: req.headers,
     };
     // Before anything walks the body: no NUL in any string, no nesting deeper than the limit.
     const problem = inputProblem(input.params) ?? inputProblem(Object.fromEntries(url.searchParams)) ?? inputProblem(input.body);
@@ -196,9 +199,9 @@ export function createRestHandler(routes: Route[], { yoga, contexts, logger = si
     if (!('data' in result) && !('errors' in result)) throw new Error('REST operations are queries and mutations, not subscriptions');
     if (result.errors?.length) return errorReply(result.errors);
     const { route } = match;
-    const status = typeof route.status === 'function' ? route.status(result.data) : route.status;
-    const headers = route.headers?.(result.data);
-    if (!route.result) return { status: status ?? 204, headers };
+    const status = typeof route.status === 'function' ? route.status(result.data, input) : route.status;
+    const headers = route.headers?.(result.data, input);
+    if (!route.result || status === 204) return { status: status ?? 204, headers };
     return { status: status ?? 200, body: withoutGitMetadata(input.query, route.result(result.data, input)), headers };
   }
 

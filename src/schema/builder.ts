@@ -55,10 +55,12 @@ export const builder = new SchemaBuilder<{
     // Both read the raw ID (decodeGlobalID keeps it whole): node-loaders.ts decides its kind.
     nodeQueryOptions: {
       description: 'The object of an ID, to whoever may read it through its own field; otherwise NOT_FOUND. Pages, files and reusable contents: their revision-qualified `nodeId`.',
+      args: { id: { description: 'The ID (a page, file or reusable content: its `nodeId`).' } },
       resolve: (_root, { id }, ctx) => loadNode(ctx, String(id.id)),
     },
     nodesQueryOptions: {
       description: 'The objects of up to 100 IDs, in order; null where `node` answers NOT_FOUND. Read together: one statement per kind, not per ID.',
+      args: { ids: { description: 'The IDs, at most 100 (pages, files and reusable contents: their `nodeId`).' } },
       resolve: (_root, { ids }, ctx) => loadNodes(ctx, ids.map((id) => String(id.id))),
     },
   },

@@ -22,7 +22,8 @@ export function useServer(options: { worker?: boolean; env?: () => Record<string
   let stop = async () => {};
   beforeAll(async () => {
     // The rate limit has a suite of its own (rate-limit-and-cors.test.ts): elsewhere tests send as fast as they like.
-    const env = { PORT: '0', HOST: '127.0.0.1', QUIRE_RATE_LIMIT: '0', QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS: 'true', QUIRE_JOB_STALE_SECONDS: '5', QUIRE_JOB_POLL_SECONDS: '0.2', ...options.env?.() };
+    // No scheduled file garbage collection in the shared database and data directory (its own test: file-store-gc-worker.test.ts).
+    const env = { PORT: '0', HOST: '127.0.0.1', QUIRE_RATE_LIMIT: '0', QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS: 'true', QUIRE_JOB_STALE_SECONDS: '5', QUIRE_JOB_POLL_SECONDS: '0.2', QUIRE_FILE_GC_INTERVAL_HOURS: '0', ...options.env?.() };
     const config = { ...loadConfig(env), databaseUrl: server.databaseUrl };
     const logger = createLogger({ level: process.env.QUIRE_TEST_LOG ? 'debug' : 'silent' });
     server.config = config;

@@ -83,7 +83,7 @@ export const ORGANIZATION_RULES = {
    * site itself, and listing sites, go by the caller's role on each site (SITE_RULES).
    */
   viewSites: 'nonGuest',
-  /** Create sites (a site's own writes go by the caller's role on it: SITE_RULES). */
+  /** Create sites (a site's own reads and writes go by the caller's role on it: SITE_RULES). */
   manageSites: 'admin',
   /** See the organization's OpenAPI specifications and their versions. */
   viewOpenAPISpecs: 'nonGuest',
@@ -113,18 +113,38 @@ export const JOB_RULES = { view: 'view', cancel: 'edit' } as const satisfies Rec
  * admins administer every site; other members have their organization role (unless the site's
  * `defaultLevel` is null), at least the `defaultLevel` when it is a role, and what the site's
  * grants give them or their teams; guests have only the grants. No role: the site is not found.
- * Operations on sites added later go in this block (redirects, publishing auth: `manage`;
- * external links, duplicating a site space, sorting the structure: `structure`; search, preview: `view`).
+ * Every operation on a site, through the API or the published server's preview links, is checked
+ * against this block (`Access.requireSite(id, action)`); a new operation takes the row that says
+ * what it does, or a row of its own when it needs a role no row gives.
  */
 export const SITE_RULES = {
-  /** See the site and read it through the management API: settings, structure, customization, share links. */
+  /**
+   * See the site and read it through the management API: settings, structure (external links
+   * included), customization, share links, redirects; search its content (`POST …/search`, what
+   * its published search finds).
+   */
   view: { role: 'read' },
   /** Edit content and create draft content in the site (the public `permissions.edit`; quire has no site-level drafts yet). */
   edit: { role: 'edit' },
-  /** Change its content structure: add, change, move and remove site spaces, sections and section groups. */
+  /**
+   * Change its content structure: add, change, move and remove site spaces, sections, section
+   * groups and external links; sort the structure; duplicate a site space (which also needs the
+   * right to copy its space).
+   */
   structure: { role: 'create' },
-  /** Its settings (title, visibility, hostname, default level, defaults), customization, publishing, share links, visitor-auth key; delete it. */
+  /**
+   * Its settings (title, visibility, hostname, default level, defaults), customization, publishing,
+   * share links, redirects, how visitors authenticate (the publishing auth: its key, fallback and
+   * sign-out URLs, key rotation); delete it.
+   */
   manage: { role: 'admin' },
+  /**
+   * Make a preview link (`GET …/publishing/preview`) and be honoured by the published server when
+   * it is opened, on every request. Admin, not read: a preview opens the site unpublished and
+   * whatever its visibility, to whoever holds the link for its hour — it hands the site out, as a
+   * share link does.
+   */
+  preview: { role: 'admin' },
   /** Grant and revoke roles on the site; list who has access (also members with an organization role, as for spaces). */
   share: { role: 'admin' },
 } as const satisfies Record<string, Rule<unknown>>;

@@ -4,7 +4,8 @@
  * kinds (a kind belongs to the longest family name it starts with): the organization action a
  * subscriber needs (capabilities.ts). Then, whatever the family:
  *   - an event with `spaceId` goes only to those who can view that space (in the trash included);
- *   - an event with `siteId` only to those who may read that site (Access.requireSite);
+ *   - an event with `siteId` only to those whose role on that site allows the family's `site`
+ *     action (`view` unless named; Access.requireSite);
  *   - a family marked `collection`, about a collection still in the organization, only to those
  *     who can view it (a deleted collection, or one that left, is told to the organization).
  * Events carry IDs, never content: a subscriber reads what changed through the usual checks.
@@ -14,9 +15,10 @@ import { AppError } from '../../lib/errors.js';
 import type { OrganizationEventKind } from '../kernel/event-kinds.js';
 import { kindOfId } from '../kernel/ids.js';
 import type { Access } from './access.js';
-import type { OrganizationAction } from './capabilities.js';
+import type { OrganizationAction, SiteAction } from './capabilities.js';
 
-type Audience = { requires: OrganizationAction; collection?: true };
+/** `site`: what the subscriber must be allowed on the event's site (SITE_RULES), `view` unless named. */
+type Audience = { requires: OrganizationAction; site?: SiteAction; collection?: true };
 
 export const EVENT_AUDIENCES = {
   /** The organization's settings: its members. */
@@ -39,11 +41,13 @@ export const EVENT_AUDIENCES = {
   memberInvite: { requires: 'manageMembers' },
   linkInvite: { requires: 'manageMembers' },
   ssoProvider: { requires: 'manageSso' },
-  /** Sites, their parts, grants and share links: who has a role on the site (`siteId`; guests granted it included). */
+  /** Sites, their parts, grants, share links, redirects and external links: who has a role on the site (`siteId`; guests granted it included). */
   site: { requires: 'view' },
   shareLink: { requires: 'view' },
   /** A site deleted (no `siteId`: it is gone): who knows of the organization's sites (members with a role). */
   siteDeleted: { requires: 'viewSites' },
+  /** How visitors authenticate on a site: who administers the site (SITE_RULES `manage`, as its reads). */
+  sitePublishingAuth: { requires: 'view', site: 'manage' },
   /** Organization-wide publishing settings: members with a role, as their reads. */
   openApiSpec: { requires: 'viewOpenAPISpecs' },
   translation: { requires: 'viewTranslations' },
@@ -72,7 +76,7 @@ export async function mayLearnOf(db: Db, access: Access, event: AudienceEvent): 
     await access.requireOrganization(event.organizationId, 'view');
     await access.requireOrganization(event.organizationId, audience.requires);
     if (event.spaceId) await access.requireSpace(event.spaceId, 'view', { allowDeleted: true });
-    if (event.siteId) await access.requireSite(event.siteId, 'view');
+    if (event.siteId) await access.requireSite(event.siteId, audience.site ?? 'view');
     if (audience.collection && kindOfId(event.subjectId) === 'Collection') {
       const collection = await db.collection.findUnique({ where: { id: event.subjectId }, select: { organizationId: true } });
       if (collection?.organizationId === event.organizationId) await access.requireCollection(event.subjectId, 'view');

@@ -35,6 +35,7 @@ import { commitUrlOf, endOperation, endWithoutContent, lockSync, type GitOperati
 import type { GitDirection } from './input.js';
 import { snapshotOf, type Snapshot } from './snapshot.js';
 import { readTheirs, type Theirs } from './theirs.js';
+import { movedPages, writeSyncRedirects } from './redirects.js';
 
 export type ImportOutcome =
   | { kind: 'up-to-date'; commit: string }
@@ -217,6 +218,10 @@ export async function importCommit(op: GitOperation, commit: string, options: { 
         if (syncRevision !== spaceRevision) await tx.revision.update({ where: { id: syncRevision.id }, data: { git: gitInfo } });
         const records = new Map<string, BlobRecord>([...theirs.entities.values()].flatMap((e) => (e.record ? [[e.entityId, e.record] as const] : [])));
         await saveMapping(tx, op.spaceId, mapping, records);
+        // Site redirects: `.gitbook.yaml`'s, and the old paths of pages this import moved (redirects.ts).
+        const pageIdByFile = new Map([...records.values()].flatMap((r) => (r.kind === 'page' ? [[r.path, r.entityId] as const] : [])));
+        const moved = baseScope ? movedPages(ours, final) : [];
+        theirs.warnings.push(...(await writeSyncRedirects(tx, op.actorId, op.spaceId, layout.config.redirects, pageIdByFile, moved)));
         await tx.gitSync.update({
           where: { spaceId: op.spaceId },
           data: { commitOid: commit, revisionId: syncRevision.id, conflictChangeRequestId: null, ...(input.timestamp ? { lastTimestamp: new Date(input.timestamp) } : {}) },

@@ -24,7 +24,7 @@ import { newId } from '../kernel/ids.js';
 import type { EntityVersion } from '../versions/revisions/commit.js';
 import type { EntityKind } from '../versions/revisions/entries.js';
 import type { BlobStore } from '../versions/files/blob-store.js';
-import { acceptFile } from '../versions/files/file-input.js';
+import { acceptFile, type IncomingFile } from '../versions/files/file-input.js';
 import { fileVersion, storeFiles } from '../versions/files/store-files.js';
 import { fingerprintOf } from './fingerprint.js';
 import type { BlobRecord, Mapping } from './mapping.js';
@@ -60,6 +60,9 @@ export type TheirsInput = {
 
 /** Page attributes a file's front matter sets (the rest is kept under `frontMatter`, written back on export). */
 const FRONT_MATTER_FIELDS = ['icon', 'hidden', 'layout'] as const;
+/** Changed files are stored in batches of this many files or bytes, whichever comes first (the bytes of a batch are in memory together). */
+const STORE_BATCH_FILES = 100;
+const STORE_BATCH_BYTES = 32 * 1024 * 1024;
 
 /** A front matter block that does not parse is the repository's fault: named by file and line. */
 function checkFrontMatter(path: string, markdown: string): void {
@@ -317,28 +320,43 @@ export async function readTheirs(input: TheirsInput): Promise<Theirs> {
     });
   }
 
-  // Files: changed blobs stored (by content: stored once), the others as they were.
+  // Files: changed blobs stored (by content: stored once) in batches, their keys recorded in one
+  // statement per batch; the others as they were. Each entity keeps its place in `entities`.
+  let pending: { id: string; asset: (typeof layout.files)[number]; createdAt: Date; file: IncomingFile }[] = [];
+  let pendingBytes = 0;
+  const storePending = async () => {
+    const stored = await storeFiles(input.store, pending.map((p) => p.file));
+    pending.forEach(({ id, asset, createdAt }, i) => {
+      const version = { ...fileVersion(stored[i]!), createdAt };
+      entities.set(id, { kind: 'file', entityId: id, version, record: record('file', id, asset.path, asset.oid, version) });
+      step();
+    });
+    pending = [];
+    pendingBytes = 0;
+  };
   for (const asset of layout.files) {
     input.signal.throwIfAborted();
     const id = fileIds.get(asset.path)!;
     const previous = base.get(id);
-    let version: EntityVersion;
-    if (unchanged(id, asset.oid)) version = versionOfEntry(previous!);
-    else {
-      let accepted;
-      try {
-        accepted = acceptFile({ name: asset.name, contentType: asset.contentType, bytes: await input.readBlob(asset.oid) }, 'file');
-      } catch {
-        warnings.push(`${asset.path}: not imported (a file name or size this server does not accept)`);
-        step();
-        continue;
-      }
-      const [stored] = await storeFiles(input.store, [accepted]);
-      version = { ...fileVersion(stored!), createdAt: previous?.createdAt ?? new Date() };
-      step();
+    if (unchanged(id, asset.oid)) {
+      const version = versionOfEntry(previous!);
+      entities.set(id, { kind: 'file', entityId: id, version, record: record('file', id, asset.path, asset.oid, version) });
+      continue;
     }
-    entities.set(id, { kind: 'file', entityId: id, version, record: record('file', id, asset.path, asset.oid, version) });
+    let file;
+    try {
+      file = acceptFile({ name: asset.name, contentType: asset.contentType, bytes: await input.readBlob(asset.oid) }, 'file');
+    } catch {
+      warnings.push(`${asset.path}: not imported (a file name or size this server does not accept)`);
+      step();
+      continue;
+    }
+    entities.set(id, undefined as never); // its place, filled when its batch is stored
+    pending.push({ id, asset, createdAt: previous?.createdAt ?? new Date(), file });
+    pendingBytes += file.bytes.byteLength;
+    if (pending.length >= STORE_BATCH_FILES || pendingBytes >= STORE_BATCH_BYTES) await storePending();
   }
+  if (pending.length) await storePending();
 
   // Reusable contents: `.gitbook/includes/<name>.md`, titled by their front matter.
   for (const include of layout.includes) {

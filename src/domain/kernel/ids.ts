@@ -28,6 +28,8 @@ export const ID_PREFIX = {
   SiteSpace: 'sitesp',
   SiteShareLink: 'sharelink',
   SitePermission: 'siteperm',
+  SiteRedirect: 'siteredir',
+  SiteExternalLink: 'sitelink',
   OpenAPISpec: 'oas',
   OpenAPISpecVersion: 'oasv',
   TranslationSettings: 'trs',

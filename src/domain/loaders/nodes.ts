@@ -4,7 +4,7 @@
  * the node resolvers check access with the same rules as each object's own field.
  */
 import type { Db } from '../../db/client.js';
-import type { CustomFont, Job, LinkInvite, MemberInvite, OpenAPISpec, SamlProvider, SiteSectionGroup, SiteShareLink, TranslationSettings } from '../../generated/prisma/client.js';
+import type { CustomFont, Job, LinkInvite, MemberInvite, OpenAPISpec, SamlProvider, SiteExternalLink, SiteRedirect, SiteSectionGroup, SiteShareLink, TranslationSettings } from '../../generated/prisma/client.js';
 import { Prisma, type ContentEntry } from '../../generated/prisma/client.js';
 import { reviewsByIds, type ReviewRow } from '../versions/change-requests/review-rows.js';
 import { commentsByIds, repliesByIds, type CommentRow, type ReplyRow } from '../comments/rows.js';
@@ -28,6 +28,8 @@ export function nodeLoaders(db: Db, registry: LoaderRegistry) {
   return {
     siteSectionGroup: rows<SiteSectionGroup>((ids) => db.siteSectionGroup.findMany({ where: { id: { in: ids } } })),
     siteShareLink: rows<SiteShareLink>((ids) => db.siteShareLink.findMany({ where: { id: { in: ids } } })),
+    siteRedirect: rows<SiteRedirect>((ids) => db.siteRedirect.findMany({ where: { id: { in: ids } } })),
+    siteExternalLink: rows<SiteExternalLink>((ids) => db.siteExternalLink.findMany({ where: { id: { in: ids } } })),
     job: rows<Job>((ids) => db.job.findMany({ where: { id: { in: ids } } })),
     openAPISpec: rows<OpenAPISpec>((ids) => db.openAPISpec.findMany({ where: { id: { in: ids } } })),
     samlProvider: rows<SamlProvider>((ids) => db.samlProvider.findMany({ where: { id: { in: ids } } })),

@@ -1,7 +1,7 @@
 /** Loaders of published sites: sites, sections and site spaces by ID, a section's site spaces, a site's sections, section groups and site-space count. */
 import type { Db } from '../../db/client.js';
-import type { Site, SiteSection, SiteSectionGroup, SiteSpace } from '../../generated/prisma/client.js';
-import { loadSites, sectionGroupsOfSites, type SiteRow } from '../publishing/sites/rows.js';
+import type { Site, SiteExternalLink, SiteSection, SiteSectionGroup, SiteSpace } from '../../generated/prisma/client.js';
+import { externalLinksOfSites, loadSites, sectionGroupsOfSites, type SiteRow } from '../publishing/sites/rows.js';
 import type { LoaderRegistry } from './registry.js';
 
 const byId = <T extends { id: string }>(ids: readonly string[], rows: T[]) => {
@@ -23,6 +23,8 @@ export function siteLoaders(db: Db, viewerId: string, registry: LoaderRegistry) 
     sectionsOfSite: registry.track<string, SiteSection[]>(async (ids) => grouped(ids, await db.siteSection.findMany({ where: { siteId: { in: [...ids] } } }), (s) => s.siteId)),
     /** A site's section groups, in order. */
     sectionGroupsOfSite: registry.track<string, SiteSectionGroup[]>((ids) => sectionGroupsOfSites(db, ids)),
+    /** A site's external links, in order (a few). */
+    externalLinksOfSite: registry.track<string, SiteExternalLink[]>((ids) => externalLinksOfSites(db, ids)),
     /** A section's site spaces, in order. */
     siteSpacesOfSection: registry.track<string, SiteSpace[]>(async (ids) => grouped(ids, await db.siteSpace.findMany({ where: { sectionId: { in: [...ids] } } }), (s) => s.sectionId)),
     /** Where each space is published: its first site space in a published site (oldest first), with the site and section. */

@@ -201,6 +201,16 @@ export const changeRequestRoutes = [
   }),
   route({
     method: 'GET',
+    path: `${CR}/content/page/{pageId}/meta-links`,
+    operation: `query RestGetChangeRequestPageMetaLinks($spaceId: ID!, $id: ID!, $pageId: ID!) {
+      space(id: $spaceId) { changeRequest(id: $id) { revision { page(id: $pageId) { id } } } }
+    }`,
+    variables: (input) => ({ ...ids(input), pageId: input.params.pageId }),
+    // As for the space's content (space-content.ts): pages hold no canonical or alternate links here.
+    result: (data) => (data.space.changeRequest.revision.page ? { alternates: [] } : notFoundPage()),
+  }),
+  route({
+    method: 'GET',
     path: `${CR}/content/path/{pagePath}`,
     operation: `query RestGetChangeRequestPageByPath($spaceId: ID!, $id: ID!, $path: String!, $document: Boolean!, $markdown: Boolean!, $refs: MarkdownRefs!) {
       space(id: $spaceId) { changeRequest(id: $id) { revision { page: pageByPath(path: $path) { ${pageFields('document @include(if: $document) markdown(refs: $refs) @include(if: $markdown)')} } } } }

@@ -19,10 +19,13 @@ import { commentRoutes } from './comments.js';
 import { searchRoutes } from './search.js';
 import { siteRoutes } from './sites.js';
 import { sitePermissionRoutes } from './site-permissions.js';
+import { siteOperationRoutes } from './site-operations.js';
+import { siteRedirectRoutes } from './site-redirects.js';
+import { siteExternalLinkRoutes } from './site-external-links.js';
 import { spaceRoutes } from './spaces.js';
 import { spaceContentRoutes } from './space-content.js';
 import { teamRoutes } from './teams.js';
 import { userRoutes } from './users.js';
 import { webhookRoutes } from './webhooks.js';
 
-export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...spaceContentRoutes, ...linkRoutes, ...reviewRoutes, ...commentRoutes, ...exportRoutes, ...importRoutes, ...gitSyncRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...openAPISpecRoutes, ...translationRoutes, ...fontRoutes, ...ssoRoutes, ...inviteRoutes, ...searchRoutes, ...siteRoutes, ...sitePermissionRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes, ...webhookRoutes];
+export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...spaceContentRoutes, ...linkRoutes, ...reviewRoutes, ...commentRoutes, ...exportRoutes, ...importRoutes, ...gitSyncRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...openAPISpecRoutes, ...translationRoutes, ...fontRoutes, ...ssoRoutes, ...inviteRoutes, ...searchRoutes, ...siteRoutes, ...siteOperationRoutes, ...siteRedirectRoutes, ...siteExternalLinkRoutes, ...sitePermissionRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes, ...webhookRoutes];

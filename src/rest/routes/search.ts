@@ -8,7 +8,7 @@ const SEARCH_PAGE_FRAGMENT = `fragment RestSearchPage on SearchPageResult {
   sections { id title path body score urls { app } }
 }`;
 
-const SEARCH_FRAGMENT = `fragment RestSearchSpace on SearchSpaceResult { id title score pages { ...RestSearchPage } } ${SEARCH_PAGE_FRAGMENT}`;
+export const SEARCH_FRAGMENT = `fragment RestSearchSpace on SearchSpaceResult { id title score pages { ...RestSearchPage } } ${SEARCH_PAGE_FRAGMENT}`;
 
 type SearchPage = {
   id: string;
@@ -28,7 +28,7 @@ type SearchSpace = { id: string; title: string; score: number; pages: SearchPage
 const presentSearchPage = (page: SearchPage) => ({ ...page, description: page.description ?? '' });
 
 /** `SearchSpaceResult` of the public document (pages: `SearchPageResult`, sections: `SearchSectionResult`). */
-const presentSearchSpace = (space: SearchSpace) => ({
+export const presentSearchSpace = (space: SearchSpace) => ({
   type: 'space' as const,
   id: space.id,
   title: space.title,

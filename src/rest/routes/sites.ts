@@ -6,14 +6,14 @@
  */
 import { badRequest } from '../../lib/errors.js';
 import { MAX_PAGE_SIZE } from '../../domain/kernel/pagination/keyset.js';
-import { SECTION_GROUP_FRAGMENT, SITE_SPACE_FRAGMENT, SITE_FRAGMENT, SITE_SECTION_FRAGMENT, SHARE_LINK_FRAGMENT, presentSectionGroup, presentShareLink, presentSite, presentSiteSection, presentSiteSpace, presentStructure } from '../present-sites.js';
+import { EXTERNAL_LINK_FRAGMENT, SECTION_GROUP_FRAGMENT, SITE_SPACE_FRAGMENT, SITE_FRAGMENT, SITE_SECTION_FRAGMENT, SHARE_LINK_FRAGMENT, presentSectionGroup, presentShareLink, presentSite, presentSiteSection, presentSiteSpace, presentStructure } from '../present-sites.js';
 import { booleanParam, CONNECTION_FIELDS, listOf, pageArgs, pick, route, stringParam, type RestInput } from '../route.js';
 import { arrayPage } from '../list-page.js';
 import { restPosition } from '../position.js';
 
-const SITES = '/orgs/{organizationId}/sites';
-const SITE = `${SITES}/{siteId}`;
-const ids = ({ params }: RestInput) => ({ org: params.organizationId, site: params.siteId });
+export const SITES = '/orgs/{organizationId}/sites';
+export const SITE = `${SITES}/{siteId}`;
+export const ids = ({ params }: RestInput) => ({ org: params.organizationId, site: params.siteId });
 // The public document: deletes answer 205 when something was removed.
 const gone = () => 205;
 
@@ -21,11 +21,11 @@ const gone = () => 205;
 const visibility = (value: unknown) => (typeof value === 'string' ? value.replace(/-/g, '_') : value);
 
 /** A read of one site through its organization. */
-const readSite = (name: string, selection: string, fragments: string) =>
+export const readSite = (name: string, selection: string, fragments: string) =>
   `query ${name}($org: ID!, $site: ID!) { organization(id: $org) { site(id: $site) { ${selection} } } } ${fragments}`;
 
 /** A mutation on a site (`$org` checked by the mutation). */
-const writeSite = (name: string, vars: string, call: string, fragments = '') => `mutation ${name}($org: ID!, $site: ID!${vars}) { result: ${call} } ${fragments}`;
+export const writeSite = (name: string, vars: string, call: string, fragments = '') => `mutation ${name}($org: ID!, $site: ID!${vars}) { result: ${call} } ${fragments}`;
 
 /**
  * A site's sections, section groups and root site spaces are connections in GraphQL; REST reads
@@ -108,7 +108,7 @@ export const siteRoutes = [
   route({
     method: 'GET',
     path: `${SITE}/structure`,
-    operation: readSite('RestGetSiteStructure', `${whole('sections', '...RestSiteSection')} ${whole('siteSpaces', '...RestSiteSpace')}`, `${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`),
+    operation: readSite('RestGetSiteStructure', `${whole('sections', '...RestSiteSection')} ${whole('siteSpaces', '...RestSiteSpace')} externalLinks { ...RestSiteExternalLink }`, `${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT} ${EXTERNAL_LINK_FRAGMENT}`),
     variables: ids,
     result: (data) => presentStructure(site(data)),
   }),
@@ -117,8 +117,8 @@ export const siteRoutes = [
     path: `${SITE}/published`,
     operation: readSite(
       'RestGetPublishedSite',
-      `...RestSite customization ${whole('sections', '...RestSiteSection')} ${whole('siteSpaces', '...RestSiteSpace')} ${whole('allSiteSpaces: sections', 'siteSpaces { id customization }')} ${whole('rootSpaces: siteSpaces', 'id customization')}`,
-      `${SITE_FRAGMENT} ${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`,
+      `...RestSite customization ${whole('sections', '...RestSiteSection')} ${whole('siteSpaces', '...RestSiteSpace')} ${whole('allSiteSpaces: sections', 'siteSpaces { id customization }')} ${whole('rootSpaces: siteSpaces', 'id customization')} externalLinks { ...RestSiteExternalLink }`,
+      `${SITE_FRAGMENT} ${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT} ${EXTERNAL_LINK_FRAGMENT}`,
     ),
     variables: ids,
     result: (data) => {
@@ -127,19 +127,11 @@ export const siteRoutes = [
       return {
         object: 'published-content-site',
         site: presentSite(s),
-        structure: presentStructure(s),
+        structure: presentStructure(s, true),
         customizations: { site: s.customization, siteSpaces: Object.fromEntries(spaces.map((ss) => [ss.id, ss.customization])) },
         scripts: [],
       };
     },
-  }),
-
-  route({
-    method: 'GET',
-    path: `${SITE}/publishing/auth`,
-    operation: readSite('RestGetSitePublishingAuth', 'visitorAuthKey', ''),
-    variables: ids,
-    result: (data) => ({ object: 'publishing-auth', backend: 'custom', privateKey: site(data).visitorAuthKey }),
   }),
 
   // 4.9 customization

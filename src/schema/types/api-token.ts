@@ -9,7 +9,7 @@ const ApiTokenRef = builder.objectRef<TokenRecord>('ApiToken').implement({
   description: 'An API token of the caller (never its secret, which is shown once, when issued).',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
-    name: t.exposeString('name'),
+    name: t.exposeString('name', { description: 'Its label, as given when it was issued (empty when none was).' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'Updated at most once a minute.' }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'Null: it does not expire.' }),
@@ -24,7 +24,7 @@ const IssuedApiToken = builder.simpleObject('IssuedApiToken', {
   description: 'A newly created API token, with its secret: shown this once (only its SHA-256 is stored).',
   fields: (t) => ({
     token: t.string({ description: 'The secret: `Authorization: Bearer <token>`. Shown this once; only a digest is kept.' }),
-    apiToken: t.field({ type: ApiTokenRef }),
+    apiToken: t.field({ description: "The token's record, as `apiTokens` lists it.", type: ApiTokenRef }),
   }),
 });
 
@@ -48,7 +48,7 @@ builder.mutationFields((t) => ({
   createApiToken: t.field({
     type: IssuedApiToken,
     description: 'Issues a new API token for the caller, confined to the organization the calling token is confined to (if any).',
-    args: { input: t.arg({ type: CreateApiTokenInput, required: false }) },
+    args: { input: t.arg({ description: 'Its name and expiry; left out, an unnamed token that never expires.', type: CreateApiTokenInput, required: false }) },
     resolve: async (_root, { input }, ctx) => {
       const { token, record } = await createToken(ctx.db, ctx.viewer, { name: input?.name ?? undefined, expiresAt: input?.expiresAt ?? undefined });
       return { token, apiToken: record };
@@ -56,7 +56,7 @@ builder.mutationFields((t) => ({
   }),
   revokeApiToken: t.boolean({
     description: "Revokes one of the caller's tokens (the one in use included). Other instances may accept it for up to QUIRE_TOKEN_CACHE_SECONDS more.",
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The token's ID.", required: true }) },
     resolve: async (_root, { id }, ctx) => {
       await revokeToken(ctx.db, ctx.viewer, String(id));
       return true;

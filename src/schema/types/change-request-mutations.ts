@@ -28,15 +28,20 @@ const UpdateChangeRequestInput = builder.inputType('UpdateChangeRequestInput', {
   }),
 });
 
-export const PageChangeOperationEnum = builder.enumType('PageChangeOperation', { description: 'What one change of a batch does to a change request\'s pages.', values: ['insert_page', 'update_page', 'delete_page', 'insert_files'] as const });
+export const PageChangeOperationEnum = builder.enumType('PageChangeOperation', { description: 'What one change of a batch does to a change request\'s pages.', values: {
+    insert_page: { description: 'Creates a page (`into`, `at`, `type`, its fields and `document`).' },
+    update_page: { description: 'Changes a page (`page`): its fields, its body, or where it is (`into`, `at`).' },
+    delete_page: { description: 'Deletes a page (`page`) and the pages under it.' },
+    insert_files: { description: 'Adds files (`files`) to the content.' },
+  } as const });
 
 const FileSourceInput = builder.inputType('FileSourceInput', {
   description: 'A file of an insert_files change: its bytes inline (base64, at most 1 MB; use uploadChangeRequestFiles for larger ones), or a URL to fetch them from.',
   fields: (t) => ({
     ref: t.string({ description: 'A name for the file within the batch, echoed in the outcome.' }),
-    name: t.string({ required: true }),
-    contentType: t.string(),
-    base64: t.string(),
+    name: t.string({ description: 'Its file name, as the content shows it.', required: true }),
+    contentType: t.string({ description: 'Its MIME type: required with `base64`.' }),
+    base64: t.string({ description: 'Its bytes, base64-encoded (at most 1 MB); give this or `url`.' }),
     url: t.string({ description: 'Where to fetch the bytes from instead (http or https; public addresses unless the operator allows private ones; at most 20 MiB).' }),
   }),
 });
@@ -44,7 +49,7 @@ const FileSourceInput = builder.inputType('FileSourceInput', {
 const PageChangeInput = builder.inputType('PageChangeInput', {
   description: 'One change of a batch (REST `changes[]`): insert, update (metadata, body, move) or delete a page.',
   fields: (t) => ({
-    operation: t.field({ type: PageChangeOperationEnum, required: true }),
+    operation: t.field({ description: 'What the change does; the other fields apply as each one says.', type: PageChangeOperationEnum, required: true }),
     page: t.id({ description: 'update_page, delete_page: the page.' }),
     into: t.id({ description: 'The parent page; null: the top level. update_page: omit to keep the parent.' }),
     at: t.int({ description: 'Index among the new siblings; omitted: the end (or unchanged when the parent is).' }),
@@ -52,12 +57,12 @@ const PageChangeInput = builder.inputType('PageChangeInput', {
     type: t.field({ type: PageTypeEnum, description: 'insert_page: document (default), group (top level only) or link.' }),
     target: t.field({ type: 'JSON', description: 'Link pages: a ContentRef.' }),
     document: t.field({ type: 'JSON', description: '`{markdown}`, `{document: JSONDocument}` or `{}` (an empty page).' }),
-    title: t.string(),
+    title: t.string({ description: "The page's title (at most 255 characters); a markdown `document`'s leading heading or front matter title wins; insert_page: `Untitled` without any." }),
     slug: t.string({ description: 'Unique among siblings; derived from the title when omitted.' }),
     emoji: t.string({ description: 'Empty string: removes it.' }),
     icon: t.string({ description: 'Empty string: removes it.' }),
-    description: t.string(),
-    hidden: t.boolean(),
+    description: t.string({ description: "The page's description (at most 1000 characters)." }),
+    hidden: t.boolean({ description: 'Whether the page is hidden from its table of contents (it stays readable by its URL).' }),
     files: t.field({ type: [FileSourceInput], description: 'insert_files: the files (1 to 20).' }),
   }),
 });
@@ -66,16 +71,16 @@ const PageChangeOutcome = builder.simpleObject('PageChangeOutcome', {
   description: 'The outcome of one change of a batch: what it did and the page or file it touched.',
   fields: (t) => ({
     object: t.string({ description: 'created_page, updated_page, deleted_page or created_file.' }),
-    page: t.id({ nullable: true }),
-    file: t.id({ nullable: true }),
-    ref: t.string({ nullable: true }),
+    page: t.id({ description: 'The ID of the page it created, changed or deleted; null for created_file.', nullable: true }),
+    file: t.id({ description: 'The ID of the file it created; null otherwise.', nullable: true }),
+    ref: t.string({ description: "The change's (or file's) `ref`, as given; null when none was.", nullable: true }),
   }),
 });
 
 const ChangeRequestContentUpdate = builder.objectRef<{ changeRequest: ChangeRequestRow; changes: ChangeOutcome[] }>('ChangeRequestContentUpdate').implement({
   description: 'A change request after a batch of page changes, and the outcome of each change.',
   fields: (t) => ({
-    changeRequest: t.field({ type: ChangeRequestRef, resolve: (r) => r.changeRequest }),
+    changeRequest: t.field({ description: 'The change request, as read after the batch.', type: ChangeRequestRef, resolve: (r) => r.changeRequest }),
     insertedFiles: t.field({
       type: [RevisionFileRef],
       description: 'The files the batch added, in order.',
@@ -84,7 +89,7 @@ const ChangeRequestContentUpdate = builder.objectRef<{ changeRequest: ChangeRequ
         return entitiesOfRevision(ctx, r.changeRequest.revisionId, 'file', ids);
       },
     }),
-    changes: t.field({
+    changes: t.field({ description: "The outcome of each change, in the batch's order (one per file for insert_files).",
       type: [PageChangeOutcome],
       resolve: (r) => r.changes.map((c) => ({ object: c.object, page: 'page' in c ? c.page : null, file: 'file' in c ? c.file : null, ref: ('ref' in c && c.ref) || null })),
     }),
@@ -105,8 +110,8 @@ const MergeOutcomeRef = builder.objectRef<{ revision: string; result: 'merge' | 
   description: 'What a merge or an update did: `conflicts` means nothing was written (see ChangeRequest.conflicts).',
   fields: (t) => ({
     revision: t.string({ description: "The space's new revision (merge), the request's (update), or the current one (conflicts).", resolve: (o) => o.revision }),
-    result: t.field({ type: MergeResultEnum, resolve: (o) => o.result }),
-    changeRequest: t.field({ type: ChangeRequestRef, resolve: (o, _a, ctx) => reload(ctx, o.changeRequestId) }),
+    result: t.field({ description: 'Whether it merged, updated, or stopped on conflicts.', type: MergeResultEnum, resolve: (o) => o.result }),
+    changeRequest: t.field({ description: 'The change request, as read after the merge or update.', type: ChangeRequestRef, resolve: (o, _a, ctx) => reload(ctx, o.changeRequestId) }),
   }),
 });
 
@@ -134,13 +139,13 @@ builder.mutationFields((t) => ({
   createChangeRequest: t.field({
     type: ChangeRequestRef,
     description: "Opens a change request (a draft) on the space's current revision; needs `edit` on the space.",
-    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), subject: t.arg.string({ required: false }) },
+    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), subject: t.arg.string({ description: 'Its subject (at most 100 characters); empty when left out.', required: false }) },
     resolve: async (_root, { spaceId, subject }, ctx) => reload(ctx, await createChangeRequest(ctx.db, ctx.access, String(spaceId), subject == null ? {} : { subject })),
   }),
   updateChangeRequest: t.field({
     description: 'Changes a change request\'s subject or description.',
     type: ChangeRequestRef,
-    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), id: t.arg.id({ required: true, description: 'ID or number.' }), input: t.arg({ type: UpdateChangeRequestInput, required: true }) },
+    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), id: t.arg.id({ required: true, description: 'ID or number.' }), input: t.arg({ description: 'The fields to change.', type: UpdateChangeRequestInput, required: true }) },
     resolve: async (_root, { spaceId, id, input }, ctx) => {
       const clean = Object.fromEntries(Object.entries(input).filter(([, v]) => v != null));
       return reload(ctx, await updateChangeRequest(ctx.db, ctx.access, String(spaceId), String(id), clean));
@@ -152,7 +157,7 @@ builder.mutationFields((t) => ({
     args: {
       spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }),
       id: t.arg.id({ required: true, description: 'ID or number.' }),
-      changes: t.arg({ type: [PageChangeInput], required: true }),
+      changes: t.arg({ description: 'The changes, applied in order (at most 50).', type: [PageChangeInput], required: true }),
     },
     resolve: async (_root, { spaceId, id, changes }, ctx) => {
       const result = await writeContent(ctx.db, ctx.access, String(spaceId), String(id), { changes: changes.map((c) => withoutNulls(c as Record<string, unknown>)) }, blobStore(ctx.config, ctx.db), fileFetch(ctx.config));

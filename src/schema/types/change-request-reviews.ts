@@ -34,7 +34,7 @@ const user = async (ctx: Context, id: string) => {
 export const ChangeRequestReviewStatusEnum = builder.enumType('ChangeRequestReviewStatus', {
   description: 'The verdict of a review of a change request.',
   values: {
-    approved: { value: 'approved' },
+    approved: { value: 'approved', description: 'The reviewer approves the revision.' },
     changes_requested: { value: 'changes_requested', description: 'REST: changes-requested' },
   } as const,
 });
@@ -44,10 +44,10 @@ export const ChangeRequestReviewRef = builder.objectRef<ReviewRow>('ChangeReques
   description: "A review of a change request: approved, or changes requested, on the request's revision it names.",
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
-    changeRequestId: t.exposeString('changeRequestId'),
-    spaceId: t.exposeString('spaceId'),
+    changeRequestId: t.exposeString('changeRequestId', { description: 'The ID of the change request it reviews.' }),
+    spaceId: t.exposeString('spaceId', { description: "The ID of the change request's space." }),
     revisionId: t.exposeString('revisionId', { description: 'The revision of the change request it reviewed.' }),
-    status: t.field({ type: ChangeRequestReviewStatusEnum, resolve: (r) => r.status }),
+    status: t.field({ description: 'Its verdict: approved, or changes requested.', type: ChangeRequestReviewStatusEnum, resolve: (r) => r.status }),
     outdated: t.exposeBoolean('outdated', {
       description: 'Superseded: the request changed since, or its reviewer reviewed again or was asked again since.',
     }),
@@ -58,7 +58,7 @@ export const ChangeRequestReviewRef = builder.objectRef<ReviewRow>('ChangeReques
       description: 'The comment as a JSON document.',
       resolve: (r) => (r.comment ? markdownToBody(r.comment) : null),
     }),
-    reviewer: t.field({ type: UserRef, resolve: (r, _a, ctx) => user(ctx, r.reviewerId) }),
+    reviewer: t.field({ description: 'The user who gave it.', type: UserRef, resolve: (r, _a, ctx) => user(ctx, r.reviewerId) }),
     requestedBy: t.field({
       type: UserRef,
       nullable: true,
@@ -78,8 +78,8 @@ export const ChangeRequestReviewRef = builder.objectRef<ReviewRow>('ChangeReques
 export const ChangeRequestReviewerRequestRef = builder.objectRef<ReviewerRequestRow>('ChangeRequestReviewerRequest').implement({
   description: 'A user asked to review a change request, until they review it or the request is withdrawn.',
   fields: (t) => ({
-    user: t.field({ type: UserRef, resolve: (q, _a, ctx) => user(ctx, q.userId) }),
-    requestedBy: t.field({ type: UserRef, resolve: (q, _a, ctx) => user(ctx, q.requestedById) }),
+    user: t.field({ description: 'The user asked to review.', type: UserRef, resolve: (q, _a, ctx) => user(ctx, q.userId) }),
+    requestedBy: t.field({ description: 'The user who asked them.', type: UserRef, resolve: (q, _a, ctx) => user(ctx, q.requestedById) }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     revisionId: t.exposeString('revisionId', { description: "The change request's revision when the request was made." }),
   }),
@@ -88,7 +88,7 @@ export const ChangeRequestReviewerRequestRef = builder.objectRef<ReviewerRequest
 const Mergeable = builder.simpleObject('ChangeRequestMergeable', {
   description: 'Whether the caller may merge the change request now: the `merge` capability, its status, and the merge rules.',
   fields: (t) => ({
-    allowed: t.boolean(),
+    allowed: t.boolean({ description: 'Whether the caller may merge it now; when false, `failingRule` or `message` says why.' }),
     failingRule: t.string({ nullable: true, description: 'The first merge rule not met (e.g. require_at_least_one_approved_review).' }),
     message: t.string({ nullable: true, description: 'Why the merge is not allowed, when it is not.' }),
   }),
@@ -98,15 +98,15 @@ builder.prismaObjectFields('ChangeRequest', (t) => ({
   reviews: t.connection({
     type: ChangeRequestReviewRef,
     description: 'Reviews, newest first; `outdated`: only outdated (true) or current (false) ones.',
-    args: { outdated: t.arg.boolean({ required: false }) },
+    args: { outdated: t.arg.boolean({ description: 'True: only outdated reviews; false: only current ones; left out: all.', required: false }) },
     resolve: async (r, args, ctx) => {
       const filter = { outdated: args.outdated ?? null };
       return pageConnection(await reviewsPage(ctx.db, r.id, filter, args), () => countReviews(ctx.db, r.id, filter));
     },
   }),
-  review: t.field({
+  review: t.field({ description: 'One of its reviews, by ID; NOT_FOUND if it has none of that ID.',
     type: ChangeRequestReviewRef,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The review's ID.", required: true }) },
     resolve: async (r, { id }, ctx) => {
       const review = await findReview(ctx.db, r.id, String(id));
       if (!review) throw notFound('Review');
@@ -169,7 +169,7 @@ builder.mutationFields((t) => ({
     args: {
       spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }),
       id: t.arg.id({ required: true, description: 'ID or number.' }),
-      status: t.arg({ type: ChangeRequestReviewStatusEnum, required: true }),
+      status: t.arg({ description: 'The verdict: approved, or changes requested.', type: ChangeRequestReviewStatusEnum, required: true }),
       comment: t.arg({ type: 'JSON', required: false, description: '`{markdown}`, `{document: JSONDocument}` or `{}`.' }),
     },
     resolve: async (_root, { spaceId, id, status, comment }, ctx) => {
@@ -184,7 +184,7 @@ builder.mutationFields((t) => ({
     args: {
       spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }),
       id: t.arg.id({ required: true, description: 'ID or number.' }),
-      users: t.arg.idList({ required: true }),
+      users: t.arg.idList({ description: 'The IDs of the users to ask (members who can read the space).', required: true }),
       subject: t.arg.string({ required: false, description: 'Updates the subject at the same time.' }),
     },
     resolve: async (_root, { spaceId, id, users, subject }, ctx) => {

@@ -17,7 +17,7 @@ import { SpaceRef } from './space.js';
 import { UserRef } from './user.js';
 
 export const ChangeRequestStatusEnum = builder.enumType('ChangeRequestStatus', { description: 'Where a change request stands: a draft, open for review, archived, or merged.', values: { draft: { description: 'Being written, not yet submitted for review.' }, open: { description: 'Submitted for review.' }, archived: { description: 'Closed without merging.' }, merged: { description: 'Merged into the space\'s content.' } } as const });
-export const ChangeRequestOrderByEnum = builder.enumType('ChangeRequestOrderBy', { values: CHANGE_REQUEST_ORDERS, description: 'What a list of change requests is sorted by, newest first.' });
+export const ChangeRequestOrderByEnum = builder.enumType('ChangeRequestOrderBy', { values: { createdAt: { description: 'By creation (by number), newest first.' }, updatedAt: { description: 'By last update, most recently updated first.' } } as const satisfies Record<(typeof CHANGE_REQUEST_ORDERS)[number], { description: string }>, description: 'What a list of change requests is sorted by, newest first.' });
 
 const load = <T>(value: Promise<T | null>, what: string) => value.then((v) => {
   if (v === null) throw new Error(`${what} of a change request is missing`);
@@ -28,7 +28,7 @@ const BlockConflictRef = builder.objectRef<BlockConflict>('BlockConflict').imple
   description: 'A block changed differently on both sides (null: absent on that side).',
   fields: (t) => ({
     path: t.stringList({ description: 'Block keys from the top of the document; the last is the block in conflict.', resolve: (c) => c.path }),
-    base: t.field({ type: 'JSON', nullable: true, resolve: (c) => c.base }),
+    base: t.field({ description: 'The block in the revision both sides started from.', type: 'JSON', nullable: true, resolve: (c) => c.base }),
     ours: t.field({ type: 'JSON', nullable: true, description: "The change request's version.", resolve: (c) => c.ours }),
     theirs: t.field({ type: 'JSON', nullable: true, description: "The space's version.", resolve: (c) => c.theirs }),
   }),
@@ -40,11 +40,11 @@ const ChangeRequestConflictRef = builder.objectRef<EntityConflict>('ChangeReques
     entityId: t.id({ description: 'The page, file or reusable content.', resolve: (c) => c.entityId }),
     kind: t.string({ description: 'page, file or reusable-content.', resolve: (c) => c.kind }),
     reason: t.string({ description: 'field, delete-edit, move-move, cycle, orphan, path, group-nesting, document or edit-edit.', resolve: (c) => c.reason }),
-    field: t.string({ nullable: true, resolve: (c) => c.field ?? null }),
-    blocks: t.field({ type: [BlockConflictRef], resolve: (c) => c.blocks ?? [] }),
-    base: t.field({ type: 'JSON', nullable: true, resolve: (c) => c.base }),
-    ours: t.field({ type: 'JSON', nullable: true, resolve: (c) => c.ours }),
-    theirs: t.field({ type: 'JSON', nullable: true, resolve: (c) => c.theirs }),
+    field: t.string({ description: 'For `field` conflicts: the attribute both sides changed (e.g. `title`, `slug`); null otherwise.', nullable: true, resolve: (c) => c.field ?? null }),
+    blocks: t.field({ description: 'For `document` conflicts: the blocks in conflict; empty otherwise (or when one side has no body).', type: [BlockConflictRef], resolve: (c) => c.blocks ?? [] }),
+    base: t.field({ description: 'The page, file or reusable content as it was in the revision both sides started from; null: absent there.', type: 'JSON', nullable: true, resolve: (c) => c.base }),
+    ours: t.field({ description: "The change request's version; null: absent (deleted, or never created) there.", type: 'JSON', nullable: true, resolve: (c) => c.ours }),
+    theirs: t.field({ description: "The space's current version; null: absent (deleted, or never created) there.", type: 'JSON', nullable: true, resolve: (c) => c.theirs }),
   }),
 });
 
@@ -61,18 +61,18 @@ export const ChangeRequestRef = builder.prismaNode('ChangeRequest', {
   id: { field: 'id' },
   fields: (t) => ({
     number: t.exposeInt('number', { description: 'Incremental identifier within the space.' }),
-    status: t.field({ type: ChangeRequestStatusEnum, resolve: (r) => r.status }),
-    subject: t.exposeString('subject'),
-    description: t.field({ type: 'JSON', nullable: true, resolve: (r) => r.description }),
+    status: t.field({ description: 'Where it stands: draft, open, archived or merged.', type: ChangeRequestStatusEnum, resolve: (r) => r.status }),
+    subject: t.exposeString('subject', { description: 'Its subject (at most 100 characters); empty when it has none.' }),
+    description: t.field({ description: 'Its description as a JSON document; null when it has none.', type: 'JSON', nullable: true, resolve: (r) => r.description }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
-    mergedAt: t.expose('mergedAt', { type: 'DateTime', nullable: true }),
-    createdBy: t.field({ type: UserRef, resolve: (r, _a, ctx) => load(ctx.loaders.user.load(r.createdById), 'The author') }),
-    mergedBy: t.field({ type: UserRef, nullable: true, resolve: (r, _a, ctx) => (r.mergedById ? ctx.loaders.user.load(r.mergedById) : null) }),
-    spaceId: t.exposeString('spaceId'),
-    space: t.field({ type: SpaceRef, resolve: (r, _a, ctx) => load(ctx.loaders.space.load(r.spaceId), 'The space') }),
+    mergedAt: t.expose('mergedAt', { description: 'When it was merged; null unless merged.', type: 'DateTime', nullable: true }),
+    createdBy: t.field({ description: 'The user who opened it.', type: UserRef, resolve: (r, _a, ctx) => load(ctx.loaders.user.load(r.createdById), 'The author') }),
+    mergedBy: t.field({ description: 'The user who merged it; null unless merged.', type: UserRef, nullable: true, resolve: (r, _a, ctx) => (r.mergedById ? ctx.loaders.user.load(r.mergedById) : null) }),
+    spaceId: t.exposeString('spaceId', { description: 'The ID of its space.' }),
+    space: t.field({ description: 'Its space.', type: SpaceRef, resolve: (r, _a, ctx) => load(ctx.loaders.space.load(r.spaceId), 'The space') }),
     revisionId: t.exposeString('revisionId', { description: 'ID of the active revision.' }),
-    revision: t.field({ type: RevisionRef, resolve: (r, _a, ctx) => load(ctx.loaders.revision.load(r.revisionId), 'The revision') }),
+    revision: t.field({ description: 'Its current revision (the content as the request has it).', type: RevisionRef, resolve: (r, _a, ctx) => load(ctx.loaders.revision.load(r.revisionId), 'The revision') }),
     revisionInitialId: t.exposeString('revisionInitialId', { description: 'The space revision it was created from.' }),
     revisionMergedAncestorId: t.exposeString('revisionMergedAncestor', { nullable: true, description: 'The space revision it was last updated from.' }),
     revisionMergedId: t.exposeString('revisionMerged', { nullable: true, description: 'Once merged: the space revision the merge made.' }),
@@ -123,11 +123,11 @@ builder.prismaObjectFields('Space', (t) => ({
     description:
       'Change requests of one status (default: open), newest first by creation (`orderBy: createdAt`, the default) or by last update (`updatedAt`); `contributor`: only those a user wrote revisions of; `creator`: only those a user opened; `requestedReviewer`: only those a user was asked to review.',
     args: {
-      status: t.arg({ type: ChangeRequestStatusEnum, required: false }),
-      contributor: t.arg.id({ required: false }),
-      creator: t.arg.id({ required: false }),
-      requestedReviewer: t.arg.id({ required: false }),
-      orderBy: t.arg({ type: ChangeRequestOrderByEnum, required: false }),
+      status: t.arg({ description: 'Only change requests of this status; default open.', type: ChangeRequestStatusEnum, required: false }),
+      contributor: t.arg.id({ description: 'Only those this user (their ID) wrote revisions of.', required: false }),
+      creator: t.arg.id({ description: 'Only those this user (their ID) opened.', required: false }),
+      requestedReviewer: t.arg.id({ description: 'Only those this user (their ID) was asked to review.', required: false }),
+      orderBy: t.arg({ description: 'Sort by creation (`createdAt`, the default) or last update (`updatedAt`), newest first.', type: ChangeRequestOrderByEnum, required: false }),
     },
     resolve: async (space, args, ctx) => {
       await ctx.access.requireSpace(space.id, 'view', { allowDeleted: true });
@@ -141,7 +141,7 @@ builder.prismaObjectFields('Space', (t) => ({
   changeRequest: t.field({
     type: ChangeRequestRef,
     description: 'A change request by ID or number.',
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The change request's ID or its number in the space.", required: true }) },
     resolve: async (space, { id }, ctx) => (await ctx.access.requireChangeRequest(space.id, String(id))).changeRequest,
   }),
 }));

@@ -24,16 +24,16 @@ import { SpaceRef, spaceColumnsFor } from './space.js';
 const CollectionPermissions = builder.simpleObject('CollectionPermissions', {
   description: 'What the caller may do with the collection.',
   fields: (t) => ({
-    view: t.boolean(),
+    view: t.boolean({ description: 'Whether the caller may read the collection (`read`).' }),
     admin: t.boolean({ description: 'Edit, move, delete and share the collection.' }),
-    viewInviteLinks: t.boolean(),
+    viewInviteLinks: t.boolean({ description: 'Whether the caller may see and manage its invite links (`admin`).' }),
     create: t.boolean({ description: 'Create spaces and collections in the collection.' }),
   }),
 });
 
 const CollectionUrls = builder.simpleObject('CollectionUrls', {
   description: 'Where a collection is: in this API and in the app.',
-  fields: (t) => ({ location: t.string(), app: t.string() }),
+  fields: (t) => ({ location: t.string({ description: 'Its absolute URL in this API.' }), app: t.string({ description: 'Its absolute URL in the app.' }) }),
 });
 
 /** The collection if the caller can read it, else null (a parent may be hidden from a guest). */
@@ -84,14 +84,14 @@ export const CollectionRef = builder.prismaNode('Collection', {
   description: 'A folder of an organization that groups spaces and other collections.',
   id: { field: 'id' },
   fields: (t) => ({
-    title: t.exposeString('title'),
-    description: t.exposeString('description', { nullable: true }),
-    defaultLevel: t.expose('defaultLevel', { type: RoleEnum }),
+    title: t.exposeString('title', { description: 'Its title.' }),
+    description: t.exposeString('description', { description: 'Its description; null when it has none.', nullable: true }),
+    defaultLevel: t.expose('defaultLevel', { description: 'The role members with an organization role get on it and on its `in_collection` spaces.', type: RoleEnum }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
-    organizationId: t.exposeString('organizationId'),
-    parentId: t.exposeString('parentId', { nullable: true }),
-    organization: t.field({
+    organizationId: t.exposeString('organizationId', { description: 'The ID of its organization.' }),
+    parentId: t.exposeString('parentId', { description: "The ID of its parent collection; null at the organization's root.", nullable: true }),
+    organization: t.field({ description: 'Its organization.',
       type: OrganizationRef,
       resolve: async (collection, _args, ctx) => (await ctx.loaders.organization.load(collection.organizationId))!,
     }),
@@ -152,7 +152,7 @@ builder.prismaObjectFields('Organization', (t) => ({
   collections: t.connection({
     type: CollectionRef,
     description: 'Collections the caller can access, depth-first in tree order; `nested: false` lists only root collections.',
-    args: { nested: t.arg.boolean({ defaultValue: true }) },
+    args: { nested: t.arg.boolean({ description: 'True (the default): every collection, depth-first; false: only those at the root.', defaultValue: true }) },
     resolve: async (org, args, ctx, info) => {
       const reader = await ctx.access.reader(org.id);
       // The first page of each collection's spaces, when selected, comes with the collections;
@@ -170,7 +170,7 @@ builder.queryField('collection', (t) =>
   t.field({
     description: 'A collection the caller can access; otherwise NOT_FOUND.',
     type: CollectionRef,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The collection's ID.", required: true }) },
     resolve: async (_root, { id }, ctx) => (await ctx.access.requireCollection(String(id))).collection,
   }),
 );
@@ -183,15 +183,15 @@ const reload = (ctx: Context, id: string): Promise<Collection> => {
 
 const CreateCollectionInput = builder.inputType('CreateCollectionInput', {
   description: 'A new collection.',
-  fields: (t) => ({ title: t.string(), parent: t.id({ description: 'ID of the parent collection.' }) }),
+  fields: (t) => ({ title: t.string({ description: 'Its title (at most 50 characters); `Untitled` when left out.' }), parent: t.id({ description: 'ID of the parent collection.' }) }),
 });
 
 const UpdateCollectionInput = builder.inputType('UpdateCollectionInput', {
   description: 'A collection\'s new settings; only the given fields change.',
   fields: (t) => ({
-    title: t.string(),
+    title: t.string({ description: 'The new title (at most 50 characters).' }),
     description: t.string({ description: 'null or "" clears the description.' }),
-    defaultLevel: t.field({ type: RoleEnum }),
+    defaultLevel: t.field({ description: 'The role members with an organization role get on it (and its `in_collection` spaces).', type: RoleEnum }),
   }),
 });
 
@@ -199,7 +199,7 @@ builder.mutationFields((t) => ({
   createCollection: t.field({
     description: 'Creates a collection in an organization, at its root or inside a parent collection.',
     type: CollectionRef,
-    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), input: t.arg({ type: CreateCollectionInput, required: false }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), input: t.arg({ description: "The new collection's title and parent; left out, an untitled collection at the root.", type: CreateCollectionInput, required: false }) },
     resolve: async (_root, { organizationId, input }, ctx) => {
       const id = await createCollection(ctx.db, ctx.access, {
         organizationId: String(organizationId),
@@ -212,21 +212,21 @@ builder.mutationFields((t) => ({
   updateCollection: t.field({
     description: 'Changes a collection\'s title, description or default level; only the given fields change.',
     type: CollectionRef,
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCollectionInput, required: true }) },
+    args: { id: t.arg.id({ description: "The collection's ID.", required: true }), input: t.arg({ description: 'The settings to change.', type: UpdateCollectionInput, required: true }) },
     resolve: async (_root, { id, input }, ctx) => reload(ctx, await updateCollection(ctx.db, ctx.access, String(id), input as never)),
   }),
   deleteCollection: t.boolean({
     description: 'Deletes the collection and its nested collections; the spaces they contain go to the trash.',
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The collection's ID.", required: true }) },
     resolve: async (_root, { id }, ctx) => (await deleteCollection(ctx.db, ctx.access, String(id)), true),
   }),
   moveCollection: t.field({
     type: CollectionRef,
     description: 'Moves a collection to a parent collection (null: the root) and/or a position among its siblings; the end by default.',
     args: {
-      id: t.arg.id({ required: true }),
-      parent: t.arg.id({ required: false }),
-      position: t.arg({ type: PositionInput, required: false }),
+      id: t.arg.id({ description: "The collection's ID.", required: true }),
+      parent: t.arg.id({ description: "The ID of the collection to move it into; null: the organization's root; left out: it stays in its parent.", required: false }),
+      position: t.arg({ description: 'Where among its new siblings; left out: at the end.', type: PositionInput, required: false }),
     },
     resolve: async (_root, { id, parent, position }, ctx) =>
       reload(ctx, await moveCollection(ctx.db, ctx.access, String(id), { parent: parent === undefined ? undefined : parent && String(parent), position })),
@@ -234,7 +234,7 @@ builder.mutationFields((t) => ({
   transferCollection: t.field({
     type: CollectionRef,
     description: 'Moves the collection, its nested collections and their spaces to the root of another organization; their grants are dropped.',
-    args: { id: t.arg.id({ required: true }), organization: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The collection's ID.", required: true }), organization: t.arg.id({ description: 'The ID of the organization to move it to.', required: true }) },
     resolve: async (_root, { id, organization }, ctx) => reload(ctx, await transferCollection(ctx.db, ctx.access, String(id), { organization: String(organization) })),
   }),
 }));

@@ -47,8 +47,8 @@ builder.mutationFields((t) => ({
     args: {
       spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }),
       changeRequestId: t.arg.id({ description: 'ID or number; null: the space\'s own content.' }),
-      page: t.arg.id(),
-      node: t.arg.string(),
+      page: t.arg.id({ description: 'The ID of the page to comment on; left out, the comment is on the whole content.' }),
+      node: t.arg.string({ description: 'The key of the block (or inline) of the page to comment on; needs `page`.' }),
       tableCell: t.arg({ type: 'JSON', description: '`{record, definition}`.' }),
       body: t.arg({ type: 'JSON', required: true, description: '`{markdown}`, `{document: JSONDocument}` or `{}`.' }),
     },
@@ -64,12 +64,12 @@ builder.mutationFields((t) => ({
     description: 'Edits the body (its author), resolves or reopens (`resolved`), adds or removes the caller\'s reactions.',
     args: {
       spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }),
-      changeRequestId: t.arg.id(),
-      id: t.arg.id({ required: true }),
-      body: t.arg({ type: 'JSON' }),
-      resolved: t.arg.boolean(),
-      addedReactions: t.arg.stringList(),
-      removedReactions: t.arg.stringList(),
+      changeRequestId: t.arg.id({ description: "The ID or number of the change request the comment is in; null: the space's own content." }),
+      id: t.arg.id({ description: "The comment's ID.", required: true }),
+      body: t.arg({ description: 'The new body: `{markdown}` or `{document: JSONDocument}`; left out, unchanged.', type: 'JSON' }),
+      resolved: t.arg.boolean({ description: 'True resolves the thread, false reopens it; left out, unchanged.' }),
+      addedReactions: t.arg.stringList({ description: 'Emojis the caller reacts with (one reaction per emoji and user).' }),
+      removedReactions: t.arg.stringList({ description: 'Emojis whose reaction by the caller is removed.' }),
     },
     resolve: async (_root, args, ctx) => {
       const input = given({ body: args.body ?? undefined, resolved: args.resolved, addedReactions: args.addedReactions, removedReactions: args.removedReactions });
@@ -79,7 +79,7 @@ builder.mutationFields((t) => ({
   }),
   deleteComment: t.boolean({
     description: 'Deletes a comment and its replies (its author, or `moderateComments`); false when there was none.',
-    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), changeRequestId: t.arg.id(), id: t.arg.id({ required: true }) },
+    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), changeRequestId: t.arg.id({ description: "The ID or number of the change request the comment is in; null: the space's own content." }), id: t.arg.id({ description: "The comment's ID.", required: true }) },
     resolve: async (_root, args, ctx) => {
       const deleted = await deleteComment(ctx.db, ctx.access, targetOf(args), String(args.id));
       forgetLoaded(ctx);
@@ -89,7 +89,7 @@ builder.mutationFields((t) => ({
   postCommentReply: t.field({
     type: CommentReplyRef,
     description: "Posts a reply in a comment's thread (`comment` on the space).",
-    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), changeRequestId: t.arg.id(), commentId: t.arg.id({ required: true, description: 'The comment\'s ID.' }), body: t.arg({ type: 'JSON', required: true }) },
+    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), changeRequestId: t.arg.id({ description: "The ID or number of the change request the comment is in; null: the space's own content." }), commentId: t.arg.id({ required: true, description: 'The comment\'s ID.' }), body: t.arg({ description: 'The body: `{markdown}` or `{document: JSONDocument}`.', type: 'JSON', required: true }) },
     resolve: async (_root, args, ctx) => {
       const id = await postReply(ctx.db, ctx.access, targetOf(args), String(args.commentId), { body: args.body });
       return replyAfter(ctx, args, String(args.commentId), id);
@@ -100,12 +100,12 @@ builder.mutationFields((t) => ({
     description: "Edits a reply's body (its author), adds or removes the caller's reactions.",
     args: {
       spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }),
-      changeRequestId: t.arg.id(),
+      changeRequestId: t.arg.id({ description: "The ID or number of the change request the comment is in; null: the space's own content." }),
       commentId: t.arg.id({ required: true, description: 'The comment\'s ID.' }),
-      id: t.arg.id({ required: true }),
-      body: t.arg({ type: 'JSON' }),
-      addedReactions: t.arg.stringList(),
-      removedReactions: t.arg.stringList(),
+      id: t.arg.id({ description: "The reply's ID.", required: true }),
+      body: t.arg({ description: 'The new body: `{markdown}` or `{document: JSONDocument}`; left out, unchanged.', type: 'JSON' }),
+      addedReactions: t.arg.stringList({ description: 'Emojis the caller reacts with (one reaction per emoji and user).' }),
+      removedReactions: t.arg.stringList({ description: 'Emojis whose reaction by the caller is removed.' }),
     },
     resolve: async (_root, args, ctx) => {
       const input = given({ body: args.body ?? undefined, addedReactions: args.addedReactions, removedReactions: args.removedReactions });
@@ -115,7 +115,7 @@ builder.mutationFields((t) => ({
   }),
   deleteCommentReply: t.boolean({
     description: 'Deletes a reply (its author, or `moderateComments`); false when there was none.',
-    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), changeRequestId: t.arg.id(), commentId: t.arg.id({ required: true, description: 'The comment\'s ID.' }), id: t.arg.id({ required: true }) },
+    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), changeRequestId: t.arg.id({ description: "The ID or number of the change request the comment is in; null: the space's own content." }), commentId: t.arg.id({ required: true, description: 'The comment\'s ID.' }), id: t.arg.id({ description: "The reply's ID.", required: true }) },
     resolve: async (_root, args, ctx) => {
       const deleted = await deleteReply(ctx.db, ctx.access, targetOf(args), String(args.commentId), String(args.id));
       forgetLoaded(ctx);

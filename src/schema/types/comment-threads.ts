@@ -46,17 +46,17 @@ builder.prismaObjectFields('Space', (t) => ({
     type: CommentRef,
     description: `The comments on the space's own content (not those of its change requests). ${THREADS_DESCRIPTION}`,
     args: {
-      status: t.arg({ type: CommentStatusFilterEnum }),
-      pageId: t.arg.id(),
-      authors: t.arg.idList(),
-      order: t.arg({ type: SortOrderEnum }),
+      status: t.arg({ description: 'Which threads: all (the default), only open or only resolved ones.', type: CommentStatusFilterEnum }),
+      pageId: t.arg.id({ description: 'Only the comments on this page (its ID).' }),
+      authors: t.arg.idList({ description: 'Only the comments posted by these users (their IDs, at most 100).' }),
+      order: t.arg({ description: 'By posting time: `desc` (the default, newest first) or `asc`.', type: SortOrderEnum }),
     },
     resolve: (s, args, ctx) => threads(ctx, { spaceId: s.id, changeRequestId: null }, filterOf(args), args),
   }),
   comment: t.field({
     type: CommentRef,
     description: "A comment on the space's own content.",
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The comment's ID.", required: true }) },
     resolve: (s, { id }, ctx) => comment(ctx, { spaceId: s.id, changeRequestId: null }, id),
   }),
   commenters: t.connection({
@@ -71,17 +71,17 @@ builder.prismaObjectFields('ChangeRequest', (t) => ({
     type: CommentRef,
     description: `The comments made in the change request. ${THREADS_DESCRIPTION}`,
     args: {
-      status: t.arg({ type: CommentStatusFilterEnum }),
-      pageId: t.arg.id(),
-      authors: t.arg.idList(),
-      order: t.arg({ type: SortOrderEnum }),
+      status: t.arg({ description: 'Which threads: all (the default), only open or only resolved ones.', type: CommentStatusFilterEnum }),
+      pageId: t.arg.id({ description: 'Only the comments on this page (its ID).' }),
+      authors: t.arg.idList({ description: 'Only the comments posted by these users (their IDs, at most 100).' }),
+      order: t.arg({ description: 'By posting time: `desc` (the default, newest first) or `asc`.', type: SortOrderEnum }),
     },
     resolve: (r, args, ctx) => threads(ctx, { spaceId: r.spaceId, changeRequestId: r.id }, filterOf(args), args),
   }),
   comment: t.field({
     type: CommentRef,
     description: 'A comment made in the change request.',
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The comment's ID.", required: true }) },
     resolve: (r, { id }, ctx) => comment(ctx, { spaceId: r.spaceId, changeRequestId: r.id }, id),
   }),
   commenters: t.connection({
@@ -99,7 +99,7 @@ builder.objectFields(PageRef, (t) => ({
   commentThreads: t.connection({
     type: CommentRef,
     description: 'The comments on this page, in the content it was read from (the space\'s own, or a change request\'s); newest first unless `order: asc`.',
-    args: { status: t.arg({ type: CommentStatusFilterEnum }), order: t.arg({ type: SortOrderEnum }) },
+    args: { status: t.arg({ description: 'Which threads: all (the default), only open or only resolved ones.', type: CommentStatusFilterEnum }), order: t.arg({ description: 'By posting time: `desc` (the default, newest first) or `asc`.', type: SortOrderEnum }) },
     resolve: (p, args, ctx) => {
       const { spaceId, lineId } = p.scope;
       const place = { spaceId, changeRequestId: lineId !== spaceId ? lineId : null };

@@ -21,9 +21,9 @@ const ContentLinkLocation = builder.simpleObject('ContentLinkLocation', {
 const ContentLinkRef = builder.simpleObject('ContentLink', {
   description: 'A link found in a space\'s content, and whether its target can be reached.',
   fields: (t) => ({
-    status: t.field({ type: ContentLinkStatusEnum }),
+    status: t.field({ description: 'Whether it reaches its target: ok, broken, or pointing into the app.', type: ContentLinkStatusEnum }),
     target: t.field({ type: 'JSON', description: 'The content reference (ContentRef: `{kind, …}`) as written in the page.' }),
-    location: t.field({ type: ContentLinkLocation }),
+    location: t.field({ description: 'The page it is on.', type: ContentLinkLocation }),
   }),
 });
 
@@ -39,7 +39,7 @@ const ContentLinkStats = builder.simpleObject('ContentLinkStats', {
   description: 'How many links a space\'s content holds, broken ones counted apart.',
   fields: (t) => ({
     total: t.int({ description: 'Links in the current revision, whatever the filter.' }),
-    broken: t.field({ type: ContentLinkBrokenStats }),
+    broken: t.field({ description: 'The broken ones among them.', type: ContentLinkBrokenStats }),
   }),
 });
 
@@ -48,7 +48,7 @@ builder.prismaObjectFields('Space', (t) => ({
     {
       type: ContentLinkRef,
       description: 'Links in the pages of the current revision, in page tree order, optionally only those of one status.',
-      args: { status: t.arg({ type: ContentLinkStatusEnum, required: false }) },
+      args: { status: t.arg({ description: 'Only the links of this status; left out, all of them.', type: ContentLinkStatusEnum, required: false }) },
       resolve: async (parent, args, ctx) => {
         const { space, links } = await spaceLinks(ctx.access, ctx.loaders, ctx.config, parent.id, ctx.db);
         const listed = args.status ? links.filter((l) => l.status === args.status) : links;

@@ -3,7 +3,6 @@ import { createReusableContent, deleteReusableContent, updateReusableContent } f
 import { uploadFiles } from '../../domain/versions/change-requests/upload-files.js';
 import { blobStore } from '../../domain/versions/files/blob-store.js';
 import { MAX_FILE_BYTES } from '../../domain/versions/files/file-input.js';
-import { badRequest } from '../../lib/errors.js';
 import { builder } from '../builder.js';
 import { forgetLoaded, type Context } from '../context.js';
 import { entitiesOfRevision, ReusableContentRef, RevisionFileRef } from './revision-content.js';
@@ -22,16 +21,18 @@ builder.mutationFields((t) => ({
     args: {
       spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }),
       id: t.arg.id({ required: true, description: 'ID or number of the change request.' }),
-      files: t.arg({ type: ['File'], required: true }),
+      files: t.arg({ description: 'The files, as multipart uploads; each keeps its file name and media type.', type: ['File'], required: true }),
     },
     resolve: async (_root, { spaceId, id, files }, ctx) => {
-      const read = await Promise.all(
-        files.map(async (file, i) => {
-          if (file.size > MAX_FILE_BYTES) throw badRequest(`Invalid value for "files.${i}": files are limited to ${MAX_FILE_BYTES} bytes`, `files.${i}`);
-          return { name: file.name || `file-${i + 1}`, contentType: file.type || null, bytes: new Uint8Array(await file.arrayBuffer()) };
-        }),
-      );
-      const result = await uploadFiles(ctx.db, ctx.access, blobStore(ctx.config, ctx.db), String(spaceId), String(id), read);
+      // Streamed, never read whole: the files of a multipart request wait on disk (http/multipart-spool.ts).
+      const uploaded = files.map((file, i) => ({
+        name: file.name || `file-${i + 1}`,
+        contentType: file.type || null,
+        size: file.size,
+        head: async (bytes: number) => new Uint8Array(await file.slice(0, bytes).arrayBuffer()),
+        stream: () => file.stream() as unknown as AsyncIterable<Uint8Array>,
+      }));
+      const result = await uploadFiles(ctx.db, ctx.access, blobStore(ctx.config, ctx.db), String(spaceId), String(id), uploaded);
       return fromHead(ctx, result.changeRequestId, 'file', result.outcomes);
     },
   }),
@@ -41,7 +42,7 @@ builder.mutationFields((t) => ({
     args: {
       spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }),
       id: t.arg.id({ required: true, description: 'ID or number of the change request.' }),
-      title: t.arg.string({ required: true }),
+      title: t.arg.string({ description: 'Its title.', required: true }),
       document: t.arg({ type: 'JSON', required: false, description: '`{markdown}`, `{document}` or `{}`.' }),
     },
     resolve: async (_root, { spaceId, id, title, document }, ctx) => {
@@ -56,8 +57,8 @@ builder.mutationFields((t) => ({
       spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }),
       id: t.arg.id({ required: true, description: 'ID or number of the change request.' }),
       reusableContentId: t.arg.id({ required: true, description: 'The reusable content\'s ID.' }),
-      title: t.arg.string({ required: false }),
-      document: t.arg({ type: 'JSON', required: false }),
+      title: t.arg.string({ description: 'The new title; left out, unchanged.', required: false }),
+      document: t.arg({ description: 'The new body: `{markdown}`, `{document}` or `{}`; left out, unchanged.', type: 'JSON', required: false }),
     },
     resolve: async (_root, { spaceId, id, reusableContentId, title, document }, ctx) => {
       const input = { ...(title != null ? { title } : {}), ...(document != null ? { document } : {}) };
@@ -67,7 +68,7 @@ builder.mutationFields((t) => ({
   }),
   deleteReusableContent: t.boolean({
     description: 'Deletes reusable content in a change request.',
-    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), id: t.arg.id({ required: true }), reusableContentId: t.arg.id({ required: true, description: 'The reusable content\'s ID.' }) },
+    args: { spaceId: t.arg.id({ required: true, description: 'The space\'s ID.' }), id: t.arg.id({ description: 'ID or number of the change request.', required: true }), reusableContentId: t.arg.id({ required: true, description: 'The reusable content\'s ID.' }) },
     resolve: async (_root, { spaceId, id, reusableContentId }, ctx) => {
       await deleteReusableContent(ctx.db, ctx.access, String(spaceId), String(id), String(reusableContentId));
       return true;

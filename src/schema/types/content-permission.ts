@@ -22,8 +22,8 @@ type UserPermission = { role: Role; userId: string };
 const UserContentPermissionRef = builder.objectRef<UserPermission>('UserContentPermission').implement({
   description: "A user's role on a space or collection.",
   fields: (t) => ({
-    permission: t.field({ type: RoleEnum, resolve: (p) => p.role }),
-    user: t.field({ type: UserRef, resolve: async (p, _args, ctx) => (await ctx.loaders.user.load(p.userId))! }),
+    permission: t.field({ description: 'The role: the direct grant in `users`, the effective role in `aggregatedUsers`.', type: RoleEnum, resolve: (p) => p.role }),
+    user: t.field({ description: 'The user.', type: UserRef, resolve: async (p, _args, ctx) => (await ctx.loaders.user.load(p.userId))! }),
   }),
 });
 
@@ -32,8 +32,8 @@ type TeamPermission = { role: Role; teamId: string };
 const TeamContentPermissionRef = builder.objectRef<TeamPermission>('TeamContentPermission').implement({
   description: "A team's role on a space or collection.",
   fields: (t) => ({
-    permission: t.field({ type: RoleEnum, resolve: (p) => p.role }),
-    team: t.field({ type: TeamRef, resolve: async (p, _args, ctx) => (await ctx.loaders.team.load(p.teamId))! }),
+    permission: t.field({ description: 'The role granted to the team.', type: RoleEnum, resolve: (p) => p.role }),
+    team: t.field({ description: 'The team.', type: TeamRef, resolve: async (p, _args, ctx) => (await ctx.loaders.team.load(p.teamId))! }),
   }),
 });
 
@@ -74,7 +74,7 @@ function audienceFields(t: any) {
     aggregatedUsers: t.connection({
       type: UserContentPermissionRef,
       description: aggregatedDescription,
-      args: { role: t.arg({ type: RoleEnum, required: false }) },
+      args: { role: t.arg({ description: 'Only the members whose effective role is exactly this one; left out, all.', type: RoleEnum, required: false }) },
       resolve: async (row: ContentRow, args: PageArgs & { role?: Role | null }, ctx: Context) => {
         const content = await audienceOf(ctx, row);
         const page = await ctx.loaders.audience(pageVariant(args, args.role ?? null)).load(content.id);
@@ -143,7 +143,7 @@ builder.mutationField('grantContentPermissions', (t) =>
     description: 'Grants a role on a space or collection to users and/or teams of its organization, replacing their previous direct grant.',
     args: {
       contentId: t.arg.id({ required: true, description: 'ID of a space or a collection.' }),
-      role: t.arg({ type: RoleEnum, required: true }),
+      role: t.arg({ description: 'The role to grant them.', type: RoleEnum, required: true }),
       users: t.arg.idList({ required: false, description: 'IDs of members of the organization.' }),
       teams: t.arg.idList({ required: false, description: 'IDs of teams of the organization.' }),
     },

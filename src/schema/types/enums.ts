@@ -1,20 +1,27 @@
-import { ROLES } from '../../domain/access/roles.js';
+import type { Role } from '../../domain/access/roles.js';
 import { builder } from '../builder.js';
 
 export const RoleEnum = builder.enumType('Role', {
   description: 'Content and organization roles, highest first: admin > create > review > edit > comment > read.',
-  values: ROLES,
+  values: {
+    admin: { description: 'Everything: manage access, settings, moving and deleting, and moderate comments.' },
+    create: { description: 'Review, and create spaces and collections (inside a collection, or at the root as an organization role).' },
+    review: { description: 'Edit, and review and merge change requests.' },
+    edit: { description: 'Comment, and write content: open and edit change requests, sync with git (refused on a locked space).' },
+    comment: { description: 'Read, and post comments and replies and react to them.' },
+    read: { description: 'Read the content, its comments and its links.' },
+  } as const satisfies Record<Role, { description: string }>,
 });
 
 export const SpaceVisibilityEnum = builder.enumType('SpaceVisibility', {
   description: 'Who may read a space.',
   values: {
-    public: { value: 'public' },
-    unlisted: { value: 'unlisted' },
+    public: { value: 'public', description: "Marked public (this server publishes through sites, not spaces); members with an organization role get its `defaultLevel`." },
+    unlisted: { value: 'unlisted', description: "Marked unlisted (this server publishes through sites, not spaces); members with an organization role get its `defaultLevel`." },
     share_link: { value: 'share_link', description: 'REST: share-link' },
     visitor_auth: { value: 'visitor_auth', description: 'REST: visitor-auth' },
     in_collection: { value: 'in_collection', description: 'REST: in-collection' },
-    private: { value: 'private' },
+    private: { value: 'private', description: "Members read it only through their organization role or grants; its `defaultLevel` does not apply." },
   } as const,
 });
 

@@ -25,12 +25,12 @@ export const MemberInviteRef = builder.objectRef<PendingInvite>('MemberInvite').
   description: 'A pending membership: an e-mail invitation not yet accepted.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
-    email: t.exposeString('email'),
-    user: t.field({ type: UserRef, resolve: async (i, _a, ctx) => (await ctx.loaders.user.load(i.userId))! }),
+    email: t.exposeString('email', { description: 'The address the invitation was sent to.' }),
+    user: t.field({ description: "The invitee's user (created for a new address).", type: UserRef, resolve: async (i, _a, ctx) => (await ctx.loaders.user.load(i.userId))! }),
     role: t.expose('role', roleField),
-    sso: t.exposeBoolean('sso'),
+    sso: t.exposeBoolean('sso', { description: 'Whether the invitee joins as an SSO member.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+    expiresAt: t.expose('expiresAt', { description: 'When its link stops working.', type: 'DateTime' }),
   }),
 });
 
@@ -38,11 +38,11 @@ const SentInviteRef = builder.objectRef<SentInvite>('SentMemberInvite').implemen
   description: 'An invite made by `inviteMembers`, and whether its e-mail was handed to the SMTP server.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
-    email: t.exposeString('email'),
+    email: t.exposeString('email', { description: 'The address invited.' }),
     role: t.expose('role', roleField),
-    sso: t.exposeBoolean('sso'),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
-    delivered: t.exposeBoolean('delivered'),
+    sso: t.exposeBoolean('sso', { description: 'Whether the invitee joins as an SSO member.' }),
+    expiresAt: t.expose('expiresAt', { description: 'When its link stops working.', type: 'DateTime' }),
+    delivered: t.exposeBoolean('delivered', { description: 'Whether its e-mail was handed to the SMTP server; when false, `link` is to be passed on.' }),
     link: t.string({
       nullable: true,
       description: 'The invitation link, when its e-mail was not delivered (no SMTP server configured, or it refused): pass it on to the invitee. Shown once.',
@@ -55,16 +55,16 @@ const InviteMembersResult = builder.simpleObject('InviteMembersResult', {
   description: 'The outcome of inviting people to an organization by e-mail.',
   fields: (t) => ({
     users: t.idList({ description: 'The IDs of the invited users (accounts are created for new addresses).' }),
-    invited: t.int(),
+    invited: t.int({ description: 'How many invites were made.' }),
     failedSSOEmails: t.stringList({ description: 'Addresses invited without SSO, as their users are members of another organization.' }),
-    invites: t.field({ type: [SentInviteRef] }),
+    invites: t.field({ description: 'The invites made, one per address invited.', type: [SentInviteRef] }),
   }),
 });
 
 const InviteeInput = builder.inputType('InviteeInput', {
   description: 'A person to invite by e-mail, and the role to give them.',
   fields: (t) => ({
-    email: t.string({ required: true }),
+    email: t.string({ description: 'The address to invite.', required: true }),
     role: t.field({ type: RoleEnum, description: 'This invitee\'s role (null: as a guest); else the request\'s.' }),
   }),
 });
@@ -84,14 +84,14 @@ export const LinkInviteRef = builder.objectRef<LinkInvite>('LinkInvite').impleme
   description: 'An invite link: its ID lets whoever holds it join the organization, or a space or collection as a guest.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
-    kind: t.field({ type: LinkInviteKindEnum, resolve: (i) => i.kind as 'organization' | 'space' | 'collection' }),
+    kind: t.field({ description: 'What it admits to: the organization, a space or a collection.', type: LinkInviteKindEnum, resolve: (i) => i.kind as 'organization' | 'space' | 'collection' }),
     role: t.field({ ...roleField, description: 'An organization invite\'s role (null: as a guest); null for content invites.', resolve: (i) => (i.kind === 'organization' ? i.role : null) }),
     level: t.field({ type: RoleEnum, nullable: true, description: 'A content invite\'s level on its space or collection.', resolve: (i) => (i.kind === 'organization' ? null : i.role) }),
-    space: t.field({ type: SpaceRef, nullable: true, resolve: (i, _a, ctx) => (i.spaceId ? ctx.loaders.space.load(i.spaceId) : null) }),
-    collection: t.field({ type: CollectionRef, nullable: true, resolve: (i, _a, ctx) => (i.collectionId ? ctx.loaders.collection.load(i.collectionId) : null) }),
+    space: t.field({ description: 'The space a space invite gives access to; null for other kinds.', type: SpaceRef, nullable: true, resolve: (i, _a, ctx) => (i.spaceId ? ctx.loaders.space.load(i.spaceId) : null) }),
+    collection: t.field({ description: 'The collection a collection invite gives access to; null for other kinds.', type: CollectionRef, nullable: true, resolve: (i, _a, ctx) => (i.collectionId ? ctx.loaders.collection.load(i.collectionId) : null) }),
     redundant: t.boolean({ description: 'Whether the caller already has all that the invite gives.', resolve: (i, _a, ctx) => redundant(i, ctx) }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+    expiresAt: t.expose('expiresAt', { description: 'When it stops working.', type: 'DateTime' }),
   }),
 });
 
@@ -104,13 +104,13 @@ builder.objectFields(OrganizationRef, (t) => ({
   linkInvites: t.connection({
     type: LinkInviteRef,
     description: 'Invite links, newest first (organization admins); `kind`: only those.',
-    args: { kind: t.arg({ type: LinkInviteKindEnum }) },
+    args: { kind: t.arg({ description: 'Only the invites of this kind; left out, all.', type: LinkInviteKindEnum }) },
     resolve: async (org, args, ctx) => pageConnection(await linkInvitesPage(ctx.db, ctx.access, org.id, args, args.kind), () => countLinkInvites(ctx.db, org.id, args.kind)),
   }),
-  linkInvite: t.field({ type: LinkInviteRef, args: { id: t.arg.id({ required: true }) }, resolve: (org, { id }, ctx) => findLinkInvite(ctx.db, ctx.access, org.id, String(id)) }),
+  linkInvite: t.field({ description: 'An invite link of the organization by ID (organization admins).', type: LinkInviteRef, args: { id: t.arg.id({ description: "The invite's ID.", required: true }) }, resolve: (org, { id }, ctx) => findLinkInvite(ctx.db, ctx.access, org.id, String(id)) }),
 }));
 
-const orgArg = (t: any) => t.arg.id({ required: true });
+const orgArg = (t: any) => t.arg.id({ required: true, description: "The organization's ID." });
 
 builder.mutationFields((t) => ({
   inviteMembers: t.field({
@@ -118,7 +118,7 @@ builder.mutationFields((t) => ({
     description: 'Invites addresses by e-mail (organization admins): pending memberships, each sent a link to accept. Members already in the organization are skipped.',
     args: {
       organizationId: orgArg(t),
-      emails: t.arg({ type: [InviteeInput], required: true }),
+      emails: t.arg({ description: 'Who to invite: each address, with its own role if it names one (at most 100).', type: [InviteeInput], required: true }),
       role: t.arg({ type: RoleEnum, description: 'The role of invitees that name none (null: as guests); the organization\'s default role when omitted.' }),
       sso: t.arg.boolean({ description: 'Invite as SSO members.' }),
     },
@@ -127,7 +127,7 @@ builder.mutationFields((t) => ({
   }),
   revokeMemberInvite: t.boolean({
     description: 'Withdraws a pending e-mail invite: its link stops working.',
-    args: { organizationId: orgArg(t), id: t.arg.id({ required: true }) },
+    args: { organizationId: orgArg(t), id: t.arg.id({ description: "The invite's ID.", required: true }) },
     resolve: async (_r, { organizationId, id }, ctx) => (await revokeMemberInvite(ctx.db, ctx.access, String(organizationId), String(id)), true),
   }),
   joinOrganization: t.field({
@@ -145,10 +145,10 @@ builder.mutationFields((t) => ({
     description: 'An invite link to the organization (`role`), or to a space or collection (`level` and `spaceId` or `collectionId`). Organization admins, while invite links are on.',
     args: {
       organizationId: orgArg(t),
-      role: t.arg({ type: RoleEnum }),
-      level: t.arg({ type: RoleEnum }),
-      spaceId: t.arg.id(),
-      collectionId: t.arg.id(),
+      role: t.arg({ description: 'Organization invites: the organization role it gives (null: as a guest); give this or `level`.', type: RoleEnum }),
+      level: t.arg({ description: 'Space and collection invites: the role it gives on the space or collection.', type: RoleEnum }),
+      spaceId: t.arg.id({ description: "A space invite's space (its ID)." }),
+      collectionId: t.arg.id({ description: "A collection invite's collection (its ID)." }),
       expiresAt: t.arg({ type: 'DateTime', description: 'In the future, at most a year ahead; 14 days (QUIRE_INVITE_DAYS) when omitted.' }),
     },
     resolve: (_r, { organizationId, role, level, spaceId, collectionId, expiresAt }, ctx) =>
@@ -157,12 +157,12 @@ builder.mutationFields((t) => ({
   updateLinkInvite: t.field({
     type: LinkInviteRef,
     description: 'Changes an organization invite\'s `role` or a content invite\'s `level`.',
-    args: { organizationId: orgArg(t), id: t.arg.id({ required: true }), role: t.arg({ type: RoleEnum }), level: t.arg({ type: RoleEnum }) },
+    args: { organizationId: orgArg(t), id: t.arg.id({ description: "The invite's ID.", required: true }), role: t.arg({ description: 'Organization invites: the new organization role (null: as a guest).', type: RoleEnum }), level: t.arg({ description: 'Space and collection invites: the new role on the space or collection.', type: RoleEnum }) },
     resolve: (_r, { organizationId, id, role, level }, ctx) => updateLinkInvite(ctx.db, ctx.access, String(organizationId), String(id), { role, level }),
   }),
   deleteLinkInvite: t.boolean({
     description: 'False when there was no such invite.',
-    args: { organizationId: orgArg(t), id: t.arg.id({ required: true }) },
+    args: { organizationId: orgArg(t), id: t.arg.id({ description: "The invite's ID.", required: true }) },
     resolve: (_r, { organizationId, id }, ctx) => deleteLinkInvite(ctx.db, ctx.access, String(organizationId), String(id)),
   }),
 }));

@@ -43,12 +43,12 @@ export const ImportSourceEnum = builder.enumType('ImportSource', {
     markdown: { value: 'markdown', description: 'One markdown file.' },
     html: { value: 'html', description: 'One HTML page (its main content).' },
     zip: { value: 'zip', description: 'A zip of markdown/HTML files and images: folders (or SUMMARY.md) give the page tree.' },
-    confluence: { value: 'confluence' },
-    github_wiki: { value: 'github-wiki' },
-    dropbox_paper: { value: 'dropbox-paper' },
-    notion: { value: 'notion' },
-    quip: { value: 'quip' },
-    google_docs: { value: 'google-docs' },
+    confluence: { value: 'confluence', description: 'Named by the API (Confluence); refused: not imported by this server.' },
+    github_wiki: { value: 'github-wiki', description: 'Named by the API (GitHub wikis); refused: not imported by this server.' },
+    dropbox_paper: { value: 'dropbox-paper', description: 'Named by the API (Dropbox Paper); refused: not imported by this server.' },
+    notion: { value: 'notion', description: 'Named by the API (Notion); refused: not imported by this server.' },
+    quip: { value: 'quip', description: 'Named by the API (Quip); refused: not imported by this server.' },
+    google_docs: { value: 'google-docs', description: 'Named by the API (Google Docs); refused: not imported by this server.' },
   } as const,
 });
 
@@ -67,7 +67,7 @@ const JobErrorRef = builder.simpleObject('JobError', {
       description:
         'A stable reason: an import\'s `FETCH_TIMEOUT`, `FETCH_ERROR`, `BLOCKED_ADDRESS`, `HTTP_ERROR`, `TOO_LARGE`, `UNSUPPORTED_CONTENT_TYPE`, `PARSE_ERROR`, `ROBOTS_DISALLOWED`; git sync\'s `GIT_AUTH_FAILED`, `GIT_NOT_FOUND`, `GIT_REF_NOT_FOUND`, `GIT_UNSAFE_TREE`, `GIT_TOO_LARGE`, `GIT_PUSH_REJECTED`, `GIT_PROTOCOL`, `GIT_INVALID_REPOSITORY`, `GIT_BUSY`; `CANCELLED`; `JOB_STOPPED` (its runs were stopped QUIRE_JOB_MAX_ATTEMPTS times: its worker died or stopped responding, or a run passed its time budget); `INTERNAL_ERROR`; or the code of a refused operation (`FORBIDDEN`, `NOT_FOUND`, `CONFLICT`, `BAD_REQUEST`).',
     }),
-    message: t.string(),
+    message: t.string({ description: 'Why, for people.' }),
   }),
 });
 
@@ -87,34 +87,34 @@ export const JobRef = builder.objectRef<JobRow>('Job').implement({
   description: 'Long work run in the background. Watch it with `subscription { job(id) }`; its state and progress change as it runs.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
-    kind: t.field({ type: JobKindEnum, resolve: (j) => j.kind }),
-    state: t.field({ type: JobStateEnum, resolve: (j) => j.state }),
-    progress: t.field({ type: JobProgressRef, resolve: (j) => ({ done: j.progressDone, total: j.progressTotal }) }),
+    kind: t.field({ description: 'What it does.', type: JobKindEnum, resolve: (j) => j.kind }),
+    state: t.field({ description: 'Where it stands: queued, running, or how it ended.', type: JobStateEnum, resolve: (j) => j.state }),
+    progress: t.field({ description: 'How far it has got.', type: JobProgressRef, resolve: (j) => ({ done: j.progressDone, total: j.progressTotal }) }),
     message: t.exposeString('message', { nullable: true, description: 'What it is doing, for people.' }),
-    error: t.field({ type: JobErrorRef, nullable: true, resolve: (j) => (j.errorCode ? { code: j.errorCode, message: j.errorMessage ?? j.message ?? j.errorCode } : null) }),
+    error: t.field({ description: 'Why it failed or was cancelled; null otherwise.', type: JobErrorRef, nullable: true, resolve: (j) => (j.errorCode ? { code: j.errorCode, message: j.errorMessage ?? j.message ?? j.errorCode } : null) }),
     result: t.field({ type: 'JSON', nullable: true, description: 'What it produced, once succeeded (an import: `ImportResult`; a space copy: `{spaceId}`).', resolve: (j) => j.result }),
-    importResult: t.field({
+    importResult: t.field({ description: "An import's outcome, once it succeeded; null for other jobs and until then.",
       type: ImportResultRef,
       nullable: true,
       resolve: (j) => (j.kind === 'import' && j.state === 'succeeded' && j.result ? (j.result as ImportResult) : null),
     }),
     attempts: t.exposeInt('attempts', { description: 'Times it was started (a job is run again after an internal error or a lost worker).' }),
-    cancelRequested: t.exposeBoolean('cancelRequested'),
-    spaceId: t.exposeID('spaceId', { nullable: true }),
-    space: t.field({
+    cancelRequested: t.exposeBoolean('cancelRequested', { description: 'Whether cancelling it was asked for (a running job stops at its next step).' }),
+    spaceId: t.exposeID('spaceId', { description: "The ID of the space it works on; null for jobs of no space (an OpenAPI specification's processing).", nullable: true }),
+    space: t.field({ description: 'The space it works on; null when it has none, or the caller cannot see it.',
       type: SpaceRef,
       nullable: true,
       resolve: async (j, _a, ctx) => (j.spaceId ? ((await ctx.access.requireSpace(j.spaceId, 'view').catch(() => null))?.space ?? null) : null),
     }),
-    changeRequest: t.field({
+    changeRequest: t.field({ description: 'The change request it writes into (imports); null otherwise.',
       type: ChangeRequestRef,
       nullable: true,
       resolve: (j, _a, ctx) => (j.spaceId && j.changeRequestId ? ctx.loaders.changeRequestInSpace.load(changeRequestKey(j.spaceId, j.changeRequestId)) : null),
     }),
-    createdBy: t.field({ type: UserRef, nullable: true, resolve: (j, _a, ctx) => (j.createdById ? ctx.loaders.user.load(j.createdById) : null) }),
+    createdBy: t.field({ description: 'The user who started it; null for jobs the server started itself (purges).', type: UserRef, nullable: true, resolve: (j, _a, ctx) => (j.createdById ? ctx.loaders.user.load(j.createdById) : null) }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
-    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
-    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
+    startedAt: t.expose('startedAt', { description: 'When a worker first started it; null while queued.', type: 'DateTime', nullable: true }),
+    finishedAt: t.expose('finishedAt', { description: 'When it ended; null until then.', type: 'DateTime', nullable: true }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
     urls: t.field({
       description: 'Its URLs (in this API; in the app where the app shows it).',
@@ -128,7 +128,7 @@ builder.queryField('job', (t) =>
   t.field({
     type: JobRef,
     description: 'A job, to whoever may see it: who may view its space, or an organization admin.',
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The job's ID.", required: true }) },
     resolve: (_root, { id }, ctx) => findJob(ctx.db, ctx.access, String(id)),
   }),
 );
@@ -163,9 +163,9 @@ builder.mutationFields((t) => ({
     args: {
       changeRequest: t.arg.id({ required: true, description: "The change request's ID (or its number, with `spaceId`)." }),
       spaceId: t.arg.id({ required: false, description: 'The space\'s ID.' }),
-      url: t.arg.string({ required: true }),
-      source: t.arg({ type: ImportSourceEnum, required: true }),
-      page: t.arg.id({ required: false }),
+      url: t.arg.string({ description: 'Where to fetch the content from (http or https).', required: true }),
+      source: t.arg({ description: 'What kind of content the URL holds.', type: ImportSourceEnum, required: true }),
+      page: t.arg.id({ description: 'The ID of a page of the change request to import into; left out: the import adds pages to the change request.', required: false }),
       wait: t.arg.boolean({ required: false, description: 'Answer once the job has finished, or after QUIRE_IMPORT_WAIT_SECONDS (the job keeps running).' }),
     },
     resolve: async (_root, args, ctx) => {
@@ -179,7 +179,7 @@ builder.mutationFields((t) => ({
   cancelJob: t.field({
     type: JobRef,
     description: 'Cancels a job: a queued one at once, a running one within a second or so (it writes nothing). Needs `edit` on its space, or an organization admin.',
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The job's ID.", required: true }) },
     resolve: async (_root, { id }, ctx) => {
       const job = await cancelJob(ctx.db, ctx.access, String(id));
       ctx.events.publishJob(jobEvent(job));
@@ -216,7 +216,7 @@ builder.subscriptionField('job', (t) =>
   t.field({
     type: JobRef,
     description: "A job's state, progress and message: as it is now, then every change until it finishes (the stream then ends). Another organization's job: not found.",
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The job's ID.", required: true }) },
     subscribe: (_root, { id }, ctx) => {
       const changes = jobChanges(ctx, String(id));
       // Authorized on subscribe: the first step (the access check and the current state) runs

@@ -24,7 +24,7 @@ const OrganizationPing = builder.simpleObject('OrganizationPing', {
   description: 'The caller\'s membership of an organization, and signed claims of it for visitor authentication.',
   fields: (t) => ({
     visitorClaims: t.string({ description: 'A signed JWT (HS256) of the caller\'s claims in the organization: sub, org, role, iss, iat, exp.' }),
-    member: t.field({ type: MemberRef }),
+    member: t.field({ description: "The caller's membership, as updated.", type: MemberRef }),
   }),
 });
 
@@ -34,7 +34,7 @@ builder.mutationFields((t) => {
     updateMember: t.field({
       type: MemberRef,
       description: "Changes a member's organization role. Organization admins; the last admin cannot be demoted.",
-      args: { ...memberArgs(), input: t.arg({ type: UpdateMemberInput, required: true }) },
+      args: { ...memberArgs(), input: t.arg({ description: 'The new role.', type: UpdateMemberInput, required: true }) },
       resolve: async (_root, { organizationId, userId, input }, ctx) => {
         await updateMember(ctx.db, ctx.access, String(organizationId), String(userId), input);
         return reload(ctx, String(organizationId), String(userId));

@@ -14,7 +14,7 @@ import { apiUrl, appUrl } from '../urls.js';
 import { JobRef } from './job.js';
 import { OrganizationRef } from './organization.js';
 
-const SpecErrorRef = builder.simpleObject('OpenAPISpecError', { description: 'A problem found while reading an OpenAPI specification.', fields: (t) => ({ message: t.string(), code: t.string({ nullable: true }) }) });
+const SpecErrorRef = builder.simpleObject('OpenAPISpecError', { description: 'A problem found while reading an OpenAPI specification.', fields: (t) => ({ message: t.string({ description: 'What is wrong, for people.' }), code: t.string({ nullable: true, description: 'A stable code of the problem, when it has one.' }) }) });
 
 export const OpenAPISpecVersionRef = builder.objectRef<OpenAPISpecVersion>('OpenAPISpecVersion').implement({
   description: 'One stored version of an OpenAPI specification.',
@@ -22,12 +22,12 @@ export const OpenAPISpecVersionRef = builder.objectRef<OpenAPISpecVersion>('Open
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
-    title: t.exposeString('title'),
+    title: t.exposeString('title', { description: "The specification's `info.title`." }),
     version: t.exposeString('version', { description: "The specification's `info.version`." }),
     openapi: t.exposeString('openapi', { description: '`openapi` or `swagger` version of the document.' }),
-    operations: t.exposeInt('operations'),
-    format: t.exposeString('format'),
-    contentHash: t.exposeString('contentHash'),
+    operations: t.exposeInt('operations', { description: 'How many operations it has (HTTP methods under `paths`).' }),
+    format: t.exposeString('format', { description: "The source's format: `json` or `yaml`." }),
+    contentHash: t.exposeString('contentHash', { description: 'The SHA-256 (hex) of the source text, its line endings and trailing spaces normalized.' }),
     text: t.exposeString('text', { description: 'The source as it was processed.' }),
   }),
 });
@@ -37,14 +37,14 @@ export const OpenAPISpecRef = builder.objectRef<OpenAPISpec>('OpenAPISpec').impl
   description: 'An OpenAPI specification of the organization, by slug.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
-    slug: t.exposeString('slug'),
-    sourceURL: t.exposeString('sourceUrl', { nullable: true }),
+    slug: t.exposeString('slug', { description: 'Its slug, unique in the organization: lowercase letters and digits in words separated by dashes.' }),
+    sourceURL: t.exposeString('sourceUrl', { description: 'The URL its source is fetched from; null when it was given as text.', nullable: true }),
     processingState: t.exposeString('processingState', { description: '`pending`, `progress` or `complete`.' }),
-    lastProcessedAt: t.expose('lastProcessedAt', { type: 'DateTime', nullable: true }),
+    lastProcessedAt: t.expose('lastProcessedAt', { description: 'When it was last processed; null before.', type: 'DateTime', nullable: true }),
     lastProcessErrorCode: t.exposeString('lastProcessErrorCode', { nullable: true, description: '`FETCH_TIMEOUT`, `FETCH_ERROR` or `PARSE_ERROR`.' }),
-    lastProcessedErrors: t.field({ type: [SpecErrorRef], resolve: (s) => s.lastProcessedErrors as { message: string; code?: string }[] }),
-    lastProcessedErrorCount: t.exposeInt('lastProcessedErrorCount'),
-    lastVersion: t.field({ type: OpenAPISpecVersionRef, nullable: true, resolve: (s, _a, ctx) => (s.lastVersionId ? ctx.loaders.openAPISpecVersion.load(s.lastVersionId) : null) }),
+    lastProcessedErrors: t.field({ description: 'The problems found by the last processing (at most 100).', type: [SpecErrorRef], resolve: (s) => s.lastProcessedErrors as { message: string; code?: string }[] }),
+    lastProcessedErrorCount: t.exposeInt('lastProcessedErrorCount', { description: 'How many problems the last processing found (all of them, beyond the 100 listed).' }),
+    lastVersion: t.field({ description: 'Its newest version; null until a processing succeeded.', type: OpenAPISpecVersionRef, nullable: true, resolve: (s, _a, ctx) => (s.lastVersionId ? ctx.loaders.openAPISpecVersion.load(s.lastVersionId) : null) }),
     versions: t.connection({
       type: OpenAPISpecVersionRef,
       description: 'Newest first.',
@@ -63,7 +63,7 @@ export const OpenAPISpecRef = builder.objectRef<OpenAPISpec>('OpenAPISpec').impl
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
     permissions: t.field({
       description: 'What the caller may do with it.',
-      type: builder.simpleObject('OpenAPISpecPermissions', { description: 'What the caller may do with an OpenAPI specification.', fields: (p) => ({ view: p.boolean(), edit: p.boolean() }) }),
+      type: builder.simpleObject('OpenAPISpecPermissions', { description: 'What the caller may do with an OpenAPI specification.', fields: (p) => ({ view: p.boolean({ description: 'Whether the caller may read it (members with an organization role).' }), edit: p.boolean({ description: 'Whether the caller may replace its source or delete it (`create` role).' }) }) }),
       resolve: async (s, _a, ctx) => {
         const membership = await ctx.access.orgRole(s.organizationId);
         return { view: mayOrganization('viewOpenAPISpecs', membership), edit: mayOrganization('manageOpenAPISpecs', membership) };
@@ -83,12 +83,12 @@ builder.objectFields(OrganizationRef, (t) => ({
     description: 'Oldest first (members with an organization role).',
     resolve: async (org, args, ctx) => pageConnection(await specsPage(ctx.db, ctx.access, org.id, args)),
   }),
-  openAPISpec: t.field({ type: OpenAPISpecRef, args: { slug: t.arg.string({ required: true }) }, resolve: (org, { slug }, ctx) => findSpec(ctx.db, ctx.access, org.id, slug) }),
+  openAPISpec: t.field({ type: OpenAPISpecRef, description: 'One of its OpenAPI specifications by slug (members with an organization role).', args: { slug: t.arg.string({ required: true, description: "The specification's slug." }) }, resolve: (org, { slug }, ctx) => findSpec(ctx.db, ctx.access, org.id, slug) }),
 }));
 
 const SpecSourceInput = builder.inputType('OpenAPISpecSourceInput', {
   description: 'Either `url` (fetched: public addresses only unless the operator allows private ones) or `text`.',
-  fields: (t) => ({ url: t.string(), text: t.string() }),
+  fields: (t) => ({ url: t.string({ description: 'Where to fetch the specification from (http or https).' }), text: t.string({ description: 'The specification itself, as JSON or YAML.' }) }),
 });
 
 const source = (input: { url?: string | null; text?: string | null }) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined));
@@ -97,18 +97,18 @@ builder.mutationFields((t) => ({
   createOpenAPISpec: t.field({
     description: 'Adds an OpenAPI specification to an organization, under a slug, from its source.',
     type: OpenAPISpecRef,
-    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), slug: t.arg.string({ required: true }), source: t.arg({ type: SpecSourceInput, required: true }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), slug: t.arg.string({ description: "The specification's slug (1 to 100 lowercase letters and digits in dash-separated words).", required: true }), source: t.arg({ description: 'Where its source comes from: a URL or the text.', type: SpecSourceInput, required: true }) },
     resolve: async (_r, { organizationId, slug, source: s }, ctx) => (forgetLoaded(ctx), createSpec(ctx.db, ctx.access, String(organizationId), { slug, source: source(s) })),
   }),
   putOpenAPISpec: t.field({
-    type: builder.simpleObject('PutOpenAPISpecResult', { description: 'An OpenAPI specification after it was created or replaced, and which of the two happened.', fields: (r) => ({ spec: r.field({ type: OpenAPISpecRef }), created: r.boolean() }) }),
+    type: builder.simpleObject('PutOpenAPISpecResult', { description: 'An OpenAPI specification after it was created or replaced, and which of the two happened.', fields: (r) => ({ spec: r.field({ type: OpenAPISpecRef, description: 'The specification, as written.' }), created: r.boolean({ description: 'True when it was created, false when its source was replaced.' }) }) }),
     description: 'Creates the specification or replaces its source; either way it is processed again.',
-    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), slug: t.arg.string({ required: true }), source: t.arg({ type: SpecSourceInput, required: true }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), slug: t.arg.string({ description: "The specification's slug (1 to 100 lowercase letters and digits in dash-separated words).", required: true }), source: t.arg({ description: 'Where its source comes from: a URL or the text.', type: SpecSourceInput, required: true }) },
     resolve: (_r, { organizationId, slug, source: s }, ctx) => putSpec(ctx.db, ctx.access, String(organizationId), slug, { source: source(s) }),
   }),
   deleteOpenAPISpec: t.boolean({
     description: 'Deletes an OpenAPI specification and its versions.',
-    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), slug: t.arg.string({ required: true }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), slug: t.arg.string({ description: "The specification's slug (1 to 100 lowercase letters and digits in dash-separated words).", required: true }) },
     resolve: async (_r, { organizationId, slug }, ctx) => (await deleteSpec(ctx.db, ctx.access, String(organizationId), slug), true),
   }),
 }));

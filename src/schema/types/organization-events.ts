@@ -38,8 +38,8 @@ const OrganizationEventRef = builder.objectRef<OrganizationEvent>('OrganizationE
   description: 'A committed change in an organization. It names what changed; read the subject with a query (or through `space`/`collection`).',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Stable: delivery is at least once, and an event delivered again keeps its ID (drop the duplicate).' }),
-    kind: t.field({ type: OrganizationEventKindEnum, resolve: (event) => event.kind }),
-    organizationId: t.exposeID('organizationId'),
+    kind: t.field({ description: 'What changed: the kind of committed write.', type: OrganizationEventKindEnum, resolve: (event) => event.kind }),
+    organizationId: t.exposeID('organizationId', { description: 'The ID of the organization it happened in.' }),
     subjectId: t.exposeID('subjectId', {
       description: 'What changed: the space, collection, change request, site (or its part), team, member (user ID), invite, provider, specification, translation, font or organization.',
     }),

@@ -30,17 +30,27 @@ const OrganizationPermissions = builder.simpleObject('OrganizationPermissions', 
 
 const OrganizationUrls = builder.simpleObject('OrganizationUrls', {
   description: 'Where an organization is: in this API and in the app.',
-  fields: (t) => ({ location: t.string(), app: t.string(), logo: t.string({ nullable: true }) }),
+  fields: (t) => ({
+    location: t.string({ description: 'Its absolute URL in this API.' }),
+    app: t.string({ description: 'Its absolute URL in the app.' }),
+    logo: t.string({ nullable: true, description: 'The URL of its logo (http or https); null when it has none.' }),
+  }),
 });
 
 const OrganizationTrial = builder.simpleObject('OrganizationTrial', {
   description: 'A self-hosted instance has no billing: trials do not apply.',
-  fields: (t) => ({ status: t.string(), count: t.int() }),
+  fields: (t) => ({
+    status: t.string({ description: 'Always `notapplicable`.' }),
+    count: t.int({ description: 'How many trials it had: always 0.' }),
+  }),
 });
 
 const OrganizationDefaultContent = builder.simpleObject('OrganizationDefaultContent', {
   description: 'The content an organization opens on by default.',
-  fields: (t) => ({ type: t.string(), site: t.string() }),
+  fields: (t) => ({
+    type: t.string({ description: 'What kind of content: always `site`.' }),
+    site: t.string({ description: 'The ID of the site it opens on.' }),
+  }),
 });
 
 /**
@@ -54,24 +64,24 @@ export const OrganizationRef = builder.prismaNode('Organization', {
   description: 'A team\'s account: its members, spaces, collections, sites and settings.',
   id: { field: 'id' },
   fields: (t) => ({
-    title: t.exposeString('title'),
+    title: t.exposeString('title', { description: 'Its name.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
-    emailDomains: t.exposeStringList('emailDomains'),
-    hostname: t.exposeString('hostname', { nullable: true }),
-    type: t.expose('type', { type: OrganizationTypeEnum }),
-    useCase: t.exposeString('useCase', { nullable: true }),
-    communityType: t.exposeString('communityType', { nullable: true }),
-    defaultRole: t.expose('defaultRole', { type: RoleEnum, nullable: true }),
-    defaultContent: t.field({
+    emailDomains: t.exposeStringList('emailDomains', { description: 'E-mail domains it claims (lowercase, e.g. `example.com`); see `organizationsByEmailDomain`.' }),
+    hostname: t.exposeString('hostname', { description: 'Its unique hostname: 3 to 32 lowercase letters, digits or hyphens; null when unset.', nullable: true }),
+    type: t.expose('type', { description: 'Whether it is a business or a community.', type: OrganizationTypeEnum }),
+    useCase: t.exposeString('useCase', { description: 'What it uses the platform for, as the public API records it; null when unset.', nullable: true }),
+    communityType: t.exposeString('communityType', { description: 'Community organizations: what kind of community, as the public API records it; null when unset.', nullable: true }),
+    defaultRole: t.expose('defaultRole', { description: 'The organization role new members get unless their invite or SSO provider says otherwise; null: they join as guests.', type: RoleEnum, nullable: true }),
+    defaultContent: t.field({ description: 'The content it opens on by default; null when unset.',
       type: OrganizationDefaultContent,
       nullable: true,
       resolve: (org) => (org.defaultContentSite ? { type: 'site', site: org.defaultContentSite } : null),
     }),
-    sso: t.exposeBoolean('sso'),
-    ai: t.exposeBoolean('ai'),
-    inviteLinks: t.exposeBoolean('inviteLinks'),
-    plan: t.exposeString('plan'),
-    trial: t.field({ type: OrganizationTrial, resolve: () => ({ status: 'notapplicable', count: 0 }) }),
+    sso: t.exposeBoolean('sso', { description: 'Whether SSO is enforced: members who signed in through its SAML provider must keep coming through it (admins excepted).' }),
+    ai: t.exposeBoolean('ai', { description: 'If true, the organization is configured to use AI features (a setting this server keeps; it has none).' }),
+    inviteLinks: t.exposeBoolean('inviteLinks', { description: 'If true, invite links are enabled for this organization.' }),
+    plan: t.exposeString('plan', { description: 'Its plan: `free` unless set otherwise (a self-hosted instance has no billing).' }),
+    trial: t.field({ description: 'Its trial: not applicable on a self-hosted instance.', type: OrganizationTrial, resolve: () => ({ status: 'notapplicable', count: 0 }) }),
     urls: t.field({
       description: 'Its URLs (in this API; in the app where the app shows it).',
       type: OrganizationUrls,
@@ -108,7 +118,7 @@ builder.queryFields((t) => ({
   organization: t.field({
     description: 'An organization the caller is a member of; otherwise NOT_FOUND.',
     type: OrganizationRef,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The organization's ID.", required: true }) },
     resolve: async (_root, { id }, ctx, info) => {
       for (const readAhead of organizationReadAheads) if (await readAhead(ctx, info, String(id))) break;
       return ctx.access.requireOrganization(String(id));
@@ -117,28 +127,31 @@ builder.queryFields((t) => ({
   organizationsByEmailDomain: t.field({
     type: [OrganizationRef],
     description: "Organizations that list the domain among their email domains. Only the caller's own email domain can be looked up.",
-    args: { emailDomain: t.arg.string({ required: true }) },
+    args: { emailDomain: t.arg.string({ description: "The domain to look up (case-insensitive): only the caller's own e-mail domain finds anything.", required: true }) },
     resolve: (_root, { emailDomain }, ctx) => organizationsByEmailDomain(ctx.db, ctx.viewer, emailDomain),
   }),
 }));
 
 const DefaultContentInput = builder.inputType('OrganizationDefaultContentInput', {
   description: 'The content an organization opens on by default.',
-  fields: (t) => ({ type: t.string({ required: true }), site: t.string({ required: true }) }),
+  fields: (t) => ({
+    type: t.string({ required: true, description: 'What kind of content: only `site`.' }),
+    site: t.string({ required: true, description: 'The ID of a site of the organization.' }),
+  }),
 });
 
 const UpdateOrganizationInput = builder.inputType('UpdateOrganizationInput', {
   description: 'An organization\'s new settings; only the given fields change.',
   fields: (t) => ({
-    title: t.string(),
-    emailDomains: t.stringList(),
-    hostname: t.string(),
-    defaultRole: t.field({ type: RoleEnum }),
-    defaultContent: t.field({ type: DefaultContentInput }),
-    logo: t.string(),
-    sso: t.boolean(),
-    ai: t.boolean(),
-    inviteLinks: t.boolean(),
+    title: t.string({ description: 'Its new name (2 to 255 characters).' }),
+    emailDomains: t.stringList({ description: 'The e-mail domains it claims (replacing the list; at most 100).' }),
+    hostname: t.string({ description: 'Its hostname: 3 to 32 lowercase letters, digits or hyphens, unique across organizations (CONFLICT otherwise); null removes it.' }),
+    defaultRole: t.field({ description: 'The organization role new members get; null: they join as guests.', type: RoleEnum }),
+    defaultContent: t.field({ description: 'The content it opens on by default; null removes it.', type: DefaultContentInput }),
+    logo: t.string({ description: 'The URL of its logo (http or https, at most 2048 characters); null removes it.' }),
+    sso: t.boolean({ description: 'Whether SSO is enforced for members who signed in through its SAML provider.' }),
+    ai: t.boolean({ description: 'Whether AI features are on (kept; this server has none).' }),
+    inviteLinks: t.boolean({ description: 'Whether invite links are enabled.' }),
     mergeRules: t.field({ type: 'JSON', description: '{type: "none"} or {type: "rules", rules: MergeRule[]}; needs organization admin.' }),
   }),
 });
@@ -147,7 +160,7 @@ builder.mutationField('updateOrganization', (t) =>
   t.field({
     description: "Changes an organization's settings; only the given fields change.",
     type: OrganizationRef,
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateOrganizationInput, required: true }) },
+    args: { id: t.arg.id({ description: "The organization's ID.", required: true }), input: t.arg({ description: 'The settings to change.', type: UpdateOrganizationInput, required: true }) },
     resolve: async (_root, { id, input }, ctx) => {
       await updateOrganization(ctx.db, ctx.access, String(id), input as never);
       forgetLoaded(ctx);

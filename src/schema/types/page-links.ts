@@ -19,7 +19,7 @@ import { RevisionFileRef } from './revision-content.js';
 const PageLinkRef = builder.simpleObject('PageLink', {
   description: 'A link of a page (an inline link of its document, or a link page\'s target) and its status.',
   fields: (t) => ({
-    status: t.field({ type: ContentLinkStatusEnum }),
+    status: t.field({ description: 'Whether it reaches its target: ok, broken, or pointing into the app.', type: ContentLinkStatusEnum }),
     target: t.field({ type: 'JSON', description: 'The content reference (ContentRef: `{kind, …}`) as written in the page.' }),
   }),
 });
@@ -39,7 +39,7 @@ const PageLinkStats = builder.simpleObject('PageLinkStats', {
   description: 'How many links a page holds, broken ones counted apart.',
   fields: (t) => ({
     total: t.int({ description: 'Links of the page, whatever the filter.' }),
-    broken: t.field({ type: PageLinkBrokenStats }),
+    broken: t.field({ description: 'The broken ones among them.', type: PageLinkBrokenStats }),
   }),
 });
 
@@ -56,7 +56,7 @@ builder.objectFields(PageRef, (t) => ({
     {
       type: PageLinkRef,
       description: 'Links of the page in its revision, in document order, optionally only those of one status.',
-      args: { status: t.arg({ type: ContentLinkStatusEnum, required: false }) },
+      args: { status: t.arg({ description: 'Only the links of this status; left out, all of them.', type: ContentLinkStatusEnum, required: false }) },
       resolve: async (page, args, ctx) => {
         const space = await ctx.loaders.space.load(page.scope.spaceId);
         if (!space) throw notFound('Space');

@@ -20,8 +20,8 @@ const PageInput = builder.inputType('PageInput', {
     document: t.field({ type: 'JSON', description: 'The body as a JSON document (instead of markdown).' }),
     emoji: t.string({ description: 'Empty string: removes it.' }),
     icon: t.string({ description: 'Empty string: removes it.' }),
-    description: t.string(),
-    hidden: t.boolean(),
+    description: t.string({ description: "The page's description (at most 1000 characters)." }),
+    hidden: t.boolean({ description: 'If true, the page is not displayed in the navigation, while still being accessible.' }),
     target: t.field({ type: 'JSON', description: 'Link pages: a ContentRef.' }),
   }),
 });
@@ -49,7 +49,7 @@ async function change(ctx: Context, spaceId: string, id: string, pageChange: Rec
   return node && { node, scope };
 }
 
-const target = { spaceId: { required: true }, id: { required: true, description: 'ID or number of the change request.' } } as const;
+const target = { spaceId: { required: true, description: "The space's ID." }, id: { required: true, description: 'ID or number of the change request.' } } as const;
 
 builder.mutationFields((t) => ({
   createPage: t.field({
@@ -61,7 +61,7 @@ builder.mutationFields((t) => ({
       parent: t.arg.id({ required: false, description: 'The parent page; omitted: the top level.' }),
       at: t.arg.int({ required: false, description: 'Index among its siblings.' }),
       type: t.arg({ type: PageTypeEnum, required: false, description: 'document (default), group (top level only) or link.' }),
-      input: t.arg({ type: PageInput, required: true }),
+      input: t.arg({ description: "The new page's title, body and settings.", type: PageInput, required: true }),
     },
     resolve: async (_root, args, ctx) => {
       const page = await change(ctx, String(args.spaceId), String(args.id), {
@@ -77,7 +77,7 @@ builder.mutationFields((t) => ({
   updatePage: t.field({
     type: PageRef,
     description: "Changes a page's metadata and body in a change request.",
-    args: { spaceId: t.arg.id(target.spaceId), id: t.arg.id(target.id), page: t.arg.id({ required: true }), input: t.arg({ type: PageInput, required: true }) },
+    args: { spaceId: t.arg.id(target.spaceId), id: t.arg.id(target.id), page: t.arg.id({ description: "The page's ID.", required: true }), input: t.arg({ description: 'The fields to change.', type: PageInput, required: true }) },
     resolve: async (_root, args, ctx) => (await change(ctx, String(args.spaceId), String(args.id), { operation: 'update_page', page: String(args.page), ...fields(args.input) }))!,
   }),
   movePage: t.field({
@@ -86,9 +86,9 @@ builder.mutationFields((t) => ({
     args: {
       spaceId: t.arg.id(target.spaceId),
       id: t.arg.id(target.id),
-      page: t.arg.id({ required: true }),
+      page: t.arg.id({ description: "The page's ID.", required: true }),
       parent: t.arg.id({ required: false, description: 'The new parent; null: the top level; omitted: the same parent.' }),
-      at: t.arg.int({ required: false }),
+      at: t.arg.int({ description: 'Index among its new siblings; omitted: the end (or unchanged when the parent is).', required: false }),
     },
     resolve: async (_root, args, ctx) => {
       const into = args.parent === undefined ? {} : { into: args.parent === null ? null : String(args.parent) };
@@ -97,7 +97,7 @@ builder.mutationFields((t) => ({
   }),
   deletePage: t.boolean({
     description: 'Deletes a page and its subpages from a change request.',
-    args: { spaceId: t.arg.id(target.spaceId), id: t.arg.id(target.id), page: t.arg.id({ required: true }) },
+    args: { spaceId: t.arg.id(target.spaceId), id: t.arg.id(target.id), page: t.arg.id({ description: "The page's ID.", required: true }) },
     resolve: async (_root, args, ctx) => {
       await change(ctx, String(args.spaceId), String(args.id), { operation: 'delete_page', page: String(args.page) });
       return true;

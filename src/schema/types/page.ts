@@ -59,30 +59,30 @@ PageRef.implement({
   fields: (t) => ({
     id: t.id({ description: "The page's ID in its space: the same in every revision that has the page.", resolve: (p) => p.node.entry.entityId }),
     nodeId: t.id({ description: 'Its node ID, for `node(id)`: this page as it is in this revision.', resolve: (p) => revisionNodeId(p.scope.id, p.node.entry.entityId) }),
-    type: t.field({ type: PageTypeEnum, resolve: (p) => p.node.entry.type }),
-    title: t.string({ resolve: (p) => p.node.entry.title }),
-    slug: t.string({ resolve: (p) => p.node.entry.slug }),
+    type: t.field({ description: 'Whether it is a document, a group or a link.', type: PageTypeEnum, resolve: (p) => p.node.entry.type }),
+    title: t.string({ description: 'Its title.', resolve: (p) => p.node.entry.title }),
+    slug: t.string({ description: 'Its slug: the last part of its path, unique among its siblings.', resolve: (p) => p.node.entry.slug }),
     path: t.string({ description: 'Complete path of the page in the revision.', resolve: (p) => p.node.path }),
-    parentId: t.id({ nullable: true, resolve: (p) => p.node.entry.parentId }),
-    description: t.string({ nullable: true, resolve: (p) => data(p).description ?? null }),
-    emoji: t.string({ nullable: true, resolve: (p) => data(p).emoji ?? null }),
-    icon: t.string({ nullable: true, resolve: (p) => data(p).icon ?? null }),
-    hidden: t.boolean({ resolve: (p) => data(p).hidden ?? false }),
+    parentId: t.id({ description: 'The ID of its parent page; null at the top level.', nullable: true, resolve: (p) => p.node.entry.parentId }),
+    description: t.string({ description: 'Its description (a short summary); null when it has none.', nullable: true, resolve: (p) => data(p).description ?? null }),
+    emoji: t.string({ description: 'Its emoji, if one has been set.', nullable: true, resolve: (p) => data(p).emoji ?? null }),
+    icon: t.string({ description: 'Its icon, if one has been set.', nullable: true, resolve: (p) => data(p).icon ?? null }),
+    hidden: t.boolean({ description: 'If true, the page is not displayed in the navigation, while still being accessible.', resolve: (p) => data(p).hidden ?? false }),
     layout: t.field({
       type: 'JSON',
       description: 'Documents: what the published page shows (RevisionPageLayoutOptions): the defaults, overridden by the page\'s own.',
       resolve: (p) => ({ ...DEFAULT_LAYOUT, ...(data(p).layout ?? {}) }),
     }),
     target: t.field({ type: 'JSON', nullable: true, description: 'Link pages: where they point (ContentRef).', resolve: (p) => data(p).target ?? null }),
-    createdAt: t.field({ type: 'DateTime', resolve: (p) => p.node.entry.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (p) => p.node.entry.updatedAt }),
+    createdAt: t.field({ description: 'When the page was first created.', type: 'DateTime', resolve: (p) => p.node.entry.createdAt }),
+    updatedAt: t.field({ description: 'When this version of the page was written (its last change as of this revision).', type: 'DateTime', resolve: (p) => p.node.entry.updatedAt }),
     documentId: t.string({ nullable: true, description: 'ID of the body (documents only); the same body has the same ID in every revision.', resolve: (p) => p.node.entry.documentId }),
     document: t.field({ type: 'JSON', nullable: true, description: 'The body as a JSON document (documents only).', resolve: (p, _a, ctx) => body(ctx, p) }),
     markdown: t.string({
       nullable: true,
       description:
         "The body as markdown in the platform's dialect (documents only), title first. Links to pages and files are written as `refs` says: relative paths of the revision's git layout (default) or stable `/pages/<id>` and `/files/<id>` references; both read back to the same document.",
-      args: { refs: t.arg({ type: MarkdownRefsEnum, required: false, defaultValue: 'relative' }) },
+      args: { refs: t.arg({ description: 'How links are written: `relative` (the default) or `stable`.', type: MarkdownRefsEnum, required: false, defaultValue: 'relative' }) },
       resolve: async (p, { refs }, ctx) => {
         const document = await body(ctx, p);
         return document && pageMarkdown(ctx.loaders, p.scope.id, p.node.entry.entityId, document, { title: p.node.entry.title, description: data(p).description, refs: refs ?? 'relative' });

@@ -34,16 +34,16 @@ export async function entitiesOfRevision(ctx: Context, revisionId: string, kind:
   return ids.flatMap((id) => (found.has(id) ? [{ entry: found.get(id)!, scope }] : []));
 }
 
-const Dimensions = builder.simpleObject('FileDimensions', { description: 'The size in pixels of an image file.', fields: (t) => ({ width: t.int(), height: t.int() }) });
+const Dimensions = builder.simpleObject('FileDimensions', { description: 'The size in pixels of an image file.', fields: (t) => ({ width: t.int({ description: 'Its width, in pixels.' }), height: t.int({ description: 'Its height, in pixels.' }) }) });
 
 export const RevisionFileRef = builder.objectRef<EntityShape>('RevisionFile').implement({
   interfaces: [builder.nodeInterfaceRef()],
   description: 'A file of a revision (an image or an attachment).',
   fields: (t) => ({
-    id: t.id({ resolve: (f) => f.entry.entityId }),
+    id: t.id({ description: 'Its ID in the space: the same in every revision that has the file.', resolve: (f) => f.entry.entityId }),
     nodeId: t.id({ description: 'Its node ID, for `node(id)`: this one as it is in this revision.', resolve: (f) => revisionNodeId(f.scope.id, f.entry.entityId) }),
-    name: t.string({ resolve: (f) => f.entry.title }),
-    contentType: t.string({ resolve: (f) => fileData(f.entry).contentType }),
+    name: t.string({ description: 'Its file name.', resolve: (f) => f.entry.title }),
+    contentType: t.string({ description: 'Its MIME type (e.g. `image/png`).', resolve: (f) => fileData(f.entry).contentType }),
     size: t.int({ description: 'Bytes.', resolve: (f) => fileData(f.entry).size }),
     dimensions: t.field({ type: Dimensions, nullable: true, description: 'Images: read from the file.', resolve: (f) => fileData(f.entry).dimensions ?? null }),
     downloadURL: t.string({ description: 'Signed URL of the bytes, valid for an hour.', resolve: (f, _a, ctx) => downloadUrl(ctx, f.entry) }),
@@ -54,16 +54,16 @@ export const ReusableContentRef = builder.objectRef<EntityShape>('ReusableConten
   interfaces: [builder.nodeInterfaceRef()],
   description: 'Content written once and included in pages.',
   fields: (t) => ({
-    id: t.id({ resolve: (r) => r.entry.entityId }),
+    id: t.id({ description: 'Its ID in the space: the same in every revision that has it.', resolve: (r) => r.entry.entityId }),
     nodeId: t.id({ description: 'Its node ID, for `node(id)`: this one as it is in this revision.', resolve: (r) => revisionNodeId(r.scope.id, r.entry.entityId) }),
-    title: t.string({ resolve: (r) => r.entry.title }),
-    documentId: t.string({ nullable: true, resolve: (r) => r.entry.documentId }),
-    document: t.field({ type: 'JSON', nullable: true, resolve: (r, _a, ctx) => (r.entry.documentId ? ctx.loaders.document.load(r.entry.documentId) : null) }),
+    title: t.string({ description: 'Its title.', resolve: (r) => r.entry.title }),
+    documentId: t.string({ description: 'ID of its body; the same body has the same ID in every revision; null when it has none.', nullable: true, resolve: (r) => r.entry.documentId }),
+    document: t.field({ description: 'Its body as a JSON document; null when it has none.', type: 'JSON', nullable: true, resolve: (r, _a, ctx) => (r.entry.documentId ? ctx.loaders.document.load(r.entry.documentId) : null) }),
     markdown: t.string({
       nullable: true,
       description:
         'The body as markdown. Links and includes are written as `refs` says: relative to its own file `.gitbook/includes/<slug>.md` in the git layout (default), or stable `/pages/<id>`, `/files/<id>`, `/reusable-contents/<id>`.',
-      args: { refs: t.arg({ type: MarkdownRefsEnum, required: false, defaultValue: 'relative' }) },
+      args: { refs: t.arg({ description: 'How links and includes are written: `relative` (the default) or `stable`.', type: MarkdownRefsEnum, required: false, defaultValue: 'relative' }) },
       resolve: async (r, { refs }, ctx) => {
         const document = r.entry.documentId ? await ctx.loaders.document.load(r.entry.documentId) : null;
         return document && reusableContentMarkdown(ctx.loaders, r.scope.id, r.entry.entityId, document, refs ?? 'relative');
@@ -85,20 +85,20 @@ builder.objectFields(RevisionRef, (t) => ({
     },
   }),
   allFiles: t.field({ type: [RevisionFileRef], description: 'Every file of the revision, by ID.', resolve: (r, _a, ctx) => all(ctx, r, 'file') }),
-  file: t.field({
+  file: t.field({ description: 'A file of the revision by ID; null if it has none of that ID.',
     type: RevisionFileRef,
     nullable: true,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The file's ID.", required: true }) },
     resolve: async (r, { id }, ctx) => {
       const entry = await entityIn(ctx.db, r, 'file', String(id));
       return entry && { entry, scope: r };
     },
   }),
   reusableContents: t.field({ type: [ReusableContentRef], description: 'Every reusable content of the revision, by ID.', resolve: (r, _a, ctx) => all(ctx, r, 'reusable-content') }),
-  reusableContent: t.field({
+  reusableContent: t.field({ description: 'A reusable content of the revision by ID; null if it has none of that ID.',
     type: ReusableContentRef,
     nullable: true,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The reusable content's ID.", required: true }) },
     resolve: async (r, { id }, ctx) => {
       const entry = await entityIn(ctx.db, r, 'reusable-content', String(id));
       return entry && { entry, scope: r };

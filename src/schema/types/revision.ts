@@ -15,11 +15,11 @@ export const RevisionRef = builder.objectRef<Revision>('Revision').implement({
   interfaces: [builder.nodeInterfaceRef()],
   description: "An immutable state of a space's content: the space's own revisions, or a change request's.",
   fields: (t) => ({
-    id: t.id({ resolve: (r) => r.id }),
-    type: t.field({ type: RevisionTypeEnum, resolve: (r) => r.type as 'edits' }),
-    parents: t.stringList({ resolve: (r) => r.parents }),
-    createdAt: t.field({ type: 'DateTime', resolve: (r) => r.createdAt }),
-    spaceId: t.id({ resolve: (r) => r.spaceId }),
+    id: t.id({ description: 'Its ID (the same as in the REST API).', resolve: (r) => r.id }),
+    type: t.field({ description: 'How it came to be: edits, a merge, an update or a rollback.', type: RevisionTypeEnum, resolve: (r) => r.type as 'edits' }),
+    parents: t.stringList({ description: "The IDs of the revisions it was made from: one, or two for a merge or an update; none for a space's first.", resolve: (r) => r.parents }),
+    createdAt: t.field({ description: 'When it was made.', type: 'DateTime', resolve: (r) => r.createdAt }),
+    spaceId: t.id({ description: 'The ID of its space.', resolve: (r) => r.spaceId }),
     changeRequestId: t.id({ nullable: true, description: 'The change request the revision belongs to (null: the space\'s own).', resolve: (r) => (r.lineId === r.spaceId ? null : r.lineId) }),
     mergedFromId: t.id({ nullable: true, description: 'Merge revisions: the change request merged.', resolve: (r) => r.mergedFromId }),
     pages: t.field({
@@ -32,10 +32,10 @@ export const RevisionRef = builder.objectRef<Revision>('Revision').implement({
       description: 'Every page of the revision in one flat list, in tree order (depth-first, siblings in order).',
       resolve: async (r, _a, ctx) => [...walk(buildTree(await ctx.loaders.revisionPages.load(r.id)))].map((node) => ({ node, scope: r })),
     }),
-    page: t.field({
+    page: t.field({ description: 'A page of the revision by ID; null if it has none of that ID.',
       type: PageRef,
       nullable: true,
-      args: { id: t.arg.id({ required: true }) },
+      args: { id: t.arg.id({ description: "The page's ID.", required: true }) },
       resolve: async (r, { id }, ctx) => {
         const node = await pageById(ctx.db, r, String(id));
         return node && { node, scope: r };
@@ -45,7 +45,7 @@ export const RevisionRef = builder.objectRef<Revision>('Revision').implement({
       type: PageRef,
       nullable: true,
       description: 'The page at a path of the revision (slugs joined by "/").',
-      args: { path: t.arg.string({ required: true }) },
+      args: { path: t.arg.string({ description: 'The path: slugs from the top level, joined by `/` (at most 2048 characters).', required: true }) },
       resolve: async (r, { path }, ctx) => {
         if (path.length > PAGE_PATH_MAX) throw badRequest(`Invalid value for "path": at most ${PAGE_PATH_MAX} characters`, 'path');
         const node = await pageByPath(ctx.db, r, path);

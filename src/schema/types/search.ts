@@ -15,7 +15,7 @@ const SearchUrls = builder.simpleObject('SearchResultUrls', {
 
 const SearchAncestor = builder.simpleObject('SearchPageAncestor', {
   description: 'A page above a search result\'s page in its space\'s tree.',
-  fields: (t) => ({ id: t.id(), title: t.string() }),
+  fields: (t) => ({ id: t.id({ description: 'The ID of the ancestor page.' }), title: t.string({ description: 'Its title.' }) }),
 });
 
 const sectionPath = (s: SectionShape) => (s.anchor ? `${s.page.path}#${s.anchor}` : s.page.path);
@@ -39,9 +39,9 @@ const SearchSectionResultRef = builder.objectRef<SectionShape>('SearchSectionRes
 export const SearchPageResultRef = builder.objectRef<PageHit>('SearchPageResult').implement({
   description: 'A page that matches, with its best sections.',
   fields: (t) => ({
-    id: t.id({ resolve: (p) => p.id }),
-    title: t.string({ resolve: (p) => p.title }),
-    description: t.string({ nullable: true, resolve: (p) => p.description }),
+    id: t.id({ description: 'The ID of the page.', resolve: (p) => p.id }),
+    title: t.string({ description: "The page's title.", resolve: (p) => p.title }),
+    description: t.string({ description: "The page's description; null when it has none.", nullable: true, resolve: (p) => p.description }),
     path: t.string({ description: 'Complete path of the page in the current revision.', resolve: (p) => p.path }),
     ancestors: t.field({ type: [SearchAncestor], description: 'Ancestor pages, top level first.', resolve: (p) => p.ancestors }),
     score: t.float({ description: "Relevance (its best section's), in [0, 1): higher is better.", resolve: (p) => p.score }),
@@ -55,13 +55,13 @@ export const SearchPageResultRef = builder.objectRef<PageHit>('SearchPageResult'
   }),
 });
 
-const SearchSpaceResultRef = builder.objectRef<SpaceHit>('SearchSpaceResult').implement({
+export const SearchSpaceResultRef = builder.objectRef<SpaceHit>('SearchSpaceResult').implement({
   description: 'A space whose content matches, with its best pages.',
   fields: (t) => ({
     id: t.id({ description: 'ID of the space.', resolve: (s) => s.id }),
-    title: t.string({ resolve: (s) => s.title }),
+    title: t.string({ description: "The space's title.", resolve: (s) => s.title }),
     score: t.float({ description: "Relevance (its best section's), in [0, 1): higher is better.", resolve: (s) => s.score }),
-    space: t.field({ type: SpaceRef, nullable: true, resolve: async (s, _a, ctx) => ctx.loaders.space.load(s.id) }),
+    space: t.field({ description: 'The space itself; null if it is gone.', type: SpaceRef, nullable: true, resolve: async (s, _a, ctx) => ctx.loaders.space.load(s.id) }),
     pages: t.field({
       type: [SearchPageResultRef],
       description: `The best matching pages of the space, best first (at most ${PAGES_PER_SPACE}).`,
@@ -77,7 +77,7 @@ builder.prismaObjectFields('Organization', (t) => ({
       'Full-text search of the content of the live spaces the caller can read: spaces ordered by their best match, ' +
       'each with its best pages and sections. The query reads like a web search: words (all must appear), "quoted phrases", ' +
       '`or`, and `-word` to exclude; at most 512 characters.',
-    args: { query: t.arg.string({ required: true }) },
+    args: { query: t.arg.string({ description: 'The query: words, "quoted phrases", `or` and `-word` (at most 512 characters).', required: true }) },
     resolve: async (org, args, ctx) => {
       await ctx.access.requireOrganization(org.id);
       const reader = await ctx.access.reader(org.id);

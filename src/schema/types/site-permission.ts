@@ -14,6 +14,7 @@ import { forgetLoaded, type Context } from '../context.js';
 import { RoleEnum, SortOrderEnum } from './enums.js';
 import { MemberRoleFilterEnum, MemberSortEnum } from './member.js';
 import { SiteRef } from './site.js';
+import { inOrganization, siteArgs } from './site-args.js';
 import { TeamRef } from './team.js';
 import { UserRef } from './user.js';
 
@@ -88,13 +89,6 @@ async function reloadSite(ctx: Context, siteId: string): Promise<Site> {
   return site;
 }
 
-/** REST paths name the organization too: a site of another organization is not found there. */
-async function requireInOrganization(ctx: Context, organizationId: unknown, siteId: string): Promise<void> {
-  if (organizationId === null || organizationId === undefined) return;
-  const site = await ctx.access.requireSite(siteId, 'view');
-  if (site.organizationId !== String(organizationId)) throw notFound('Site');
-}
-
 const SiteGrantChange = builder.simpleObject('SitePermissionChange', {
   description: 'A site after a change of one grant.',
   fields: (t) => ({
@@ -104,13 +98,9 @@ const SiteGrantChange = builder.simpleObject('SitePermissionChange', {
 });
 
 builder.mutationFields((t) => {
-  const siteArgs = () => ({
-    siteId: t.arg.id({ required: true, description: "The site's ID." }),
-    organizationId: t.arg.id({ required: false, description: 'When given, the site must belong to it (not found otherwise).' }),
-  });
-  const change = async (ctx: Context, args: { siteId: string | number; organizationId?: string | number | null }, grantee: Grantee, role: Role | null | undefined) => {
+  const change = async (ctx: Context, args: { siteId?: unknown; organizationId?: unknown }, grantee: Grantee, role: Role | null | undefined) => {
     const siteId = String(args.siteId);
-    await requireInOrganization(ctx, args.organizationId, siteId);
+    await inOrganization(ctx, args.organizationId, siteId);
     const { removed } = await setSiteGrant(ctx.db, ctx.access, siteId, grantee, role);
     return { removed, site: await reloadSite(ctx, siteId) };
   };
@@ -122,14 +112,14 @@ builder.mutationFields((t) => {
       type: SiteRef,
       description: 'Grants a role on a site to users and/or teams of its organization, replacing their previous grant on it (`admin` on the site).',
       args: {
-        ...siteArgs(),
+        ...siteArgs(t),
         role: t.arg({ type: RoleEnum, required: true, description: 'The role to grant.' }),
         users: t.arg.idList({ required: false, description: 'IDs of members of the organization.' }),
         teams: t.arg.idList({ required: false, description: 'IDs of teams of the organization.' }),
       },
       resolve: async (_r, args, ctx) => {
         const siteId = String(args.siteId);
-        await requireInOrganization(ctx, args.organizationId, siteId);
+        await inOrganization(ctx, args.organizationId, siteId);
         await inviteToSite(ctx.db, ctx.access, siteId, { role: args.role, users: args.users?.map(String) ?? undefined, teams: args.teams?.map(String) ?? undefined });
         return reloadSite(ctx, siteId);
       },
@@ -137,25 +127,25 @@ builder.mutationFields((t) => {
     updateSiteUserPermission: t.field({
       type: SiteGrantChange,
       description: "Sets a user's role on a site, or removes it with `role: null`.",
-      args: { ...siteArgs(), userId: userId(), role: role() },
+      args: { ...siteArgs(t), userId: userId(), role: role() },
       resolve: (_r, args, ctx) => change(ctx, args, { kind: 'user', id: String(args.userId) }, args.role),
     }),
     removeSiteUserPermission: t.field({
       type: SiteGrantChange,
       description: "Removes a user's grant on a site (no error when there is none).",
-      args: { ...siteArgs(), userId: userId() },
+      args: { ...siteArgs(t), userId: userId() },
       resolve: (_r, args, ctx) => change(ctx, args, { kind: 'user', id: String(args.userId) }, null),
     }),
     updateSiteTeamPermission: t.field({
       type: SiteGrantChange,
       description: "Sets a team's role on a site, or removes it with `role: null`.",
-      args: { ...siteArgs(), teamId: teamId(), role: role() },
+      args: { ...siteArgs(t), teamId: teamId(), role: role() },
       resolve: (_r, args, ctx) => change(ctx, args, { kind: 'team', id: String(args.teamId) }, args.role),
     }),
     removeSiteTeamPermission: t.field({
       type: SiteGrantChange,
       description: "Removes a team's grant on a site (no error when there is none).",
-      args: { ...siteArgs(), teamId: teamId() },
+      args: { ...siteArgs(t), teamId: teamId() },
       resolve: (_r, args, ctx) => change(ctx, args, { kind: 'team', id: String(args.teamId) }, null),
     }),
   };

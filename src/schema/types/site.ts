@@ -47,8 +47,8 @@ SiteSectionGroupRef.implement({
   interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
-    title: t.exposeString('title'),
-    icon: t.exposeString('icon', { nullable: true }),
+    title: t.exposeString('title', { description: 'Its title.' }),
+    icon: t.exposeString('icon', { description: 'Its icon; null when it has none.', nullable: true }),
     sections: t.field({ type: [SiteSectionRef], description: 'Its sections, in site order.', resolve: async (g, _a, ctx) => (await ctx.loaders.sectionsOfSite.load(g.siteId)).filter((s) => s.sectionGroupId === g.id) }),
   }),
 });
@@ -59,8 +59,8 @@ const SitePermissionsRef = builder.simpleObject('SitePermissions', {
     view: p.boolean({ description: 'See the site and read it through the API (`read`).' }),
     access: p.boolean({ description: 'The same as `view`.' }),
     edit: p.boolean({ description: 'Edit content in the site (`edit`).' }),
-    create: p.boolean({ description: "Change the site's structure: site spaces, sections, section groups (`create`)." }),
-    admin: p.boolean({ description: 'Change its settings, customization, publishing, share links and grants; delete it (`admin`).' }),
+    create: p.boolean({ description: "Change the site's structure: site spaces, sections, section groups, external links, their order; duplicate a site space (`create`)." }),
+    admin: p.boolean({ description: 'Change its settings, customization, publishing, publishing auth, share links, redirects and grants; make preview links; delete it (`admin`).' }),
     installIntegration: p.boolean({ description: 'Always false: integrations are not served.' }),
     viewAdaptiveSchema: p.boolean({ description: 'The same as `view`.' }),
     editAdaptiveSchema: p.boolean({ description: 'Always false: adaptive content schemas are not served.' }),
@@ -74,15 +74,15 @@ SiteRef.implement({
   interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
-    organization: t.field({ type: OrganizationRef, resolve: async (s, _a, ctx) => (await ctx.loaders.organization.load(s.organizationId))! }),
-    title: t.exposeString('title'),
-    type: t.exposeString('type'),
-    visibility: t.field({ type: SiteVisibilityEnum, resolve: (s) => apiVisibility(s.visibility) }),
+    organization: t.field({ description: 'Its organization.', type: OrganizationRef, resolve: async (s, _a, ctx) => (await ctx.loaders.organization.load(s.organizationId))! }),
+    title: t.exposeString('title', { description: 'Its title.' }),
+    type: t.exposeString('type', { description: 'The plan type the public API reports (`basic`, `premium`, `ultimate`, …); it changes nothing here.' }),
+    visibility: t.field({ description: 'Who may read it once published.', type: SiteVisibilityEnum, resolve: (s) => apiVisibility(s.visibility) }),
     defaultLevel: t.exposeString('defaultLevel', { nullable: true, description: 'What members with an organization role get on the site without a grant: `inherit` (their organization role), a role (at least that), or null (only grants and organization admins reach it).' }),
-    basename: t.exposeString('basename'),
-    hostname: t.exposeString('hostname', { nullable: true }),
-    published: t.exposeBoolean('published'),
-    publishedAt: t.expose('publishedAt', { type: 'DateTime', nullable: true }),
+    basename: t.exposeString('basename', { description: 'Its path segment in URLs, unique within the organization.' }),
+    hostname: t.exposeString('hostname', { description: 'A custom hostname the site is also served on; null when it has none.', nullable: true }),
+    published: t.exposeBoolean('published', { description: 'Whether its pages are served to readers.' }),
+    publishedAt: t.expose('publishedAt', { description: 'When it was last published; null if never.', type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
     customization: t.field({ type: 'JSON', description: 'The full customization record (REST 2.11).', resolve: (s) => siteCustomization(s) }),
@@ -100,7 +100,7 @@ SiteRef.implement({
       description: 'In order.',
       resolve: async (s, args, ctx) => pageConnection(siblingsPage(`section-groups:${s.id}`, await ctx.loaders.sectionGroupsOfSite.load(s.id), args)),
     }),
-    defaultSection: t.field({ type: SiteSectionRef, nullable: true, resolve: (s, _a, ctx) => (s.defaultSectionId ? ctx.loaders.siteSection.load(s.defaultSectionId) : null) }),
+    defaultSection: t.field({ description: 'The section served at its root; null for a site without sections.', type: SiteSectionRef, nullable: true, resolve: (s, _a, ctx) => (s.defaultSectionId ? ctx.loaders.siteSection.load(s.defaultSectionId) : null) }),
     siteSpaces: t.connection({
       type: SiteSpaceRef,
       description: "The site spaces at the site's root (a site without sections), in order.",
@@ -109,14 +109,14 @@ SiteRef.implement({
     siteSpace: t.field({
       type: SiteSpaceRef,
       description: 'One of its site spaces, at the root or in a section.',
-      args: { id: t.arg.id({ required: true }) },
+      args: { id: t.arg.id({ description: "The site space's ID.", required: true }) },
       resolve: async (s, { id }, ctx) => {
         const siteSpace = await ctx.loaders.siteSpace.load(String(id));
         if (!siteSpace || siteSpace.siteId !== s.id) throw notFound('Site space');
         return siteSpace;
       },
     }),
-    shareLinks: t.connection({
+    shareLinks: t.connection({ description: 'Its share links, which open a share-link site to whoever holds one.',
       type: SiteShareLinkRef,
       resolve: async (s, args, ctx) => pageConnection(await shareLinksPage(ctx.db, ctx.access, s.id, args)),
     }),
@@ -131,7 +131,7 @@ SiteRef.implement({
     }),
     urls: t.field({
       description: 'Its URLs (in this API; in the app where the app shows it).',
-      type: builder.simpleObject('SiteUrls', { description: 'Where a site is: in this API, in the app, its preview and its published address.', fields: (u) => ({ location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }), app: u.string({ description: 'Its URL in the app (under QUIRE_APP_URL).' }), preview: u.string(), published: u.string({ nullable: true }) }) }),
+      type: builder.simpleObject('SiteUrls', { description: 'Where a site is: in this API, in the app, its preview and its published address.', fields: (u) => ({ location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }), app: u.string({ description: 'Its URL in the app (under QUIRE_APP_URL).' }), preview: u.string({ description: 'Where its pages are served once published.' }), published: u.string({ nullable: true, description: 'Where its pages are served; null while it is unpublished.' }) }) }),
       resolve: (s, _a, ctx) => ({
         location: apiUrl(ctx, `/orgs/${s.organizationId}/sites/${s.id}`),
         app: appUrl(ctx, `/o/${s.organizationId}/sites/${s.id}`),
@@ -147,14 +147,14 @@ SiteSectionRef.implement({
   interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
-    title: t.exposeString('title'),
-    description: t.exposeString('description', { nullable: true }),
-    icon: t.exposeString('icon', { nullable: true }),
-    path: t.exposeString('path'),
-    condition: t.exposeString('condition', { nullable: true }),
-    sectionGroupId: t.exposeID('sectionGroupId', { nullable: true }),
-    default: t.field({ type: 'Boolean', resolve: async (s, _a, ctx) => (await siteOf(ctx, s.siteId)).defaultSectionId === s.id }),
-    defaultSiteSpace: t.field({ type: SiteSpaceRef, nullable: true, resolve: (s, _a, ctx) => (s.defaultSiteSpaceId ? ctx.loaders.siteSpace.load(s.defaultSiteSpaceId) : null) }),
+    title: t.exposeString('title', { description: 'Its title, shown on its tab.' }),
+    description: t.exposeString('description', { description: 'Its description; null when it has none.', nullable: true }),
+    icon: t.exposeString('icon', { description: 'Its icon; null when it has none.', nullable: true }),
+    path: t.exposeString('path', { description: "Its path segment in the site's URLs, unique among the site's sections." }),
+    condition: t.exposeString('condition', { description: 'An expression over `visitor.claims` that must hold for a visitor to see it; null: always shown.', nullable: true }),
+    sectionGroupId: t.exposeID('sectionGroupId', { description: 'The ID of the section group it is in; null when in none.', nullable: true }),
+    default: t.field({ description: "Whether it is the site's default section (served at the site's root).", type: 'Boolean', resolve: async (s, _a, ctx) => (await siteOf(ctx, s.siteId)).defaultSectionId === s.id }),
+    defaultSiteSpace: t.field({ description: "Its default site space (served at the section's root); null when it has none.", type: SiteSpaceRef, nullable: true, resolve: (s, _a, ctx) => (s.defaultSiteSpaceId ? ctx.loaders.siteSpace.load(s.defaultSiteSpaceId) : null) }),
     siteSpaces: t.field({ type: [SiteSpaceRef], description: 'Its site spaces (its variants: a few), in order.', resolve: (s, _a, ctx) => ctx.loaders.siteSpacesOfSection.load(s.id) }),
     urls: t.field({
       description: 'Its URLs (in this API; in the app where the app shows it).',
@@ -172,18 +172,18 @@ SiteSpaceRef.implement({
   interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
-    path: t.exposeString('path'),
-    condition: t.exposeString('condition', { nullable: true }),
-    sectionId: t.exposeID('sectionId', { nullable: true }),
-    spaceId: t.exposeID('spaceId'),
+    path: t.exposeString('path', { description: "Its path segment in the site's URLs, unique among its siblings." }),
+    condition: t.exposeString('condition', { description: 'An expression over `visitor.claims` that must hold for a visitor to see it; null: always shown.', nullable: true }),
+    sectionId: t.exposeID('sectionId', { description: "The ID of its section; null at the site's root (a site without sections).", nullable: true }),
+    spaceId: t.exposeID('spaceId', { description: 'The ID of the space it publishes.' }),
     space: t.field({
       type: SpaceRef,
       nullable: true,
       description: 'The space, when the caller can see it.',
       resolve: async (ss, _a, ctx) => (await ctx.access.requireSpace(ss.spaceId, 'view', { allowDeleted: true }).catch(() => null))?.space ?? null,
     }),
-    title: t.string({ resolve: async (ss, _a, ctx) => ss.title ?? (await ctx.loaders.space.load(ss.spaceId))?.title ?? '' }),
-    default: t.field({
+    title: t.string({ description: "The title shown for it: its own, or the space's.", resolve: async (ss, _a, ctx) => ss.title ?? (await ctx.loaders.space.load(ss.spaceId))?.title ?? '' }),
+    default: t.field({ description: "Whether it is the default of its section (or of the site's root): served at that root.",
       type: 'Boolean',
       resolve: async (ss, _a, ctx) => {
         if (ss.sectionId) return (await ctx.loaders.siteSection.load(ss.sectionId))?.defaultSiteSpaceId === ss.id;
@@ -213,8 +213,8 @@ SiteShareLinkRef.implement({
   interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Its ID (the same as in the REST API).' }),
-    name: t.exposeString('name', { nullable: true }),
-    active: t.exposeBoolean('active'),
+    name: t.exposeString('name', { description: 'Its name (1 to 50 characters).', nullable: true }),
+    active: t.exposeBoolean('active', { description: 'Whether it opens the site now.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     urls: t.field({
       description: 'Its URLs (in this API; in the app where the app shows it).',
@@ -231,7 +231,7 @@ builder.queryField('site', (t) =>
   t.field({
     type: SiteRef,
     description: "A site of an organization where the caller has a role (admins manage it).",
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The site's ID.", required: true }) },
     resolve: (_root, { id }, ctx) => ctx.access.requireSite(String(id), 'view'),
   }),
 );
@@ -240,7 +240,7 @@ builder.objectFields(OrganizationRef, (t) => ({
   site: t.field({
     type: SiteRef,
     description: 'One of its sites (another organization\'s site is not found here).',
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The site's ID.", required: true }) },
     resolve: async (org, { id }, ctx) => {
       const site = await ctx.access.requireSite(String(id), 'view');
       if (site.organizationId !== org.id) throw notFound('Site');

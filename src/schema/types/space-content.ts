@@ -31,10 +31,10 @@ const ContributorActionEnum = builder.enumType('ContributorAction', { descriptio
 const ChangeRequestContributorRef = builder.simpleObject('ChangeRequestContributor', {
   description: 'A user who wrote revisions of a change request (`edit`) or commented on it (`comment`).',
   fields: (t) => ({
-    actionType: t.field({ type: ContributorActionEnum }),
+    actionType: t.field({ description: 'What they did: wrote revisions (`edit`) or commented (`comment`).', type: ContributorActionEnum }),
     count: t.int({ description: 'Revisions written, or comments made.' }),
     updatedAt: t.field({ type: 'DateTime', description: 'The last of them.' }),
-    user: t.field({ type: UserRef }),
+    user: t.field({ description: 'The user who contributed.', type: UserRef }),
   }),
 });
 
@@ -44,7 +44,7 @@ builder.prismaObjectFields('Space', (t) => ({
     description:
       "Full-text search of the space's current content: its matching pages, best first, each with its best sections " +
       '(the query reads as in `Organization.search`; at most 512 characters).',
-    args: { query: t.arg.string({ required: true }) },
+    args: { query: t.arg.string({ description: 'The words to search for (at most 512 characters).', required: true }) },
     resolve: async (space, args, ctx) => {
       const page = await searchSpace(ctx.db, space.id, args.query, args);
       return pageConnection(page, page.totalCount);
@@ -53,7 +53,7 @@ builder.prismaObjectFields('Space', (t) => ({
   revisionById: t.field({
     type: RevisionRef,
     description: "A revision of the space by ID: one of its own, or of one of its change requests (NOT_FOUND for another space's).",
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The revision's ID.", required: true }) },
     resolve: async (space, { id }, ctx) => {
       const revision = String(id).length <= 128 ? await ctx.loaders.revision.load(String(id)) : null;
       if (!revision || revision.spaceId !== space.id) throw notFound('Revision');
@@ -63,7 +63,7 @@ builder.prismaObjectFields('Space', (t) => ({
   document: t.field({
     type: 'JSON',
     description: 'A document (a page or reusable content body) that some revision of the space holds, by ID (NOT_FOUND otherwise).',
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The document's ID (a page's or reusable content's `documentId`).", required: true }) },
     resolve: async (space, { id }, ctx) => {
       const documentId = String(id);
       const document = documentId.length <= 128 && (await spaceHasDocument(ctx.db, space.id, documentId)) ? await ctx.loaders.document.load(documentId) : null;

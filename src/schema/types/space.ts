@@ -27,15 +27,15 @@ import { apiUrl, appUrl } from '../urls.js';
 const SpacePermissions = builder.simpleObject('SpacePermissions', {
   description: 'What the caller may do with the space.',
   fields: (t) => ({
-    view: t.boolean(),
-    access: t.boolean(),
-    admin: t.boolean(),
-    viewInviteLinks: t.boolean(),
+    view: t.boolean({ description: 'Whether the caller may read the space, its content and links (`read`).' }),
+    access: t.boolean({ description: "Same as `view` (the public API's name for it)." }),
+    admin: t.boolean({ description: 'Whether the caller may administer it: settings, access, moving and deleting (`admin`).' }),
+    viewInviteLinks: t.boolean({ description: 'Whether the caller may see and manage its invite links (`admin`).' }),
     edit: t.boolean({ description: 'Change the content directly (live edit mode only).' }),
     triggerGitSync: t.boolean({ description: 'Import from or export to the space\'s git repository (`edit` on a live space; pointing it at another repository needs `admin`).' }),
-    comment: t.boolean(),
-    merge: t.boolean(),
-    review: t.boolean(),
+    comment: t.boolean({ description: 'Whether the caller may post, resolve and react to comments (`comment`).' }),
+    merge: t.boolean({ description: 'Whether the caller may merge change requests (`review`, live edit mode only).' }),
+    review: t.boolean({ description: 'Whether the caller may review change requests (`review`).' }),
     installIntegration: t.boolean({ description: 'Integrations. Not served by this server yet: always false.' }),
   }),
 });
@@ -43,8 +43,8 @@ const SpacePermissions = builder.simpleObject('SpacePermissions', {
 const SpaceUrls = builder.objectRef<{ location: string; app: string; spaceId: string }>('SpaceUrls').implement({
   description: 'Where a space is: in this API and in the app.',
   fields: (t) => ({
-    location: t.exposeString('location'),
-    app: t.exposeString('app'),
+    location: t.exposeString('location', { description: 'Its absolute URL in this API.' }),
+    app: t.exposeString('app', { description: 'Its absolute URL in the app.' }),
     published: t.string({
       nullable: true,
       description: 'Where the space is published: its first site space in a published site.',
@@ -60,25 +60,25 @@ export const SpaceRef = builder.prismaNode('Space', {
   description: 'A body of content of an organization: its pages, files and history, edited through change requests.',
   id: { field: 'id' },
   fields: (t) => ({
-    title: t.exposeString('title'),
-    emoji: t.exposeString('emoji'),
-    visibility: t.expose('visibility', { type: SpaceVisibilityEnum }),
-    editMode: t.expose('editMode', { type: SpaceEditModeEnum }),
-    defaultLevel: t.expose('defaultLevel', { type: RoleEnum }),
+    title: t.exposeString('title', { description: 'Its title.' }),
+    emoji: t.exposeString('emoji', { description: 'Its emoji (the character itself); empty when it has none.' }),
+    visibility: t.expose('visibility', { description: 'Who may read it besides those given access.', type: SpaceVisibilityEnum }),
+    editMode: t.expose('editMode', { description: 'Whether it is edited directly or only through change requests.', type: SpaceEditModeEnum }),
+    defaultLevel: t.expose('defaultLevel', { description: 'The role members with an organization role get on it (unless it is private).', type: RoleEnum }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
-    deletedAt: t.expose('deletedAt', { type: 'DateTime', nullable: true }),
+    deletedAt: t.expose('deletedAt', { description: 'When it was moved to the trash (purged 7 days later); null while it is live.', type: 'DateTime', nullable: true }),
     revisionId: t.exposeString('revisionId', { description: 'ID of the active revision.' }),
-    organizationId: t.exposeString('organizationId'),
-    parentId: t.exposeString('parentId', { nullable: true }),
-    organization: t.field({
+    organizationId: t.exposeString('organizationId', { description: 'The ID of its organization.' }),
+    parentId: t.exposeString('parentId', { description: "The ID of its parent collection; null at the organization's root.", nullable: true }),
+    organization: t.field({ description: 'Its organization.',
       type: OrganizationRef,
       resolve: async (space, _args, ctx) => (await ctx.loaders.organization.load(space.organizationId))!,
     }),
     comments: t.exposeInt('openCommentCount', { description: 'Open comments.' }),
-    changeRequestCount: t.exposeInt('changeRequestCount'),
-    changeRequestsOpen: t.exposeInt('openChangeRequestCount'),
-    changeRequestsDraft: t.exposeInt('draftChangeRequestCount'),
+    changeRequestCount: t.exposeInt('changeRequestCount', { description: 'How many change requests it has, whatever their status.' }),
+    changeRequestsOpen: t.exposeInt('openChangeRequestCount', { description: 'How many of its change requests are open.' }),
+    changeRequestsDraft: t.exposeInt('draftChangeRequestCount', { description: 'How many of its change requests are drafts.' }),
     urls: t.field({
       description: 'Its URLs (in this API; in the app where the app shows it).',
       type: SpaceUrls,
@@ -189,7 +189,7 @@ builder.queryField('space', (t) =>
   t.field({
     type: SpaceRef,
     description: 'A space by ID; deleted spaces are returned (with `deletedAt`) until purged.',
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The space's ID.", required: true }) },
     resolve: async (_root, { id }, ctx) => (await ctx.access.requireSpace(String(id), 'view', { allowDeleted: true })).space,
   }),
 );
@@ -203,21 +203,21 @@ const reload = (ctx: Context, id: string): Promise<Space> => {
 const CreateSpaceInput = builder.inputType('CreateSpaceInput', {
   description: 'A new space: its title and optional settings.',
   fields: (t) => ({
-    title: t.string(),
-    emoji: t.string(),
+    title: t.string({ description: 'Its title (at most 50 characters); `Untitled` when left out.' }),
+    emoji: t.string({ description: 'Its emoji (the character itself); none when left out.' }),
     parent: t.id({ description: 'ID of the parent collection.' }),
     editMode: t.field({ type: SpaceEditModeEnum, description: 'live (the default) or locked.' }),
-    private: t.boolean({ deprecationReason: 'Private spaces are no longer supported.' }),
+    private: t.boolean({ description: 'Ignored: every space is private to its organization unless published.', deprecationReason: 'Private spaces are no longer supported.' }),
   }),
 });
 
 const UpdateSpaceInput = builder.inputType('UpdateSpaceInput', {
   description: 'A space\'s new settings; only the given fields change.',
   fields: (t) => ({
-    title: t.string(),
-    emoji: t.string(),
-    editMode: t.field({ type: SpaceEditModeEnum }),
-    defaultLevel: t.field({ type: RoleEnum }),
+    title: t.string({ description: 'The new title (at most 50 characters).' }),
+    emoji: t.string({ description: 'The new emoji (the character itself).' }),
+    editMode: t.field({ description: 'The new edit mode (needs space admin).', type: SpaceEditModeEnum }),
+    defaultLevel: t.field({ description: 'The role members with an organization role get on it (needs space admin).', type: RoleEnum }),
     mergeRules: t.field({ type: 'JSON', description: '{type: "inherit"} (the organization\'s), {type: "none"} or {type: "rules", rules: MergeRule[]}; needs space admin.' }),
   }),
 });
@@ -226,7 +226,7 @@ builder.mutationFields((t) => ({
   createSpace: t.field({
     description: 'Creates a space (a body of content with its own pages and history) in an organization, at its root or in a parent collection.',
     type: SpaceRef,
-    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), input: t.arg({ type: CreateSpaceInput, required: false }) },
+    args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), input: t.arg({ description: "The new space's settings; left out, an untitled live space.", type: CreateSpaceInput, required: false }) },
     resolve: async (_root, { organizationId, input }, ctx) => {
       const id = await createSpace(ctx.db, ctx.access, {
         organizationId: String(organizationId),
@@ -242,7 +242,7 @@ builder.mutationFields((t) => ({
   updateSpace: t.field({
     description: 'Changes a space\'s title, emoji, edit mode, default level or merge rules; only the given fields change.',
     type: SpaceRef,
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateSpaceInput, required: true }) },
+    args: { id: t.arg.id({ description: "The space's ID.", required: true }), input: t.arg({ description: 'The settings to change.', type: UpdateSpaceInput, required: true }) },
     resolve: async (_root, { id, input }, ctx) => {
       const clean = Object.fromEntries(Object.entries(input).filter(([, v]) => v != null));
       return reload(ctx, await updateSpace(ctx.db, ctx.access, String(id), clean));
@@ -250,7 +250,7 @@ builder.mutationFields((t) => ({
   }),
   deleteSpace: t.boolean({
     description: 'Moves the space to the trash; it is purged after 7 days.',
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The space's ID.", required: true }) },
     resolve: async (_root, { id }, ctx) => {
       await deleteSpace(ctx.db, ctx.access, String(id));
       return true;
@@ -259,13 +259,13 @@ builder.mutationFields((t) => ({
   restoreSpace: t.field({
     type: SpaceRef,
     description: 'Restores a space deleted in the last 7 days.',
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The space's ID.", required: true }) },
     resolve: async (_root, { id }, ctx) => reload(ctx, await restoreSpace(ctx.db, ctx.access, String(id))),
   }),
   duplicateSpace: t.field({
     type: SpaceRef,
     description: 'Copies the space (right after it) through a job (`Space.jobs`, kind `space_duplicate`), and answers the copy once it is made.',
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The space's ID.", required: true }) },
     resolve: async (_root, { id }, ctx) => {
       const started = await startSpaceDuplicate(ctx.db, ctx.access, String(id));
       const job = await waitForJob(ctx.db, ctx.events, started.id, effectiveImportWaitMs(ctx.config));
@@ -276,9 +276,9 @@ builder.mutationFields((t) => ({
     type: SpaceRef,
     description: 'Moves a space to a parent collection (null: the root) and/or a position among its siblings; the end by default.',
     args: {
-      id: t.arg.id({ required: true }),
-      parent: t.arg.id({ required: false }),
-      position: t.arg({ type: PositionInput, required: false }),
+      id: t.arg.id({ description: "The space's ID.", required: true }),
+      parent: t.arg.id({ description: "The ID of the collection to move it into; null: the organization's root; left out: it stays in its parent.", required: false }),
+      position: t.arg({ description: 'Where among its new siblings; left out: at the end.', type: PositionInput, required: false }),
     },
     resolve: async (_root, { id, parent, position }, ctx) =>
       reload(ctx, await moveSpace(ctx.db, ctx.access, String(id), { parent: parent === undefined ? undefined : parent && String(parent), position })),
@@ -286,7 +286,7 @@ builder.mutationFields((t) => ({
   transferSpace: t.field({
     description: 'Moves a space to another organization (and optionally into one of its collections).',
     type: SpaceRef,
-    args: { id: t.arg.id({ required: true }), organization: t.arg.id({ required: true }), parent: t.arg.id({ required: false }) },
+    args: { id: t.arg.id({ description: "The space's ID.", required: true }), organization: t.arg.id({ description: 'The ID of the organization to move it to (`create` needed there).', required: true }), parent: t.arg.id({ description: 'The ID of a collection of that organization to put it in; left out: its root.', required: false }) },
     resolve: async (_root, { id, organization, parent }, ctx) =>
       reload(ctx, await transferSpace(ctx.db, ctx.access, String(id), { organization: String(organization), parent: parent && String(parent) })),
   }),

@@ -30,9 +30,9 @@ export const TeamRef = builder.prismaNode('Team', {
   description: 'A named group of an organization\'s members, given roles together.',
   id: { field: 'id' },
   fields: (t) => ({
-    title: t.exposeString('title'),
+    title: t.exposeString('title', { description: 'Its name.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
-    organizationId: t.exposeString('organizationId'),
+    organizationId: t.exposeString('organizationId', { description: 'The ID of its organization.' }),
     memberCount: t.exposeInt('memberCount', { description: 'Members of the team.' }),
     spaces: t.int({ description: 'Live spaces the team holds a grant on.', resolve: (team, _args, ctx) => ctx.loaders.teamSpaceCount.load(team.id) }),
     permissions: t.field({ description: 'What the caller may do with it.', type: TeamPermissions, resolve: (team, _args, ctx) => permissionsOf(ctx, team) }),
@@ -66,7 +66,7 @@ export const TeamRef = builder.prismaNode('Team', {
 
 const MemberTeamMembership = builder.simpleObject('MemberTeamMembership', {
   description: 'A member\'s place in one team.',
-  fields: (t) => ({ team: t.field({ type: TeamRef }), role: t.field({ type: TeamRoleEnum }) }),
+  fields: (t) => ({ team: t.field({ type: TeamRef, description: 'The team.' }), role: t.field({ type: TeamRoleEnum, description: "The member's role in it: owner or member." }) }),
 });
 
 builder.prismaObjectFields('Member', (t) => ({
@@ -97,9 +97,9 @@ builder.prismaObjectFields('Organization', (t) => ({
       return pageConnection(page, () => (isUnfilteredTeams(filter) ? org.teamCount : countTeams(ctx.db, org.id, filter)));
     },
   }),
-  team: t.field({
+  team: t.field({ description: "A team of the organization by ID (organization members with a role, and the team's own members).",
     type: TeamRef,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The team's ID.", required: true }) },
     resolve: (org, { id }, ctx) => requireTeam(ctx.access, String(id), 'view', org.id),
   }),
 }));

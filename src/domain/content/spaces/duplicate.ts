@@ -26,30 +26,42 @@ async function mayDuplicate(access: Access, id: string) {
 /**
  * Starts copying a space: the copy is made by a job (kind `space_duplicate`, handled by
  * duplicateSpace), whose input names the copy's ID in advance. Checks the caller's right first.
+ * `extra` joins the job's input (a site placement: publishing/sites/duplicate.ts).
  */
-export async function startSpaceDuplicate(db: Db, access: Access, id: string): Promise<JobRow> {
+export async function startSpaceDuplicate(db: Db, access: Access, id: string, extra: Prisma.InputJsonObject = {}): Promise<JobRow> {
   const space = await mayDuplicate(access, id);
   return db.$transaction((tx) =>
-    enqueueJob(tx, { kind: 'space_duplicate', organizationId: space.organizationId, spaceId: id, input: { copyId: newId('Space') }, createdById: access.userId, message: 'Copying the space' }),
+    enqueueJob(tx, { kind: 'space_duplicate', organizationId: space.organizationId, spaceId: id, input: { ...extra, copyId: newId('Space') }, createdById: access.userId, message: 'Copying the space' }),
   );
 }
 
 /**
  * Copies a space (settings, grants, a new revision descending from its current one, whose content
  * it shares: the copy's rows point at the same documents) right after it, as `copyId`. `inside`
- * runs last in the same transaction (a job marks itself done there).
+ * runs last in the same transaction (a job marks itself done there); `alsoCheck`, a right the
+ * caller needs besides, is checked with the copy's own (before, and inside the transaction).
  */
-export async function duplicateSpace(db: Db, access: Access, id: string, opts: { copyId?: string; inside?: (tx: Prisma.TransactionClient) => Promise<void> } = {}): Promise<string> {
-  const check = (a: Access) => mayDuplicate(a, id);
+export async function duplicateSpace(
+  db: Db,
+  access: Access,
+  id: string,
+  opts: { copyId?: string; inside?: (tx: Prisma.TransactionClient, copy: { id: string; title: string }) => Promise<void>; alsoCheck?: (access: Access) => Promise<unknown> } = {},
+): Promise<string> {
+  const check = async (a: Access) => {
+    const space = await mayDuplicate(a, id);
+    await opts.alsoCheck?.(a);
+    return space;
+  };
   const copyId = opts.copyId ?? newId('Space');
   const revisionId = newId('Revision');
   await guardedWrite(db, { access, organizations: (s) => [s.organizationId], mode: 'use', check, parents: (s) => [parentOf(s)] }, async (tx, space) => {
+    const title = `${space.title.slice(0, TITLE_MAX - SUFFIX.length)}${SUFFIX}`;
     await tx.space.create({
       data: {
         id: copyId,
         organizationId: space.organizationId,
         parentId: space.parentId,
-        title: `${space.title.slice(0, TITLE_MAX - SUFFIX.length)}${SUFFIX}`,
+        title,
         emoji: space.emoji,
         visibility: space.visibility,
         editMode: space.editMode,
@@ -68,7 +80,7 @@ export async function duplicateSpace(db: Db, access: Access, id: string, opts: {
     await placeItem(tx, space.organizationId, space.parentId, { kind: 'space', id: copyId }, { after: id });
     // Announced by the write that makes it (the job's), whether or not its request still waits.
     await recordEvents(tx, spaceEvent('spaceCreated', { id: copyId, organizationId: space.organizationId }, access, { duplicateOf: id }));
-    await opts.inside?.(tx);
+    await opts.inside?.(tx, { id: copyId, title });
   });
   return copyId;
 }

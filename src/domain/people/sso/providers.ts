@@ -13,7 +13,7 @@ import { newId } from '../../kernel/ids.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { byTimeThenId, readPage, type PageArgs } from '../../kernel/pagination/keyset.js';
 import { counted, type CountedPage } from '../../kernel/pagination/counted.js';
-import { parseInput } from '../../../lib/validation.js';
+import { httpUrlSchema, parseInput } from '../../../lib/validation.js';
 import { roleSchema } from '../../access/roles.js';
 import { normalizeCertificate } from '../../../lib/saml/certificate.js';
 
@@ -22,7 +22,7 @@ const { sql } = Prisma;
 /** Where the identity provider reaches this server for a provider (its URLs are the transport's: http/paths.ts). */
 export type SamlService = { acsURL: string; startURL: string; entityID: string };
 
-const httpUrl = z.string().max(2048).refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http or https URL');
+const httpUrl = httpUrlSchema;
 const fields = {
   label: z.string().trim().min(1).max(30),
   entityID: z.string().trim().min(1).max(1024),

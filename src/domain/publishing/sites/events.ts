@@ -10,7 +10,7 @@ import { recordEvents } from '../../kernel/outbox.js';
 
 export function recordSiteEvent(
   tx: Prisma.TransactionClient,
-  access: Access,
+  access: { userId: string | null },
   site: { id: string; organizationId: string },
   kind: OrganizationEventKind,
   subjectId: string,

@@ -1,5 +1,5 @@
-/** Rows of sites read for the request's loaders: sites with the caller's role on each, the section groups of many sites at once. */
-import { Prisma, type Site, type SiteSectionGroup } from '../../../generated/prisma/client.js';
+/** Rows of sites read for the request's loaders: sites with the caller's role on each, the section groups and external links of many sites at once. */
+import { Prisma, type Site, type SiteExternalLink, type SiteSectionGroup } from '../../../generated/prisma/client.js';
 import { siteRoleSql } from '../../access/role-sql.js';
 import type { Role } from '../../access/roles.js';
 import type { Db } from '../../../db/client.js';
@@ -25,4 +25,10 @@ export async function loadSites(db: Db, viewerId: string, ids: readonly string[]
   const rows = await db.$queryRaw<SiteRow[]>(sql`${selectSites(viewerId)} WHERE s."id" = ANY(${[...ids]}::text[])`);
   const found = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => found.get(id) ?? null);
+}
+
+/** Each site's external links, in order: one statement for all of them (a site holds a few). */
+export async function externalLinksOfSites(db: Db, siteIds: readonly string[]): Promise<SiteExternalLink[][]> {
+  const rows = await db.siteExternalLink.findMany({ where: { siteId: { in: [...siteIds] } } });
+  return siteIds.map((id) => rows.filter((r) => r.siteId === id).sort(bySiblingOrder));
 }

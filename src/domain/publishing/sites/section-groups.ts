@@ -10,7 +10,7 @@ import { badRequest, notFound } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { parseInput } from '../../../lib/validation.js';
 import { bySiblingOrder, positionAmong } from './order.js';
-import { moveSchema } from '../../kernel/position.js';
+import { moveSchema, type Position } from '../../kernel/position.js';
 import { namedFields, recordSiteEvent } from './events.js';
 import { siteStructureWrite } from './write.js';
 
@@ -74,10 +74,13 @@ export function deleteSectionGroup(db: Db, access: Access, siteId: string, id: s
 
 export function moveSectionGroup(db: Db, access: Access, siteId: string, id: string, raw: unknown): Promise<SiteSectionGroup> {
   const { position } = parseInput(moveSchema, raw);
-  return siteStructureWrite(db, access, siteId, async (tx, site) => {
-    await requireGroup(tx, site, id);
-    const moved = await tx.siteSectionGroup.update({ where: { id }, data: { position: positionAmong(await groupsOfSite(tx, siteId), id, position) } });
-    await recordSiteEvent(tx, access, site, 'siteSectionGroupUpdated', id, { fields: ['position'] });
-    return moved;
-  });
+  return siteStructureWrite(db, access, siteId, (tx, site) => placeSectionGroup(tx, access, site, id, position));
+}
+
+/** Puts group `id` at `position` among the site's section groups (under the site's lock). */
+export async function placeSectionGroup(tx: Tx, access: Access, site: Site, id: string, position?: Position | null): Promise<SiteSectionGroup> {
+  await requireGroup(tx, site, id);
+  const moved = await tx.siteSectionGroup.update({ where: { id }, data: { position: positionAmong(await groupsOfSite(tx, site.id), id, position) } });
+  await recordSiteEvent(tx, access, site, 'siteSectionGroupUpdated', id, { fields: ['position'] });
+  return moved;
 }

@@ -14,7 +14,7 @@ import { newId } from '../../kernel/ids.js';
 import { parseInput } from '../../../lib/validation.js';
 import { validateCondition } from './condition.js';
 import { bySiblingOrder, positionAmong } from './order.js';
-import { moveSchema } from '../../kernel/position.js';
+import { moveSchema, type Position } from '../../kernel/position.js';
 import { namedFields, recordSiteEvent } from './events.js';
 import { freePath, sitePathSchema } from './paths.js';
 import { insertSiteSpace } from './site-spaces.js';
@@ -113,10 +113,14 @@ export function deleteSection(db: Db, access: Access, siteId: string, id: string
 
 export function moveSection(db: Db, access: Access, siteId: string, id: string, raw: unknown): Promise<SiteSection> {
   const { position } = parseInput(moveSchema, raw);
-  return siteStructureWrite(db, access, siteId, async (tx, site) => {
-    await requireSection(tx, site, id);
-    const moved = await tx.siteSection.update({ where: { id }, data: { position: positionAmong(await sectionsOf(tx, site.id), id, position) } });
-    await recordSiteEvent(tx, access, site, 'siteSectionUpdated', id, { fields: ['position'] });
-    return moved;
-  });
+  return siteStructureWrite(db, access, siteId, (tx, site) => placeSection(tx, access, site, id, position));
+}
+
+/** Puts section `id` at `position` among the site's sections (under the site's lock). `siblings` narrows who may be named there. */
+export async function placeSection(tx: Tx, access: Access, site: Site, id: string, position?: Position | null, siblings?: (self: SiteSection, sections: SiteSection[]) => SiteSection[]): Promise<SiteSection> {
+  const self = await requireSection(tx, site, id);
+  const sections = await sectionsOf(tx, site.id);
+  const moved = await tx.siteSection.update({ where: { id }, data: { position: positionAmong(siblings ? siblings(self, sections) : sections, id, position) } });
+  await recordSiteEvent(tx, access, site, 'siteSectionUpdated', id, { fields: ['position'] });
+  return moved;
 }

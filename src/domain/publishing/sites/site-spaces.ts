@@ -14,7 +14,7 @@ import { newId } from '../../kernel/ids.js';
 import { parseInput } from '../../../lib/validation.js';
 import { validateCondition } from './condition.js';
 import { bySiblingOrder, positionAmong } from './order.js';
-import { moveSchema } from '../../kernel/position.js';
+import { moveSchema, type Position } from '../../kernel/position.js';
 import { namedFields, recordSiteEvent } from './events.js';
 import { freePath, sitePathSchema } from './paths.js';
 import { siteStructureWrite } from './write.js';
@@ -118,11 +118,14 @@ export function deleteSiteSpace(db: Db, access: Access, siteId: string, id: stri
 
 export function moveSiteSpace(db: Db, access: Access, siteId: string, id: string, raw: unknown): Promise<SiteSpace> {
   const { position } = parseInput(moveSchema, raw);
-  return siteStructureWrite(db, access, siteId, async (tx, site) => {
-    const siteSpace = await requireSiteSpace(tx, site, id);
-    const siblings = await siblingSiteSpaces(tx, site.id, siteSpace.sectionId);
-    const moved = await tx.siteSpace.update({ where: { id }, data: { position: positionAmong(siblings, id, position) } });
-    await recordSiteEvent(tx, access, site, 'siteSpaceUpdated', id, { fields: ['position'] });
-    return moved;
-  });
+  return siteStructureWrite(db, access, siteId, (tx, site) => placeSiteSpace(tx, access, site, id, position));
+}
+
+/** Puts site space `id` at `position` among the site spaces of its parent (under the site's lock). */
+export async function placeSiteSpace(tx: Tx, access: Access, site: Site, id: string, position?: Position | null): Promise<SiteSpace> {
+  const siteSpace = await requireSiteSpace(tx, site, id);
+  const siblings = await siblingSiteSpaces(tx, site.id, siteSpace.sectionId);
+  const moved = await tx.siteSpace.update({ where: { id }, data: { position: positionAmong(siblings, id, position) } });
+  await recordSiteEvent(tx, access, site, 'siteSpaceUpdated', id, { fields: ['position'] });
+  return moved;
 }

@@ -1,9 +1,8 @@
 /**
  * Sites themselves (the public document's `/orgs/{organizationId}/sites…`): create (optionally
- * with spaces), update, delete, publish and unpublish. Managing sites needs the organization's
- * admin role; members with a role see them (capabilities.ts, `viewSites`/`manageSites`).
+ * with spaces), update, delete, publish and unpublish. Creating a site needs the organization's
+ * admin role (`manageSites`); the rest goes by the caller's role on the site (capabilities.ts SITE_RULES).
  */
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Site } from '../../../generated/prisma/client.js';
 import type { Db } from '../../../db/client.js';
@@ -18,6 +17,7 @@ import { DEFAULT_CUSTOMIZATION } from './customization.js';
 import { namedFields, recordSiteEvent } from './events.js';
 import { freePath } from './paths.js';
 import { insertSiteSpace } from './site-spaces.js';
+import { newVisitorAuthKey } from './publishing-auth.js';
 import { siteWrite } from './write.js';
 
 export const SITE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
@@ -52,7 +52,7 @@ export async function createSite(db: Db, access: Access, organizationId: string,
         visibility: storedVisibility(input.visibility ?? 'public'),
         basename: freePath(title, taken),
         customization: { ...DEFAULT_CUSTOMIZATION, title } as object,
-        visitorAuthKey: randomBytes(32).toString('base64url'),
+        visitorAuthKey: newVisitorAuthKey(),
       },
     });
     await recordSiteEvent(tx, access, site, 'siteCreated', site.id);

@@ -1,6 +1,6 @@
 /**
  * A write to a site: the caller's role on the site must allow `action` (capabilities.ts
- * SITE_RULES: `manage` by default, `structure` for site spaces, sections and section groups),
+ * SITE_RULES: `manage` by default, `structure` for the content structure),
  * checked again inside the transaction, under the organization's access lock; the site's row is
  * locked first.
  */
@@ -23,5 +23,5 @@ export function siteWrite<T>(
   return guardedWrite<Site, T>(db, { access, organizations: (site) => [site.organizationId], mode, check: (a) => a.requireSite(siteId, action) }, async (tx) => work(tx, await lockSite(tx, siteId)));
 }
 
-/** A write to a site's content structure (site spaces, sections, section groups): `structure` on the site. */
+/** A write to a site's content structure (site spaces, sections, section groups, external links, their order): `structure` on the site. */
 export const siteStructureWrite = <T>(db: Db, access: Access, siteId: string, work: (tx: Prisma.TransactionClient, site: Site) => Promise<T>): Promise<T> => siteWrite(db, access, siteId, work, 'structure');

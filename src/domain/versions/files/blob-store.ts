@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import type { Db } from '../../../db/client.js';
 import type { BlobBackend, FileStoreKind } from './blob-backend.js';
 import type { S3Settings } from './s3-settings.js';
-import { touchBlob } from './blob-touch.js';
+import { touchBlobs } from './blob-touch.js';
 import { DiskBlobBackend } from './disk-blob-backend.js';
 import { PostgresBlobBackend } from './postgres-blob-backend.js';
 import { S3BlobBackend } from './s3-blob-backend.js';
@@ -18,11 +18,16 @@ import { S3BlobBackend } from './s3-blob-backend.js';
 export interface BlobStore {
   /** Stores the bytes (if not stored yet); answers their key. */
   put(bytes: Uint8Array): Promise<string>;
+  /** Stores each of the bytes (if not stored yet), their keys recorded together; answers their keys, in order. */
+  putAll(items: readonly Uint8Array[]): Promise<string[]>;
   /** Stores a stream's bytes without holding them all (if not stored yet); throws BlobTooLarge past `maxBytes`. */
   write(source: AsyncIterable<Uint8Array>, opts?: { maxBytes?: number }): Promise<{ key: string; size: number }>;
   /** The bytes of a key, or null when there are none. */
   open(key: string): Promise<Readable | null>;
 }
+
+/** Byte arrays stored at once by putAll. */
+const PUT_CONCURRENCY = 4;
 
 /** A backend with the writes' side of safe garbage collection (blob-touch.ts). */
 export class GuardedBlobStore implements BlobStore {
@@ -32,18 +37,30 @@ export class GuardedBlobStore implements BlobStore {
   ) {}
 
   async put(bytes: Uint8Array): Promise<string> {
-    const key = createHash('sha256').update(bytes).digest('hex');
-    await touchBlob(this.db, key);
-    if (await this.backend.has(key)) return key;
-    const staged = await this.backend.stage([bytes]);
-    await staged.commit();
-    return key;
+    return (await this.putAll([bytes]))[0]!;
+  }
+
+  async putAll(items: readonly Uint8Array[]): Promise<string[]> {
+    const keys = items.map((bytes) => createHash('sha256').update(bytes).digest('hex'));
+    await touchBlobs(this.db, keys);
+    // Each key once, a few at a time (an object store answers each in a round trip).
+    const firsts = [...new Map(keys.map((key, i) => [key, i] as const)).entries()].reverse();
+    const storeNext = async (): Promise<void> => {
+      for (let next = firsts.pop(); next; next = firsts.pop()) {
+        const [key, i] = next;
+        if (await this.backend.has(key)) continue;
+        const staged = await this.backend.stage([items[i]!]);
+        await staged.commit();
+      }
+    };
+    await Promise.all(Array.from({ length: PUT_CONCURRENCY }, storeNext));
+    return keys;
   }
 
   async write(source: AsyncIterable<Uint8Array>, opts: { maxBytes?: number } = {}): Promise<{ key: string; size: number }> {
     const staged = await this.backend.stage(source, opts.maxBytes);
     try {
-      await touchBlob(this.db, staged.key);
+      await touchBlobs(this.db, [staged.key]);
       if (await this.backend.has(staged.key)) await staged.discard();
       else await staged.commit();
     } catch (error) {

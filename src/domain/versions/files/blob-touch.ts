@@ -7,7 +7,11 @@
  */
 import type { Db } from '../../../db/client.js';
 
-export async function touchBlob(db: Db, key: string): Promise<void> {
+/** Records the keys (one statement, however many: an import storing hundreds of files touches them together). */
+export async function touchBlobs(db: Db, keys: readonly string[]): Promise<void> {
+  // Once each: ON CONFLICT DO UPDATE may not meet a row twice in one statement.
+  const unique = [...new Set(keys)];
+  if (unique.length === 0) return;
   // LOCALTIMESTAMP on both sides (here and in the collection): one clock, the database's.
-  await db.$executeRaw`INSERT INTO "FileBlobTouch" ("sha256", "touchedAt") VALUES (${key}, LOCALTIMESTAMP) ON CONFLICT ("sha256") DO UPDATE SET "touchedAt" = LOCALTIMESTAMP`;
+  await db.$executeRaw`INSERT INTO "FileBlobTouch" ("sha256", "touchedAt") SELECT k, LOCALTIMESTAMP FROM unnest(${unique}::text[]) AS k ON CONFLICT ("sha256") DO UPDATE SET "touchedAt" = LOCALTIMESTAMP`;
 }

@@ -18,12 +18,29 @@ export type IncomingFile = { name: string; contentType: string; bytes: Uint8Arra
 
 /** Checks a file's name and size, settles its type (given, or from its name) and reads an image's dimensions from its bytes. */
 export function acceptFile(raw: { name: string; contentType?: string | null; bytes: Uint8Array }, field: string): IncomingFile {
+  const checked = checkFile({ name: raw.name, contentType: raw.contentType, size: raw.bytes.byteLength }, field);
+  return { ...checked, bytes: raw.bytes, dimensions: imageDimensions(checked.contentType, raw.bytes) };
+}
+
+/** Checks a file's name and size, settles its type (given, or from its name): a file not read yet. */
+export function checkFile(raw: { name: string; contentType?: string | null; size: number }, field: string): { name: string; contentType: string } {
   const name = raw.name.trim();
   if (!name || name.length > NAME_MAX || /[/\\\0]/.test(name)) throw badRequest(`Invalid value for "${field}.name": 1 to ${NAME_MAX} characters, no slashes`, `${field}.name`);
-  if (raw.bytes.byteLength > MAX_FILE_BYTES) throw badRequest(`Invalid value for "${field}": files are limited to ${MAX_FILE_BYTES} bytes`, field);
+  if (raw.size > MAX_FILE_BYTES) throw tooLarge(field);
   const contentType = (raw.contentType?.trim() || TYPES[path.extname(name).toLowerCase()] || 'application/octet-stream').toLowerCase();
   if (!/^[\w.+-]+\/[\w.+-]+$/.test(contentType)) throw badRequest(`Invalid value for "${field}.contentType": not a media type`, `${field}.contentType`);
-  return { name, contentType, bytes: raw.bytes, dimensions: contentType.startsWith('image/') ? dimensionsOf(raw.bytes) : undefined };
+  return { name, contentType };
+}
+
+/** The answer to a file past MAX_FILE_BYTES. */
+export const tooLarge = (field: string) => badRequest(`Invalid value for "${field}": files are limited to ${MAX_FILE_BYTES} bytes`, field);
+
+/** The first bytes of a file that image dimensions are read from when the file is not read whole (headers come first in the formats image-size reads). */
+export const IMAGE_HEAD_BYTES = 512 * 1024;
+
+/** An image's dimensions, from its bytes (or their first IMAGE_HEAD_BYTES). */
+export function imageDimensions(contentType: string, bytes: Uint8Array): { width: number; height: number } | undefined {
+  return contentType.startsWith('image/') ? dimensionsOf(bytes) : undefined;
 }
 
 function dimensionsOf(bytes: Uint8Array): { width: number; height: number } | undefined {

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Site" ADD COLUMN     "visitorAuthFallbackUrl" TEXT,
+ADD COLUMN     "visitorAuthLogoutUrl" TEXT;
