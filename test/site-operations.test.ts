@@ -222,7 +222,7 @@ describe('site preview', () => {
     await bad('siteSpace=sitesp_nope', 'siteSpace');
   });
 
-  it('is for who may edit the site; a link stops working once its user may no longer preview', async () => {
+  it('is for the site\'s admins; a link stops working once its user may no longer preview', async () => {
     const { org, owner, site, base } = await setup();
     const { editor, stranger } = await roles(org.id);
     expect((await sdkError(sdk(server.url, editor.token).orgs.getSitePublishingPreviewById(org.id, site.id))).status).toBe(403);

@@ -3,12 +3,14 @@
  * and teams, listing, changing and removing their grants, who has access (aggregate, with its
  * filters and origins), and what a site's grants and default level allow — a granted guest reads
  * or edits the site, an ungranted one gets 404, a member whose role is too low 403, and changing
- * `defaultLevel` changes who can. Another organization's token gets 404 on every operation.
+ * `defaultLevel` changes who can. The site's other operations go by the same role (search and
+ * redirect reads: read; redirect writes, publishing auth, previews — the published server's check
+ * of a preview link included: admin). Another organization's token gets 404 on every operation.
  */
 import { describe, expect, it } from 'vitest';
 import { gqlOk, sdk, sdkError } from './helpers/clients.js';
 import { expectDocumented, expectSchema } from './helpers/documented.js';
-import { createActor, createOrg } from './helpers/factories.js';
+import { createActor, createOrg, spaceWithPages } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 import { Access } from '../src/domain/access/access.js';
 import { mayLearnOf } from '../src/domain/access/event-audience.js';
@@ -275,6 +277,61 @@ describe('site permissions', () => {
     await api.orgs.inviteToSite(org.id, site.id, { role: 'read', users: [guest.id] } as never);
     await api.orgs.updateSiteById(org.id, site.id, { defaultLevel: null } as never);
     expect([await learns(reader.id), await learns(guest.id)]).toEqual([false, true]);
+  });
+
+  it('lets a guest granted read search the site and read its redirects, not write them; granted admin, rotate its publishing auth and preview it', async () => {
+    const { org, owner, api, reader, guest } = await setup();
+    const handbook = await spaceWithPages(server.url, owner.token, org.id, 'Handbook', [{ title: 'Zebras', markdown: '# Zebras\n\nStripes of the zebra herd.\n' }]);
+    const site = (await api.orgs.createSite(org.id, { title: 'Handbook', spaces: [handbook.id] } as never)).data;
+    const asGuest = sdk(server.url, guest.token).orgs;
+    const destination = { kind: 'external' as const, url: 'https://example.com/new' };
+    const redirect = (await api.orgs.createSiteRedirect(org.id, site.id, { source: '/old', destination })).data;
+    const search = () => asGuest.searchSiteContent(org.id, site.id, { query: 'zebra' } as never);
+    // Without a grant the site is not found, whatever the operation.
+    expect((await sdkError(search())).status).toBe(404);
+    expect((await sdkError(asGuest.listSiteRedirects(org.id, site.id))).status).toBe(404);
+    expect((await sdkError(asGuest.regenerateSitePublishingAuthById(org.id, site.id))).status).toBe(404);
+
+    await api.orgs.inviteToSite(org.id, site.id, { role: 'read', users: [guest.id] } as never);
+    const found = await search();
+    expectDocumented('POST', `${SITE}/search`, '200', found.data);
+    expect(found.data.items.map((hit) => hit.id)).toEqual([handbook.id]);
+    const redirects = await asGuest.listSiteRedirects(org.id, site.id);
+    expectDocumented('GET', `${SITE}/redirects`, '200', redirects.data);
+    expect(redirects.data.items.map((r) => r.id)).toEqual([redirect.id]);
+    expect((await asGuest.getSiteRedirectBySource(org.id, site.id, { source: '/old' })).data.redirect.id).toBe(redirect.id);
+    // Reading is not writing: redirects, the publishing auth, previews and the structure are refused.
+    const refused: (() => Promise<unknown>)[] = [
+      () => asGuest.createSiteRedirect(org.id, site.id, { source: '/mine', destination }),
+      () => asGuest.updateSiteRedirectById(org.id, site.id, redirect.id, { permanent: true }),
+      () => asGuest.deleteSiteRedirectById(org.id, site.id, redirect.id),
+      () => asGuest.bulkUpsertSiteRedirects(org.id, site.id, { redirects: [{ source: '/old', destination: null }] } as never),
+      () => asGuest.getSitePublishingAuthById(org.id, site.id),
+      () => asGuest.regenerateSitePublishingAuthById(org.id, site.id),
+      () => asGuest.getSitePublishingPreviewById(org.id, site.id),
+      () => asGuest.addExternalLinkToSite(org.id, site.id, { title: 'Blog', url: 'https://blog.example.com' }),
+    ];
+    for (const request of refused) expect((await sdkError(request())).status).toBe(403);
+    expect(await server.db.siteRedirect.count({ where: { siteId: site.id } })).toBe(1);
+
+    // Admin on the site (not in the organization): rotates the key, writes redirects, previews.
+    await api.orgs.updateUserPermissionInSite(org.id, site.id, guest.id, { role: 'admin' as never });
+    const before = (await api.orgs.getSitePublishingAuthById(org.id, site.id)).data.privateKey;
+    const rotated = await asGuest.regenerateSitePublishingAuthById(org.id, site.id);
+    expectDocumented('POST', `${SITE}/publishing/auth/regenerate`, '200', rotated.data);
+    expect(rotated.data.privateKey).not.toBe(before);
+    expect((await api.orgs.getSitePublishingAuthById(org.id, site.id)).data.privateKey).toBe(rotated.data.privateKey);
+    expect((await asGuest.createSiteRedirect(org.id, site.id, { source: '/mine', destination })).status).toBe(201);
+    // The rotation is told to the site's admins (the granted guest), not to a member who reads it.
+    const learns = (userId: string) => mayLearnOf(server.db, new Access(createLoaders(server.db, userId), userId), { kind: 'sitePublishingAuthUpdated', organizationId: org.id, subjectId: site.id, siteId: site.id });
+    expect([await learns(guest.id), await learns(reader.id)]).toEqual([true, false]);
+
+    // A preview link opens the (unpublished) site while its user administers the site, and not once they only read it.
+    const link = new URL((await asGuest.getSitePublishingPreviewById(org.id, site.id)).data.url);
+    const open = () => fetch(new URL(`${link.pathname}${link.search}`, server.url), { redirect: 'manual' });
+    expect((await open()).status).toBe(200);
+    await api.orgs.updateUserPermissionInSite(org.id, site.id, guest.id, { role: 'read' as never });
+    expect((await open()).status).toBe(404);
   });
 
   it('drops a removed member\'s site grants', async () => {
