@@ -96,6 +96,8 @@ export const ORGANIZATION_RULES = {
   manageSso: 'admin',
   /** Webhook endpoints: register, change, rotate their secrets, read and re-send their deliveries. */
   manageWebhooks: 'admin',
+  /** The audit log: its events and the list of its actions. */
+  readAuditLog: 'admin',
 } as const satisfies Record<string, OrgRequirement>;
 
 /**
