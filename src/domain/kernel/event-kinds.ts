@@ -80,7 +80,7 @@ export const EVENT_KINDS = {
   customFontUpdated: 'A custom font\'s family or faces changed.',
   customFontDeleted: 'A custom font was deleted.',
   // API tokens (organization admins): told to each organization the token reaches — the one it is confined to, else every one its holder is an active member of.
-  apiTokenCreated: 'An API token was issued to a member (`subjectId`: the token; `data.userId`, `data.name`, `data.confined`, `data.sso` when issued by SAML sign-in, `data.expiresAt`).',
+  apiTokenCreated: 'An API token was issued to a member — by the API, SAML sign-in, an invitation or the CLI, but not the first token of an account the CLI creates (`subjectId`: the token; `data.userId`, `data.name`, `data.confined`, `data.sso` when issued by SAML sign-in, `data.expiresAt`).',
   apiTokenRevoked: 'A member\'s API token was revoked (`subjectId`: the token; `data.userId`, `data.name`).',
   // Webhook endpoints (organization admins).
   webhookEndpointCreated: 'A webhook endpoint was registered.',

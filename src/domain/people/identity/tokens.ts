@@ -22,8 +22,12 @@ export function bearerDigest(authorization: string | null | undefined): string |
  * vouched for its holder. A token without it claims the account (User.claimedAt): from then on no
  * organization's link gives the account a credential.
  */
-/** `actorId`: who issues it — the user themself unless said (null: an operator, the CLI). */
-export type TokenOptions = { name?: string; expiresAt?: Date | null; ssoOrganizationId?: string; confinedTo?: string | null; actorId?: string | null };
+/**
+ * `actorId`: who issues it — the user themself unless said (null: an operator, the CLI).
+ * `announced: false`: no `apiTokenCreated` (the first token of an account an operator bootstraps,
+ * whose joining is the event).
+ */
+export type TokenOptions = { name?: string; expiresAt?: Date | null; ssoOrganizationId?: string; confinedTo?: string | null; actorId?: string | null; announced?: boolean };
 
 /** Issues a token for a user and returns its clear text (the only time it exists). */
 export async function issueToken(tx: Prisma.TransactionClient, userId: string, opts: TokenOptions = {}): Promise<string> {
@@ -44,7 +48,7 @@ export async function issueNamedToken(tx: Prisma.TransactionClient, userId: stri
   });
   if (!confinedTo) await tx.user.updateMany({ where: { id: userId, claimedAt: null }, data: { claimedAt: new Date() } });
   const data = { userId, name: record.name, confined: !!confinedTo, sso: !!opts.ssoOrganizationId, expiresAt: record.expiresAt?.toISOString() ?? null };
-  await recordTokenEvents(tx, 'apiTokenCreated', { id: record.id, userId, organizationId: confinedTo }, opts.actorId === undefined ? userId : opts.actorId, data);
+  if (opts.announced !== false) await recordTokenEvents(tx, 'apiTokenCreated', { id: record.id, userId, organizationId: confinedTo }, opts.actorId === undefined ? userId : opts.actorId, data);
   return { token, record };
 }
 

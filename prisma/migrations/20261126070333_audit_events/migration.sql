@@ -40,7 +40,4 @@ CREATE INDEX "AuditEvent_organizationId_actorId_occurredAt_id_idx" ON "AuditEven
 CREATE INDEX "AuditEvent_organizationId_targetId_occurredAt_id_idx" ON "AuditEvent"("organizationId", "targetId", "occurredAt", "id");
 
 -- CreateIndex
-CREATE INDEX "AuditEvent_occurredAt_idx" ON "AuditEvent"("occurredAt");
-
--- AddForeignKey
-ALTER TABLE "AuditEvent" ADD CONSTRAINT "AuditEvent_organizationId_fkey" FOREIGN KEY ("organizationId") REFERENCES "Organization"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+CREATE INDEX "AuditEvent_occurredAt_idx" ON "AuditEvent" USING BRIN ("occurredAt");
