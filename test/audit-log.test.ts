@@ -6,16 +6,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GitBookAPI } from '@gitbook/api';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { recordAuditEvents, deleteExpiredAuditEvents } from '../src/domain/audit/record.js';
 import { AUDIT_ACTION_NAMES, AUDITED_KINDS } from '../src/domain/audit/actions.js';
 import { ORGANIZATION_EVENT_KINDS } from '../src/domain/kernel/event-kinds.js';
 import { gql, gqlOk, http, sdkError } from './helpers/clients.js';
 import { expectDocumented } from './helpers/documented.js';
 import { createActor, createOrg } from './helpers/factories.js';
+import { killAll, startQuire } from './helpers/processes.js';
 import { useServer } from './helpers/server.js';
 
 const server = useServer();
+afterAll(() => killAll());
 
 const UA = 'audit-test/1.0 (+quire)';
 const client = (token: string) => new GitBookAPI({ endpoint: server.url, authToken: token, userAgent: UA });
@@ -35,7 +38,7 @@ type Listed = Awaited<ReturnType<GitBookAPI['orgs']['listOrganizationAuditEvents
 
 /** The log as an admin reads it, once the dispatcher has turned the writes' events into rows (it runs after commit). */
 async function waitForLog(api: GitBookAPI, orgId: string, until: (items: Listed['items']) => boolean, query: Record<string, unknown> = {}): Promise<Listed> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 20_000;
   for (;;) {
     const { data } = await api.orgs.listOrganizationAuditEvents(orgId, { limit: 100, ...query });
     if (until(data.items) || Date.now() > deadline) return data;
@@ -140,6 +143,35 @@ describe('audit log', () => {
     expect(joined.ipAddress).toBeNull();
     expect(joined.userAgent).toBeNull();
   });
+
+  it('records a mutation over graphql-ws with the upgrade request\'s client, and the CLI\'s writes as `script`', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const socket = new WebSocket(`${server.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', { headers: { 'user-agent': 'ws-audit/1' } });
+    const messages: Record<string, any>[] = [];
+    const next = () =>
+      new Promise<Record<string, any>>((resolve) => {
+        const take = () => (messages.length ? resolve(messages.shift()!) : setTimeout(take, 20));
+        take();
+      });
+    socket.on('message', (data) => messages.push(JSON.parse(String(data))));
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${owner.token}` } }));
+    expect((await next()).type).toBe('connection_ack');
+    socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'mutation { createApiToken(input: { name: "over ws" }) { apiToken { id } } }' } }));
+    const answer = await next();
+    socket.close();
+    const tokenId = answer.payload.data.createApiToken.apiToken.id;
+    const api = client(owner.token);
+    const overWs = (await waitForLog(api, org.id, (items) => items.some((i) => i.target.id === tokenId))).items.find((i) => i.target.id === tokenId) as Record<string, any>;
+    expect(overWs).toMatchObject({ action: 'api_token.created', source: 'api', ipAddress: '127.0.0.1', userAgent: 'ws-audit/1', actor: { type: 'user', id: owner.id } });
+
+    // The CLI's `admin create-token`: by no user, from no client; dispatched by the server's poll.
+    const cli = startQuire(['admin', 'create-token', '--email', owner.email, '--name', 'from the CLI'], { DATABASE_URL: server.databaseUrl }, /"apiToken":\{"id":"([^"]+)"/);
+    const [, cliTokenId] = await cli.matched;
+    await cli.exited;
+    const byCli = (await waitForLog(api, org.id, (items) => items.some((i) => i.target.id === cliTokenId))).items.find((i) => i.target.id === cliTokenId) as Record<string, any>;
+    expect(byCli).toMatchObject({ action: 'api_token.created', source: 'script', ipAddress: null, userAgent: null, actor: { type: 'system', id: 'system' } });
+  }, 60_000);
 
   it('filters by action, actor, target and time; pages by keyset with stable cursors', async () => {
     const { org, owner } = await createOrg(server.db);
