@@ -48,6 +48,9 @@ import { createCors } from './http/cors.js';
 import compression from 'compression';
 import { requestInfo, startRequest, type RequestInfo } from './observability/request-info.js';
 import { siteRouteTemplate } from './observability/site-route.js';
+import { clientOf } from './http/client-address.js';
+import { requestOrigin, type RequestOrigin } from './domain/kernel/request-origin.js';
+import { auditConsumer } from './events/audit-consumer.js';
 import { closePool, configurePool } from './lib/threads/pool.js';
 
 export type App = {
@@ -128,7 +131,7 @@ export function buildApp({
   const ownEvents = events ? undefined : createEventBus({ redisUrl: config.redisUrl, logger });
   configurePool({ threads: config.convertThreads, timeoutMs: config.convertTimeoutMs, memoryMb: config.convertMemoryMb });
   events ??= ownEvents!;
-  const dispatcher = startOutboxDispatcher({ db, consumers: [webhookConsumer(), busConsumer(events)], logger, retentionMs: config.outboxRetentionMs });
+  const dispatcher = startOutboxDispatcher({ db, consumers: [auditConsumer(), webhookConsumer(), busConsumer(events)], logger, retentionMs: config.outboxRetentionMs, auditRetentionMs: config.auditRetentionMs });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, logger });
   const contexts = createRequestContexts({ db, config, events, mailer });
   const { authenticate, accessOf } = contexts;
@@ -235,9 +238,20 @@ export function buildApp({
       unanswered.delete(res);
       finished(req, res, info);
     });
-    // Only clients that accept a compressed answer pay for the compression wrapper.
-    if (req.headers['accept-encoding']) compress(req, res, () => respond(req, res, info));
-    else respond(req, res, info);
+    // What the request writes records its client and user agent (the audit log): the pages of
+    // invitations and SSO sign-in are quire's own UI, the rest its API.
+    requestOrigin.run(originOf(req), () => {
+      // Only clients that accept a compressed answer pay for the compression wrapper.
+      if (req.headers['accept-encoding']) compress(req, res, () => respond(req, res, info));
+      else respond(req, res, info);
+    });
+  }
+
+  function originOf(req: IncomingMessage): RequestOrigin {
+    const path = req.url ?? '/';
+    const ui = path.startsWith(INVITE_PATH) || path.startsWith(SSO_PATH);
+    const address = clientOf(req, config.trustProxy).address;
+    return { source: ui ? 'ui' : 'api', clientAddress: address === 'unknown' ? null : address, userAgent: req.headers['user-agent'] ?? null };
   }
 
   function respond(req: IncomingMessage, res: ServerResponse, info: RequestInfo): void {
@@ -273,7 +287,7 @@ export function buildApp({
       // A message over wsMaxMessageBytes closes its connection (1009) as soon as its frame header announces it, unread.
       const wss = new WebSocketServer({ noServer: true, maxPayload: config.wsMaxMessageBytes });
       admitWebSockets(server, wss, { path: '/graphql', maxPerAddress: config.wsMaxConnectionsPerAddress, trustProxy: config.trustProxy, limiter, keyOf: rateLimitKeyOf });
-      sockets = serveGraphQLOverWebSocket(wss, yoga, authenticate, { maxOperations: config.wsMaxSubscriptions, limiter, keyOf: rateLimitKeyOf });
+      sockets = serveGraphQLOverWebSocket(wss, yoga, authenticate, { maxOperations: config.wsMaxSubscriptions, limiter, keyOf: rateLimitKeyOf, originOf });
       await new Promise<void>((resolve, reject) => {
         const refuse = (error: NodeJS.ErrnoException) => reject(new Error(listenFailure(error, port, host)));
         server!.once('error', refuse);

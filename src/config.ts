@@ -61,6 +61,7 @@ const schema = z.object({
   SMTP_FROM: z.string().min(3).optional(),
   QUIRE_INVITE_DAYS: z.coerce.number().min(1).max(365).default(14),
   QUIRE_OUTBOX_RETENTION_DAYS: z.coerce.number().min(0).default(7),
+  QUIRE_AUDIT_RETENTION_DAYS: z.coerce.number().min(0).default(365),
   QUIRE_SAML_PRIVATE_KEY: z.string().includes('PRIVATE KEY').optional(),
   QUIRE_SAML_CERTIFICATE: z.string().includes('CERTIFICATE').optional(),
   QUIRE_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).default(8),
@@ -150,8 +151,10 @@ export type Config = {
   smtpFrom?: string;
   /** How long an e-mail invitation, and by default an invite link, stays valid. */
   inviteMs: number;
-  /** How long dispatched outbox events are kept (for the audit log) before the hourly sweep deletes them. */
+  /** How long dispatched outbox events are kept before the hourly sweep deletes them (the audit log keeps its own rows). */
   outboxRetentionMs: number;
+  /** How long audit events are kept (QUIRE_AUDIT_RETENTION_DAYS, 365) before the hourly sweep deletes them. */
+  auditRetentionMs: number;
   /** PEM key and certificate signing SAML AuthnRequests (both, or neither: then generated once and kept in the database). */
   samlPrivateKey?: string;
   samlCertificate?: string;
@@ -226,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpFrom: e.SMTP_FROM,
     inviteMs: e.QUIRE_INVITE_DAYS * 24 * 3600 * 1000,
     outboxRetentionMs: e.QUIRE_OUTBOX_RETENTION_DAYS * 24 * 3600 * 1000,
+    auditRetentionMs: e.QUIRE_AUDIT_RETENTION_DAYS * 24 * 3600 * 1000,
     samlPrivateKey: e.QUIRE_SAML_PRIVATE_KEY,
     samlCertificate: e.QUIRE_SAML_CERTIFICATE,
     webhooks: {

@@ -43,5 +43,6 @@ import './types/saml-provider.js';
 import './types/invite.js';
 import './types/api-token.js';
 import './types/webhook.js';
+import './types/audit-event.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

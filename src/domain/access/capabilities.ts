@@ -102,6 +102,8 @@ export const ORGANIZATION_RULES = {
   manageSso: 'admin',
   /** Webhook endpoints: register, change, rotate their secrets, read and re-send their deliveries. */
   manageWebhooks: 'admin',
+  /** The audit log: its events and the list of its actions. */
+  readAuditLog: 'admin',
 } as const satisfies Record<string, OrgRequirement>;
 
 /** What `Access.requireSite` checks, by the site operation's name: the organization rule above. */
