@@ -7,9 +7,12 @@ import type { Site } from '../generated/prisma/client.js';
 import { PUBLISHED_PREFIX } from './urls.js';
 import { SITE_HOSTNAME } from '../domain/publishing/sites/sites.js';
 
-/** Which site answers on a hostname (null: none), remembered for a few seconds. */
+/**
+ * Which site answers on a hostname: only a verified claim's (custom-hostnames.ts), remembered for
+ * a few seconds. A hostname with none is looked up again each time (a primary-key read), so a
+ * claim answers as soon as it is verified.
+ */
 const hostSites = new LRUCache<string, string>({ max: 10_000, ttl: 10_000, allowStale: false });
-const NO_SITE = '';
 
 /** The site a request names, and the rest of its path (segments, decoded). */
 export async function siteOf(db: Db, req: IncomingMessage, pathname: string, config: Config): Promise<{ site: Site | null; sitePath: string; segments: string[] } | null> {
@@ -24,7 +27,10 @@ export async function siteOf(db: Db, req: IncomingMessage, pathname: string, con
   // (the API's own, an address, localhost) is not looked up.
   if (!SITE_HOSTNAME.test(host) || host === new URL(config.publicUrl).hostname) return null;
   let siteId = hostSites.get(host);
-  if (siteId === undefined) hostSites.set(host, (siteId = (await db.site.findUnique({ where: { hostname: host }, select: { id: true } }))?.id ?? NO_SITE));
+  if (siteId === undefined) {
+    siteId = (await db.verifiedHostname.findUnique({ where: { hostname: host }, select: { siteId: true } }))?.siteId;
+    if (siteId) hostSites.set(host, siteId);
+  }
   const site = siteId ? await db.site.findUnique({ where: { id: siteId } }) : null;
   return site ? { site, sitePath: '', segments: pathname.split('/').filter(Boolean).map(decode) } : null;
 }
