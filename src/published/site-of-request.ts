@@ -14,6 +14,22 @@ import { SITE_HOSTNAME } from '../domain/publishing/sites/sites.js';
  */
 const hostSites = new LRUCache<string, string>({ max: 10_000, ttl: 10_000, allowStale: false });
 
+/**
+ * The site verified on `host`: the remembered site's row (which says whether its claim still holds,
+ * so a hostname removed or changed stops at once), else the hostname's verified claim, remembered.
+ */
+async function verifiedSite(db: Db, host: string, remembered: string | undefined): Promise<Site | null> {
+  let siteId = remembered;
+  if (siteId === undefined) {
+    hostSites.delete(host);
+    siteId = (await db.verifiedHostname.findUnique({ where: { hostname: host }, select: { siteId: true } }))?.siteId;
+    if (!siteId) return null;
+    hostSites.set(host, siteId);
+  }
+  const site = await db.site.findUnique({ where: { id: siteId } });
+  return site?.hostname === host && site.hostnameVerifiedAt ? site : null;
+}
+
 /** The site a request names, and the rest of its path (segments, decoded). */
 export async function siteOf(db: Db, req: IncomingMessage, pathname: string, config: Config): Promise<{ site: Site | null; sitePath: string; segments: string[] } | null> {
   const decode = (s: string) => decodeURIComponent(s);
@@ -26,12 +42,7 @@ export async function siteOf(db: Db, req: IncomingMessage, pathname: string, con
   // Site hostnames have three labels or more (the public document's pattern): any other host
   // (the API's own, an address, localhost) is not looked up.
   if (!SITE_HOSTNAME.test(host) || host === new URL(config.publicUrl).hostname) return null;
-  let siteId = hostSites.get(host);
-  if (siteId === undefined) {
-    siteId = (await db.verifiedHostname.findUnique({ where: { hostname: host }, select: { siteId: true } }))?.siteId;
-    if (siteId) hostSites.set(host, siteId);
-  }
-  const site = siteId ? await db.site.findUnique({ where: { id: siteId } }) : null;
+  const site = (await verifiedSite(db, host, hostSites.get(host))) ?? (hostSites.has(host) ? await verifiedSite(db, host, undefined) : null);
   return site ? { site, sitePath: '', segments: pathname.split('/').filter(Boolean).map(decode) } : null;
 }
 

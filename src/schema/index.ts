@@ -40,5 +40,6 @@ import './types/saml-provider.js';
 import './types/invite.js';
 import './types/api-token.js';
 import './types/webhook.js';
+import './types/custom-hostname.js';
 
 export const schema = builder.toSchema({ sortSchema: true });
