@@ -31,18 +31,21 @@ async function verifiedSite(db: Db, host: string, remembered: string | undefined
 }
 
 /** The site a request names, and the rest of its path (segments, decoded). */
-export async function siteOf(db: Db, req: IncomingMessage, pathname: string, config: Config): Promise<{ site: Site | null; sitePath: string; segments: string[] } | null> {
+export function siteOf(db: Db, req: IncomingMessage, pathname: string, config: Config) {
+  return siteAt(db, (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, ''), pathname, config);
+}
+
+/** The site a URL's host (without port) and path name: `/sites/{siteId}/…` on any host, or the root of a verified custom hostname. */
+export async function siteAt(db: Db, host: string, pathname: string, config: Config): Promise<{ site: Site | null; sitePath: string; segments: string[] } | null> {
   const decode = (s: string) => decodeURIComponent(s);
   if (pathname.startsWith(`${PUBLISHED_PREFIX}/`)) {
     const [siteId = '', ...segments] = pathname.slice(PUBLISHED_PREFIX.length + 1).split('/').filter(Boolean).map(decode);
     const site = siteId.length <= 64 ? await db.site.findUnique({ where: { id: siteId } }) : null;
     return { site, sitePath: `${PUBLISHED_PREFIX}/${siteId}`, segments };
   }
-  const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
   // Site hostnames have three labels or more (the public document's pattern): any other host
   // (the API's own, an address, localhost) is not looked up.
   if (!SITE_HOSTNAME.test(host) || host === new URL(config.publicUrl).hostname) return null;
   const site = (await verifiedSite(db, host, hostSites.get(host))) ?? (hostSites.has(host) ? await verifiedSite(db, host, undefined) : null);
   return site ? { site, sitePath: '', segments: pathname.split('/').filter(Boolean).map(decode) } : null;
 }
-

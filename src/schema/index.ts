@@ -41,5 +41,6 @@ import './types/invite.js';
 import './types/api-token.js';
 import './types/webhook.js';
 import './types/custom-hostname.js';
+import './types/urls.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -24,5 +24,6 @@ import { teamRoutes } from './teams.js';
 import { userRoutes } from './users.js';
 import { webhookRoutes } from './webhooks.js';
 import { hostnameRoutes } from './hostnames.js';
+import { urlRoutes } from './urls.js';
 
-export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...spaceContentRoutes, ...linkRoutes, ...reviewRoutes, ...commentRoutes, ...exportRoutes, ...importRoutes, ...gitSyncRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...openAPISpecRoutes, ...translationRoutes, ...fontRoutes, ...ssoRoutes, ...inviteRoutes, ...searchRoutes, ...siteRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes, ...webhookRoutes, ...hostnameRoutes];
+export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...spaceContentRoutes, ...linkRoutes, ...reviewRoutes, ...commentRoutes, ...exportRoutes, ...importRoutes, ...gitSyncRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...openAPISpecRoutes, ...translationRoutes, ...fontRoutes, ...ssoRoutes, ...inviteRoutes, ...searchRoutes, ...siteRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes, ...webhookRoutes, ...hostnameRoutes, ...urlRoutes];
