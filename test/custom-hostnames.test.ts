@@ -88,6 +88,9 @@ describe('custom hostnames', () => {
     const live = (await a.api.customHostnames.getCustomHostname(hostname)).data;
     expectDocumented('GET', '/custom-hostnames/{hostname}', '200', live);
     expect(live).toMatchObject({ isActive: true, status: 'live' });
+    // The check wrote through the outbox, like every write.
+    const events = await server.db.outboxEvent.findMany({ where: { subjectId: a.site.id, kind: 'siteUpdated' } });
+    expect(events.map((e) => e.data)).toContainEqual({ fields: ['hostnameStatus'], hostname, hostnameStatus: 'live', verified: true });
     expect(await siteOnHost(hostname)).toBe('Alpha docs');
     expect((await a.api.orgs.getSiteById(a.org.id, a.site.id)).data.urls.published).toBe(`http://${hostname}/`);
 

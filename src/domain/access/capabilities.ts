@@ -78,9 +78,9 @@ export const ORGANIZATION_RULES = {
   createContent: 'create',
   /** See and cancel every job of the organization (also those of no space, or of a purged one). */
   manageJobs: 'admin',
-  /** See the organization's sites, their structure, customization and share links. */
+  /** See the organization's sites, their structure, customization, share links and custom hostname claims. */
   viewSites: 'nonGuest',
-  /** Create, change, publish and delete sites: their structure, customization and share links. */
+  /** Create, change, publish and delete sites: their structure, customization, share links, and custom hostnames (claim, check, remove). */
   manageSites: 'admin',
   /** See the organization's OpenAPI specifications and their versions. */
   viewOpenAPISpecs: 'nonGuest',
