@@ -5,6 +5,7 @@
  * locates them; an app URL to its space, change request, page or collection; embeds as links;
  * another organization's token, unknown and malformed URLs.
  */
+import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gqlOk, http, sdk, sdkError } from './helpers/clients.js';
 import { expectDocumented } from './helpers/documented.js';
@@ -56,6 +57,28 @@ describe('published URLs', () => {
 
     const graph = await gqlOk(server.url, fx.owner.token, `query($url: String!) { publishedUrl(url: $url) { site { id } siteSpace { id } space { title } page { title path } anchor pathname } }`, { url: `${base}/setup#getting-help` });
     expect(graph.publishedUrl).toEqual({ site: { id: site.id }, siteSpace: { id: first.id }, space: { title: 'Guide' }, page: { title: 'Setup', path: 'setup' }, anchor: 'getting-help', pathname: 'setup' });
+  });
+
+  it("lets the visitor's claims decide conditions, as they do on the published site", async () => {
+    const { api, org, site, siteSpaces, base, owner } = fx;
+    const second = siteSpaces[1];
+    const path = `/orgs/${org.id}/sites/${site.id}/site-spaces/${second.id}`;
+    expect((await http(server.url, owner.token, 'PATCH', path, { condition: 'visitor.claims.beta == true' })).status).toBe(200);
+    try {
+      const url = `${base}/${second.path}/endpoints`;
+      // Hidden from this visitor: the default site space answers, the rest of the path is a page path in it.
+      expect((await api.urls.getPublishedContentByUrl({ url })).data).toMatchObject({ siteSpace: siteSpaces[0].id, pathname: `${second.path}/endpoints` });
+      const key = (await http(server.url, owner.token, 'GET', `/orgs/${org.id}/sites/${site.id}/publishing/auth`)).body.privateKey as string;
+      const jwtToken = await new SignJWT({ beta: true }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(key));
+      expect((await api.urls.getPublishedContentByUrl({ url, visitorAuthToken: jwtToken })).data).toMatchObject({ siteSpace: second.id, pathname: 'endpoints' });
+      expect((await api.urls.resolvePublishedContentByUrl({ url, visitor: { jwtToken } })).data).toMatchObject({ siteSpace: second.id });
+      expect((await api.urls.resolvePublishedContentByUrl({ url, visitor: { unsignedClaims: { beta: true } } })).data).toMatchObject({ siteSpace: second.id });
+      // A token signed with another key counts as none.
+      const forged = await new SignJWT({ beta: true }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('not the key of this site at all'));
+      expect((await api.urls.resolvePublishedContentByUrl({ url, visitor: { jwtToken: forged } })).data).toMatchObject({ siteSpace: siteSpaces[0].id });
+    } finally {
+      await http(server.url, owner.token, 'PATCH', path, { condition: null });
+    }
   });
 
   it('answers 404 for unknown, unpublished and other organizations\' sites and foreign URLs; 400 for a malformed or missing URL', async () => {
