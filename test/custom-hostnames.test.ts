@@ -12,6 +12,7 @@ import { expectDocumented } from './helpers/documented.js';
 import { startDnsServer, type DnsServer } from './helpers/dns-server.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
+import { checkPendingClaims } from '../src/domain/publishing/hostnames/custom-hostnames.js';
 
 let dns: DnsServer;
 beforeAll(async () => void (dns = await startDnsServer()));
@@ -154,6 +155,39 @@ describe('custom hostnames', () => {
     expect(await siteOnHost(next)).toBeNull();
     expect((await gqlOk(server.url, a.owner.token, 'mutation($h: String!) { removeCustomHostname(hostname: $h) }', { h: next })).removeCustomHostname).toBe(true);
     expect((await a.api.orgs.getSiteById(a.org.id, a.site.id)).data.hostname).toBeUndefined();
+  });
+});
+
+describe("the worker's round of unproven claims", () => {
+  it('verifies a claim once its record appears, with nobody asking; leaves claims older than a week alone', async () => {
+    const a = await publishedSite('Delta docs');
+    const hostname = newHostname();
+    await claim(a.owner.token, a.org.id, a.site.id, hostname);
+    const { challenge } = (await a.api.customHostnames.getCustomHostname(hostname)).data as unknown as { challenge: { name: string; value: string } };
+    const round = () => checkPendingClaims(server.db, { servers: [dns.address] });
+    await round();
+    expect((await a.api.customHostnames.getCustomHostname(hostname)).data).toMatchObject({ isActive: false, status: 'dns_no_cname' });
+    dns.txt.set(challenge.name, [challenge.value]);
+    // Checked a moment ago: not again in this round.
+    await round();
+    expect(await siteOnHost(hostname)).toBeNull();
+    await server.db.site.update({ where: { id: a.site.id }, data: { hostnameCheckedAt: new Date(Date.now() - 10 * 60_000) } });
+    await round();
+    expect(await siteOnHost(hostname)).toBe('Delta docs');
+    const events = await server.db.outboxEvent.findMany({ where: { subjectId: a.site.id, kind: 'siteUpdated', actorId: null } });
+    expect(events.map((e) => e.data)).toContainEqual({ fields: ['hostnameStatus'], hostname, hostnameStatus: 'live', verified: true });
+
+    const old = await publishedSite('Echo docs');
+    const stale = newHostname();
+    await claim(old.owner.token, old.org.id, old.site.id, stale);
+    await server.db.site.update({ where: { id: old.site.id }, data: { hostnameClaimedAt: new Date(Date.now() - 8 * 86_400_000) } });
+    const staleChallenge = ((await old.api.customHostnames.getCustomHostname(stale)).data as unknown as { challenge: { name: string; value: string } }).challenge;
+    dns.txt.set(staleChallenge.name, [staleChallenge.value]);
+    await round();
+    expect(await siteOnHost(stale)).toBeNull();
+    // Asking still works for it.
+    await old.api.customHostnames.dnsRevalidateCustomHostname(stale);
+    expect(await siteOnHost(stale)).toBe('Echo docs');
   });
 });
 

@@ -3,6 +3,7 @@ DROP INDEX "Site_hostname_key";
 
 -- AlterTable
 ALTER TABLE "Site" ADD COLUMN     "hostnameCheckedAt" TIMESTAMP(3),
+ADD COLUMN     "hostnameClaimedAt" TIMESTAMP(3),
 ADD COLUMN     "hostnameStatus" TEXT,
 ADD COLUMN     "hostnameToken" TEXT,
 ADD COLUMN     "hostnameVerifiedAt" TIMESTAMP(3);
@@ -27,4 +28,4 @@ ALTER TABLE "VerifiedHostname" ADD CONSTRAINT "VerifiedHostname_siteId_fkey" FOR
 
 -- Hostnames claimed before verification existed are claims like any other: each gets its token,
 -- and is served once its DNS record proves it (PATCH /v1/custom-hostnames/{hostname}).
-UPDATE "Site" SET "hostnameToken" = replace(gen_random_uuid()::text, '-', '') WHERE "hostname" IS NOT NULL;
+UPDATE "Site" SET "hostnameToken" = replace(gen_random_uuid()::text, '-', ''), "hostnameClaimedAt" = now() WHERE "hostname" IS NOT NULL;
