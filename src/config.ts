@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { isTrustSetting } from './http/client-address.js';
+import { isDnsServerList } from './lib/dns/txt.js';
 import type { WebhookSettings } from './domain/webhooks/settings.js';
 import type { FileStoreKind } from './domain/versions/files/blob-backend.js';
 import type { S3Settings } from './domain/versions/files/s3-settings.js';
@@ -46,6 +47,7 @@ const schema = z.object({
   QUIRE_CONVERT_MEMORY_MB: z.coerce.number().int().min(64).default(512),
   REDIS_URL: z.string().url().optional(),
   QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  QUIRE_DNS_SERVERS: z.string().default('').refine(isDnsServerList, 'a comma-separated list of DNS server addresses, each with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53)'),
   QUIRE_JOB_STALE_SECONDS: z.coerce.number().min(1).default(30),
   QUIRE_JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(JOB_LIMIT_DEFAULTS.maxAttempts),
   QUIRE_JOB_TIME_BUDGET_SECONDS: z.coerce.number().min(1).default(JOB_LIMIT_DEFAULTS.timeBudgetSeconds),
@@ -132,6 +134,8 @@ export type Config = {
   redisUrl?: string;
   /** Whether imports may fetch from loopback, private and link-local addresses (off: refused, against SSRF). */
   fetchAllowPrivateNetworks: boolean;
+  /** DNS servers that verify custom hostnames (`host[:port]`); empty: the system's resolvers. */
+  dnsServers: string[];
   /** A running job whose worker has not said it is alive for this long is taken back and retried. */
   jobStaleMs: number;
   /** Runs of a job (each one stopped by a dead worker, its time budget or an internal error) before it fails for good. */
@@ -213,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wsMaxSubscriptions: e.QUIRE_WS_MAX_SUBSCRIPTIONS,
     redisUrl: e.REDIS_URL,
     fetchAllowPrivateNetworks: e.QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS,
+    dnsServers: e.QUIRE_DNS_SERVERS.split(',').map((s) => s.trim()).filter(Boolean),
     jobStaleMs: e.QUIRE_JOB_STALE_SECONDS * 1000,
     jobMaxAttempts: e.QUIRE_JOB_MAX_ATTEMPTS,
     jobTimeBudgetMs: e.QUIRE_JOB_TIME_BUDGET_SECONDS * 1000,

@@ -44,5 +44,7 @@ import './types/invite.js';
 import './types/api-token.js';
 import './types/webhook.js';
 import './types/audit-event.js';
+import './types/custom-hostname.js';
+import './types/urls.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -78,9 +78,9 @@ export const ORGANIZATION_RULES = {
   createContent: 'create',
   /** See and cancel every job of the organization (also those of no space, or of a purged one). */
   manageJobs: 'admin',
-  /** See the organization's sites, their structure (external links included), customization, share links and redirects. */
+  /** See the organization's sites, their structure (external links included), customization, share links, redirects and custom hostname claims. */
   viewSites: 'nonGuest',
-  /** Create, change, publish and delete sites: their structure, external links, customization, share links and redirects. */
+  /** Create, change, publish and delete sites: their structure, external links, customization, share links, redirects, and custom hostnames (claim, check, remove). */
   manageSites: 'admin',
   /** Search a site's content as JSON (`searchSiteContent`): who sees the site. */
   searchSites: 'nonGuest',

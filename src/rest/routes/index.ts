@@ -27,5 +27,7 @@ import { teamRoutes } from './teams.js';
 import { userRoutes } from './users.js';
 import { webhookRoutes } from './webhooks.js';
 import { auditRoutes } from './audit.js';
+import { hostnameRoutes } from './hostnames.js';
+import { urlRoutes } from './urls.js';
 
-export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...spaceContentRoutes, ...linkRoutes, ...reviewRoutes, ...commentRoutes, ...exportRoutes, ...importRoutes, ...gitSyncRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...openAPISpecRoutes, ...translationRoutes, ...fontRoutes, ...ssoRoutes, ...inviteRoutes, ...searchRoutes, ...siteRoutes, ...siteOperationRoutes, ...siteRedirectRoutes, ...siteExternalLinkRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes, ...webhookRoutes, ...auditRoutes];
+export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...spaceContentRoutes, ...linkRoutes, ...reviewRoutes, ...commentRoutes, ...exportRoutes, ...importRoutes, ...gitSyncRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...openAPISpecRoutes, ...translationRoutes, ...fontRoutes, ...ssoRoutes, ...inviteRoutes, ...searchRoutes, ...siteRoutes, ...siteOperationRoutes, ...siteRedirectRoutes, ...siteExternalLinkRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes, ...webhookRoutes, ...auditRoutes, ...hostnameRoutes, ...urlRoutes];
