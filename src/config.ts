@@ -60,6 +60,7 @@ const schema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//i, 'must start with smtp:// or smtps://').optional(),
   SMTP_FROM: z.string().min(3).optional(),
   QUIRE_INVITE_DAYS: z.coerce.number().min(1).max(365).default(14),
+  QUIRE_ALLOW_ORGANIZATION_CREATION: bool.default(true),
   QUIRE_OUTBOX_RETENTION_DAYS: z.coerce.number().min(0).default(7),
   QUIRE_SAML_PRIVATE_KEY: z.string().includes('PRIVATE KEY').optional(),
   QUIRE_SAML_CERTIFICATE: z.string().includes('CERTIFICATE').optional(),
@@ -149,6 +150,12 @@ export type Config = {
   smtpFrom?: string;
   /** How long an e-mail invitation, and by default an invite link, stays valid. */
   inviteMs: number;
+  /**
+   * Whether signed-in users may create organizations (`POST /orgs`). On by default: only accounts
+   * whose token reaches beyond one organization (made by the operator) can, never invitees or SSO
+   * members (their tokens are confined), so it takes the operator's trust either way.
+   */
+  allowOrganizationCreation: boolean;
   /** How long dispatched outbox events are kept (for the audit log) before the hourly sweep deletes them. */
   outboxRetentionMs: number;
   /** PEM key and certificate signing SAML AuthnRequests (both, or neither: then generated once and kept in the database). */
@@ -222,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
     inviteMs: e.QUIRE_INVITE_DAYS * 24 * 3600 * 1000,
+    allowOrganizationCreation: e.QUIRE_ALLOW_ORGANIZATION_CREATION,
     outboxRetentionMs: e.QUIRE_OUTBOX_RETENTION_DAYS * 24 * 3600 * 1000,
     samlPrivateKey: e.QUIRE_SAML_PRIVATE_KEY,
     samlCertificate: e.QUIRE_SAML_CERTIFICATE,

@@ -1,0 +1,37 @@
+/**
+ * Joining an organization through its e-mail domain (`POST /orgs/{id}/join`): a user whose address
+ * is at a domain the organization lists — and has proven, an active admin holding an address there
+ * (by-email-domain.ts) — joins with the organization's default role (a guest when it has none),
+ * as an e-mail invitation without a role would. The address counts as verified because the
+ * credential reaches beyond any one organization (an operator made the account or its token): a
+ * token one organization vouched for (access/reach.ts) reaches no other, so it joins none (404).
+ * Joining again is a no-op; a disabled member stays disabled (403).
+ */
+import type { Db } from '../../../db/client.js';
+import { badRequest, forbidden, notFound } from '../../../lib/errors.js';
+import type { Access } from '../../access/access.js';
+import { reaches } from '../../access/reach.js';
+import { recordEvents } from '../../kernel/outbox.js';
+import { memberEvent } from '../events.js';
+import { domainOf, provenDomain } from './by-email-domain.js';
+
+/** Answers whether the caller became a member (false: they already were). */
+export async function joinByEmailDomain(db: Db, access: Access, organizationId: string): Promise<boolean> {
+  if (!reaches(access.origin, organizationId)) throw notFound('Organization');
+  return db.$transaction(async (tx) => {
+    const organization = await tx.organization.findUnique({ where: { id: organizationId }, select: { id: true, defaultRole: true } });
+    if (!organization) throw notFound('Organization');
+    // The membership row locked: two joins of one user take turns.
+    const [member] = await tx.$queryRaw<{ disabled: boolean }[]>`SELECT "disabled" FROM "Member" WHERE "organizationId" = ${organizationId} AND "userId" = ${access.userId} FOR UPDATE`;
+    if (member?.disabled) throw forbidden('Your membership of this organization is disabled');
+    if (member) return false;
+    const user = await tx.user.findUniqueOrThrow({ where: { id: access.userId }, select: { email: true } });
+    const domain = domainOf(user.email);
+    const eligible = domain !== '' && (await tx.organization.count({ where: { id: organizationId, ...provenDomain(domain) } })) > 0;
+    if (!eligible) throw badRequest(`Your e-mail domain (${domain || 'none'}) is not one this organization accepts members from`, 'emailDomain');
+    const created = await tx.member.createMany({ data: [{ organizationId, userId: access.userId, role: organization.defaultRole }], skipDuplicates: true });
+    if (created.count === 0) return false;
+    await recordEvents(tx, memberEvent('memberUpdated', organizationId, access.userId, access));
+    return true;
+  });
+}
