@@ -37,3 +37,6 @@ CREATE INDEX "ChangeRequest_organizationId_status_updatedAt_id_idx" ON "ChangeRe
 
 -- CreateIndex
 CREATE INDEX "ChangeRequest_organizationId_status_createdAt_id_idx" ON "ChangeRequest"("organizationId", "status", "createdAt", "id");
+
+-- CreateIndex
+CREATE INDEX "Job_organizationId_kind_createdAt_id_idx" ON "Job"("organizationId", "kind", "createdAt" DESC, "id" DESC);

@@ -40,7 +40,16 @@ export function parseImportInput(raw: unknown): { url: string; source: ImportSou
 }
 
 /** Queues the import; answers its job. Needs `edit` on the space (a locked space refuses it). */
-export async function startImport(db: Db, access: Access, spaceId: string, changeRequestIdOrNumber: string, raw: unknown, pageId?: string): Promise<JobRow> {
+/** `extra`: what an import run (runs.ts) records with it (its site, that it is a run). */
+export async function startImport(
+  db: Db,
+  access: Access,
+  spaceId: string,
+  changeRequestIdOrNumber: string,
+  raw: unknown,
+  pageId?: string,
+  extra: { siteId?: string; run?: boolean } = {},
+): Promise<JobRow> {
   const input = parseImportInput(raw);
   const { space, changeRequest } = await access.requireChangeRequest(spaceId, changeRequestIdOrNumber, 'edit');
   if (changeRequest.status === 'merged') throw conflict('The change request is merged: it cannot change any more');
@@ -55,7 +64,7 @@ export async function startImport(db: Db, access: Access, spaceId: string, chang
       organizationId: space.organizationId,
       spaceId: space.id,
       changeRequestId: changeRequest.id,
-      input: { ...input, ...(pageId ? { pageId } : {}) },
+      input: { ...input, ...(pageId ? { pageId } : {}), ...extra },
       createdById: access.userId,
       message: 'Waiting to import',
     }),
