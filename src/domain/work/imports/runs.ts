@@ -129,7 +129,7 @@ export async function importRunsPage(db: Db, access: Access, organizationId: str
 
 /** Cancels a run that has not ended (400 once it has; cancelling needs `edit` on its space, or an admin, or who started it). */
 export async function cancelImportRun(db: Db, access: Access, organizationId: string, runId: string): Promise<JobRow> {
-  const run = await findImportRun(db, access, organizationId, runId);
+  const run = await access.requireJob(await findImportRun(db, access, organizationId, runId), 'cancel');
   if (isFinished(run.state)) throw badRequest(`The import run has already ${run.state === 'succeeded' ? 'completed' : run.state === 'failed' ? 'failed' : 'been cancelled'}`);
   return cancelJob(db, access, run.id);
 }
