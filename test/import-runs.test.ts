@@ -46,8 +46,8 @@ describe('import runs', () => {
     expect(started.status).toBe(201);
     expectDocumented('POST', '/org/{organizationId}/imports', '201', started.data);
     expect(started.data).toMatchObject({ object: 'import-run', status: 'pending', source: { type: 'website', url: `${s.url}/` }, target: { space: space.id }, createdBy: owner.id });
-    expect(started.data.urls.location).toMatch(new RegExp(`/v1/org/${org.id}/imports/${started.data.id}$`));
-    const changeRequest = started.data.target.changeRequest!;
+    expect(started.data.urls!.location).toMatch(new RegExp(`/v1/org/${org.id}/imports/${started.data.id}$`));
+    const changeRequest = started.data.target!.changeRequest!;
     expect(changeRequest).toMatch(/^cr_/);
     expect((await api.spaces.getChangeRequestById(space.id, changeRequest)).data.subject).toBe(`Import from ${s.url}/`);
 
@@ -91,7 +91,7 @@ describe('import runs', () => {
     const again = await sdkError(api.org.cancelImportRun(org.id, started.id));
     expect(again.status).toBe(400);
     // Nothing was written into the change request.
-    const pages = (await http(server.url, owner.token, 'GET', `/spaces/${space.id}/change-requests/${started.target.changeRequest}/content/pages`)).body.pages;
+    const pages = (await http(server.url, owner.token, 'GET', `/spaces/${space.id}/change-requests/${started.target!.changeRequest}/content/pages`)).body.pages;
     expect(pages).toEqual([]);
   });
 

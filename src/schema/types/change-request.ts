@@ -11,6 +11,7 @@ import { downloadUrl } from './revision-content.js';
 import type { BlockConflict, EntityConflict } from '../../lib/merge/index.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
+import { optionalId } from '../optional-id.js';
 import { apiUrl, appUrl } from '../urls.js';
 import { RevisionRef } from './revision.js';
 import { SpaceRef } from './space.js';
@@ -134,8 +135,7 @@ builder.prismaObjectFields('Space', (t) => ({
     resolve: async (space, args, ctx) => {
       await ctx.access.requireSpace(space.id, 'view', { allowDeleted: true });
       const status: ChangeRequestStatus = args.status ?? 'open';
-      const user = (id: string | number | null | undefined) => (id == null ? null : String(id));
-      const filter = { status, contributor: user(args.contributor), creator: user(args.creator), requestedReviewer: user(args.requestedReviewer) };
+      const filter = { status, contributor: optionalId(args.contributor), creator: optionalId(args.creator), requestedReviewer: optionalId(args.requestedReviewer) };
       const page = await ctx.loaders.changeRequests(pageVariant(args, args.orderBy ?? 'createdAt', JSON.stringify(filter))).load(space.id);
       return pageConnection<ChangeRequestRow>(page, () => ctx.loaders.changeRequestCount(JSON.stringify(filter)).load(space.id));
     },
@@ -163,7 +163,7 @@ builder.objectFields(OrganizationRef, (t) => ({
       orderBy: t.arg({ type: ChangeRequestOrderByEnum, required: false, description: 'Sorted by last update (the default) or by creation, newest first.' }),
     },
     resolve: async (org, args, ctx) => {
-      const id = (value: string | number | null | undefined) => (value == null ? null : String(value));
+      const id = optionalId;
       const filter = { statuses: args.status, creator: id(args.creator), contributor: id(args.contributor), requestedReviewer: id(args.requestedReviewer), space: id(args.space), site: id(args.site) };
       return pageConnection(await organizationChangeRequests(ctx.db, ctx.access, org.id, filter, args, args.orderBy ?? 'updatedAt'));
     },

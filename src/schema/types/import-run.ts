@@ -8,6 +8,7 @@ import { cancelImportRun, findImportRun, importRunsPage, RUN_STATUSES, startImpo
 import { jobEvent, type JobRow } from '../../domain/work/jobs/rows.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
+import { optionalId } from '../optional-id.js';
 import { forgetLoaded } from '../context.js';
 import { apiUrl } from '../urls.js';
 import { JobProgressRef, JobRef } from './job.js';
@@ -97,7 +98,7 @@ builder.objectFields(OrganizationRef, (t) => ({
       status: t.arg({ type: ImportRunStatusFilterEnum, required: false, description: 'Only those in this status.' }),
     },
     resolve: async (org, args, ctx) => {
-      const id = (value: string | number | null | undefined) => (value == null ? null : String(value));
+      const id = optionalId;
       const filter = { space: id(args.space), changeRequest: id(args.changeRequest), site: id(args.site), status: args.status as (typeof RUN_STATUSES)[number] | null | undefined };
       return pageConnection(await importRunsPage(ctx.db, ctx.access, org.id, filter, args));
     },
