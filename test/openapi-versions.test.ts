@@ -39,6 +39,33 @@ async function processed(token: string, orgId: string, slug: string, lastVersion
 }
 
 describe('OpenAPI specification versions', () => {
+  it("serves a public specification given as text at this server's public URL, without a token; a private one is 404 there", async () => {
+    const { org, owner } = await createOrg(server.db);
+    const api = sdk(server.url, owner.token);
+    const spec = (await api.orgs.createOrUpdateOpenApiSpecBySlug(org.id, 'pets', { source: { text: YAML('1.0.0') } } as never)).data;
+    const first = (await processed(owner.token, org.id, 'pets')).lastVersion as string;
+    expect((await fetch(`${server.url}/openapi/${spec.id}`)).status).toBe(404);
+    expect((await api.orgs.getLatestOpenApiSpecVersionContent(org.id, 'pets')).data.urls.public).toBeNull();
+
+    const updated = (await api.orgs.updateOpenApiSpecBySlug(org.id, 'pets', { visibility: 'public' as never })).data;
+    // Under QUIRE_PUBLIC_URL (the tests' server answers at another address).
+    const here = (url: string | null | undefined) => `${server.url}${new URL(url!).pathname}`;
+    expect(updated.urls.published).toBe(`${server.config.publicUrl}/openapi/${spec.id}`);
+    const content = (await api.orgs.getLatestOpenApiSpecVersionContent(org.id, 'pets')).data;
+    expect(content.urls.public).toBe(`${server.config.publicUrl}/openapi/${spec.id}/${first}`);
+    const served = await fetch(here(content.urls.public));
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toMatch(/^application\/yaml/);
+    expect(served.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await served.text()).toBe(YAML('1.0.0'));
+    expect(await (await fetch(here(updated.urls.published))).text()).toBe(YAML('1.0.0'));
+    expect((await fetch(`${server.url}/openapi/${spec.id}/oasv_unknown`)).status).toBe(404);
+    expect((await fetch(`${server.url}/openapi/${spec.id}`, { method: 'POST' })).status).toBe(405);
+
+    await api.orgs.updateOpenApiSpecBySlug(org.id, 'pets', { visibility: 'private' as never });
+    expect((await fetch(`${server.url}/openapi/${spec.id}/${first}`)).status).toBe(404);
+  });
+
   it('keeps every processed version: listed, read by ID and as the latest, content parsed and raw as submitted', async () => {
     const { org, owner } = await createOrg(server.db);
     const api = sdk(server.url, owner.token);
@@ -107,6 +134,7 @@ describe('OpenAPI specification versions', () => {
     expect((await api.orgs.getOpenApiSpecBySlug(org.id, 'pets')).data.visibility).toBe('public');
     const content = (await api.orgs.getLatestOpenApiSpecVersionContent(org.id, 'pets')).data;
     expect(content.urls).toEqual({ source: url, public: url });
+    expect(updated.data.urls.published).toBe(url);
     expect(await server.db.outboxEvent.count({ where: { organizationId: org.id, kind: 'openApiSpecUpdated' } })).toBe(1);
     // The same visibility again changes nothing (no event).
     await api.orgs.updateOpenApiSpecBySlug(org.id, 'pets', { visibility: 'public' as never });

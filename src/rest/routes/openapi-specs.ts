@@ -6,7 +6,7 @@ const BASE = '/orgs/{organizationId}/openapi';
 
 const SPEC_FRAGMENT = `fragment RestOpenAPISpec on OpenAPISpec {
   id slug sourceURL processingState visibility lastProcessedAt lastProcessErrorCode lastProcessedErrors { message code } lastProcessedErrorCount
-  lastVersion { id } createdAt updatedAt permissions { view edit } urls { location app }
+  lastVersion { id } createdAt updatedAt permissions { view edit } urls { location app } publicURL
 }`;
 
 type Spec = Record<string, any>;
@@ -26,7 +26,7 @@ export const presentSpec = (s: Spec) => ({
   lastProcessedErrors: s.lastProcessedErrors.map((e: { message: string; code: string | null }) => ({ message: e.message, ...(e.code ? { code: e.code } : {}) })),
   lastProcessedErrorCount: s.lastProcessedErrorCount,
   permissions: s.permissions,
-  urls: s.urls,
+  urls: { ...s.urls, ...(s.publicURL ? { published: s.publicURL } : {}) },
 });
 
 const VERSION_FRAGMENT = `fragment RestOpenAPISpecVersion on OpenAPISpecVersion { id createdAt url urls { location } }`;

@@ -9,6 +9,7 @@ import { createSpec, deleteSpec, findSpec, putSpec, specsPage, updateSpecVisibil
 import { parsedContent } from '../../domain/publishing/openapi-specs/versions.js';
 import { notFound } from '../../lib/errors.js';
 import type { Context } from '../context.js';
+import { linksAt } from '../../http/paths.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import { specVersions } from '../../domain/loaders/lists.js';
@@ -23,7 +24,7 @@ const OpenAPISpecVisibilityEnum = builder.enumType('OpenAPISpecVisibility', {
   description: 'Who may read an OpenAPI specification\'s content.',
   values: {
     private: { description: 'Members with an organization role only (the default).' },
-    public: { description: 'Anyone with its public URL (`publicURL`): the source URL of a fetched specification.' },
+    public: { description: 'Anyone with its public URL (`publicURL`): where a fetched specification is fetched from, or this server\'s copy of one given as text.' },
   } as const,
 });
 
@@ -34,8 +35,14 @@ async function specOf(ctx: Context, version: OpenAPISpecVersion): Promise<OpenAP
   return spec;
 }
 
-/** Where anyone may read a public specification: the URL it is fetched from (null for a private one, or one given as text). */
-const publicUrlOf = (spec: OpenAPISpec, sourceUrl: string | null) => (spec.visibility === 'public' ? sourceUrl : null);
+/**
+ * Where anyone may read a public specification (null for a private one): the URL it is fetched
+ * from, or for one given as text this server's copy (http/openapi.ts) — of `versionId`, or the latest.
+ */
+function publicUrlOf(ctx: Context, spec: OpenAPISpec, sourceUrl: string | null, versionId?: string): string | null {
+  if (spec.visibility !== 'public') return null;
+  return sourceUrl ?? linksAt(ctx.config.publicUrl).openapi(versionId ? `${spec.id}/${versionId}` : spec.id);
+}
 
 const versionPath = (spec: OpenAPISpec, versionId: string) => `/orgs/${spec.organizationId}/openapi/${spec.slug}/versions/${versionId}`;
 
@@ -59,8 +66,8 @@ export const OpenAPISpecVersionRef = builder.objectRef<OpenAPISpecVersion>('Open
     }),
     publicURL: t.string({
       nullable: true,
-      description: 'Where anyone may read it: for a public specification, the URL it was fetched from; null otherwise.',
-      resolve: async (v, _a, ctx) => publicUrlOf(await specOf(ctx, v), v.sourceUrl),
+      description: 'Where anyone may read it, for a public specification: the URL it was fetched from, or this server\'s copy of its text; null for a private one.',
+      resolve: async (v, _a, ctx) => publicUrlOf(ctx, await specOf(ctx, v), v.sourceUrl, v.id),
     }),
     content: t.field({ type: 'JSON', description: 'The document, parsed (from JSON or YAML).', resolve: (v) => parsedContent(v) as never }),
     urls: t.field({
@@ -84,7 +91,11 @@ export const OpenAPISpecRef = builder.objectRef<OpenAPISpec>('OpenAPISpec').impl
     lastProcessedErrors: t.field({ type: [SpecErrorRef], resolve: (s) => s.lastProcessedErrors as { message: string; code?: string }[] }),
     lastProcessedErrorCount: t.exposeInt('lastProcessedErrorCount'),
     visibility: t.field({ type: OpenAPISpecVisibilityEnum, description: 'Who may read its content.', resolve: (s) => s.visibility }),
-    publicURL: t.string({ nullable: true, description: 'Where anyone may read it, when public: the URL it is fetched from (null for a private one, or one given as text).', resolve: (s) => publicUrlOf(s, s.sourceUrl) }),
+    publicURL: t.string({
+      nullable: true,
+      description: 'Where anyone may read it, when public: the URL it is fetched from, or this server\'s copy of its latest text (`/openapi/{id}`, no token needed); null for a private one.',
+      resolve: (s, _a, ctx) => publicUrlOf(ctx, s, s.sourceUrl),
+    }),
     lastVersion: t.field({ type: OpenAPISpecVersionRef, nullable: true, resolve: (s, _a, ctx) => (s.lastVersionId ? ctx.loaders.openAPISpecVersion.load(s.lastVersionId) : null) }),
     version: t.field({
       type: OpenAPISpecVersionRef,

@@ -36,3 +36,14 @@ export async function versionOf(db: Db, spec: OpenAPISpec, versionId: string): P
 export function parsedContent(version: Pick<OpenAPISpecVersion, 'text'>): unknown {
   return parseSpecText(version.text).document;
 }
+
+/**
+ * The text of a public specification's version (its latest, or `versionId`) for anyone, without
+ * a token: null when the specification is unknown or private, or has no such version.
+ */
+export async function publicSpecVersion(db: Db, specId: string, versionId?: string): Promise<Pick<OpenAPISpecVersion, 'id' | 'text' | 'format'> | null> {
+  const spec = await db.openAPISpec.findUnique({ where: { id: specId }, select: { visibility: true, lastVersionId: true } });
+  const id = versionId ?? spec?.lastVersionId;
+  if (spec?.visibility !== 'public' || !id) return null;
+  return db.openAPISpecVersion.findFirst({ where: { id, specId }, select: { id: true, text: true, format: true } });
+}
