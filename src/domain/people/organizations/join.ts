@@ -11,6 +11,7 @@ import type { Db } from '../../../db/client.js';
 import { badRequest, forbidden, notFound } from '../../../lib/errors.js';
 import type { Access } from '../../access/access.js';
 import { reaches } from '../../access/reach.js';
+import { lockAccess } from '../../access/guarded-write.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { memberEvent } from '../events.js';
 import { domainOf, provenDomain } from './by-email-domain.js';
@@ -21,16 +22,17 @@ export async function joinByEmailDomain(db: Db, access: Access, organizationId: 
   return db.$transaction(async (tx) => {
     const organization = await tx.organization.findUnique({ where: { id: organizationId }, select: { id: true, defaultRole: true } });
     if (!organization) throw notFound('Organization');
-    // The membership row locked: two joins of one user take turns.
-    const [member] = await tx.$queryRaw<{ disabled: boolean }[]>`SELECT "disabled" FROM "Member" WHERE "organizationId" = ${organizationId} AND "userId" = ${access.userId} FOR UPDATE`;
+    // A new member changes who may do what: under the organization's exclusive access lock (guarded-write.ts).
+    await lockAccess(tx, [organizationId], 'change');
+    const member = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId: access.userId } }, select: { disabled: true } });
     if (member?.disabled) throw forbidden('Your membership of this organization is disabled');
+    // A member already (a guest included): nothing changes — joining by domain never changes a role.
     if (member) return false;
     const user = await tx.user.findUniqueOrThrow({ where: { id: access.userId }, select: { email: true } });
     const domain = domainOf(user.email);
     const eligible = domain !== '' && (await tx.organization.count({ where: { id: organizationId, ...provenDomain(domain) } })) > 0;
     if (!eligible) throw badRequest(`Your e-mail domain (${domain || 'none'}) is not one this organization accepts members from`, 'emailDomain');
-    const created = await tx.member.createMany({ data: [{ organizationId, userId: access.userId, role: organization.defaultRole }], skipDuplicates: true });
-    if (created.count === 0) return false;
+    await tx.member.create({ data: { organizationId, userId: access.userId, role: organization.defaultRole } });
     await recordEvents(tx, memberEvent('memberUpdated', organizationId, access.userId, access));
     return true;
   });
