@@ -118,6 +118,10 @@ describe('import runs', () => {
     expect((await sdkError(sdk(server.url, reader.token).org.startImportRun(org.id, { source: { type: 'website', url }, target: { space: space.id } }))).status).toBe(403);
     expect((await sdkError(api.org.startImportRun(org.id, { source: { type: 'website', url }, target: { space: 'spc_unknown' } }))).status).toBe(404);
     expect((await sdkError(api.org.getImportRun(org.id, 'job_unknown'))).status).toBe(404);
+    // An unknown page is refused before any change request is opened for the run.
+    const before = await server.db.changeRequest.count({ where: { spaceId: space.id } });
+    expect((await sdkError(api.org.startImportRun(org.id, { source: { type: 'website', url }, target: { space: space.id, page: 'page_unknown' } }))).status).toBe(404);
+    expect(await server.db.changeRequest.count({ where: { spaceId: space.id } })).toBe(before);
   });
 
   it('shows runs to who may see their space, and nothing to another organization', async () => {

@@ -21,7 +21,7 @@ import { byTimeThenId, readPage, type PageArgs } from '../../kernel/pagination/k
 import { createChangeRequest, SUBJECT_MAX } from '../../versions/change-requests/create.js';
 import { cancelJob } from '../jobs/cancel.js';
 import { isFinished, type JobRow } from '../jobs/rows.js';
-import { parseImportInput, startImport } from './start.js';
+import { parseImportInput, requireImportPage, startImport } from './start.js';
 
 const { sql } = Prisma;
 
@@ -74,9 +74,10 @@ export async function startImportRun(db: Db, access: Access, organizationId: str
     if (site.organizationId !== organizationId) throw notFound('Site');
   }
   const url = input.source.url;
-  // Checked before a change request is opened for it.
   const importInput = { url, source: 'website' };
   parseImportInput(importInput);
+  // Checked before a change request is opened for it (the new request starts from the space's revision).
+  if (input.target.page && !input.target.changeRequest) await requireImportPage(db, space.revisionId, input.target.page, 'target.page');
   const changeRequest = input.target.changeRequest ?? (await createChangeRequest(db, access, space.id, { subject: `Import from ${url}`.slice(0, SUBJECT_MAX) }));
   const siteId = input.site ?? (await siteOfSpace(db, space.id));
   return startImport(db, access, space.id, changeRequest, importInput, input.target.page, { ...(siteId ? { siteId } : {}), run: true });
