@@ -69,7 +69,7 @@ export const OpenAPISpecVersionRef = builder.objectRef<OpenAPISpecVersion>('Open
       description: 'Where anyone may read it, for a public specification: the URL it was fetched from, or this server\'s copy of its text; null for a private one.',
       resolve: async (v, _a, ctx) => publicUrlOf(ctx, await specOf(ctx, v), v.sourceUrl, v.id),
     }),
-    content: t.field({ type: 'JSON', description: 'The document, parsed (from JSON or YAML).', resolve: (v) => parsedContent(v) as never }),
+    content: t.field({ type: 'JSON', description: 'The document, parsed (from JSON or YAML).', resolve: async (v) => (await parsedContent(v)) as never }),
     urls: t.field({
       description: 'Its URLs in this API.',
       type: builder.simpleObject('OpenAPISpecVersionUrls', { description: 'Where a version of an OpenAPI specification is in this API.', fields: (u) => ({ location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }) }) }),
