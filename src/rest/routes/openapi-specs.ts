@@ -54,15 +54,14 @@ function versionOf(data: { organization: { openAPISpec: { version?: Version | nu
  * The `latest` rows come first: the table is matched in order.
  */
 function versionRoutes(): Route[] {
-  const read = (path: string, fields: string, present: (v: Version) => unknown): Route[] => [
+  const latest = (path: string, fields: string, present: (v: Version) => unknown): Route =>
     route({
       method: 'GET',
       path: `${BASE}/{specSlug}/versions/latest${path}`,
       operation: `query RestGetLatestOpenAPISpecVersion${path.replace(/\W/g, '_')}($org: ID!, $slug: String!) { organization(id: $org) { openAPISpec(slug: $slug) { lastVersion { ${fields} } } } } ${VERSION_FRAGMENT}`,
       variables: ({ params }) => ({ org: params.organizationId, slug: params.specSlug }),
       result: (data) => present(versionOf(data)),
-    }),
-  ];
+    });
   const byId = (path: string, fields: string, present: (v: Version) => unknown): Route =>
     route({
       method: 'GET',
@@ -73,9 +72,9 @@ function versionRoutes(): Route[] {
     });
   const CONTENT = '...RestOpenAPISpecVersion content format sourceURL publicURL';
   return [
-    ...read('', '...RestOpenAPISpecVersion', presentSpecVersion),
-    ...read('/content', CONTENT, presentContent),
-    ...read('/content/raw', '...RestOpenAPISpecVersion text format', (v) => ({ text: v.text, format: v.format })),
+    latest('', '...RestOpenAPISpecVersion', presentSpecVersion),
+    latest('/content', CONTENT, presentContent),
+    latest('/content/raw', '...RestOpenAPISpecVersion text format', (v) => ({ text: v.text, format: v.format })),
     byId('', '...RestOpenAPISpecVersion', presentSpecVersion),
     byId('/content', CONTENT, presentContent),
   ];
