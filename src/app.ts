@@ -26,7 +26,8 @@ import { receiveUploadRequest, serveFont } from './http/storage.js';
 import { serveSso } from './http/sso.js';
 import { serveInvitation } from './http/invites.js';
 import { attachSpooled, MultipartInvalid, MultipartTooLarge, spoolDirectory, spoolMultipart, sweepSpool } from './http/multipart-spool.js';
-import { FILE_DOWNLOAD_PATH, FONT_PATH, INVITE_PATH, PDF_DOWNLOAD_PATH, SSO_PATH, UPLOAD_PATH } from './http/paths.js';
+import { FILE_DOWNLOAD_PATH, FONT_PATH, INVITE_PATH, OPENAPI_PATH, PDF_DOWNLOAD_PATH, SSO_PATH, UPLOAD_PATH } from './http/paths.js';
+import { servePublicSpec } from './http/openapi.js';
 import { DEFAULT_MAX_FONT_BYTES as MAX_FONT_UPLOAD_BYTES } from './lib/fonts/index.js';
 import { MAX_FILE_BYTES } from './domain/versions/files/file-input.js';
 import { createGraphQLServer } from './http/yoga.js';
@@ -105,7 +106,7 @@ async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<B
 
 
 /** The route templates (access log, metrics) of the paths routed by prefix: the prefix, then what follows it. */
-const PREFIX_ROUTES = [[FILE_DOWNLOAD_PATH, '{token}'], [UPLOAD_PATH, '{token}'], [FONT_PATH, '{fontId}/{face}'], [INVITE_PATH, '{secret}'], [SSO_PATH, '{providerId}/…']] as const;
+const PREFIX_ROUTES = [[FILE_DOWNLOAD_PATH, '{token}'], [UPLOAD_PATH, '{token}'], [FONT_PATH, '{fontId}/{face}'], [OPENAPI_PATH, '{specId}/…'], [INVITE_PATH, '{secret}'], [SSO_PATH, '{providerId}/…']] as const;
 
 /**
  * `events`: the bus subscriptions read and the outbox dispatcher publishes to; by default one of
@@ -198,6 +199,7 @@ export function buildApp({
     if (prefixed) info.route = `${req.method} ${prefixed.join('')}`;
     if (pathname.startsWith(PDF_DOWNLOAD_PATH)) return serveExport(req, res, { db, config, accessOf, logger });
     if (pathname.startsWith(FONT_PATH)) return serveFont(req, res, { db, config });
+    if (pathname.startsWith(OPENAPI_PATH)) return servePublicSpec(req, res, { db });
     if (pathname.startsWith(SSO_PATH)) return serveSso(req, res, { db, config, logger }, await readBody(req));
     if (pathname.startsWith(INVITE_PATH)) return serveInvitation(req, res, { db, authenticate }, await readBody(req, 64 * 1024));
     if (pathname.startsWith(UPLOAD_PATH)) return receiveUploadRequest(req, res, { db, config }, await readBody(req, MAX_FONT_UPLOAD_BYTES));

@@ -62,6 +62,7 @@ const schema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//i, 'must start with smtp:// or smtps://').optional(),
   SMTP_FROM: z.string().min(3).optional(),
   QUIRE_INVITE_DAYS: z.coerce.number().min(1).max(365).default(14),
+  QUIRE_ALLOW_ORGANIZATION_CREATION: bool.default(true),
   QUIRE_OUTBOX_RETENTION_DAYS: z.coerce.number().min(0).default(7),
   QUIRE_AUDIT_RETENTION_DAYS: z.coerce.number().min(0).default(365),
   QUIRE_SAML_PRIVATE_KEY: z.string().includes('PRIVATE KEY').optional(),
@@ -155,6 +156,12 @@ export type Config = {
   smtpFrom?: string;
   /** How long an e-mail invitation, and by default an invite link, stays valid. */
   inviteMs: number;
+  /**
+   * Whether signed-in users may create organizations (`POST /orgs`). On by default: only accounts
+   * whose token reaches beyond one organization (made by the operator) can, never invitees or SSO
+   * members (their tokens are confined), so it takes the operator's trust either way.
+   */
+  allowOrganizationCreation: boolean;
   /** How long dispatched outbox events are kept before the hourly sweep deletes them (the audit log keeps its own rows). */
   outboxRetentionMs: number;
   /** How long audit events are kept (QUIRE_AUDIT_RETENTION_DAYS, 365) before the hourly sweep deletes them. */
@@ -233,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
     inviteMs: e.QUIRE_INVITE_DAYS * 24 * 3600 * 1000,
+    allowOrganizationCreation: e.QUIRE_ALLOW_ORGANIZATION_CREATION,
     outboxRetentionMs: e.QUIRE_OUTBOX_RETENTION_DAYS * 24 * 3600 * 1000,
     auditRetentionMs: e.QUIRE_AUDIT_RETENTION_DAYS * 24 * 3600 * 1000,
     samlPrivateKey: e.QUIRE_SAML_PRIVATE_KEY,

@@ -30,6 +30,7 @@ import './types/team.js';
 import './types/team-mutations.js';
 import './types/organization-events.js';
 import './types/job.js';
+import './types/import-run.js';
 import './types/git-sync.js';
 import './types/site.js';
 import './types/site-mutations.js';

@@ -4,6 +4,7 @@
  * included); webhooks and the audit log will read the same names.
  */
 export const EVENT_KINDS = {
+  organizationCreated: 'The organization was created by a user (`POST /orgs`), who became its first admin.',
   organizationUpdated: 'The organization\'s settings changed.',
   spaceCreated: 'A space was created, or copied (the copy, `data.duplicateOf`: the original; recorded by the copying job).',
   spaceUpdated: 'A space\'s settings changed.',
@@ -77,7 +78,7 @@ export const EVENT_KINDS = {
   ssoProviderUpdated: 'A SAML provider\'s settings changed (`data.fields`).',
   ssoProviderDeleted: 'A SAML provider was deleted.',
   openApiSpecCreated: 'An OpenAPI specification was created (`data.slug`); its processing is queued.',
-  openApiSpecUpdated: 'An OpenAPI specification\'s source was replaced (`data.slug`); its processing is queued.',
+  openApiSpecUpdated: 'An OpenAPI specification\'s source was replaced (`data.slug`; its processing is queued), or its visibility changed (`data.fields`: visibility).',
   openApiSpecDeleted: 'An OpenAPI specification was deleted (`data.slug`).',
   openApiSpecProcessed: 'An OpenAPI specification\'s processing ended: `data.outcome` succeeded (`versionId`, `newVersion`) or failed (`errorCode`).',
   translationCreated: 'Translation settings were created.',

@@ -14,6 +14,7 @@ import { markdownToDocument, relativeTargets, type ContentRef } from '../markdow
 import { documentSizeBreach, markdownLimitBreach, type MarkdownLimit } from '../markdown/limits.js';
 import type { DocxOutcome, MarkdownOutcome, Refusal, StoredDocumentOutcome, StoredMarkdownOutcome } from './outcomes.js';
 import { preparedFields } from '../documents/document-id.js';
+import { parseSpecText } from '../openapi/parse-document.js';
 
 const refusal = (error: { limit: MarkdownLimit; message: string }): Refusal => ({ ok: false, limit: error.limit, message: error.message });
 
@@ -79,3 +80,8 @@ export async function docx(input: { bytes: Uint8Array; name: string; limits: Imp
  * thread (its import hook does not), so a default export must exist.
  */
 export default markdown;
+
+/** An OpenAPI specification's text (JSON or YAML, within the parser's bounds) → its document. */
+export function openapiDocument(input: { text: string }): unknown {
+  return parseSpecText(input.text).document;
+}

@@ -52,7 +52,7 @@ export const ImportSourceEnum = builder.enumType('ImportSource', {
   } as const,
 });
 
-const JobProgressRef = builder.simpleObject('JobProgress', {
+export const JobProgressRef = builder.simpleObject('JobProgress', {
   description: 'How far a running background job has got.',
   fields: (t) => ({
     done: t.int({ description: 'Steps done (pages read, then pages and files written).' }),
