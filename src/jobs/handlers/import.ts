@@ -74,7 +74,7 @@ export const runImport: JobHandler = async (context) => {
       async (tx, ws) => {
         const page = input.pageId ? await ws.page(input.pageId) : undefined;
         if (input.pageId && !page) throw notFound('Page');
-        return writeImportTree(tx, ws, tree, files, { page: page ?? undefined, tree: TREE_SOURCES.includes(input.source) }, signal);
+        return writeImportTree(tx, ws, tree, files, { page: page ?? undefined, tree: TREE_SOURCES.includes(input.source) || countPages(tree.pages) > 1 }, signal);
       },
       (tx, revision, written) => {
         // The job ends with its progress saying what was imported, as its result does.

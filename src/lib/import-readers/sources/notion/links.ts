@@ -1,0 +1,49 @@
+/**
+ * Links of a Notion page's markdown. Notion writes links between exported pages as relative,
+ * percent-encoded paths (`Guide%20<id>/Setup%20<id>.md`), images and attachments likewise, and
+ * mentions of pages as notion.so URLs (`https://www.notion.so/Setup-<id>?pvs=21`). Each that names
+ * an exported page or file is rewritten to that entry's own source (`/` + the encoded path), so
+ * the import resolves it whatever characters the names hold; the others stay as written.
+ */
+import { resolveInArchive } from '../../zip/archive-path.js';
+import { encodePath, idOfNotionUrl } from './names.js';
+
+/** `[text](target "title")` and `![alt](target)`: the target is group 2 (`<…>` or without spaces). */
+const INLINE_LINK = /(!?\[(?:\\.|[^\]\\\n]){0,2000}\]\()[ \t]*(<[^>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)/g;
+
+export type Targets = {
+  /** The export's path a relative link names (decoded, archive-relative), if exported. */
+  known(path: string): boolean;
+  /** The path of the page a notion.so URL names, by block id. */
+  byId(id: string): string | undefined;
+};
+
+/** The export's path a link of the page at `from` names, if any (without its fragment). */
+export function targetOf(from: string, href: string, targets: Targets): string | undefined {
+  const notionId = idOfNotionUrl(href);
+  if (notionId) return targets.byId(notionId);
+  const path = resolveInArchive(from, href.replace(/#.*$/, ''));
+  return path !== undefined && targets.known(path) ? path : undefined;
+}
+
+/** The markdown with its links to exported pages and files rewritten; also the paths linked, in order. */
+export function rewriteLinks(markdown: string, from: string, targets: Targets): { markdown: string; linked: string[] } {
+  const linked: string[] = [];
+  const rewritten = markdown.replace(INLINE_LINK, (whole, open: string, written: string) => {
+    const href = written.startsWith('<') ? written.slice(1, -1) : written;
+    const path = targetOf(from, href, targets);
+    if (path === undefined) return whole;
+    linked.push(path);
+    const hash = idOfNotionUrl(href) ? '' : /#.*$/.exec(href)?.[0] ?? '';
+    return `${open}/${encodePath(path)}${hash}`;
+  });
+  return { markdown: rewritten, linked };
+}
+
+/**
+ * Notion writes a callout as `<aside>` HTML around markdown, which the platform would drop: it
+ * becomes a hint. Only an `<aside>` alone on its line opens one.
+ */
+export function calloutsToHints(markdown: string): string {
+  return markdown.replace(/^<aside>[ \t]*\n([\s\S]{0,100000}?)\n<\/aside>[ \t]*$/gm, (_, body: string) => `{% hint style="info" %}\n${body.trim()}\n{% endhint %}`);
+}
