@@ -68,7 +68,7 @@ export function unwrapRedirect(href: string): string {
   return href;
 }
 
-/** Flat `ul.lst-kix_x-1` after `ul.lst-kix_x-0` → nested in its last item. */
+/** Flat `ul.lst-kix_x-1` after `ul.lst-kix_x-0` → nested in its last item; a list that goes on after it → the same list. */
 function nestLists(content: Element | Root): void {
   const levelOf = (node: ElementContent) =>
     node.type === 'element' && (node.tagName === 'ul' || node.tagName === 'ol') ? Number(/^lst-kix_[\w]+-(\d+)$/.exec(classesOf(node).find((c) => c.startsWith('lst-kix_')) ?? '')?.[1] ?? NaN) : NaN;
@@ -86,6 +86,13 @@ function nestLists(content: Element | Root): void {
         continue;
       }
       const list = child as Element;
+      open.length = Math.min(open.length, level + 1);
+      const same = open[level];
+      if (same && same.tagName === list.tagName) {
+        // The list goes on after a nested one: one list, as in the document.
+        same.children.push(...list.children);
+        continue;
+      }
       open.length = Math.min(open.length, level);
       const host = open.at(-1);
       const item = host?.children.filter((c): c is Element => c.type === 'element' && c.tagName === 'li').at(-1);
