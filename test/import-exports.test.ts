@@ -22,6 +22,7 @@ import { createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 import { useSites } from './helpers/site.js';
 import { zipOf } from './helpers/zip.js';
+import { importFailure, refsWithText } from './helpers/imports.js';
 
 const server = useServer({ worker: true });
 const site = useSites();
@@ -64,13 +65,6 @@ async function changeRequest() {
   };
 }
 
-function refs(node: any, out: [string, Record<string, unknown>][] = []): [string, Record<string, unknown>][] {
-  if (!node || typeof node !== 'object') return out;
-  const textOf = (n: any): string => (n?.leaves ? n.leaves.map((l: any) => l.text).join('') : (n?.nodes ?? []).map(textOf).join(''));
-  if (node.data?.ref) out.push([textOf(node) || node.data.alt || '', node.data.ref]);
-  for (const child of [...(node.nodes ?? []), ...(node.fragments ?? [])]) refs(child, out);
-  return out;
-}
 
 const outline = (pages: PageItem[]): unknown[] => pages.map((p) => (p.pages?.length ? [p.title, ...outline(p.pages)] : p.title));
 
@@ -130,7 +124,7 @@ describe('dropbox-paper', () => {
     const launchDoc = JSON.stringify(await c.document(launch.id));
     expect(launchDoc).toContain('Write the announcement');
     expect(launchDoc).toContain('paper-attachments.dropbox.com'); // Paper's images stay where Paper keeps them
-    expect(refs(await c.document(retro.id)).some(([, ref]) => ref.kind === 'file')).toBe(true);
+    expect(refsWithText(await c.document(retro.id)).some(([, ref]) => ref.kind === 'file')).toBe(true);
   });
 
   it('imports a folder’s export (a zip) as a page tree, through GraphQL too; refuses a zip bomb and `..`', async () => {
@@ -150,7 +144,7 @@ describe('dropbox-paper', () => {
     expect(job).toMatchObject({ state: 'succeeded', progress: { done: 4, total: 4 }, importResult: { importedResources: 4, totalResources: 4 } });
     const tree = await c.pages();
     expect(outline(tree)).toEqual([['Archive', '2023 plan'], 'Launch checklist', 'Roadmap']);
-    expect(refs(await c.document(tree[2].id))).toEqual([['the checklist', { kind: 'page', page: tree[1].id }]]);
+    expect(refsWithText(await c.document(tree[2].id))).toEqual([['the checklist', { kind: 'page', page: tree[1].id }]]);
 
     const bomb = await c.importing(`${s.url}/bomb.zip`, 'dropbox-paper');
     expect(bomb.status).toBe(400);
@@ -195,7 +189,7 @@ describe('quip', () => {
     expect(outline(tree)).toEqual([['Engineering', 'Runbook'], ['Private', 'Launch plan']]);
     const plan = tree[1].pages![0];
     const runbook = tree[0].pages![0];
-    const planRefs = refs(await c.document(plan.id));
+    const planRefs = refsWithText(await c.document(plan.id));
     expect(planRefs).toContainEqual(['runbook', { kind: 'page', page: runbook.id }]);
     expect(planRefs).toContainEqual(['someone not exported', { kind: 'url', url: 'https://quip.com/aBcDeFgHiJkL' }]);
     const files = await Promise.all(planRefs.filter(([, ref]) => ref.kind === 'file').map(([, ref]) => c.file(String(ref.file))));
@@ -203,7 +197,7 @@ describe('quip', () => {
       ['Spec.pdf', 'application/pdf'],
       ['chart.png', 'image/png'],
     ]);
-    expect(refs(await c.document(runbook.id))).toEqual([['plan', { kind: 'page', page: plan.id }]]);
+    expect(refsWithText(await c.document(runbook.id))).toEqual([['plan', { kind: 'page', page: plan.id }]]);
     expect(JSON.stringify(await c.document(runbook.id))).toContain('npm run deploy');
   });
 
@@ -280,9 +274,9 @@ describe('google-docs', () => {
     expect(job).toMatchObject({ state: 'succeeded', progress: { done: 1, total: 1 } });
     const [design, release] = await c.pages();
     expect([design.title, release.title]).toEqual(['Design doc', 'Release process']);
-    expect(refs(await c.document(design.id)).some(([, ref]) => ref.kind === 'file')).toBe(true);
+    expect(refsWithText(await c.document(design.id)).some(([, ref]) => ref.kind === 'file')).toBe(true);
     const releaseDoc = await c.document(release.id);
-    expect(refs(releaseDoc)).toEqual([['the runbook', { kind: 'url', url: 'https://example.com/runbook' }]]);
+    expect(refsWithText(releaseDoc)).toEqual([['the runbook', { kind: 'url', url: 'https://example.com/runbook' }]]);
     expect(JSON.stringify(releaseDoc)).not.toContain('Published using Google Docs');
   });
 

@@ -10,7 +10,6 @@ import { Readable } from 'node:stream';
 import yazl from 'yazl';
 import { describe, expect, it } from 'vitest';
 import { createSafeFetch } from '../src/lib/fetch/index.js';
-import { ImportError } from '../src/lib/import-readers/import-error.js';
 import { notionSource } from '../src/lib/import-readers/sources/notion/index.js';
 import { readNotionArchive } from '../src/lib/import-readers/sources/notion/archive.js';
 import { notionTree } from '../src/lib/import-readers/sources/notion/tree.js';
@@ -20,6 +19,7 @@ import { createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 import { useSites } from './helpers/site.js';
 import { zipOf } from './helpers/zip.js';
+import { importFailure, refsWithText } from './helpers/imports.js';
 import { sdk } from './helpers/clients.js';
 
 const server = useServer({ worker: true });
@@ -95,14 +95,6 @@ type Shape = [string | undefined, ...Shape[]] | [string | undefined];
 const titleOf = (page: ImportedPage) => /^# (.+)$/m.exec(page.markdown)?.[1] ?? page.title;
 const shape = (pages: ImportedPage[]): Shape[] => pages.map((p) => [titleOf(p), ...shape(p.children)] as Shape);
 
-async function failure(promise: Promise<unknown>): Promise<ImportError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ImportError);
-  return error as ImportError;
-}
 
 describe('notion export: reading', () => {
   it('keeps the hierarchy without ids, orders subpages as their parent links them, and makes databases table pages', async () => {
@@ -164,7 +156,7 @@ describe('notion export: hostile archives', () => {
     const archive = await zipOf({ 'Page 0a1b2c3d4e5f60718293a4b5c6d7e8f9.md': '# Page\n', 'xx/evil.md': 'payload' });
     const from = Buffer.from('xx/evil.md');
     for (let i = archive.indexOf(from); i >= 0; i = archive.indexOf(from, i + 1)) Buffer.from('../evil.md').copy(archive, i);
-    const error = await failure(readExport(archive));
+    const error = await importFailure(readExport(archive));
     expect(error.code).toBe('PARSE_ERROR');
     expect(error.message).toContain('"../evil.md"');
   });
@@ -181,18 +173,18 @@ describe('notion export: hostile archives', () => {
     const bytes = Buffer.concat(chunks);
     expect(bytes.length).toBeLessThan(2 * 1024 * 1024);
     let started = performance.now();
-    expect((await failure(readExport(bytes))).code).toBe('TOO_LARGE');
+    expect((await importFailure(readExport(bytes))).code).toBe('TOO_LARGE');
     expect(performance.now() - started).toBeLessThan(2000);
     // The same bomb as the part of a larger export.
     started = performance.now();
-    expect((await failure(readExport(await zipOf({ 'Export-Part-1.zip': bytes })))).code).toBe('TOO_LARGE');
+    expect((await importFailure(readExport(await zipOf({ 'Export-Part-1.zip': bytes })))).code).toBe('TOO_LARGE');
     expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it('counts the parts’ entries against the cap, and does not unpack a zip inside a part', async () => {
     const part = await zipOf({ 'a 0a1b2c3d4e5f60718293a4b5c6d7e8f9.md': '# A\n', 'b 1f2e3d4c5b6a79881726354453627180.md': '# B\n', 'c 2c8e1f0a9b3d4c5e6f708192a3b4c5d6.md': '# C\n' });
     const outer = await zipOf({ 'Part-1.zip': part, 'Part-2.zip': part });
-    expect((await failure(readExport(outer, { maxZipEntries: 5 }))).code).toBe('TOO_LARGE');
+    expect((await importFailure(readExport(outer, { maxZipEntries: 5 }))).code).toBe('TOO_LARGE');
     // A zip in a part (a quine would nest forever) is an attachment, not read.
     const nested = await readExport(await zipOf({ 'Part-1.zip': await zipOf({ 'Page 0a1b2c3d4e5f60718293a4b5c6d7e8f9.md': '# Page\n', 'Page 0a1b2c3d4e5f60718293a4b5c6d7e8f9/inner.zip': outer }) }));
     expect(shape(nested.pages)).toEqual([['Page']]);
@@ -201,21 +193,13 @@ describe('notion export: hostile archives', () => {
 
   it('refuses what is not a zip', async () => {
     const s = await site({ '/export.zip': { type: 'application/zip', body: '<html>nope</html>' } });
-    const error = await failure(notionSource(`${s.url}/export.zip`, { fetch: createSafeFetch({ limits: limits(), allowPrivateNetworks: true }), limits: limits(), signal: new AbortController().signal, progress: () => {} }));
+    const error = await importFailure(notionSource(`${s.url}/export.zip`, { fetch: createSafeFetch({ limits: limits(), allowPrivateNetworks: true }), limits: limits(), signal: new AbortController().signal, progress: () => {} }));
     expect(error.code).toBe('PARSE_ERROR');
   });
 });
 
 type PageItem = { id: string; title: string; slug: string; path: string; pages?: PageItem[] };
 
-/** Every `data.ref` of a document, with its text. */
-function refs(node: any, out: [string, Record<string, unknown>][] = []): [string, Record<string, unknown>][] {
-  if (!node || typeof node !== 'object') return out;
-  const textOf = (n: any): string => (n?.leaves ? n.leaves.map((l: any) => l.text).join('') : (n?.nodes ?? []).map(textOf).join(''));
-  if (node.data?.ref) out.push([textOf(node) || node.data.alt || '', node.data.ref]);
-  for (const child of [...(node.nodes ?? []), ...(node.fragments ?? [])]) refs(child, out);
-  return out;
-}
 
 async function changeRequest() {
   const { org, owner } = await createOrg(server.db);
@@ -242,7 +226,7 @@ describe('notion import through the API', () => {
     const [wiki, meetings] = tree;
     const [onboarding, tasks, architecture] = wiki.pages!;
     const document = async (id: string) => (await http(server.url, owner.token, 'GET', `${base}/page/${id}?format=document`)).body.document;
-    const onboardingRefs = refs(await document(onboarding.id));
+    const onboardingRefs = refsWithText(await document(onboarding.id));
     expect(onboardingRefs).toContainEqual(['architecture', { kind: 'page', page: architecture.id }]);
     expect(onboardingRefs).toContainEqual(['the wiki', { kind: 'page', page: wiki.id }]);
     const files = onboardingRefs.filter(([, ref]) => ref.kind === 'file');
@@ -253,9 +237,9 @@ describe('notion import through the API', () => {
       ['Team Handbook.pdf', 'application/pdf'],
     ]);
     // The loop of links is two references, nothing more.
-    expect(refs(await document(architecture.id))).toEqual([['onboarding', { kind: 'page', page: onboarding.id }]]);
-    expect(refs(await document(meetings.id))).toEqual([['Tasks', { kind: 'page', page: tasks.id }]]);
-    const taskRefs = refs(await document(tasks.id));
+    expect(refsWithText(await document(architecture.id))).toEqual([['onboarding', { kind: 'page', page: onboarding.id }]]);
+    expect(refsWithText(await document(meetings.id))).toEqual([['Tasks', { kind: 'page', page: tasks.id }]]);
+    const taskRefs = refsWithText(await document(tasks.id));
     expect(taskRefs.map(([text, ref]) => [text, ref.page])).toEqual([
       ['Write docs', tasks.pages![1].id],
       ['Ship it', tasks.pages![0].id],
