@@ -295,9 +295,18 @@ describe('google-docs', () => {
   });
 
   it('tells the forms apart by their bytes', async () => {
-    expect(formOf({ bytes: await docx('T', 'x'), contentType: 'application/octet-stream' })).toBe('docx');
-    expect(formOf({ bytes: await zipOf({ 'a.md': '# A' }), contentType: 'application/octet-stream' })).toBe('zip');
-    expect(formOf({ bytes: Buffer.from('\uFEFF  <!DOCTYPE html><html>'), contentType: 'application/octet-stream' })).toBe('html');
-    expect(formOf({ bytes: Buffer.from('# Title\n'), contentType: 'text/plain' })).toBe('markdown');
+    expect(await formOf({ bytes: await docx('T', 'x'), contentType: 'application/octet-stream' })).toBe('docx');
+    expect(await formOf({ bytes: await zipOf({ 'a.md': '# A' }), contentType: 'application/octet-stream' })).toBe('zip');
+    // A folder of .docx documents, one stored uncompressed (its part names readable in the bytes), is a folder.
+    const stored = new yazl.ZipFile();
+    stored.addBuffer(await docx('T', 'x'), 'Folder/Spec.docx', { compress: false });
+    stored.end();
+    const chunks: Buffer[] = [];
+    for await (const c of stored.outputStream) chunks.push(c as Buffer);
+    const folder = Buffer.concat(chunks);
+    expect(folder.includes('word/document.xml')).toBe(true);
+    expect(await formOf({ bytes: folder, contentType: 'application/zip' })).toBe('zip');
+    expect(await formOf({ bytes: Buffer.from('\uFEFF  <!DOCTYPE html><html>'), contentType: 'application/octet-stream' })).toBe('html');
+    expect(await formOf({ bytes: Buffer.from('# Title\n'), contentType: 'text/plain' })).toBe('markdown');
   });
 });

@@ -1,6 +1,6 @@
 /**
  * What a product's export gives, read whatever its form: a Word document, an HTML page, a markdown
- * file, or a zip of a folder of those. The form is told by the bytes (a zip holding
+ * file, or a zip of a folder of those. The form is told by the bytes (a zip listing
  * `word/document.xml` is a .docx, another zip a folder; HTML by its content type or its opening
  * tag), not by the URL, since exports are often served as `application/octet-stream`. Used by
  * the `dropbox-paper`, `quip` and `google-docs` sources, each with the forms its product exports.
@@ -8,7 +8,8 @@
 import { throwIfAborted } from '../../fetch/fetch-errors.js';
 import { ImportError } from '../import-error.js';
 import { docxToTreeInPool, htmlToMarkdownInPool } from '../in-pool.js';
-import type { FetchedResource, ImportTree, SourceContext } from '../tree.js';
+import yauzl, { type ZipFile } from 'yauzl';
+import { DEFAULT_IMPORT_LIMITS, type FetchedResource, type ImportTree, type SourceContext } from '../tree.js';
 import { readZipTree } from '../zip/read-zip-tree.js';
 import { DOCX_TYPES, fileName } from './docx.js';
 import { HTML_TYPES } from './html.js';
@@ -29,11 +30,31 @@ export const typesOf = (forms: readonly ExportForm[]) => [...new Set(forms.flatM
 
 const isZip = (bytes: Uint8Array) => bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 
-/** Entry names are stored as they are in the central directory: a .docx names its main part there. */
-const isDocx = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes('word/document.xml');
+/**
+ * Whether the zip's directory lists a .docx's main part (only the directory is read, nothing
+ * inflated): a zip of a folder holding .docx files is a folder, not a document. A zip that
+ * cannot be listed is left to the zip reader, which refuses it with its reason.
+ */
+async function isDocx(bytes: Uint8Array, maxEntries: number): Promise<boolean> {
+  let zip: ZipFile;
+  try {
+    zip = await yauzl.fromBufferPromise(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { lazyEntries: true, decodeStrings: false });
+  } catch {
+    return false;
+  }
+  try {
+    if (zip.entryCount > maxEntries) return false;
+    for await (const entry of zip.eachEntry()) if (entry.fileNameRaw.toString('latin1') === 'word/document.xml') return true;
+    return false;
+  } catch {
+    return false;
+  } finally {
+    zip.close();
+  }
+}
 
-export function formOf(resource: Pick<FetchedResource, 'bytes' | 'contentType'>): ExportForm {
-  if (isZip(resource.bytes)) return isDocx(resource.bytes) ? 'docx' : 'zip';
+export async function formOf(resource: Pick<FetchedResource, 'bytes' | 'contentType'>, maxEntries = DEFAULT_IMPORT_LIMITS.maxZipEntries): Promise<ExportForm> {
+  if (isZip(resource.bytes)) return (await isDocx(resource.bytes, maxEntries)) ? 'docx' : 'zip';
   if (HTML_TYPES.includes(resource.contentType)) return 'html';
   const head = new TextDecoder('utf-8').decode(resource.bytes.subarray(0, 1024)).replace(/^\uFEFF/, '').trimStart().toLowerCase();
   return /^<(!doctype html|html|head|body|meta|div|h1|p)\b/.test(head) ? 'html' : 'markdown';
@@ -53,7 +74,7 @@ const NAMES: Record<ExportForm, string> = { docx: 'a Word document (.docx)', htm
 
 export async function readExportedDocument(resource: FetchedResource, context: SourceContext, options: ExportedDocumentOptions): Promise<ImportTree> {
   const { limits, signal } = context;
-  const form = formOf(resource);
+  const form = await formOf(resource, limits.maxZipEntries);
   if (!options.forms.includes(form)) {
     throw new ImportError('UNSUPPORTED_CONTENT_TYPE', `A ${options.product} export is ${options.forms.map((f) => NAMES[f]).join(', or ')}; this is ${NAMES[form]}.`);
   }
