@@ -264,6 +264,15 @@ describe('notion import through the API', () => {
     expect(tree.map((p) => p.title)).toEqual(['Engineering Wiki', 'Meeting notes']);
   });
 
+  it('imports more pages than other sources may (a workspace: up to 5,000 pages)', async () => {
+    const { owner, base } = await changeRequest();
+    const entries: Record<string, string> = {};
+    for (let i = 0; i < 520; i++) entries[`Note ${i} ${i.toString(16).padStart(32, '0')}.md`] = `# Note ${i}\n\nText.\n`;
+    const s = await site({ '/many.zip': { type: 'application/zip', body: await zipOf(entries) } });
+    const answer = await http(server.url, owner.token, 'POST', `${base}/import`, { url: `${s.url}/many.zip`, source: 'notion' });
+    expect(answer.body).toMatchObject({ importedResources: 520, totalResources: 520 });
+  }, 60_000);
+
   it('a hostile export fails the job with its reason and writes nothing', async () => {
     const { owner, base } = await changeRequest();
     const archive = await zipOf({ 'Page 0a1b2c3d4e5f60718293a4b5c6d7e8f9.md': '# Page\n', 'xx/evil.md': 'payload' });

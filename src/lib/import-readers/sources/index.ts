@@ -1,5 +1,5 @@
 /** The import sources this server reads, by the API's `source` value, and those it does not. */
-import type { ImportSource } from '../tree.js';
+import type { ImportLimits, ImportSource } from '../tree.js';
 import { docxSource } from './docx.js';
 import { dropboxPaperSource } from './dropbox-paper/index.js';
 import { googleDocsSource } from './google-docs/index.js';
@@ -23,6 +23,15 @@ export const IMPORT_SOURCES = {
 } satisfies Record<string, ImportSource>;
 
 export type ImportSourceName = keyof typeof IMPORT_SOURCES;
+
+/**
+ * Limits of the sources that bring a whole workspace in one export, over DEFAULT_IMPORT_LIMITS: a
+ * team's few thousand pages, their folders and files (the archive stays in memory: bytes as for
+ * any import), with the time to write them.
+ */
+const WORKSPACE_LIMITS: Partial<ImportLimits> = { maxPages: 5_000, maxZipEntries: 30_000, totalTimeMs: 600_000 };
+
+export const SOURCE_LIMITS: Partial<Record<ImportSourceName, Partial<ImportLimits>>> = { notion: WORKSPACE_LIMITS };
 
 /**
  * Sources whose pages form a tree: imported into a page, they replace its children too (so does
