@@ -40,6 +40,8 @@ const ID = {
   meetings: '60718293a4b5c6d7e8f90a1b2c3d4e5f',
 };
 const name = (title: string, id: string) => `${title} ${id}`;
+/** A page the export does not hold. */
+const GONE = 'f0718293a4b5c6d7e8f90a1b2c3d4e5f';
 const url = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
 const WIKI = name('Engineering Wiki', ID.wiki);
@@ -79,9 +81,11 @@ function exportEntries(prefix = 'Export-9c3e0b52-7d1f-4a8e-b6c2-1f0e9d8c7b6a/'):
     [`${WIKI}/${ONBOARDING}/Team Handbook.pdf`]: PDF,
     // A loop of links: Architecture → Onboarding → Architecture (by mention).
     [`${WIKI}/${name('Architecture', ID.architecture)}.md`]: `# Architecture\n\nSee [onboarding](${url(`${ONBOARDING}.md`)}).\n`,
-    [`${WIKI}/${TASKS}.csv`]: '\uFEFFName,Status,Tags\nWrite docs,Done,"docs, writing"\n',
-    [`${WIKI}/${TASKS}_all.csv`]: '\uFEFFName,Status,Tags\nWrite docs,Done,"docs, writing"\nShip it,In progress,"say ""soon"""\n',
-    [`${WIKI}/${TASKS}/${name('Write docs', ID.writeDocs)}.md`]: '# Write docs\n\nStatus: Done\nTags: docs, writing\n\nThe docs.\n',
+    // A relation column names pages by their paths (relative to the CSV), after their titles.
+    [`${WIKI}/${TASKS}.csv`]: '\uFEFFName,Status,Tags,Related\nWrite docs,Done,"docs, writing",\n',
+    [`${WIKI}/${TASKS}_all.csv`]: `\uFEFFName,Status,Tags,Related\nWrite docs,Done,"docs, writing",Architecture (${url(name('Architecture', ID.architecture))}.md)\nShip it,In progress,"say ""soon""",\n`,
+    // A row page's relation property: bare paths, relative to the page.
+    [`${WIKI}/${TASKS}/${name('Write docs', ID.writeDocs)}.md`]: `# Write docs\n\nStatus: Done\nTags: docs, writing\nRelated: ../${url(name('Architecture', ID.architecture))}.md, ../${url(name('Gone', GONE))}.md\n\nThe docs.\n`,
     [`${WIKI}/${TASKS}/${name('Ship it', ID.shipIt)}.md`]: '# Ship it\n\nStatus: In progress\n',
     [`${name('Meeting notes', ID.meetings)}.md`]: `# Meeting notes\n\nDecided: see [Tasks](https://www.notion.so/${ID.tasks}).\n`,
   };
@@ -119,6 +123,11 @@ describe('notion export: reading', () => {
     expect(tasks.markdown).toContain(`[Ship it](/${url(`${WIKI}/${TASKS}/${name('Ship it', ID.shipIt)}.md`)})`);
     expect(tasks.markdown).toContain('say "soon"');
     expect(tasks.markdown).toContain('docs, writing');
+    const architecturePath = `/${url(`${WIKI}/${name('Architecture', ID.architecture)}.md`)}`;
+    expect(tasks.markdown).toContain(`[Architecture](${architecturePath})`);
+    // The relation of a row page links what was exported; a page not in the export stays its path.
+    const writeDocs = tasks.children[1];
+    expect(writeDocs.markdown).toContain(`Related: [Architecture](${architecturePath}), ../${url(name('Gone', GONE))}.md`);
     expect(tree.files.map((f) => [f.source, f.name, f.contentType])).toEqual([
       [url(`${WIKI}/${ONBOARDING}/diagram.png`), 'diagram.png', 'image/png'],
       [url(`${WIKI}/${ONBOARDING}/Team Handbook.pdf`), 'Team Handbook.pdf', 'application/pdf'],
@@ -242,8 +251,10 @@ describe('notion import through the API', () => {
     const taskRefs = refsWithText(await document(tasks.id));
     expect(taskRefs.map(([text, ref]) => [text, ref.page])).toEqual([
       ['Write docs', tasks.pages![1].id],
+      ['Architecture', architecture.id],
       ['Ship it', tasks.pages![0].id],
     ]);
+    expect(refsWithText(await document(tasks.pages![1].id))).toContainEqual(['Architecture', { kind: 'page', page: architecture.id }]);
     expect(JSON.stringify(await document(wiki.id))).toContain('"type":"hint"');
   });
 

@@ -40,20 +40,34 @@ export function parseCsv(text: string, maxRecords = Number.POSITIVE_INFINITY): s
   return records;
 }
 
-const text = (value: string): MdNode => ({ type: 'text', value: value.replace(/\s*\r?\n\s*/g, ' ').trim() });
+/** Text with the `[title](/path)` links `relations` wrote, as nodes. */
+function inline(value: string): MdNode[] {
+  const nodes: MdNode[] = [];
+  let at = 0;
+  for (const match of value.matchAll(/\[((?:\\.|[^\]\\])*)\]\((\/[^\s)]*)\)/g)) {
+    if (match.index > at) nodes.push(text(value.slice(at, match.index), false));
+    nodes.push({ type: 'link', url: match[2], children: [text(match[1].replace(/\\(.)/g, '$1'))] });
+    at = match.index + match[0].length;
+  }
+  if (at < value.length) nodes.push(text(value.slice(at), false));
+  return nodes;
+}
+
+const text = (value: string, trim = true): MdNode => ({ type: 'text', value: trim ? value.replace(/\s*\r?\n\s*/g, ' ').trim() : value.replace(/\s*\r?\n\s*/g, ' ') });
 
 /**
  * `title` as a heading, then the table; `rowLink(title)` names the page of a row (its first
  * cell), when exported.
  */
-export function csvToMarkdown(title: string, csv: string, rowLink: (name: string) => string | undefined): string {
+export function csvToMarkdown(title: string, csv: string, rowLink: (name: string) => string | undefined, relations?: (cell: string) => string): string {
   const [header = [], ...rows] = parseCsv(csv);
   const width = Math.min(MAX_COLUMNS, Math.max(1, header.length, ...rows.slice(0, 1000).map((r) => r.length)));
   const keep = Math.max(1, Math.floor(MAX_TABLE_CELLS / width) - 1);
   const shown = rows.slice(0, keep);
   const cell = (value: string, column: number): MdNode => {
     const link = column === 0 && value.trim() ? rowLink(value.trim()) : undefined;
-    return { type: 'tableCell', children: value.trim() ? [link ? { type: 'link', url: link, children: [text(value)] } : text(value)] : [] };
+    if (link) return { type: 'tableCell', children: [{ type: 'link', url: link, children: [text(value)] }] };
+    return { type: 'tableCell', children: value.trim() ? inline(relations ? relations(value) : value) : [] };
   };
   const row = (values: string[]): MdNode => ({ type: 'tableRow', children: Array.from({ length: width }, (_, i) => cell(values[i] ?? '', i)) });
   const nodes: MdNode[] = [{ type: 'heading', depth: 1, children: [{ type: 'text', value: title }] }];

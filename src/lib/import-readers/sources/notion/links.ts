@@ -6,7 +6,7 @@
  * the import resolves it whatever characters the names hold; the others stay as written.
  */
 import { resolveInArchive } from '../../zip/archive-path.js';
-import { encodePath, idOfNotionUrl } from './names.js';
+import { encodePath, idOfNotionUrl, splitId, stem } from './names.js';
 
 /** `[text](target "title")` and `![alt](target)`: the target is group 2 (`<…>` or without spaces). */
 const INLINE_LINK = /(!?\[(?:\\.|[^\]\\\n]){0,2000}\]\()[ \t]*(<[^>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)/g;
@@ -46,4 +46,31 @@ export function rewriteLinks(markdown: string, from: string, targets: Targets): 
  */
 export function calloutsToHints(markdown: string): string {
   return markdown.replace(/^<aside>[ \t]*\n([\s\S]{0,100000}?)\n<\/aside>[ \t]*$/gm, (_, body: string) => `{% hint style="info" %}\n${body.trim()}\n{% endhint %}`);
+}
+
+/**
+ * A relation property (a row page's `Events: ../Events%20<id>/Kick-off%20<id>.md, …` line, a
+ * database cell) names pages by their bare paths, percent-encoded: each that names an exported
+ * page becomes a link titled with that page's name (a cell's `Kick-off (path)` keeps its text).
+ */
+const BARE_PATH = /(^|[\s,])(?:([^,()\n]{1,300}?) \()?((?:\.\.\/)*(?:[\w%.~!$&'*+=:@-]+\/){0,20}[\w%.~!$&'*+=:@-]*%20[0-9a-f]{32}\.md)(\))?(?=$|[\s,])/gim;
+
+export function linkRelations(text: string, from: string, targets: Targets): string {
+  if (text.length > 10_000) return text;
+  return text.replace(BARE_PATH, (whole, before: string, label: string | undefined, href: string, close: string | undefined) => {
+    if (label !== undefined && !close) return whole;
+    const path = targetOf(from, href, targets);
+    if (path === undefined) return whole;
+    const title = label?.trim() || splitId(stem(decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)))).title;
+    return `${before}[${title.replace(/[[\]\\]/g, '\\$&')}](/${encodePath(path)})`;
+  });
+}
+
+/** A page's property lines (`Key: value`, a line each, at most 10,000 characters) with their relations linked. */
+export function linkPropertyRelations(markdown: string, from: string, targets: Targets): string {
+  if (!markdown.includes('.md')) return markdown;
+  return markdown
+    .split('\n')
+    .map((line) => (/^[^:\n]{1,100}: .*%20[0-9a-f]{32}\.md/i.test(line) ? linkRelations(line, from, targets) : line))
+    .join('\n');
 }

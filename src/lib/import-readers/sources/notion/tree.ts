@@ -18,7 +18,7 @@ import { contentTypeOf } from '../../zip/files.js';
 import { decodeText, readPageContent } from '../../zip/pages.js';
 import type { ExportFiles } from './archive.js';
 import { csvToMarkdown } from './csv.js';
-import { calloutsToHints, rewriteLinks, type Targets } from './links.js';
+import { calloutsToHints, linkPropertyRelations, linkRelations, rewriteLinks, type Targets } from './links.js';
 import { databaseKey, encodePath, extension, isIdOnly, PAGE_EXTENSIONS, splitId, stem } from './names.js';
 
 type Folder = { path: string; files: string[]; folders: Map<string, Folder> };
@@ -80,7 +80,7 @@ export function notionTree(files: ExportFiles): NotionTree {
       const key = stem(baseName(path));
       const { title } = splitId(key);
       const content = readPageContent(path, files.get(path)!, title);
-      const rewritten = rewriteLinks(calloutsToHints(content.markdown), path, targets);
+      const rewritten = rewriteLinks(linkPropertyRelations(calloutsToHints(content.markdown), path, targets), path, targets);
       const children = sub(key);
       const childItems = children ? itemsOf(children) : [];
       const page: ImportedPage = {
@@ -97,10 +97,15 @@ export function notionTree(files: ExportFiles): NotionTree {
       const childItems = rows ? itemsOf(rows) : [];
       const rowPages = new Map<string, string>();
       for (const item of childItems) if (!rowPages.has(item.title)) rowPages.set(item.title, item.page.source);
-      const markdown = csvToMarkdown(title, decodeText(files.get(path)!), (name) => {
-        const source = rowPages.get(name);
-        return source ? `/${source}` : undefined;
-      });
+      const markdown = csvToMarkdown(
+        title,
+        decodeText(files.get(path)!),
+        (name) => {
+          const source = rowPages.get(name);
+          return source ? `/${source}` : undefined;
+        },
+        (cell) => linkRelations(cell, path, targets),
+      );
       const source = csvSource(path);
       items.push({ page: { source: encodePath(source), markdown, children: sortByTitle(childItems).map((item) => item.page) }, title, path: source });
     }
