@@ -155,6 +155,25 @@ describe('dropbox-paper', () => {
     expect(await c.pages()).toHaveLength(3); // nothing more written
   });
 
+  it('imports a folder of Word documents (Paper’s export of all docs): each a page, their pictures files of their own', async () => {
+    const c = await changeRequest();
+    const folder = await zipOf({
+      'Paper/Team/Design review.docx': await docx('Design review', 'Decisions'),
+      'Paper/Team/Budget.docx': await docx('Budget 2025', 'Numbers'),
+      'Paper/Welcome.md': '# Welcome\n\nStart with the [design review](Team/Design%20review.docx).\n',
+    });
+    const s = await site({ '/paper-export.zip': { type: 'application/zip', body: folder } });
+    const answer = await c.importing(`${s.url}/paper-export.zip`, 'dropbox-paper');
+    expect(answer.body).toMatchObject({ importedResources: 6, totalResources: 6 });
+    const tree = await c.pages();
+    expect(outline(tree)).toEqual([['Team', 'Budget 2025', 'Design review'], 'Welcome']);
+    const [budget, design] = tree[0].pages!;
+    expect(refsWithText(await c.document(tree[1].id))).toEqual([['design review', { kind: 'page', page: design.id }]]);
+    const pictures = await Promise.all([budget, design].map(async (page) => refsWithText(await c.document(page.id)).find(([, ref]) => ref.kind === 'file')![1].file));
+    expect(new Set(pictures).size).toBe(2); // the same picture name, a file each
+    expect(JSON.stringify(await c.document(budget.id))).toContain('Numbers');
+  });
+
   it('refuses what Paper does not export (an HTML page), naming what it reads', async () => {
     const c = await changeRequest();
     const s = await site({ '/page.html': { type: 'text/html', body: '<html><body><h1>Not Paper</h1></body></html>' } });

@@ -1,7 +1,7 @@
 /**
  * What a product's export gives, read whatever its form: a Word document, an HTML page, a markdown
  * file, or a zip of a folder of those. The form is told by the bytes (a zip listing
- * `word/document.xml` is a .docx, another zip a folder; HTML by its content type or its opening
+ * `word/document.xml` is a .docx, another zip a folder of documents, exported-folder.ts; HTML by its content type or its opening
  * tag), not by the URL, since exports are often served as `application/octet-stream`. Used by
  * the `dropbox-paper`, `quip` and `google-docs` sources, each with the forms its product exports.
  */
@@ -10,8 +10,9 @@ import { ImportError } from '../import-error.js';
 import { docxToTreeInPool, htmlToMarkdownInPool } from '../in-pool.js';
 import yauzl, { type ZipFile } from 'yauzl';
 import { DEFAULT_IMPORT_LIMITS, type FetchedResource, type ImportTree, type SourceContext } from '../tree.js';
-import { readZipTree } from '../zip/read-zip-tree.js';
+import { isImagePath } from '../zip/files.js';
 import { DOCX_TYPES, fileName } from './docx.js';
+import { readExportedFolder } from './exported-folder.js';
 import { HTML_TYPES } from './html.js';
 import { decodeText, titleFromUrl } from './text.js';
 import { ZIP_TYPES } from './zip.js';
@@ -84,14 +85,7 @@ export async function readExportedDocument(resource: FetchedResource, context: S
     context.progress(tree.totalResources, tree.totalResources);
     return tree;
   }
-  if (form === 'zip') {
-    return readZipTree(resource.bytes, {
-      limits,
-      signal,
-      progress: (done, total) => context.progress(done, total),
-      ...(options.isAsset ? { isAsset: options.isAsset } : {}),
-    });
-  }
+  if (form === 'zip') return readExportedFolder(resource.bytes, context, options.isAsset ?? isImagePath);
   const page =
     form === 'html'
       ? await (options.html?.(resource, signal) ?? htmlToMarkdownInPool({ bytes: resource.bytes, ...(resource.charset ? { charset: resource.charset } : {}) }, signal))

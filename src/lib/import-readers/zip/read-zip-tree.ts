@@ -17,16 +17,13 @@ export type ReadZipOptions = {
   limits: ImportLimits;
   signal?: AbortSignal;
   progress?: (done: number, total?: number) => void;
-  /** Which non-page paths become files (default: images and `.gitbook/assets/`), e.g. an exporter's attachments folder. */
-  isAsset?: (path: string) => boolean;
 };
 
 export async function readZipTree(bytes: Uint8Array, options: ReadZipOptions): Promise<ImportTree> {
-  const isAsset = options.isAsset ?? isAssetPath;
   const entries = await readZipEntries(bytes, {
     ...options,
     // Only what can become a page, a file or the configuration is inflated.
-    wanted: (path) => hasPageExtension(path) || isAsset(path) || baseName(path) === GITBOOK_YAML,
+    wanted: (path) => hasPageExtension(path) || isAssetPath(path) || baseName(path) === GITBOOK_YAML,
   });
   const { files, config } = layOut(entries);
   const summary = files.get(config.summary);
@@ -34,6 +31,6 @@ export async function readZipTree(bytes: Uint8Array, options: ReadZipOptions): P
   const listed = summary ? await summaryTree(config.summary, decodeText(summary), files) : [];
   const pages = listed.length > 0 ? listed : folderPages(files, config.readme);
   const assets: ImportedFile[] = [];
-  for (const [path, content] of files) if (isAsset(path) && !isPagePath(path)) assets.push(importedFile(path, content));
+  for (const [path, content] of files) if (isAssetPath(path) && !isPagePath(path)) assets.push(importedFile(path, content));
   return { pages: firstPages(pages, options.limits.maxPages), files: assets, totalResources: countPages(pages) + assets.length };
 }
