@@ -15,6 +15,8 @@ import { Document, HeadingLevel, ImageRun, Packer, Paragraph, TextRun } from 'do
 import yazl from 'yazl';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exportUrl } from '../src/lib/import-readers/sources/google-docs/url.js';
+import { readGoogleDocs } from '../src/lib/import-readers/sources/google-docs/index.js';
+import { DEFAULT_IMPORT_LIMITS } from '../src/lib/import-readers/tree.js';
 import { googleDocsHtml } from '../src/lib/import-readers/sources/google-docs/published-html.js';
 import { formOf } from '../src/lib/import-readers/sources/exported-document.js';
 import { gqlOk, http, sdk } from './helpers/clients.js';
@@ -311,6 +313,16 @@ describe('google-docs', () => {
     const s = await site({ '/export.zip': { type: 'application/zip', body: await zipOf({ 'a.md': '# A\n' }) }, '/a.md': { type: 'text/markdown', body: '# A\n' } });
     for (const path of ['/export.zip', '/a.md']) expect((await c.importing(`${s.url}${path}`, 'google-docs')).body.error.message).toMatch(/UNSUPPORTED_CONTENT_TYPE/);
     expect(await c.pages()).toEqual([]);
+  });
+
+  it('refuses the sign-in page Google answers for a document that is not shared', async () => {
+    const context = { fetch: async () => { throw new Error('no fetch'); }, limits: DEFAULT_IMPORT_LIMITS, signal: new AbortController().signal, progress: () => {} };
+    const signIn = { url: 'https://accounts.google.com/v3/signin/identifier', status: 200, contentType: 'text/html', bytes: Buffer.from('<html><body><h1>Sign in</h1></body></html>') };
+    const error = await importFailure(readGoogleDocs(signIn, context, true));
+    expect(error.code).toBe('HTTP_ERROR');
+    expect(error.message).toMatch(/share the document/);
+    // The same page asked for as a published page is read.
+    await expect(readGoogleDocs(signIn, context, false)).resolves.toMatchObject({ pages: [{ title: 'Sign in' }] });
   });
 
   it('tells the forms apart by their bytes', async () => {
