@@ -157,6 +157,16 @@ describe('notion export: reading', () => {
       [url(`${ID.meetings}/${name('Loose', ID.shipIt)}.md`), 'Loose'],
     ]);
     expect(tree.pages[0].children.map(titleOf)).toEqual(['Old page']);
+
+    // A page and a database of the same name: the folder's rows are the children of one of them.
+    const both = await readExport(
+      await zipOf({
+        [`${name('Board', ID.tasks)}.md`]: '# Board\n',
+        [`${name('Board', ID.tasks)}.csv`]: 'Name\nRow\n',
+        [`${name('Board', ID.tasks)}/${name('Row', ID.shipIt)}.md`]: '# Row\n',
+      }),
+    );
+    expect(shape(both.pages)).toEqual([['Board'], ['Board', ['Row']]]);
   });
 });
 

@@ -63,8 +63,9 @@ export function notionTree(files: ExportFiles): NotionTree {
   const itemsOf = (folder: Folder): Item[] => {
     const items: Item[] = [];
     const used = new Set<string>();
+    // A folder is the children of one page: a page and a database of the same name do not share it.
     const sub = (key: string) => {
-      const found = folder.folders.get(key);
+      const found = used.has(key) ? undefined : folder.folders.get(key);
       if (found) used.add(key);
       return found;
     };
