@@ -9,6 +9,7 @@ import { decodeHtml } from '../import-readers/html/charset.js';
 import { htmlToMarkdown, type HtmlMarkdown } from '../import-readers/html/to-markdown.js';
 import { ImportError } from '../import-readers/import-error.js';
 import { docxToTree } from '../import-readers/sources/docx.js';
+import { googleDocsHtml as googleDocsPage } from '../import-readers/sources/google-docs/published-html.js';
 import type { ImportLimits } from '../import-readers/tree.js';
 import { markdownToDocument, relativeTargets, type ContentRef } from '../markdown/index.js';
 import { documentSizeBreach, markdownLimitBreach, type MarkdownLimit } from '../markdown/limits.js';
@@ -62,6 +63,11 @@ export function storeDocument(input: { json: string; keys: boolean }): StoredDoc
 /** An HTML page's bytes → its markdown (html/to-markdown.ts, which never throws). */
 export function html(input: { bytes: Uint8Array; charset?: string; baseUrl?: string }): HtmlMarkdown {
   return htmlToMarkdown(decodeHtml(input.bytes, input.charset), input.baseUrl ? { baseUrl: input.baseUrl } : undefined);
+}
+
+/** A Google Docs page published to the web → its markdown (sources/google-docs/published-html.ts). */
+export function googleDocsHtml(input: { bytes: Uint8Array; charset?: string }): HtmlMarkdown {
+  return googleDocsPage(input);
 }
 
 /** A .docx → its page and pictures; the import's own refusals (a corrupt file, too large) as values. */
