@@ -26,7 +26,8 @@ import { receiveUploadRequest, serveFont } from './http/storage.js';
 import { serveSso } from './http/sso.js';
 import { serveInvitation } from './http/invites.js';
 import { attachSpooled, MultipartInvalid, MultipartTooLarge, spoolDirectory, spoolMultipart, sweepSpool } from './http/multipart-spool.js';
-import { FILE_DOWNLOAD_PATH, FONT_PATH, INVITE_PATH, PDF_DOWNLOAD_PATH, SSO_PATH, UPLOAD_PATH } from './http/paths.js';
+import { FILE_DOWNLOAD_PATH, FONT_PATH, INVITE_PATH, OPENAPI_PATH, PDF_DOWNLOAD_PATH, SSO_PATH, UPLOAD_PATH } from './http/paths.js';
+import { servePublicSpec } from './http/openapi.js';
 import { DEFAULT_MAX_FONT_BYTES as MAX_FONT_UPLOAD_BYTES } from './lib/fonts/index.js';
 import { MAX_FILE_BYTES } from './domain/versions/files/file-input.js';
 import { createGraphQLServer } from './http/yoga.js';
@@ -48,6 +49,9 @@ import { createCors } from './http/cors.js';
 import compression from 'compression';
 import { requestInfo, startRequest, type RequestInfo } from './observability/request-info.js';
 import { siteRouteTemplate } from './observability/site-route.js';
+import { clientOf } from './http/client-address.js';
+import { requestOrigin, type RequestOrigin } from './domain/kernel/request-origin.js';
+import { auditConsumer } from './events/audit-consumer.js';
 import { closePool, configurePool } from './lib/threads/pool.js';
 
 export type App = {
@@ -102,7 +106,7 @@ async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<B
 
 
 /** The route templates (access log, metrics) of the paths routed by prefix: the prefix, then what follows it. */
-const PREFIX_ROUTES = [[FILE_DOWNLOAD_PATH, '{token}'], [UPLOAD_PATH, '{token}'], [FONT_PATH, '{fontId}/{face}'], [INVITE_PATH, '{secret}'], [SSO_PATH, '{providerId}/…']] as const;
+const PREFIX_ROUTES = [[FILE_DOWNLOAD_PATH, '{token}'], [UPLOAD_PATH, '{token}'], [FONT_PATH, '{fontId}/{face}'], [OPENAPI_PATH, '{specId}/…'], [INVITE_PATH, '{secret}'], [SSO_PATH, '{providerId}/…']] as const;
 
 /**
  * `events`: the bus subscriptions read and the outbox dispatcher publishes to; by default one of
@@ -128,7 +132,7 @@ export function buildApp({
   const ownEvents = events ? undefined : createEventBus({ redisUrl: config.redisUrl, logger });
   configurePool({ threads: config.convertThreads, timeoutMs: config.convertTimeoutMs, memoryMb: config.convertMemoryMb });
   events ??= ownEvents!;
-  const dispatcher = startOutboxDispatcher({ db, consumers: [webhookConsumer(), busConsumer(events)], logger, retentionMs: config.outboxRetentionMs });
+  const dispatcher = startOutboxDispatcher({ db, consumers: [auditConsumer(), webhookConsumer(), busConsumer(events)], logger, retentionMs: config.outboxRetentionMs, auditRetentionMs: config.auditRetentionMs });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, logger });
   const contexts = createRequestContexts({ db, config, events, mailer });
   const { authenticate, accessOf } = contexts;
@@ -195,6 +199,7 @@ export function buildApp({
     if (prefixed) info.route = `${req.method} ${prefixed.join('')}`;
     if (pathname.startsWith(PDF_DOWNLOAD_PATH)) return serveExport(req, res, { db, config, accessOf, logger });
     if (pathname.startsWith(FONT_PATH)) return serveFont(req, res, { db, config });
+    if (pathname.startsWith(OPENAPI_PATH)) return servePublicSpec(req, res, { db });
     if (pathname.startsWith(SSO_PATH)) return serveSso(req, res, { db, config, logger }, await readBody(req));
     if (pathname.startsWith(INVITE_PATH)) return serveInvitation(req, res, { db, authenticate }, await readBody(req, 64 * 1024));
     if (pathname.startsWith(UPLOAD_PATH)) return receiveUploadRequest(req, res, { db, config }, await readBody(req, MAX_FONT_UPLOAD_BYTES));
@@ -235,9 +240,20 @@ export function buildApp({
       unanswered.delete(res);
       finished(req, res, info);
     });
-    // Only clients that accept a compressed answer pay for the compression wrapper.
-    if (req.headers['accept-encoding']) compress(req, res, () => respond(req, res, info));
-    else respond(req, res, info);
+    // What the request writes records its client and user agent (the audit log): the pages of
+    // invitations and SSO sign-in are quire's own UI, the rest its API.
+    requestOrigin.run(originOf(req), () => {
+      // Only clients that accept a compressed answer pay for the compression wrapper.
+      if (req.headers['accept-encoding']) compress(req, res, () => respond(req, res, info));
+      else respond(req, res, info);
+    });
+  }
+
+  function originOf(req: IncomingMessage): RequestOrigin {
+    const path = req.url ?? '/';
+    const ui = path.startsWith(INVITE_PATH) || path.startsWith(SSO_PATH);
+    const address = clientOf(req, config.trustProxy).address;
+    return { source: ui ? 'ui' : 'api', clientAddress: address === 'unknown' ? null : address, userAgent: req.headers['user-agent'] ?? null };
   }
 
   function respond(req: IncomingMessage, res: ServerResponse, info: RequestInfo): void {
@@ -273,7 +289,7 @@ export function buildApp({
       // A message over wsMaxMessageBytes closes its connection (1009) as soon as its frame header announces it, unread.
       const wss = new WebSocketServer({ noServer: true, maxPayload: config.wsMaxMessageBytes });
       admitWebSockets(server, wss, { path: '/graphql', maxPerAddress: config.wsMaxConnectionsPerAddress, trustProxy: config.trustProxy, limiter, keyOf: rateLimitKeyOf });
-      sockets = serveGraphQLOverWebSocket(wss, yoga, authenticate, { maxOperations: config.wsMaxSubscriptions, limiter, keyOf: rateLimitKeyOf });
+      sockets = serveGraphQLOverWebSocket(wss, yoga, authenticate, { maxOperations: config.wsMaxSubscriptions, limiter, keyOf: rateLimitKeyOf, originOf });
       await new Promise<void>((resolve, reject) => {
         const refuse = (error: NodeJS.ErrnoException) => reject(new Error(listenFailure(error, port, host)));
         server!.once('error', refuse);

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { isTrustSetting } from './http/client-address.js';
+import { isDnsServerList } from './lib/dns/txt.js';
 import type { WebhookSettings } from './domain/webhooks/settings.js';
 import type { FileStoreKind } from './domain/versions/files/blob-backend.js';
 import type { S3Settings } from './domain/versions/files/s3-settings.js';
@@ -46,6 +47,7 @@ const schema = z.object({
   QUIRE_CONVERT_MEMORY_MB: z.coerce.number().int().min(64).default(512),
   REDIS_URL: z.string().url().optional(),
   QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  QUIRE_DNS_SERVERS: z.string().default('').refine(isDnsServerList, 'a comma-separated list of DNS server addresses, each with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53)'),
   QUIRE_JOB_STALE_SECONDS: z.coerce.number().min(1).default(30),
   QUIRE_JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(JOB_LIMIT_DEFAULTS.maxAttempts),
   QUIRE_JOB_TIME_BUDGET_SECONDS: z.coerce.number().min(1).default(JOB_LIMIT_DEFAULTS.timeBudgetSeconds),
@@ -60,7 +62,9 @@ const schema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//i, 'must start with smtp:// or smtps://').optional(),
   SMTP_FROM: z.string().min(3).optional(),
   QUIRE_INVITE_DAYS: z.coerce.number().min(1).max(365).default(14),
+  QUIRE_ALLOW_ORGANIZATION_CREATION: bool.default(true),
   QUIRE_OUTBOX_RETENTION_DAYS: z.coerce.number().min(0).default(7),
+  QUIRE_AUDIT_RETENTION_DAYS: z.coerce.number().min(0).default(365),
   QUIRE_SAML_PRIVATE_KEY: z.string().includes('PRIVATE KEY').optional(),
   QUIRE_SAML_CERTIFICATE: z.string().includes('CERTIFICATE').optional(),
   QUIRE_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).default(8),
@@ -131,6 +135,8 @@ export type Config = {
   redisUrl?: string;
   /** Whether imports may fetch from loopback, private and link-local addresses (off: refused, against SSRF). */
   fetchAllowPrivateNetworks: boolean;
+  /** DNS servers that verify custom hostnames (`host[:port]`); empty: the system's resolvers. */
+  dnsServers: string[];
   /** A running job whose worker has not said it is alive for this long is taken back and retried. */
   jobStaleMs: number;
   /** Runs of a job (each one stopped by a dead worker, its time budget or an internal error) before it fails for good. */
@@ -150,8 +156,16 @@ export type Config = {
   smtpFrom?: string;
   /** How long an e-mail invitation, and by default an invite link, stays valid. */
   inviteMs: number;
-  /** How long dispatched outbox events are kept (for the audit log) before the hourly sweep deletes them. */
+  /**
+   * Whether signed-in users may create organizations (`POST /orgs`). On by default: only accounts
+   * whose token reaches beyond one organization (made by the operator) can, never invitees or SSO
+   * members (their tokens are confined), so it takes the operator's trust either way.
+   */
+  allowOrganizationCreation: boolean;
+  /** How long dispatched outbox events are kept before the hourly sweep deletes them (the audit log keeps its own rows). */
   outboxRetentionMs: number;
+  /** How long audit events are kept (QUIRE_AUDIT_RETENTION_DAYS, 365) before the hourly sweep deletes them. */
+  auditRetentionMs: number;
   /** PEM key and certificate signing SAML AuthnRequests (both, or neither: then generated once and kept in the database). */
   samlPrivateKey?: string;
   samlCertificate?: string;
@@ -210,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wsMaxSubscriptions: e.QUIRE_WS_MAX_SUBSCRIPTIONS,
     redisUrl: e.REDIS_URL,
     fetchAllowPrivateNetworks: e.QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS,
+    dnsServers: e.QUIRE_DNS_SERVERS.split(',').map((s) => s.trim()).filter(Boolean),
     jobStaleMs: e.QUIRE_JOB_STALE_SECONDS * 1000,
     jobMaxAttempts: e.QUIRE_JOB_MAX_ATTEMPTS,
     jobTimeBudgetMs: e.QUIRE_JOB_TIME_BUDGET_SECONDS * 1000,
@@ -225,7 +240,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
     inviteMs: e.QUIRE_INVITE_DAYS * 24 * 3600 * 1000,
+    allowOrganizationCreation: e.QUIRE_ALLOW_ORGANIZATION_CREATION,
     outboxRetentionMs: e.QUIRE_OUTBOX_RETENTION_DAYS * 24 * 3600 * 1000,
+    auditRetentionMs: e.QUIRE_AUDIT_RETENTION_DAYS * 24 * 3600 * 1000,
     samlPrivateKey: e.QUIRE_SAML_PRIVATE_KEY,
     samlCertificate: e.QUIRE_SAML_CERTIFICATE,
     webhooks: {

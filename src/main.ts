@@ -5,6 +5,7 @@
  * Flags are parsed strictly: an unknown one is a usage error, never ignored; `--help` prints the
  * command's usage and does nothing else.
  */
+import { requestOrigin } from './domain/kernel/request-origin.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadConfig } from './config.js';
 import { AppError } from './lib/errors.js';
@@ -107,6 +108,9 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const [sub, ...rest] = parsed.positionals;
+  // What an operator's command writes (admin, members…) is the CLI's in the audit log; a server
+  // and a worker set their own origins (each request; jobs none).
+  if (name !== 'serve' && name !== 'worker') requestOrigin.setForProcess({ source: 'script', clientAddress: null, userAgent: null });
   try {
     await command.run(sub, rest, parsed.values);
   } catch (error) {

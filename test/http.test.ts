@@ -39,7 +39,7 @@ describe('HTTP surface', () => {
     expect((await missing.json()).error.code).toBe(404);
     const method = await fetch(`${server.url}/v1/orgs`, { method: 'DELETE', headers: { authorization: 'Bearer x' } });
     expect(method.status).toBe(405);
-    expect(method.headers.get('allow')).toBe('GET');
+    expect(method.headers.get('allow')).toBe('GET, POST');
   });
 
   it('answers documented paths it does not serve yet with 501, and the caller with GET /user', async () => {

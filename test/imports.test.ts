@@ -167,8 +167,6 @@ describe('REST imports', () => {
   it('refuses bad input with a 400 naming the field, third-party sources included', async () => {
     const { owner, base } = await changeRequest();
     const cases: [unknown, string][] = [
-      [{ url: 'http://x.test/a.md', source: 'notion' }, 'source'],
-      [{ url: 'http://x.test/a.md', source: 'google-docs' }, 'source'],
       [{ url: 'http://x.test/a.md', source: 'pdf' }, 'source'],
       [{ url: 'ftp://x.test/a.md', source: 'markdown' }, 'url'],
       [{ url: 'not a url', source: 'markdown' }, 'url'],

@@ -67,14 +67,14 @@ export async function admin(config: Config, sub: string | undefined, values: Val
       const days = values['expires-in-days'];
       const expiresAt = days === undefined ? undefined : new Date(Date.now() + Number(days) * 86_400_000);
       const user = await userByEmail(database.db, required(values, 'email'));
-      const { token, record } = await createToken(database.db, { userId: user.id }, { name: values.name, expiresAt });
+      const { token, record } = await createToken(database.db, { userId: user.id }, { name: values.name, expiresAt }, null);
       out = { token, apiToken: record };
     } else if (sub === 'list-tokens') {
       const user = await userByEmail(database.db, required(values, 'email'));
       out = { apiTokens: await listTokens(database.db, { userId: user.id }) };
     } else {
       const user = await userByEmail(database.db, required(values, 'email'));
-      await revokeToken(database.db, { userId: user.id }, required(values, 'id'));
+      await revokeToken(database.db, { userId: user.id }, required(values, 'id'), null);
       out = { revoked: values.id };
     }
     process.stdout.write(`${JSON.stringify(out)}\n`);

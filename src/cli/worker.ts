@@ -4,6 +4,7 @@ import { createEventBus } from '../events/bus.js';
 import { busConsumer } from '../events/outbox-consumer.js';
 import { startOutboxDispatcher } from '../events/outbox-dispatcher.js';
 import { webhookConsumer } from '../events/webhook-consumer.js';
+import { auditConsumer } from '../events/audit-consumer.js';
 import { startWorker } from '../jobs/worker.js';
 import { createLogger } from '../observability/logger.js';
 import { startupSummary } from '../observability/startup-summary.js';
@@ -19,7 +20,7 @@ export async function worker(config: Config): Promise<void> {
   if (!config.redisUrl) logger.warn('REDIS_URL is not set: subscribers on other processes will not see job progress as it happens');
   // With Redis, this worker dispatches the events of its writes itself (to every instance's
   // subscribers). Without it, it could tell no subscriber: the servers dispatch them instead.
-  const dispatcher = config.redisUrl ? startOutboxDispatcher({ db: database.db, consumers: [webhookConsumer(), busConsumer(events)], logger, retentionMs: config.outboxRetentionMs }) : null;
+  const dispatcher = config.redisUrl ? startOutboxDispatcher({ db: database.db, consumers: [auditConsumer(), webhookConsumer(), busConsumer(events)], logger, retentionMs: config.outboxRetentionMs, auditRetentionMs: config.auditRetentionMs }) : null;
   const runner = await startWorker(database.url, { db: database.db, events, logger, config });
   logger.info('worker running');
   const shutdown = async () => {

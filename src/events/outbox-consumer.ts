@@ -1,7 +1,7 @@
 /**
  * What the outbox dispatcher hands its events to. A consumer is registered once, at start-up
- * (outbox-dispatcher.ts `consumers`): today the event bus (subscriptions, below); the webhooks
- * will add one that enqueues their deliveries. A write never knows its consumers.
+ * (outbox-dispatcher.ts `consumers`): the audit log (audit-consumer.ts), the webhooks
+ * (webhook-consumer.ts) and the event bus (subscriptions, below). A write never knows its consumers.
  *
  * `consume` runs inside the transaction that claimed the events and marks them dispatched: what
  * it writes through `tx` (say, deliveries to make) commits with the claim, and if it throws, or
@@ -12,7 +12,14 @@ import type { Prisma } from '../generated/prisma/client.js';
 import type { EventBus, OrganizationEvent } from './bus.js';
 
 /** An outbox row as a dispatcher claimed it: the event, its place in the outbox and its time. */
-export type OutboxEventRow = Omit<OrganizationEvent, 'at'> & { seq: bigint; createdAt: Date };
+export type OutboxEventRow = Omit<OrganizationEvent, 'at'> & {
+  seq: bigint;
+  createdAt: Date;
+  /** Where its write came from (kernel/request-origin.ts): for the audit log, never told to subscribers. */
+  clientAddress?: string | null;
+  userAgent?: string | null;
+  source?: string | null;
+};
 
 export interface OutboxConsumer {
   /** For the logs. */

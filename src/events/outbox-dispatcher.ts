@@ -13,7 +13,7 @@
  * same database client) or process (`outboxOrigin`), which takes those rows at once — so without Redis, a write still reaches the
  * subscribers of the instance that made it, as it always did; a notification naming none (the
  * CLI, a worker without Redis) is taken by whichever dispatcher claims first. The poll takes any
- * row left waiting longer than `graceMs`. Dispatched rows are deleted after the retention period.
+ * row left waiting longer than `graceMs`. Dispatched rows are deleted after the retention period, audit rows after theirs.
  */
 import { randomUUID } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client.js';
@@ -24,6 +24,7 @@ import { createOutageLog } from './outage-log.js';
 import type { OutboxConsumer, OutboxEventRow } from './outbox-consumer.js';
 import { listenToOutbox, type OutboxListener } from './outbox-listener.js';
 import { deleteDispatchedEvents } from './outbox-retention.js';
+import { deleteExpiredAuditEvents } from '../domain/audit/record.js';
 
 export type OutboxDispatcherOptions = {
   /** The database (its connection string: the dispatcher opens two connections of its own). */
@@ -38,6 +39,8 @@ export type OutboxDispatcherOptions = {
   batch?: number;
   /** How long dispatched rows are kept (QUIRE_OUTBOX_RETENTION_DAYS); swept hourly. */
   retentionMs: number;
+  /** How long audit rows are kept (QUIRE_AUDIT_RETENTION_DAYS); swept with the outbox. */
+  auditRetentionMs?: number;
 };
 
 export type OutboxDispatcher = {
@@ -45,7 +48,7 @@ export type OutboxDispatcher = {
   readonly tag: string;
   /** Claims and delivers what is waiting now (the named rows, or any past the grace period). */
   dispatch(what?: { ids?: readonly string[]; waitingMs?: number }): Promise<number>;
-  /** Deletes dispatched rows past the retention period; answers how many. */
+  /** Deletes dispatched rows, and audit rows, past their retention periods; answers how many. */
   sweep(): Promise<number>;
   stop(): Promise<void>;
 };
@@ -76,7 +79,7 @@ export function startOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDisp
     return db.$transaction(async (tx) => {
       const which = ids ? Prisma.sql`AND "id" = ANY(${[...ids]}::text[])` : Prisma.sql`AND "createdAt" <= now() - make_interval(secs => ${(waitingMs ?? 0) / 1000})`;
       const rows = await tx.$queryRaw<OutboxEventRow[]>`
-        SELECT "id", "seq", "kind", "organizationId", "subjectId", "spaceId", "siteId", "actorId", "data", "createdAt"
+        SELECT "id", "seq", "kind", "organizationId", "subjectId", "spaceId", "siteId", "actorId", "data", "createdAt", "clientAddress", "userAgent", "source"
         FROM "OutboxEvent" WHERE "dispatchedAt" IS NULL ${which}
         ORDER BY "seq" LIMIT ${batch} FOR UPDATE SKIP LOCKED`;
       if (!rows.length) return 0;
@@ -151,7 +154,8 @@ export function startOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDisp
   poll.unref();
   async function sweep(): Promise<number> {
     try {
-      return await deleteDispatchedEvents(db, opts.retentionMs);
+      const audit = opts.auditRetentionMs === undefined ? 0 : await deleteExpiredAuditEvents(db, opts.auditRetentionMs);
+      return audit + (await deleteDispatchedEvents(db, opts.retentionMs));
     } catch (error) {
       if (!stopped) outage.failed('retention sweep', error as Error);
       return 0;

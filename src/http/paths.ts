@@ -19,6 +19,9 @@ export const SSO_PATH = '/sso/saml/';
 /** A change request's PDF (http/exports.ts): `/exports/pdf/{signed token}`. */
 export const PDF_DOWNLOAD_PATH = '/exports/pdf/';
 
+/** A public OpenAPI specification given as text (http/openapi.ts): `/openapi/{specId}` (its latest version), `…/{versionId}`. */
+export const OPENAPI_PATH = '/openapi/';
+
 /** Builds a URL of this server from what follows its path's prefix. */
 export type UrlOf = (tokenOrId: string) => string;
 
@@ -29,6 +32,8 @@ export type Links = {
   pdf: UrlOf;
   /** A custom font's face: `{fontId}/{weight}.{format}`. */
   font: UrlOf;
+  /** A public OpenAPI specification: `{specId}` or `{specId}/{versionId}`. */
+  openapi: UrlOf;
   /** Where a SAML identity provider reaches this server for one provider of an organization. */
   samlService: (provider: { id: string }) => SamlService;
 };
@@ -41,6 +46,7 @@ export function linksAt(publicUrl: string): Links {
     invite: (secret) => `${publicUrl}${INVITE_PATH}${secret}`,
     pdf: (token) => `${publicUrl}${PDF_DOWNLOAD_PATH}${token}`,
     font: (face) => `${publicUrl}${FONT_PATH}${face}`,
+    openapi: (spec) => `${publicUrl}${OPENAPI_PATH}${spec}`,
     samlService: (provider) => ({
       acsURL: `${publicUrl}${SSO_PATH}${provider.id}/acs`,
       startURL: `${publicUrl}${SSO_PATH}${provider.id}/start`,

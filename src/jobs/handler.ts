@@ -18,7 +18,7 @@ export type JobServices = {
   logger: Logger;
   config: Pick<
     Config,
-    'dataDir' | 'fileStore' | 's3' | 'fileGcGraceMs' | 'fileGcIntervalMs' | 'fetchAllowPrivateNetworks' | 'jobStaleMs' | 'jobMaxAttempts' | 'jobTimeBudgetMs' | 'secret' | 'gitCommitter' | 'gitLimits' | 'publicUrl' | 'appUrl' | 'smtpUrl' | 'smtpFrom' | 'webhooks'
+    'dataDir' | 'fileStore' | 's3' | 'fileGcGraceMs' | 'fileGcIntervalMs' | 'fetchAllowPrivateNetworks' | 'jobStaleMs' | 'jobMaxAttempts' | 'jobTimeBudgetMs' | 'secret' | 'gitCommitter' | 'gitLimits' | 'publicUrl' | 'appUrl' | 'smtpUrl' | 'smtpFrom' | 'webhooks' | 'dnsServers'
   >;
   /** Outgoing mail (mentions, webhook endpoints turned off); the worker makes one from the config when not given. */
   mailer?: Mailer;

@@ -10,6 +10,7 @@ import { RUN_JOB_TASK } from '../domain/work/jobs/enqueue.js';
 import { createMailer } from '../domain/people/mail/index.js';
 import { schedulePurges } from '../domain/content/spaces/trash.js';
 import { MENTION_MAIL_TASK } from '../domain/comments/mentions.js';
+import { checkPendingClaims } from '../domain/publishing/hostnames/custom-hostnames.js';
 import { runGitSync } from './handlers/git-sync.js';
 import { runImport } from './handlers/import.js';
 import { sendMentionMail } from './handlers/mention-mail.js';
@@ -44,10 +45,18 @@ export function taskList(services: JobServices): TaskList {
     },
     [MENTION_MAIL_TASK]: sendMentionMail(services),
     [FILE_GC_TASK]: fileGcTask(services),
+    /** Checks the DNS records of custom hostname claims not proven yet (custom-hostnames.ts). */
+    check_custom_hostnames: async () => {
+      const proven = await checkPendingClaims(services.db, { servers: services.config.dnsServers });
+      if (proven) services.logger.info({ proven }, 'verified custom hostnames');
+    },
   };
 }
 
-const CRON = [{ task: 'purge_deleted_spaces', match: '7 * * * *', options: { backfillPeriod: 0 } }];
+const CRON = [
+  { task: 'purge_deleted_spaces', match: '7 * * * *', options: { backfillPeriod: 0 } },
+  { task: 'check_custom_hostnames', match: '*/5 * * * *', options: { backfillPeriod: 0 } },
+];
 
 /** Jobs run at once per worker process (imports, copies, git sync, OpenAPI processing, mail). */
 const JOB_CONCURRENCY = 2;

@@ -14,7 +14,7 @@ import { entityIn } from '../domain/versions/revisions/read.js';
 import { sectionBaseUrl, siteSpaceBaseUrl } from './urls.js';
 import type { Reply } from './reply.js';
 
-type SiteUrlFields = Pick<Site, 'id' | 'hostname' | 'defaultSectionId' | 'defaultSiteSpaceId'>;
+type SiteUrlFields = Pick<Site, 'id' | 'hostname' | 'hostnameVerifiedAt' | 'defaultSectionId' | 'defaultSiteSpaceId'>;
 
 /** Where a destination points now (null: the section, site space or page it named is gone). */
 export async function destinationUrl(db: Db, publicUrl: string, site: SiteUrlFields, destination: RedirectDestination): Promise<string | null> {

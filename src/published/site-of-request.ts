@@ -7,25 +7,45 @@ import type { Site } from '../generated/prisma/client.js';
 import { PUBLISHED_PREFIX } from './urls.js';
 import { SITE_HOSTNAME } from '../domain/publishing/sites/sites.js';
 
-/** Which site answers on a hostname (null: none), remembered for a few seconds. */
+/**
+ * Which site answers on a hostname: only a verified claim's (custom-hostnames.ts), remembered for
+ * a few seconds. A hostname with none is looked up again each time (a primary-key read), so a
+ * claim answers as soon as it is verified.
+ */
 const hostSites = new LRUCache<string, string>({ max: 10_000, ttl: 10_000, allowStale: false });
-const NO_SITE = '';
+
+/**
+ * The site verified on `host`: the remembered site's row (which says whether its claim still holds,
+ * so a hostname removed or changed stops at once), else the hostname's verified claim, remembered.
+ */
+async function verifiedSite(db: Db, host: string, remembered: string | undefined): Promise<Site | null> {
+  let siteId = remembered;
+  if (siteId === undefined) {
+    hostSites.delete(host);
+    siteId = (await db.verifiedHostname.findUnique({ where: { hostname: host }, select: { siteId: true } }))?.siteId;
+    if (!siteId) return null;
+    hostSites.set(host, siteId);
+  }
+  const site = await db.site.findUnique({ where: { id: siteId } });
+  return site?.hostname === host && site.hostnameVerifiedAt ? site : null;
+}
 
 /** The site a request names, and the rest of its path (segments, decoded). */
-export async function siteOf(db: Db, req: IncomingMessage, pathname: string, config: Config): Promise<{ site: Site | null; sitePath: string; segments: string[] } | null> {
+export function siteOf(db: Db, req: IncomingMessage, pathname: string, config: Config) {
+  return siteAt(db, (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, ''), pathname, config);
+}
+
+/** The site a URL's host (without port) and path name: `/sites/{siteId}/…` on any host, or the root of a verified custom hostname. */
+export async function siteAt(db: Db, host: string, pathname: string, config: Config): Promise<{ site: Site | null; sitePath: string; segments: string[] } | null> {
   const decode = (s: string) => decodeURIComponent(s);
   if (pathname.startsWith(`${PUBLISHED_PREFIX}/`)) {
     const [siteId = '', ...segments] = pathname.slice(PUBLISHED_PREFIX.length + 1).split('/').filter(Boolean).map(decode);
     const site = siteId.length <= 64 ? await db.site.findUnique({ where: { id: siteId } }) : null;
     return { site, sitePath: `${PUBLISHED_PREFIX}/${siteId}`, segments };
   }
-  const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
   // Site hostnames have three labels or more (the public document's pattern): any other host
   // (the API's own, an address, localhost) is not looked up.
   if (!SITE_HOSTNAME.test(host) || host === new URL(config.publicUrl).hostname) return null;
-  let siteId = hostSites.get(host);
-  if (siteId === undefined) hostSites.set(host, (siteId = (await db.site.findUnique({ where: { hostname: host }, select: { id: true } }))?.id ?? NO_SITE));
-  const site = siteId ? await db.site.findUnique({ where: { id: siteId } }) : null;
+  const site = (await verifiedSite(db, host, hostSites.get(host))) ?? (hostSites.has(host) ? await verifiedSite(db, host, undefined) : null);
   return site ? { site, sitePath: '', segments: pathname.split('/').filter(Boolean).map(decode) } : null;
 }
-

@@ -8,13 +8,15 @@ import type { Site, SiteSection, SiteShareLink, SiteSpace } from '../generated/p
 
 export const PUBLISHED_PREFIX = '/sites';
 
-/** The site's base URL, without a trailing slash. */
-export function siteBaseUrl(publicUrl: string, site: Pick<Site, 'id' | 'hostname'>): string {
-  if (site.hostname) return `${new URL(publicUrl).protocol}//${site.hostname}`;
+type SiteHost = Pick<Site, 'id' | 'hostname' | 'hostnameVerifiedAt'>;
+
+/** The site's base URL, without a trailing slash: on its custom hostname once verified. */
+export function siteBaseUrl(publicUrl: string, site: SiteHost): string {
+  if (site.hostname && site.hostnameVerifiedAt) return `${new URL(publicUrl).protocol}//${site.hostname}`;
   return `${publicUrl}${PUBLISHED_PREFIX}/${site.id}`;
 }
 
-export function sectionBaseUrl(publicUrl: string, site: Pick<Site, 'id' | 'hostname' | 'defaultSectionId'>, section: Pick<SiteSection, 'id' | 'path'>): string {
+export function sectionBaseUrl(publicUrl: string, site: SiteHost & Pick<Site, 'defaultSectionId'>, section: Pick<SiteSection, 'id' | 'path'>): string {
   const base = siteBaseUrl(publicUrl, site);
   return section.id === site.defaultSectionId ? base : `${base}/${encodeURIComponent(section.path)}`;
 }
@@ -22,7 +24,7 @@ export function sectionBaseUrl(publicUrl: string, site: Pick<Site, 'id' | 'hostn
 /** A site space's base URL (`section` null: at the site's root). */
 export function siteSpaceBaseUrl(
   publicUrl: string,
-  site: Pick<Site, 'id' | 'hostname' | 'defaultSectionId' | 'defaultSiteSpaceId'>,
+  site: SiteHost & Pick<Site, 'defaultSectionId' | 'defaultSiteSpaceId'>,
   section: Pick<SiteSection, 'id' | 'path' | 'defaultSiteSpaceId'> | null,
   siteSpace: Pick<SiteSpace, 'id' | 'path'>,
 ): string {
@@ -31,5 +33,5 @@ export function siteSpaceBaseUrl(
   return isDefault ? base : `${base}/${encodeURIComponent(siteSpace.path)}`;
 }
 
-export const shareLinkUrl = (publicUrl: string, site: Pick<Site, 'id' | 'hostname'>, link: Pick<SiteShareLink, 'key'>) =>
+export const shareLinkUrl = (publicUrl: string, site: SiteHost, link: Pick<SiteShareLink, 'key'>) =>
   `${siteBaseUrl(publicUrl, site)}/?shareKey=${encodeURIComponent(link.key)}`;

@@ -46,6 +46,8 @@ export const presentOrganization = (o: Obj) => ({
   sso: o.sso,
   ai: o.ai,
   inviteLinks: o.inviteLinks,
+  // The audit log is served to every organization (its admins read it: GET …/audit-events).
+  auditLogs: true,
   plan: o.plan,
   trial: o.trial,
   mergeRules: o.mergeRules,

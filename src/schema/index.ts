@@ -30,6 +30,7 @@ import './types/team.js';
 import './types/team-mutations.js';
 import './types/organization-events.js';
 import './types/job.js';
+import './types/import-run.js';
 import './types/git-sync.js';
 import './types/site.js';
 import './types/site-mutations.js';
@@ -44,5 +45,8 @@ import './types/saml-provider.js';
 import './types/invite.js';
 import './types/api-token.js';
 import './types/webhook.js';
+import './types/audit-event.js';
+import './types/custom-hostname.js';
+import './types/urls.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

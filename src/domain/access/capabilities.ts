@@ -99,6 +99,8 @@ export const ORGANIZATION_RULES = {
   manageSso: 'admin',
   /** Webhook endpoints: register, change, rotate their secrets, read and re-send their deliveries. */
   manageWebhooks: 'admin',
+  /** The audit log: its events and the list of its actions. */
+  readAuditLog: 'admin',
 } as const satisfies Record<string, OrgRequirement>;
 
 /**
@@ -120,8 +122,8 @@ export const JOB_RULES = { view: 'view', cancel: 'edit' } as const satisfies Rec
 export const SITE_RULES = {
   /**
    * See the site and read it through the management API: settings, structure (external links
-   * included), customization, share links, redirects; search its content (`POST …/search`, what
-   * its published search finds).
+   * included), customization, share links, redirects, its custom hostname claim; resolve its
+   * published URLs; search its content (`POST …/search`, what its published search finds).
    */
   view: { role: 'read' },
   /** Edit content and create draft content in the site (the public `permissions.edit`; quire has no site-level drafts yet). */
@@ -134,8 +136,8 @@ export const SITE_RULES = {
   structure: { role: 'create' },
   /**
    * Its settings (title, visibility, hostname, default level, defaults), customization, publishing,
-   * share links, redirects, how visitors authenticate (the publishing auth: its key, fallback and
-   * sign-out URLs, key rotation); delete it.
+   * share links, redirects, its custom hostname (check, remove), how visitors authenticate (the
+   * publishing auth: its key, fallback and sign-out URLs, key rotation); delete it.
    */
   manage: { role: 'admin' },
   /**

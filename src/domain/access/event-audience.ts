@@ -52,6 +52,8 @@ export const EVENT_AUDIENCES = {
   openApiSpec: { requires: 'viewOpenAPISpecs' },
   translation: { requires: 'viewTranslations' },
   customFont: { requires: 'viewFonts' },
+  /** API tokens issued and revoked: organization admins (who manage members). */
+  apiToken: { requires: 'manageMembers' },
   /** Webhook endpoints: organization admins (who manage them). */
   webhookEndpoint: { requires: 'update' },
 } as const satisfies Record<string, Audience>;

@@ -64,21 +64,25 @@ async function upsertGrant(tx: Tx, content: ContentRef, grantee: Grantee, role: 
  * A change of grants on the content: `share` on it, checked again inside the transaction; it
  * records `permissionsUpdated` (told to who can view the content).
  */
-async function grantWrite(db: Db, access: Access, contentId: string, work: (tx: Tx, content: ContentRef) => Promise<void>): Promise<void> {
+async function grantWrite(db: Db, access: Access, contentId: string, change: GrantChange | undefined, work: (tx: Tx, content: ContentRef) => Promise<void>): Promise<void> {
   const check = (a: Access) => requireContent(a, contentId, 'share');
   await guardedWrite(db, { access, organizations: (content) => [content.organizationId], mode: 'change', check }, async (tx, content) => {
     await work(tx, content);
-    await recordEvents(tx, permissionsUpdated(content, access.userId));
+    await recordEvents(tx, permissionsUpdated(content, access.userId, change));
   });
 }
 
+/** Who was given which role (null: whose grant was removed), for the event's facts (the audit log). */
+type GrantChange = { users: string[]; teams: string[]; role: Role | null };
+
 /** The event of a change of grants on a space (told to who can view it) or a collection. */
-export const permissionsUpdated = (content: ContentRef, actorId: string | null): EventRecord => ({
+export const permissionsUpdated = (content: ContentRef, actorId: string | null, change?: GrantChange): EventRecord => ({
   kind: 'permissionsUpdated',
   organizationId: content.organizationId,
   subjectId: content.id,
   spaceId: content.kind === 'space' ? content.id : null,
   actorId,
+  ...(change ? { data: change } : {}),
 });
 
 /** Grants `role` to each user and team, replacing a previous grant of theirs on the content. */
@@ -88,7 +92,8 @@ export async function inviteToContent(db: Db, access: Access, contentId: string,
     ...[...new Set(data.users ?? [])].map((id) => ({ kind: 'user' as const, id })),
     ...[...new Set(data.teams ?? [])].map((id) => ({ kind: 'team' as const, id })),
   ];
-  await grantWrite(db, access, contentId, async (tx, content) => {
+  const change = { users: grantees.filter((g) => g.kind === 'user').map((g) => g.id), teams: grantees.filter((g) => g.kind === 'team').map((g) => g.id), role: data.role };
+  await grantWrite(db, access, contentId, change, async (tx, content) => {
     await requireGrantees(tx, content.organizationId, grantees);
     for (const g of grantees) await upsertGrant(tx, content, g, data.role);
   });
@@ -101,7 +106,8 @@ export async function inviteToContent(db: Db, access: Access, contentId: string,
  */
 export async function setGrant(db: Db, access: Access, contentId: string, grantee: Grantee, rawRole: Role | null | undefined): Promise<string> {
   const { role } = parseInput(z.object({ role: roleSchema.nullish() }), { role: rawRole });
-  await grantWrite(db, access, contentId, async (tx, content) => {
+  const change = role === undefined ? undefined : { users: grantee.kind === 'user' ? [grantee.id] : [], teams: grantee.kind === 'team' ? [grantee.id] : [], role };
+  await grantWrite(db, access, contentId, change, async (tx, content) => {
     if (role === null) {
       await tx.contentPermission.deleteMany({ where: columns(content, grantee) });
       return;

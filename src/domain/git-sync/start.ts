@@ -87,7 +87,9 @@ export async function startGitSync(
       update: { ...target, ...operation, ...restart },
     });
     if (retargets) await tx.gitSyncBlob.deleteMany({ where: { spaceId } });
-    await recordEvents(tx, [{ kind: 'spaceGitSyncStarted', organizationId: space.organizationId, subjectId: spaceId, spaceId, actorId: access.userId, data: { direction, jobId: job.id } }]);
+    // A first sync, or one pointed elsewhere, sets the space's git settings (the audit log says where to).
+    const configured = !current || retargets ? { configured: true, url: target.url, ref: target.ref, projectDirectory: target.projectDirectory } : {};
+    await recordEvents(tx, [{ kind: 'spaceGitSyncStarted', organizationId: space.organizationId, subjectId: spaceId, spaceId, actorId: access.userId, data: { direction, jobId: job.id, ...configured } }]);
     return job;
   });
 }

@@ -4,6 +4,7 @@
  * included); webhooks and the audit log will read the same names.
  */
 export const EVENT_KINDS = {
+  organizationCreated: 'The organization was created by a user (`POST /orgs`), who became its first admin.',
   organizationUpdated: 'The organization\'s settings changed.',
   spaceCreated: 'A space was created, or copied (the copy, `data.duplicateOf`: the original; recorded by the copying job).',
   spaceUpdated: 'A space\'s settings changed.',
@@ -11,7 +12,7 @@ export const EVENT_KINDS = {
   spaceDeleted: 'A space went to the trash.',
   spaceRestored: 'A space came back from the trash.',
   spacePurged: 'A space past its seven days in the trash was removed for good, with everything in it (told to organization admins).',
-  spaceGitSyncStarted: 'A git import or export of the space was queued (`data.direction`, `data.jobId`).',
+  spaceGitSyncStarted: 'A git import or export of the space was queued (`data.direction`, `data.jobId`); `data.configured` (with `url`, `ref`, `projectDirectory`) when it set the space\'s repository, branch or directory.',
   spaceGitSyncCompleted: 'A git import or export of the space ended: `data.direction`, `data.state` (success, failure, timeout), `data.commitId`, `data.revisionId` when content changed, `data.changeRequestId` when a conflict was parked in a change request.',
   spaceTransferred: 'A space moved to another organization: told to the one it joined (`data.fromOrganizationId`) and to the one it left (`data.toOrganizationId`, without `spaceId`).',
   collectionCreated: 'A collection was created.',
@@ -19,8 +20,8 @@ export const EVENT_KINDS = {
   collectionMoved: 'A collection moved within its organization.',
   collectionDeleted: 'A collection was deleted.',
   collectionTransferred: 'A collection moved to another organization: told to the one it joined (`data.fromOrganizationId`) and to the one it left (`data.toOrganizationId`).',
-  permissionsUpdated: 'Who may read or write a space or collection changed.',
-  memberUpdated: 'A member joined (an invite, SSO, the CLI), or a member\'s role or SSO changed (`subjectId`: the user).',
+  permissionsUpdated: 'Who may read or write a space or collection changed (`data.users`, `data.teams`: whose grant; `data.role`: the role given, null when removed; absent when a member joined through an invite link).',
+  memberUpdated: 'A member joined (an invite, SSO, the CLI), or a member\'s role or SSO changed (`subjectId`: the user; `data.role` and `data.previousRole` when an admin changed the role, `data.sso` when one set SSO).',
   memberRemoved: 'A member was removed from the organization (`subjectId`: the user).',
   teamCreated: 'A team was created.',
   teamUpdated: 'A team\'s name or members changed.',
@@ -80,7 +81,7 @@ export const EVENT_KINDS = {
   ssoProviderUpdated: 'A SAML provider\'s settings changed (`data.fields`).',
   ssoProviderDeleted: 'A SAML provider was deleted.',
   openApiSpecCreated: 'An OpenAPI specification was created (`data.slug`); its processing is queued.',
-  openApiSpecUpdated: 'An OpenAPI specification\'s source was replaced (`data.slug`); its processing is queued.',
+  openApiSpecUpdated: 'An OpenAPI specification\'s source was replaced (`data.slug`; its processing is queued), or its visibility changed (`data.fields`: visibility).',
   openApiSpecDeleted: 'An OpenAPI specification was deleted (`data.slug`).',
   openApiSpecProcessed: 'An OpenAPI specification\'s processing ended: `data.outcome` succeeded (`versionId`, `newVersion`) or failed (`errorCode`).',
   translationCreated: 'Translation settings were created.',
@@ -89,6 +90,9 @@ export const EVENT_KINDS = {
   customFontCreated: 'A custom font was created.',
   customFontUpdated: 'A custom font\'s family or faces changed.',
   customFontDeleted: 'A custom font was deleted.',
+  // API tokens (organization admins): told to each organization the token reaches — the one it is confined to, else every one its holder is an active member of.
+  apiTokenCreated: 'An API token was issued to a member — by the API, SAML sign-in, an invitation or the CLI, but not the first token of an account the CLI creates (`subjectId`: the token; `data.userId`, `data.name`, `data.confined`, `data.sso` when issued by SAML sign-in, `data.expiresAt`).',
+  apiTokenRevoked: 'A member\'s API token was revoked (`subjectId`: the token; `data.userId`, `data.name`).',
   // Webhook endpoints (organization admins).
   webhookEndpointCreated: 'A webhook endpoint was registered.',
   webhookEndpointUpdated: 'A webhook endpoint\'s address, events or state changed, or its secret was rotated (`data.fields`).',

@@ -14,6 +14,7 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { OrganizationEventKind } from './event-kinds.js';
 import { newId } from './ids.js';
+import { requestOrigin } from './request-origin.js';
 
 /** The channel a recording transaction notifies: delivered by PostgreSQL only when it commits. */
 export const OUTBOX_CHANNEL = 'quire_outbox';
@@ -68,10 +69,14 @@ export function parseNotification(payload: string): { tag: string; ids: string[]
   return { tag, ids: ids ? ids.split(',') : [] };
 }
 
-/** Records events in `tx` (the write's own transaction). Returns their stable IDs. */
+/**
+ * Records events in `tx` (the write's own transaction), with where the write came from (the
+ * request's client address and user agent, kernel/request-origin.ts). Returns their stable IDs.
+ */
 export async function recordEvents(tx: Prisma.TransactionClient, events: EventRecord | EventRecord[]): Promise<string[]> {
   const list = Array.isArray(events) ? events : [events];
   if (list.length === 0) return [];
+  const origin = requestOrigin.current();
   const rows = list.map((e) => ({
     id: newId('OutboxEvent'),
     kind: e.kind,
@@ -81,6 +86,9 @@ export async function recordEvents(tx: Prisma.TransactionClient, events: EventRe
     siteId: e.siteId ?? null,
     actorId: e.actorId,
     data: e.data,
+    clientAddress: origin?.clientAddress ?? null,
+    userAgent: origin?.userAgent ?? null,
+    source: origin?.source ?? null,
   }));
   await tx.outboxEvent.createMany({ data: rows });
   const ids = rows.map((r) => r.id);

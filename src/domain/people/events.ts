@@ -12,6 +12,13 @@ const actorOf = (actor: Actor) => actor?.userId ?? null;
 
 export const organizationUpdated = (organizationId: string, actor: Actor): EventRecord => ({ kind: 'organizationUpdated', organizationId, subjectId: organizationId, actorId: actorOf(actor) });
 
-export const memberEvent = (kind: 'memberUpdated' | 'memberRemoved', organizationId: string, userId: string, actor: Actor): EventRecord => ({ kind, organizationId, subjectId: userId, actorId: actorOf(actor) });
+/** `data`: what changed, when it is known (`{ role, previousRole }`, `{ sso: true }`). */
+export const memberEvent = (kind: 'memberUpdated' | 'memberRemoved', organizationId: string, userId: string, actor: Actor, data?: EventRecord['data']): EventRecord => ({
+  kind,
+  organizationId,
+  subjectId: userId,
+  actorId: actorOf(actor),
+  ...(data ? { data } : {}),
+});
 
 export const teamEvent = (kind: 'teamCreated' | 'teamUpdated' | 'teamDeleted', organizationId: string, teamId: string, actor: Actor): EventRecord => ({ kind, organizationId, subjectId: teamId, actorId: actorOf(actor) });

@@ -11,7 +11,7 @@ import { acceptFile } from '../../domain/versions/files/file-input.js';
 import { storeFiles } from '../../domain/versions/files/store-files.js';
 import { createSafeFetch } from '../../lib/fetch/safe-fetch.js';
 import { ImportError } from '../../lib/import-readers/import-error.js';
-import { IMPORT_SOURCES, TREE_SOURCES } from '../../lib/import-readers/sources/index.js';
+import { IMPORT_SOURCES, SOURCE_LIMITS, TREE_SOURCES } from '../../lib/import-readers/sources/index.js';
 import type { ImportInput } from '../../domain/work/imports/start.js';
 import { DEFAULT_IMPORT_LIMITS, type ImportedFile, type ImportedPage, type ImportLimits } from '../../lib/import-readers/tree.js';
 import { writeImportTree, type ImportedFileStored } from '../../domain/work/imports/write-tree.js';
@@ -52,7 +52,7 @@ export const runImport: JobHandler = async (context) => {
   const { job, services, access } = context;
   if (!access || !job.spaceId || !job.changeRequestId) throw forbidden();
   const input = job.input as ImportInput;
-  const limits = DEFAULT_IMPORT_LIMITS;
+  const limits: ImportLimits = { ...DEFAULT_IMPORT_LIMITS, ...SOURCE_LIMITS[input.source] };
   const { signal, done } = importSignal(context.signal, limits);
   try {
     context.progress(0, null, 'Reading the source');
@@ -74,7 +74,7 @@ export const runImport: JobHandler = async (context) => {
       async (tx, ws) => {
         const page = input.pageId ? await ws.page(input.pageId) : undefined;
         if (input.pageId && !page) throw notFound('Page');
-        return writeImportTree(tx, ws, tree, files, { page: page ?? undefined, tree: TREE_SOURCES.includes(input.source) }, signal);
+        return writeImportTree(tx, ws, tree, files, { page: page ?? undefined, tree: TREE_SOURCES.includes(input.source) || countPages(tree.pages) > 1 }, signal);
       },
       (tx, revision, written) => {
         // The job ends with its progress saying what was imported, as its result does.

@@ -56,7 +56,7 @@ export const runOpenAPIProcess: JobHandler = async ({ job, services, signal, pro
       if (last?.contentHash !== processed.contentHash) {
         versionId = newId('OpenAPISpecVersion');
         const { contentHash, text, format, title, version, openapi, operations } = processed;
-        await tx.openAPISpecVersion.create({ data: { id: versionId, specId, contentHash, text, format, title, version, openapi, operations } });
+        await tx.openAPISpecVersion.create({ data: { id: versionId, specId, sourceUrl: spec.sourceUrl, contentHash, text, format, title, version, openapi, operations } });
       }
       await tx.openAPISpec.update({
         where: { id: specId },

@@ -24,6 +24,10 @@ async function run<I, O>(task: string, input: I, what: string, signal?: AbortSig
 export const htmlToMarkdownInPool = (input: { bytes: Uint8Array; charset?: string; baseUrl?: string }, signal?: AbortSignal) =>
   run<typeof input, HtmlMarkdown>('html', input, `The page ${input.baseUrl ?? ''}`.trim(), signal);
 
+/** A Google Docs page published to the web → markdown and its title (sources/google-docs/published-html.ts). */
+export const googleDocsHtmlInPool = (input: { bytes: Uint8Array; charset?: string; url: string }, signal?: AbortSignal) =>
+  run<{ bytes: Uint8Array; charset?: string }, HtmlMarkdown>('googleDocsHtml', { bytes: input.bytes, ...(input.charset ? { charset: input.charset } : {}) }, `The page ${input.url}`, signal);
+
 /** A .docx → one page and its pictures. */
 export async function docxToTreeInPool(input: { bytes: Uint8Array; name: string; limits: ImportLimits }, signal?: AbortSignal): Promise<ImportTree> {
   const outcome = await run<typeof input, DocxOutcome>('docx', input, `The document ${input.name}`, signal);

@@ -9,11 +9,13 @@ import { decodeHtml } from '../import-readers/html/charset.js';
 import { htmlToMarkdown, type HtmlMarkdown } from '../import-readers/html/to-markdown.js';
 import { ImportError } from '../import-readers/import-error.js';
 import { docxToTree } from '../import-readers/sources/docx.js';
+import { googleDocsHtml as googleDocsPage } from '../import-readers/sources/google-docs/published-html.js';
 import type { ImportLimits } from '../import-readers/tree.js';
 import { markdownToDocument, relativeTargets, type ContentRef } from '../markdown/index.js';
 import { documentSizeBreach, markdownLimitBreach, type MarkdownLimit } from '../markdown/limits.js';
 import type { DocxOutcome, MarkdownOutcome, Refusal, StoredDocumentOutcome, StoredMarkdownOutcome } from './outcomes.js';
 import { preparedFields } from '../documents/document-id.js';
+import { parseSpecText } from '../openapi/parse-document.js';
 
 const refusal = (error: { limit: MarkdownLimit; message: string }): Refusal => ({ ok: false, limit: error.limit, message: error.message });
 
@@ -63,6 +65,11 @@ export function html(input: { bytes: Uint8Array; charset?: string; baseUrl?: str
   return htmlToMarkdown(decodeHtml(input.bytes, input.charset), input.baseUrl ? { baseUrl: input.baseUrl } : undefined);
 }
 
+/** A Google Docs page published to the web → its markdown (sources/google-docs/published-html.ts). */
+export function googleDocsHtml(input: { bytes: Uint8Array; charset?: string }): HtmlMarkdown {
+  return googleDocsPage(input);
+}
+
 /** A .docx → its page and pictures; the import's own refusals (a corrupt file, too large) as values. */
 export async function docx(input: { bytes: Uint8Array; name: string; limits: ImportLimits }): Promise<DocxOutcome> {
   try {
@@ -79,3 +86,8 @@ export async function docx(input: { bytes: Uint8Array; name: string; limits: Imp
  * thread (its import hook does not), so a default export must exist.
  */
 export default markdown;
+
+/** An OpenAPI specification's text (JSON or YAML, within the parser's bounds) → its document. */
+export function openapiDocument(input: { text: string }): unknown {
+  return parseSpecText(input.text).document;
+}

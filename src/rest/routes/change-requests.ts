@@ -104,6 +104,38 @@ export const changeRequestRoutes = [
     result: (data) => listOf(data.space.changeRequests, presentChangeRequest),
   }),
   route({
+    method: 'GET',
+    path: '/orgs/{organizationId}/change-requests',
+    operation: `query RestListOrganizationChangeRequests($org: ID!, $first: Int, $after: String, $status: [ChangeRequestStatus!], $contributor: ID, $creator: ID, $requestedReviewer: ID, $space: ID, $site: ID, $orderBy: ChangeRequestOrderBy) {
+      organization(id: $org) {
+        changeRequests(first: $first, after: $after, status: $status, contributor: $contributor, creator: $creator, requestedReviewer: $requestedReviewer, space: $space, site: $site, orderBy: $orderBy) {
+          ${CONNECTION_FIELDS} edges { node { ...RestChangeRequest } }
+        }
+      }
+    } ${CHANGE_REQUEST_FRAGMENT}`,
+    variables: ({ params, query }) => {
+      if (query.has('topic')) throw badRequest('topic: this server has no site topics to filter change requests by', 'topic');
+      if (query.has('styleguideRun')) throw badRequest('styleguideRun: this server runs no style guide checks', 'styleguideRun');
+      enumParam(query, 'finding', ['none', 'all'] as const); // no triage here: either way, every change request
+      const statuses = query.getAll('status').flatMap((value) => value.split(',')).filter(Boolean);
+      for (const status of statuses) {
+        if (!(STATUSES as readonly string[]).includes(status)) throw badRequest(`Invalid value for "status": must be one of ${STATUSES.join(', ')}`, 'status');
+      }
+      return {
+        org: params.organizationId,
+        ...pageArgs(query),
+        status: statuses.length ? statuses : undefined,
+        contributor: stringParam(query, 'contributor', 64) || undefined,
+        creator: stringParam(query, 'creator', 64) || undefined,
+        requestedReviewer: stringParam(query, 'requestedReviewer', 64) || undefined,
+        space: stringParam(query, 'space', 64) || undefined,
+        site: stringParam(query, 'site', 64) || undefined,
+        orderBy: enumParam(query, 'orderBy', CHANGE_REQUEST_ORDERS) ?? 'updatedAt',
+      };
+    },
+    result: (data) => listOf(data.organization.changeRequests, presentChangeRequest),
+  }),
+  route({
     method: 'POST',
     path: '/spaces/{spaceId}/change-requests',
     operation: `mutation RestCreateChangeRequest($spaceId: ID!, $subject: String) {

@@ -4,7 +4,7 @@ import { changeRequestEntityRoutes, changeRequestRoutes } from './change-request
 import { collectionRoutes } from './collections.js';
 import { exportRoutes } from './exports.js';
 import { gitSyncRoutes } from './git-sync.js';
-import { importRoutes } from './imports.js';
+import { importRoutes, importRunRoutes } from './imports.js';
 import { linkRoutes } from './links.js';
 import { memberRoutes } from './members.js';
 import { organizationRoutes } from './organizations.js';
@@ -27,5 +27,8 @@ import { spaceContentRoutes } from './space-content.js';
 import { teamRoutes } from './teams.js';
 import { userRoutes } from './users.js';
 import { webhookRoutes } from './webhooks.js';
+import { auditRoutes } from './audit.js';
+import { hostnameRoutes } from './hostnames.js';
+import { urlRoutes } from './urls.js';
 
-export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...spaceContentRoutes, ...linkRoutes, ...reviewRoutes, ...commentRoutes, ...exportRoutes, ...importRoutes, ...gitSyncRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...openAPISpecRoutes, ...translationRoutes, ...fontRoutes, ...ssoRoutes, ...inviteRoutes, ...searchRoutes, ...siteRoutes, ...siteOperationRoutes, ...siteRedirectRoutes, ...siteExternalLinkRoutes, ...sitePermissionRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes, ...webhookRoutes];
+export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...spaceContentRoutes, ...linkRoutes, ...reviewRoutes, ...commentRoutes, ...exportRoutes, ...importRoutes, ...importRunRoutes, ...gitSyncRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...openAPISpecRoutes, ...translationRoutes, ...fontRoutes, ...ssoRoutes, ...inviteRoutes, ...searchRoutes, ...siteRoutes, ...siteOperationRoutes, ...siteRedirectRoutes, ...siteExternalLinkRoutes, ...sitePermissionRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes, ...webhookRoutes, ...auditRoutes, ...hostnameRoutes, ...urlRoutes];

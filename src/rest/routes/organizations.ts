@@ -1,5 +1,6 @@
 /** Section 4.8 of the API description: organizations (search arrives with content). */
-import { CONNECTION_FIELDS, listOf, pageArgs, pick, route } from '../route.js';
+import { badRequest } from '../../lib/errors.js';
+import { booleanParam, CONNECTION_FIELDS, listOf, pageArgs, pick, route } from '../route.js';
 import { ORGANIZATION_FRAGMENT, presentOrganization } from '../present.js';
 
 export const organizationRoutes = [
@@ -11,6 +12,29 @@ export const organizationRoutes = [
     } ${ORGANIZATION_FRAGMENT}`,
     variables: ({ query }) => pageArgs(query),
     result: (data) => listOf(data.organizations, presentOrganization),
+  }),
+  route({
+    method: 'POST',
+    path: '/orgs',
+    operation: `mutation RestCreateOrganization($input: CreateOrganizationInput!) {
+      organization: createOrganization(input: $input) { ...RestOrganization }
+    } ${ORGANIZATION_FRAGMENT}`,
+    variables: ({ query, body }) => {
+      if (query.has('openapiUrl')) throw badRequest('"openapiUrl" is not supported by this server yet', 'openapiUrl');
+      const fields = pick(body, ['title', 'emailDomains'], ['emailDomains'], ['onboardingPreferences']);
+      if (typeof fields.title !== 'string') throw badRequest('Invalid value for "title": required', 'title');
+      return { input: { ...fields, withDefaultSite: booleanParam(query, 'withDefaultSite') } };
+    },
+    status: 201,
+    headers: (data) => ({ location: data.organization.urls.location }),
+    result: (data) => presentOrganization(data.organization),
+  }),
+  route({
+    method: 'POST',
+    path: '/orgs/{organizationId}/join',
+    operation: `mutation RestJoinOrganization($id: ID!) { organization: joinOrganizationByEmailDomain(organizationId: $id) { id } }`,
+    variables: ({ params }) => ({ id: params.organizationId }),
+    status: 204,
   }),
   route({
     method: 'GET',

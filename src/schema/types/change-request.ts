@@ -11,9 +11,12 @@ import { downloadUrl } from './revision-content.js';
 import type { BlockConflict, EntityConflict } from '../../lib/merge/index.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
+import { optionalId } from '../optional-id.js';
 import { apiUrl, appUrl } from '../urls.js';
 import { RevisionRef } from './revision.js';
 import { SpaceRef } from './space.js';
+import { OrganizationRef } from './organization.js';
+import { organizationChangeRequests } from '../../domain/versions/change-requests/organization-list.js';
 import { UserRef } from './user.js';
 
 export const ChangeRequestStatusEnum = builder.enumType('ChangeRequestStatus', { description: 'Where a change request stands: a draft, open for review, archived, or merged.', values: { draft: { description: 'Being written, not yet submitted for review.' }, open: { description: 'Submitted for review.' }, archived: { description: 'Closed without merging.' }, merged: { description: 'Merged into the space\'s content.' } } as const });
@@ -132,8 +135,7 @@ builder.prismaObjectFields('Space', (t) => ({
     resolve: async (space, args, ctx) => {
       await ctx.access.requireSpace(space.id, 'view', { allowDeleted: true });
       const status: ChangeRequestStatus = args.status ?? 'open';
-      const user = (id: string | number | null | undefined) => (id == null ? null : String(id));
-      const filter = { status, contributor: user(args.contributor), creator: user(args.creator), requestedReviewer: user(args.requestedReviewer) };
+      const filter = { status, contributor: optionalId(args.contributor), creator: optionalId(args.creator), requestedReviewer: optionalId(args.requestedReviewer) };
       const page = await ctx.loaders.changeRequests(pageVariant(args, args.orderBy ?? 'createdAt', JSON.stringify(filter))).load(space.id);
       return pageConnection<ChangeRequestRow>(page, () => ctx.loaders.changeRequestCount(JSON.stringify(filter)).load(space.id));
     },
@@ -143,5 +145,27 @@ builder.prismaObjectFields('Space', (t) => ({
     description: 'A change request by ID or number.',
     args: { id: t.arg.id({ description: "The change request's ID or its number in the space.", required: true }) },
     resolve: async (space, { id }, ctx) => (await ctx.access.requireChangeRequest(space.id, String(id))).changeRequest,
+  }),
+}));
+
+builder.objectFields(OrganizationRef, (t) => ({
+  changeRequests: t.connection({
+    type: ChangeRequestRef,
+    description:
+      "Change requests of every space of the organization the caller can view (spaces in the trash left out), newest first by last update (`orderBy: updatedAt`, the default) or by creation; filtered by statuses (default: open), creator, contributor, requested reviewer, space or site.",
+    args: {
+      status: t.arg({ type: [ChangeRequestStatusEnum], required: false, description: 'Only these statuses (default: open).' }),
+      creator: t.arg.id({ required: false, description: 'Only those this user opened.' }),
+      contributor: t.arg.id({ required: false, description: 'Only those this user wrote revisions of.' }),
+      requestedReviewer: t.arg.id({ required: false, description: 'Only those this user was asked to review.' }),
+      space: t.arg.id({ required: false, description: 'Only those of this space.' }),
+      site: t.arg.id({ required: false, description: 'Only those of the spaces of this site.' }),
+      orderBy: t.arg({ type: ChangeRequestOrderByEnum, required: false, description: 'Sorted by last update (the default) or by creation, newest first.' }),
+    },
+    resolve: async (org, args, ctx) => {
+      const id = optionalId;
+      const filter = { statuses: args.status, creator: id(args.creator), contributor: id(args.contributor), requestedReviewer: id(args.requestedReviewer), space: id(args.space), site: id(args.site) };
+      return pageConnection(await organizationChangeRequests(ctx.db, ctx.access, org.id, filter, args, args.orderBy ?? 'updatedAt'));
+    },
   }),
 }));

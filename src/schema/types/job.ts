@@ -45,14 +45,14 @@ export const ImportSourceEnum = builder.enumType('ImportSource', {
     zip: { value: 'zip', description: 'A zip of markdown/HTML files and images: folders (or SUMMARY.md) give the page tree.' },
     confluence: { value: 'confluence', description: 'Named by the API (Confluence); refused: not imported by this server.' },
     github_wiki: { value: 'github-wiki', description: 'Named by the API (GitHub wikis); refused: not imported by this server.' },
-    dropbox_paper: { value: 'dropbox-paper', description: 'Named by the API (Dropbox Paper); refused: not imported by this server.' },
-    notion: { value: 'notion', description: 'Named by the API (Notion); refused: not imported by this server.' },
-    quip: { value: 'quip', description: 'Named by the API (Quip); refused: not imported by this server.' },
-    google_docs: { value: 'google-docs', description: 'Named by the API (Google Docs); refused: not imported by this server.' },
+    dropbox_paper: { value: 'dropbox-paper', description: 'A Dropbox Paper export: a document as markdown or .docx, or a zip of a folder of them.' },
+    notion: { value: 'notion', description: 'A Notion export ("Markdown & CSV", a zip): its page tree without the IDs in names, links between pages, images and attachments as files, databases as table pages.' },
+    quip: { value: 'quip', description: 'A Quip export: a document as HTML or .docx, or a zip of a folder of them (attachments in `blobs/` become files).' },
+    google_docs: { value: 'google-docs', description: 'A Google Docs document: its URL (read through its .docx export; shared with anyone who has the link) or a page published to the web.' },
   } as const,
 });
 
-const JobProgressRef = builder.simpleObject('JobProgress', {
+export const JobProgressRef = builder.simpleObject('JobProgress', {
   description: 'How far a running background job has got.',
   fields: (t) => ({
     done: t.int({ description: 'Steps done (pages read, then pages and files written).' }),

@@ -5,7 +5,11 @@
  */
 import type { OpenAPISpec, OpenAPISpecVersion } from '../../generated/prisma/client.js';
 import { mayOrganization } from '../../domain/access/capabilities.js';
-import { createSpec, deleteSpec, findSpec, putSpec, specsPage } from '../../domain/publishing/openapi-specs/specs.js';
+import { createSpec, deleteSpec, findSpec, putSpec, specsPage, updateSpecVisibility } from '../../domain/publishing/openapi-specs/specs.js';
+import { parsedContent } from '../../domain/publishing/openapi-specs/versions.js';
+import { notFound } from '../../lib/errors.js';
+import type { Context } from '../context.js';
+import { linksAt } from '../../http/paths.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import { specVersions } from '../../domain/loaders/lists.js';
@@ -15,6 +19,32 @@ import { JobRef } from './job.js';
 import { OrganizationRef } from './organization.js';
 
 const SpecErrorRef = builder.simpleObject('OpenAPISpecError', { description: 'A problem found while reading an OpenAPI specification.', fields: (t) => ({ message: t.string({ description: 'What is wrong, for people.' }), code: t.string({ nullable: true, description: 'A stable code of the problem, when it has one.' }) }) });
+
+const OpenAPISpecVisibilityEnum = builder.enumType('OpenAPISpecVisibility', {
+  description: 'Who may read an OpenAPI specification\'s content.',
+  values: {
+    private: { description: 'Members with an organization role only (the default).' },
+    public: { description: 'Anyone with its public URL (`publicURL`): where a fetched specification is fetched from, or this server\'s copy of one given as text.' },
+  } as const,
+});
+
+/** The specification a version belongs to (through the request's loaders). */
+async function specOf(ctx: Context, version: OpenAPISpecVersion): Promise<OpenAPISpec> {
+  const spec = await ctx.loaders.openAPISpec.load(version.specId);
+  if (!spec) throw notFound('OpenAPI specification');
+  return spec;
+}
+
+/**
+ * Where anyone may read a public specification (null for a private one): the URL it is fetched
+ * from, or for one given as text this server's copy (http/openapi.ts) — of `versionId`, or the latest.
+ */
+function publicUrlOf(ctx: Context, spec: OpenAPISpec, sourceUrl: string | null, versionId?: string): string | null {
+  if (spec.visibility !== 'public') return null;
+  return sourceUrl ?? linksAt(ctx.config.publicUrl).openapi(versionId ? `${spec.id}/${versionId}` : spec.id);
+}
+
+const versionPath = (spec: OpenAPISpec, versionId: string) => `/orgs/${spec.organizationId}/openapi/${spec.slug}/versions/${versionId}`;
 
 export const OpenAPISpecVersionRef = builder.objectRef<OpenAPISpecVersion>('OpenAPISpecVersion').implement({
   description: 'One stored version of an OpenAPI specification.',
@@ -29,6 +59,22 @@ export const OpenAPISpecVersionRef = builder.objectRef<OpenAPISpecVersion>('Open
     format: t.exposeString('format', { description: "The source's format: `json` or `yaml`." }),
     contentHash: t.exposeString('contentHash', { description: 'The SHA-256 (hex) of the source text, its line endings and trailing spaces normalized.' }),
     text: t.exposeString('text', { description: 'The source as it was processed.' }),
+    sourceURL: t.exposeString('sourceUrl', { nullable: true, description: 'The URL the text was fetched from; null when it was given as text.' }),
+    url: t.string({
+      description: 'Where the specification of this version can be read: the URL it was fetched from, else its content in this API.',
+      resolve: async (v, _a, ctx) => v.sourceUrl ?? apiUrl(ctx, `${versionPath(await specOf(ctx, v), v.id)}/content`),
+    }),
+    publicURL: t.string({
+      nullable: true,
+      description: 'Where anyone may read it, for a public specification: the URL it was fetched from, or this server\'s copy of its text; null for a private one.',
+      resolve: async (v, _a, ctx) => publicUrlOf(ctx, await specOf(ctx, v), v.sourceUrl, v.id),
+    }),
+    content: t.field({ type: 'JSON', description: 'The document, parsed (from JSON or YAML).', resolve: async (v) => (await parsedContent(v)) as never }),
+    urls: t.field({
+      description: 'Its URLs in this API.',
+      type: builder.simpleObject('OpenAPISpecVersionUrls', { description: 'Where a version of an OpenAPI specification is in this API.', fields: (u) => ({ location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }) }) }),
+      resolve: async (v, _a, ctx) => ({ location: apiUrl(ctx, versionPath(await specOf(ctx, v), v.id)) }),
+    }),
   }),
 });
 
@@ -45,6 +91,22 @@ export const OpenAPISpecRef = builder.objectRef<OpenAPISpec>('OpenAPISpec').impl
     lastProcessedErrors: t.field({ description: 'The problems found by the last processing (at most 100).', type: [SpecErrorRef], resolve: (s) => s.lastProcessedErrors as { message: string; code?: string }[] }),
     lastProcessedErrorCount: t.exposeInt('lastProcessedErrorCount', { description: 'How many problems the last processing found (all of them, beyond the 100 listed).' }),
     lastVersion: t.field({ description: 'Its newest version; null until a processing succeeded.', type: OpenAPISpecVersionRef, nullable: true, resolve: (s, _a, ctx) => (s.lastVersionId ? ctx.loaders.openAPISpecVersion.load(s.lastVersionId) : null) }),
+    visibility: t.field({ type: OpenAPISpecVisibilityEnum, description: 'Who may read its content.', resolve: (s) => s.visibility }),
+    publicURL: t.string({
+      nullable: true,
+      description: 'Where anyone may read it, when public: the URL it is fetched from, or this server\'s copy of its latest text (`/openapi/{id}`, no token needed); null for a private one.',
+      resolve: (s, _a, ctx) => publicUrlOf(ctx, s, s.sourceUrl),
+    }),
+    version: t.field({
+      type: OpenAPISpecVersionRef,
+      description: 'One of its versions, by ID (NOT_FOUND when it is not one of this specification\'s).',
+      args: { id: t.arg.id({ required: true, description: "The version's ID." }) },
+      resolve: async (s, { id }, ctx) => {
+        const version = await ctx.loaders.openAPISpecVersion.load(String(id));
+        if (!version || version.specId !== s.id) throw notFound('OpenAPI specification version');
+        return version;
+      },
+    }),
     versions: t.connection({
       type: OpenAPISpecVersionRef,
       description: 'Newest first.',
@@ -105,6 +167,16 @@ builder.mutationFields((t) => ({
     description: 'Creates the specification or replaces its source; either way it is processed again.',
     args: { organizationId: t.arg.id({ required: true, description: 'The organization\'s ID.' }), slug: t.arg.string({ description: "The specification's slug (1 to 100 lowercase letters and digits in dash-separated words).", required: true }), source: t.arg({ description: 'Where its source comes from: a URL or the text.', type: SpecSourceInput, required: true }) },
     resolve: (_r, { organizationId, slug, source: s }, ctx) => putSpec(ctx.db, ctx.access, String(organizationId), slug, { source: source(s) }),
+  }),
+  updateOpenAPISpec: t.field({
+    description: 'Changes who may read an OpenAPI specification\'s content (its visibility).',
+    type: OpenAPISpecRef,
+    args: {
+      organizationId: t.arg.id({ required: true, description: "The organization's ID." }),
+      slug: t.arg.string({ required: true, description: "The specification's slug." }),
+      visibility: t.arg({ type: OpenAPISpecVisibilityEnum, required: true, description: 'Its new visibility.' }),
+    },
+    resolve: async (_r, { organizationId, slug, visibility }, ctx) => (forgetLoaded(ctx), updateSpecVisibility(ctx.db, ctx.access, String(organizationId), slug, { visibility })),
   }),
   deleteOpenAPISpec: t.boolean({
     description: 'Deletes an OpenAPI specification and its versions.',

@@ -1,6 +1,8 @@
 import { organizationPermissions } from '../../domain/access/capabilities.js';
 import { organizationsByEmailDomain } from '../../domain/people/organizations/by-email-domain.js';
 import { updateOrganization } from '../../domain/people/organizations/update.js';
+import { createOrganization } from '../../domain/people/organizations/create.js';
+import { joinByEmailDomain } from '../../domain/people/organizations/join.js';
 import { reloaded } from '../../domain/loaders/reload.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
@@ -168,3 +170,35 @@ builder.mutationField('updateOrganization', (t) =>
     },
   }),
 );
+
+const CreateOrganizationInput = builder.inputType('CreateOrganizationInput', {
+  description: 'A new organization: its title, and the e-mail domains its members may join from.',
+  fields: (t) => ({
+    title: t.string({ required: true, description: 'Its name (2-255 characters).' }),
+    emailDomains: t.stringList({ description: 'Domains whose users may join it (`joinOrganizationByEmailDomain`) once one of its admins has an address there.' }),
+    withDefaultSite: t.boolean({ description: 'A default documentation site. Not supported by this server yet: true is refused.' }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  createOrganization: t.field({
+    description: 'Creates an organization with the caller as its first admin (refused when the operator turned it off, QUIRE_ALLOW_ORGANIZATION_CREATION, and for a token confined to one organization).',
+    type: OrganizationRef,
+    args: { input: t.arg({ type: CreateOrganizationInput, required: true, description: 'The new organization.' }) },
+    resolve: async (_root, { input }, ctx) => {
+      const id = await createOrganization(ctx.db, ctx.viewer, ctx.config.allowOrganizationCreation, input as never);
+      forgetLoaded(ctx);
+      return reloaded(ctx.loaders.organization, id, 'Organization');
+    },
+  }),
+  joinOrganizationByEmailDomain: t.field({
+    description: "Joins an organization whose proven e-mail domains include the caller's address's, with its default role; a no-op for a member.",
+    type: OrganizationRef,
+    args: { organizationId: t.arg.id({ required: true, description: "The organization's ID." }) },
+    resolve: async (_root, { organizationId }, ctx) => {
+      await joinByEmailDomain(ctx.db, ctx.access, String(organizationId));
+      forgetLoaded(ctx);
+      return reloaded(ctx.loaders.organization, String(organizationId), 'Organization');
+    },
+  }),
+}));

@@ -26,7 +26,7 @@ export async function createOrganizationWithOwner(db: Db, raw: { title: string; 
     const user = await findOrCreateUser(tx, { email: data.ownerEmail, name: data.ownerName });
     const organization = await tx.organization.create({ data: { id: newId('Organization'), title: data.title } });
     await tx.member.create({ data: { organizationId: organization.id, userId: user.id, role: 'admin' } });
-    const token = await issueToken(tx, user.id);
+    const token = await issueToken(tx, user.id, { actorId: null, announced: false });
     return { organization, user, token };
   });
 }
@@ -44,7 +44,7 @@ export async function createUser(db: Db, raw: { email: string; name?: string; or
       // Made by the server's administrator, not by a user: no actor.
       await recordEvents(tx, memberEvent('memberUpdated', org.id, user.id, null));
     }
-    const token = await issueToken(tx, user.id);
+    const token = await issueToken(tx, user.id, { actorId: null, announced: false });
     return { user, token };
   });
 }

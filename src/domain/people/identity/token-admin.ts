@@ -10,7 +10,7 @@ import type { Db } from '../../../db/client.js';
 import { badRequest, notFound } from '../../../lib/errors.js';
 import { parseInput } from '../../../lib/validation.js';
 import type { Reach } from '../../access/reach.js';
-import { issueNamedToken, TOKEN_FIELDS } from './tokens.js';
+import { issueNamedToken, recordTokenEvents, TOKEN_FIELDS } from './tokens.js';
 
 const createInput = z.object({
   name: z.string().trim().max(100).optional(),
@@ -26,14 +26,22 @@ export function listTokens(db: Db, owner: TokenOwner) {
   return db.apiToken.findMany({ where: within(owner), select: TOKEN_FIELDS, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
 }
 
-export async function createToken(db: Db, owner: TokenOwner, raw: z.input<typeof createInput>) {
+/** `actorId`: who asks — the owner, or null for an operator (the admin CLI). */
+export async function createToken(db: Db, owner: TokenOwner, raw: z.input<typeof createInput>, actorId: string | null = owner.userId) {
   const data = parseInput(createInput, raw);
   if (data.expiresAt && data.expiresAt.getTime() <= Date.now()) throw badRequest('Invalid value for "expiresAt": must be in the future', 'expiresAt');
-  return db.$transaction((tx) => issueNamedToken(tx, owner.userId, { name: data.name, expiresAt: data.expiresAt, confinedTo: owner.confinedTo }));
+  return db.$transaction((tx) => issueNamedToken(tx, owner.userId, { name: data.name, expiresAt: data.expiresAt, confinedTo: owner.confinedTo, actorId }));
 }
 
-/** Deletes one of the owner's tokens; another user's token, or one beyond the credential's reach, is "not found". */
-export async function revokeToken(db: Db, owner: TokenOwner, tokenId: string): Promise<void> {
-  const { count } = await db.apiToken.deleteMany({ where: { id: tokenId, ...within(owner) } });
-  if (!count) throw notFound('API token');
+/**
+ * Deletes one of the owner's tokens; another user's token, or one beyond the credential's reach,
+ * is "not found". The organizations it reached are told (`apiTokenRevoked`).
+ */
+export async function revokeToken(db: Db, owner: TokenOwner, tokenId: string, actorId: string | null = owner.userId): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const [token] = await tx.apiToken.findMany({ where: { id: tokenId, ...within(owner) }, select: { id: true, userId: true, name: true, organizationId: true } });
+    if (!token) throw notFound('API token');
+    await tx.apiToken.delete({ where: { id: token.id } });
+    await recordTokenEvents(tx, 'apiTokenRevoked', token, actorId, { userId: token.userId, name: token.name });
+  });
 }

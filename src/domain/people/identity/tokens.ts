@@ -2,7 +2,9 @@
 import { hash, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../../db/client.js';
+import type { Prisma } from '../../../generated/prisma/client.js';
 import { newId } from '../../kernel/ids.js';
+import { recordEvents } from '../../kernel/outbox.js';
 
 const PREFIX = 'quire_';
 
@@ -20,23 +22,48 @@ export function bearerDigest(authorization: string | null | undefined): string |
  * vouched for its holder. A token without it claims the account (User.claimedAt): from then on no
  * organization's link gives the account a credential.
  */
-export type TokenOptions = { name?: string; expiresAt?: Date | null; ssoOrganizationId?: string; confinedTo?: string | null };
+/**
+ * `actorId`: who issues it — the user themself unless said (null: an operator, the CLI).
+ * `announced: false`: no `apiTokenCreated` (the first token of an account an operator bootstraps,
+ * whose joining is the event).
+ */
+export type TokenOptions = { name?: string; expiresAt?: Date | null; ssoOrganizationId?: string; confinedTo?: string | null; actorId?: string | null; announced?: boolean };
 
 /** Issues a token for a user and returns its clear text (the only time it exists). */
-export async function issueToken(db: Pick<Db, 'apiToken' | 'user'>, userId: string, opts: TokenOptions = {}): Promise<string> {
-  return (await issueNamedToken(db, userId, opts)).token;
+export async function issueToken(tx: Prisma.TransactionClient, userId: string, opts: TokenOptions = {}): Promise<string> {
+  return (await issueNamedToken(tx, userId, opts)).token;
 }
 
-/** Issues a token; returns its record and clear text. */
-export async function issueNamedToken(db: Pick<Db, 'apiToken' | 'user'>, userId: string, opts: TokenOptions = {}) {
+/**
+ * Issues a token; returns its record and clear text. Each organization the token reaches is told
+ * (`apiTokenCreated`, the audit log): the one it is confined to, else every organization its
+ * holder is an active member of.
+ */
+export async function issueNamedToken(tx: Prisma.TransactionClient, userId: string, opts: TokenOptions = {}) {
   const token = `${PREFIX}${randomBytes(32).toString('base64url')}`;
   const confinedTo = opts.confinedTo ?? null;
-  const record = await db.apiToken.create({
+  const record = await tx.apiToken.create({
     data: { id: newId('ApiToken'), userId, digest: digestToken(token), name: opts.name ?? '', expiresAt: opts.expiresAt ?? null, ssoOrganizationId: opts.ssoOrganizationId ?? null, organizationId: confinedTo },
     select: TOKEN_FIELDS,
   });
-  if (!confinedTo) await db.user.updateMany({ where: { id: userId, claimedAt: null }, data: { claimedAt: new Date() } });
+  if (!confinedTo) await tx.user.updateMany({ where: { id: userId, claimedAt: null }, data: { claimedAt: new Date() } });
+  const data = { userId, name: record.name, confined: !!confinedTo, sso: !!opts.ssoOrganizationId, expiresAt: record.expiresAt?.toISOString() ?? null };
+  if (opts.announced !== false) await recordTokenEvents(tx, 'apiTokenCreated', { id: record.id, userId, organizationId: confinedTo }, opts.actorId === undefined ? userId : opts.actorId, data);
   return { token, record };
+}
+
+/** Records a token's event for every organization it reaches (see issueNamedToken). */
+export async function recordTokenEvents(
+  tx: Prisma.TransactionClient,
+  kind: 'apiTokenCreated' | 'apiTokenRevoked',
+  token: { id: string; userId: string; organizationId: string | null },
+  actorId: string | null,
+  data: Prisma.InputJsonObject,
+): Promise<void> {
+  const organizationIds = token.organizationId
+    ? [token.organizationId]
+    : (await tx.member.findMany({ where: { userId: token.userId, disabled: false }, select: { organizationId: true } })).map((m) => m.organizationId);
+  await recordEvents(tx, organizationIds.map((organizationId) => ({ kind, organizationId, subjectId: token.id, actorId, data })));
 }
 
 /** What may be shown of a token: never its digest. */

@@ -16,8 +16,9 @@ export async function updateMember(db: Db, access: Access, organizationId: strin
   const data = parseInput(input, raw);
   await memberWrite(db, access, organizationId, userId, async (tx, target) => {
     const member = existing(target);
-    await recordEvents(tx, memberEvent('memberUpdated', organizationId, userId, access));
-    if (data.role === undefined || data.role === member.role) return;
+    const changed = data.role !== undefined && data.role !== member.role;
+    await recordEvents(tx, memberEvent('memberUpdated', organizationId, userId, access, changed ? { role: data.role ?? null, previousRole: member.role } : undefined));
+    if (!changed) return;
     if (data.role !== 'admin') await assertNotLastAdmin(tx, member);
     await tx.member.update({ where: { organizationId_userId: { organizationId, userId } }, data: { role: data.role } });
   });
@@ -28,6 +29,6 @@ export async function setMemberSso(db: Db, access: Access, organizationId: strin
   await memberWrite(db, access, organizationId, userId, async (tx, member) => {
     existing(member);
     await tx.member.update({ where: { organizationId_userId: { organizationId, userId } }, data: { sso: true } });
-    await recordEvents(tx, memberEvent('memberUpdated', organizationId, userId, access));
+    await recordEvents(tx, memberEvent('memberUpdated', organizationId, userId, access, { sso: true }));
   });
 }

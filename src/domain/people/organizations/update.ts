@@ -12,9 +12,11 @@ import { organizationMergeRulesSchema, requireRuleUsers } from '../../versions/c
 
 export const organizationTitle = z.string().trim().min(2).max(255);
 
+export const emailDomainsSchema = z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'must be a domain name')).max(100);
+
 const input = z.object({
   title: organizationTitle.optional(),
-  emailDomains: z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'must be a domain name')).max(100).optional(),
+  emailDomains: emailDomainsSchema.optional(),
   hostname: z.string().regex(/^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/, 'must be 3-32 lowercase letters, digits or hyphens').nullish(),
   defaultRole: roleSchema.nullish(),
   defaultContent: z.object({ type: z.literal('site'), site: z.string().min(1) }).nullish(),

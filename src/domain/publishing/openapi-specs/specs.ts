@@ -90,3 +90,18 @@ export function deleteSpec(db: Db, access: Access, organizationId: string, slug:
     await recordEvents(tx, { kind: 'openApiSpecDeleted', organizationId, subjectId: deleted.id, actorId: access.userId, data: { slug } });
   });
 }
+
+const visibilitySchema = z.object({ visibility: z.enum(['private', 'public']) }).strict();
+
+/** `PATCH`: who may read the specification's content without a token (`public`), or members only. */
+export function updateSpecVisibility(db: Db, access: Access, organizationId: string, slug: string, raw: unknown): Promise<OpenAPISpec> {
+  const { visibility } = parseInput(visibilitySchema, raw);
+  return organizationWrite(db, access, organizationId, 'manageOpenAPISpecs', async (tx) => {
+    const spec = await lockSlug(tx, organizationId, slug);
+    if (!spec) throw notFound('OpenAPI specification');
+    if (spec.visibility === visibility) return spec;
+    const updated = await tx.openAPISpec.update({ where: { id: spec.id }, data: { visibility } });
+    await recordEvents(tx, { kind: 'openApiSpecUpdated', organizationId, subjectId: spec.id, actorId: access.userId, data: { slug, fields: ['visibility'] } });
+    return updated;
+  });
+}

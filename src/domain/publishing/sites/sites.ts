@@ -19,6 +19,7 @@ import { freePath } from './paths.js';
 import { insertSiteSpace } from './site-spaces.js';
 import { newVisitorAuthKey } from './publishing-auth.js';
 import { siteWrite } from './write.js';
+import { claimData, reclaim } from '../hostnames/custom-hostnames.js';
 
 export const SITE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
 export const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
@@ -89,9 +90,9 @@ export function updateSite(db: Db, access: Access, siteId: string, raw: unknown)
     if (input.basename !== undefined && input.basename !== site.basename && (await tx.site.findFirst({ where: { organizationId: site.organizationId, basename: input.basename } }))) {
       throw badRequest(`Invalid value for "basename": another site of the organization has the basename "${input.basename}"`, 'basename');
     }
-    if (input.hostname && input.hostname !== site.hostname && (await tx.site.findUnique({ where: { hostname: input.hostname } }))) {
-      throw badRequest(`Invalid value for "hostname": another site uses ${input.hostname}`, 'hostname');
-    }
+    // A new hostname is a new claim, served once proven (custom-hostnames.ts).
+    const newHostname = input.hostname !== undefined && input.hostname !== site.hostname;
+    if (newHostname) await reclaim(tx, site, input.hostname ?? null);
     let defaultSectionId = site.defaultSectionId;
     if (input.defaultSiteSection !== undefined) {
       if (!(await tx.siteSection.findFirst({ where: { id: input.defaultSiteSection, siteId } }))) throw badRequest(`Invalid value for "defaultSiteSection": no section ${input.defaultSiteSection} in this site`, 'defaultSiteSection');
@@ -108,7 +109,7 @@ export function updateSite(db: Db, access: Access, siteId: string, raw: unknown)
         ...(input.title !== undefined ? { title: input.title } : {}),
         ...(input.visibility !== undefined ? { visibility: storedVisibility(input.visibility) } : {}),
         ...(input.basename !== undefined ? { basename: input.basename } : {}),
-        ...(input.hostname !== undefined ? { hostname: input.hostname } : {}),
+        ...(newHostname ? claimData(input.hostname ?? null) : {}),
         ...(input.defaultLevel !== undefined ? { defaultLevel: input.defaultLevel } : {}),
         ...(input.defaultSiteSection !== undefined ? { defaultSectionId } : {}),
         ...(input.defaultSiteSpace !== undefined && !defaultSectionId ? { defaultSiteSpaceId: input.defaultSiteSpace } : {}),

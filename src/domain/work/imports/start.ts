@@ -40,22 +40,34 @@ export function parseImportInput(raw: unknown): { url: string; source: ImportSou
 }
 
 /** Queues the import; answers its job. Needs `edit` on the space (a locked space refuses it). */
-export async function startImport(db: Db, access: Access, spaceId: string, changeRequestIdOrNumber: string, raw: unknown, pageId?: string): Promise<JobRow> {
+/** A document page of the revision to import into (404, or 400 for a page of another type). */
+export async function requireImportPage(db: Db, revisionId: string, pageId: string, field = 'pageId'): Promise<void> {
+  const page = await entityIn(db, await revisionScope(db, revisionId), 'page', pageId);
+  if (!page) throw notFound('Page');
+  if (page.type !== 'document') throw badRequest(`Invalid value for "${field}": only document pages have content to import into`, field);
+}
+
+/** `extra`: what an import run (runs.ts) records with it (its site, that it is a run). */
+export async function startImport(
+  db: Db,
+  access: Access,
+  spaceId: string,
+  changeRequestIdOrNumber: string,
+  raw: unknown,
+  pageId?: string,
+  extra: { siteId?: string; run?: boolean } = {},
+): Promise<JobRow> {
   const input = parseImportInput(raw);
   const { space, changeRequest } = await access.requireChangeRequest(spaceId, changeRequestIdOrNumber, 'edit');
   if (changeRequest.status === 'merged') throw conflict('The change request is merged: it cannot change any more');
-  if (pageId !== undefined) {
-    const page = await entityIn(db, await revisionScope(db, changeRequest.revisionId), 'page', pageId);
-    if (!page) throw notFound('Page');
-    if (page.type !== 'document') throw badRequest(`Invalid value for "pageId": only document pages have content to import into`, 'pageId');
-  }
+  if (pageId !== undefined) await requireImportPage(db, changeRequest.revisionId, pageId);
   return db.$transaction((tx) =>
     enqueueJob(tx, {
       kind: 'import',
       organizationId: space.organizationId,
       spaceId: space.id,
       changeRequestId: changeRequest.id,
-      input: { ...input, ...(pageId ? { pageId } : {}) },
+      input: { ...input, ...(pageId ? { pageId } : {}), ...extra },
       createdById: access.userId,
       message: 'Waiting to import',
     }),

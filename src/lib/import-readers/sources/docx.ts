@@ -75,7 +75,7 @@ export async function docxToTree(bytes: Uint8Array, options: { name: string; lim
 }
 
 /** The document's file name from its URL (`report.docx`), decoded. */
-function fileName(url: string): string {
+export function fileName(url: string): string {
   const segment = new URL(url).pathname.split('/').filter(Boolean).pop() ?? '';
   try {
     return decodeURIComponent(segment);

@@ -1,17 +1,43 @@
 /** The import sources this server reads, by the API's `source` value, and those it does not. */
-import type { ImportSource } from '../tree.js';
+import type { ImportLimits, ImportSource } from '../tree.js';
 import { docxSource } from './docx.js';
+import { dropboxPaperSource } from './dropbox-paper/index.js';
+import { googleDocsSource } from './google-docs/index.js';
+import { notionSource } from './notion/index.js';
+import { quipSource } from './quip/index.js';
 import { htmlSource } from './html.js';
 import { markdownSource } from './markdown.js';
 import { websiteSource } from './website.js';
 import { zipSource } from './zip.js';
 
-export const IMPORT_SOURCES = { website: websiteSource, docx: docxSource, markdown: markdownSource, html: htmlSource, zip: zipSource } satisfies Record<string, ImportSource>;
+export const IMPORT_SOURCES = {
+  website: websiteSource,
+  docx: docxSource,
+  markdown: markdownSource,
+  html: htmlSource,
+  zip: zipSource,
+  notion: notionSource,
+  'dropbox-paper': dropboxPaperSource,
+  quip: quipSource,
+  'google-docs': googleDocsSource,
+} satisfies Record<string, ImportSource>;
 
 export type ImportSourceName = keyof typeof IMPORT_SOURCES;
 
-/** Sources whose pages form a tree: imported into a page, they replace its children too. */
-export const TREE_SOURCES: readonly ImportSourceName[] = ['zip', 'website'];
+/**
+ * Limits of the sources that bring a whole workspace in one export, over DEFAULT_IMPORT_LIMITS: a
+ * team's few thousand pages, their folders and files (the archive stays in memory: bytes as for
+ * any import), with the time to write them.
+ */
+const WORKSPACE_LIMITS: Partial<ImportLimits> = { maxPages: 5_000, maxZipEntries: 30_000, totalTimeMs: 600_000 };
+
+export const SOURCE_LIMITS: Partial<Record<ImportSourceName, Partial<ImportLimits>>> = { notion: WORKSPACE_LIMITS };
+
+/**
+ * Sources whose pages form a tree: imported into a page, they replace its children too (so does
+ * any import that read more than one page, e.g. a folder's export).
+ */
+export const TREE_SOURCES: readonly ImportSourceName[] = ['zip', 'website', 'notion'];
 
 /** Third-party products the public API names as sources; importing from them needs their APIs and accounts. */
-export const THIRD_PARTY_SOURCES = ['confluence', 'github-wiki', 'dropbox-paper', 'notion', 'quip', 'google-docs'] as const;
+export const THIRD_PARTY_SOURCES = ['confluence', 'github-wiki'] as const;
