@@ -1,43 +1,25 @@
 /**
- * A Notion database's CSV → a table page's markdown. RFC 4180 fields (quoted, with `""` and line
- * breaks inside quotes), a byte-order mark dropped. The first column is the database's title
+ * A Notion database's CSV → a table page's markdown. The first column is the database's title
  * property: a row whose page was exported links to it. Tables are bounded like converted HTML
  * ones (html/tables.ts): columns past MAX_COLUMNS and rows past MAX_TABLE_CELLS are left out, and
  * the page says how many rows were.
  */
+import { parse } from 'csv-parse/sync';
 import { stringifyMdast, type MdNode } from '../../../markdown/remark.js';
 import { MAX_TABLE_CELLS } from '../../html/tables.js';
 
 const MAX_COLUMNS = 100;
 
-/** The records of a CSV text; parsing stops once `maxRecords` are read. */
-export function parseCsv(text: string, maxRecords = Number.POSITIVE_INFINITY): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let quoted = false;
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const endRecord = () => {
-    record.push(field);
-    field = '';
-    if (record.length > 1 || record[0] !== '') records.push(record);
-    record = [];
-  };
-  for (; i < text.length && records.length < maxRecords; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"' && field === '') quoted = true;
-    else if (c === ',') record.push(field), (field = '');
-    else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      endRecord();
-    } else field += c;
+/**
+ * The records of a CSV text (csv-parse: RFC 4180, a byte-order mark dropped, ragged rows kept);
+ * parsing stops once `maxRecords` are read. A text it cannot read gives no records.
+ */
+export function parseCsv(text: string, maxRecords?: number): string[][] {
+  try {
+    return parse(text, { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, to: maxRecords });
+  } catch {
+    return [];
   }
-  if (records.length < maxRecords && (field !== '' || record.length)) endRecord();
-  return records;
 }
 
 /** Text with the `[title](/path)` links `relations` wrote, as nodes. */
