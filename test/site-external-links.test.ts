@@ -30,6 +30,50 @@ async function setup() {
 }
 
 describe('site external links', () => {
+  it('answers the Location of a new link, honours Prefer: return=minimal, and sorts links among their siblings', async () => {
+    const { org, api, spaces, site, owner } = await setup();
+    await api.orgs.addSectionToSite(org.id, site.id, { spaceId: spaces[1].id, title: 'API' } as never);
+    const add = async (title: string) => {
+      const response = await fetch(`${server.url}/v1/orgs/${org.id}/sites/${site.id}/external-links`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ title, url: `https://${title.toLowerCase()}.example.com` }),
+      });
+      const link = await response.json();
+      expect(response.status, JSON.stringify(link)).toBe(201);
+      expect(response.headers.get('location')).toMatch(new RegExp(`/v1/orgs/${org.id}/sites/${site.id}/external-links/${link.id}$`));
+      return link as { id: string };
+    };
+    const [a, b, c] = [await add('Alpha'), await add('Beta'), await add('Gamma')];
+    const minimal = await fetch(`${server.url}/v1/orgs/${org.id}/sites/${site.id}/external-links/${b.id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json', prefer: 'return=minimal' },
+      body: JSON.stringify({ title: 'Bee' }),
+    });
+    expect(minimal.status).toBe(204);
+    expect(minimal.headers.get('preference-applied')).toBe('return=minimal');
+    const order = async () =>
+      ((await api.orgs.getSiteStructure(org.id, site.id)).data.structure as { object: string; id: string }[]).filter((i) => i.object === 'site-external-link').map((i) => i.id);
+    expect(await order()).toEqual([a.id, b.id, c.id]);
+    const sorted = await http(server.url, owner.token, 'PATCH', `/orgs/${org.id}/sites/${site.id}/structure/sort`, {
+      item: { type: 'site-external-link', id: c.id },
+      position: { before: { type: 'site-external-link', id: a.id } },
+    });
+    expect(sorted.status).toBe(200);
+    expect(sorted.body).toMatchObject({ object: 'site-external-link', id: c.id });
+    expect(await order()).toEqual([c.id, a.id, b.id]);
+    // At the end when no position is given; a section is not a sibling of a link.
+    await http(server.url, owner.token, 'PATCH', `/orgs/${org.id}/sites/${site.id}/structure/sort`, { item: { type: 'site-external-link', id: c.id } });
+    expect(await order()).toEqual([a.id, b.id, c.id]);
+    const sections = (await api.orgs.listSiteSections(org.id, site.id)).data.items;
+    const mixed = await http(server.url, owner.token, 'PATCH', `/orgs/${org.id}/sites/${site.id}/structure/sort`, {
+      item: { type: 'site-external-link', id: a.id },
+      position: { after: { type: 'site-section', id: sections[0].id } },
+    });
+    expect(mixed.status).toBe(400);
+    expect((await http(server.url, owner.token, 'PATCH', `/orgs/${org.id}/sites/${site.id}/structure/sort`, { item: { type: 'site-external-link', id: 'sitelink_nope' } })).status).toBe(404);
+  });
+
   it('adds, updates and deletes links, shown in the structure and in section groups, as documented', async () => {
     const { org, api, spaces, site, owner } = await setup();
     // A site with site spaces at its root has no navigation beside sections: 400.

@@ -6,7 +6,7 @@
  */
 import { badRequest } from '../../lib/errors.js';
 import { previewClaims } from '../../domain/publishing/sites/preview.js';
-import { SECTION_GROUP_FRAGMENT, SITE_SECTION_FRAGMENT, SITE_SPACE_FRAGMENT, presentSectionGroup, presentSiteSection, presentSiteSpace } from '../present-sites.js';
+import { SECTION_GROUP_FRAGMENT, SITE_SECTION_FRAGMENT, SITE_SPACE_FRAGMENT, presentExternalLink, presentSectionGroup, presentSiteSection, presentSiteSpace } from '../present-sites.js';
 import { booleanParam, CONNECTION_FIELDS, listOf, pageArgs, returnPreference, route, stringParam, type RestInput } from '../route.js';
 import { presentSearchSpace, SEARCH_FRAGMENT } from './search.js';
 import { ids, readSite, SITE, writeSite } from './sites.js';
@@ -58,6 +58,7 @@ const pointerOf = (value: unknown, field: string) => {
 function presentItem(item: { __typename: string }) {
   if (item.__typename === 'SiteSpace') return presentSiteSpace(item);
   if (item.__typename === 'SiteSection') return presentSiteSection(item);
+  if (item.__typename === 'SiteExternalLink') return presentExternalLink(item);
   return presentSectionGroup(item);
 }
 
@@ -121,7 +122,7 @@ export const siteOperationRoutes = [
     operation: writeSite(
       'RestSortSiteStructure',
       ', $item: SiteStructurePointerInput!, $position: SiteStructurePositionInput',
-      `sortSiteStructure(organizationId: $org, siteId: $site, item: $item, position: $position) { __typename ...RestSiteSpace ...RestSiteSection ...RestSectionGroup }`,
+      `sortSiteStructure(organizationId: $org, siteId: $site, item: $item, position: $position) { __typename ...RestSiteSpace ...RestSiteSection ...RestSectionGroup ...RestSiteExternalLink }`,
       `${SECTION_GROUP_FRAGMENT} ${SITE_SECTION_FRAGMENT} ${SITE_SPACE_FRAGMENT}`,
     ),
     variables: (input) => {

@@ -6,6 +6,7 @@
 import type { SiteExternalLink } from '../../generated/prisma/client.js';
 import { createExternalLink, deleteExternalLink, updateExternalLink } from '../../domain/publishing/sites/external-links.js';
 import { builder } from '../builder.js';
+import { apiUrl } from '../urls.js';
 import { forgetLoaded, type Context } from '../context.js';
 import { SiteRef, SiteSectionGroupRef } from './site.js';
 import { inOrganization, siteArgs } from './site-args.js';
@@ -26,6 +27,14 @@ SiteExternalLinkRef.implement({
     condition: t.exposeString('condition', { nullable: true, description: 'An expression over `visitor.claims`: the link is shown only to visitors for whom it holds.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
+    urls: t.field({
+      description: 'Where it is in this API.',
+      type: builder.simpleObject('SiteExternalLinkUrls', { description: 'Where a site\'s external link is, in this API.', fields: (u) => ({ location: u.string({ description: 'Its URL in this API (under QUIRE_PUBLIC_URL).' }) }) }),
+      resolve: async (l, _a, ctx) => {
+        const site = await ctx.loaders.site.load(l.siteId);
+        return { location: apiUrl(ctx, `/orgs/${site?.organizationId}/sites/${l.siteId}/external-links/${l.id}`) };
+      },
+    }),
   }),
 });
 

@@ -4,7 +4,7 @@
  * structure and duplicating a site space. Each calls one domain command
  * (src/domain/publishing/sites/: search, publishing-auth, preview, sort, duplicate).
  */
-import type { SiteSection, SiteSectionGroup, SiteSpace } from '../../generated/prisma/client.js';
+import type { SiteExternalLink, SiteSection, SiteSectionGroup, SiteSpace } from '../../generated/prisma/client.js';
 import { effectiveImportWaitMs } from '../../config.js';
 import { kindOfId } from '../../domain/kernel/ids.js';
 import { signingSecret } from '../../domain/kernel/signing-secret.js';
@@ -22,6 +22,7 @@ import { pageConnection } from '../connection.js';
 import { apiUrl } from '../urls.js';
 import { SearchSpaceResultRef } from './search.js';
 import { SiteRef, SiteSectionGroupRef, SiteSectionRef, SiteSpaceRef } from './site.js';
+import { SiteExternalLinkRef } from './site-external-link.js';
 import { inOrganization, siteArgs } from './site-args.js';
 import { body, fresh } from './site-mutations.js';
 
@@ -71,9 +72,9 @@ const SiteStructurePositionInput = builder.inputType('SiteStructurePositionInput
 });
 
 const SiteStructureItemUnion = builder.unionType('SiteStructureItem', {
-  description: 'An item of a site\'s structure: a site space, a section or a section group.',
-  types: [SiteSpaceRef, SiteSectionRef, SiteSectionGroupRef],
-  resolveType: (item) => ({ SiteSpace: SiteSpaceRef, SiteSection: SiteSectionRef })[kindOfId(item.id) as string] ?? SiteSectionGroupRef,
+  description: 'An item of a site\'s structure: a site space, a section, a section group or an external link.',
+  types: [SiteSpaceRef, SiteSectionRef, SiteSectionGroupRef, SiteExternalLinkRef],
+  resolveType: (item) => ({ SiteSpace: SiteSpaceRef, SiteSection: SiteSectionRef, SiteExternalLink: SiteExternalLinkRef })[kindOfId(item.id) as string] ?? SiteSectionGroupRef,
 });
 
 const SitePreviewRef = builder.simpleObject('SitePreview', {
@@ -148,13 +149,13 @@ builder.mutationFields((t) => ({
   }),
   sortSiteStructure: t.field({
     type: SiteStructureItemUnion,
-    description: 'Places a site space, section or section group before or after a sibling of the same kind and level, or at the end.',
+    description: 'Places a site space, section, section group or external link before or after a sibling of the same kind and level, or at the end.',
     args: {
       ...siteArgs(t),
       item: t.arg({ type: PositionPointer, required: true, description: 'The item to move.' }),
       position: t.arg({ type: SiteStructurePositionInput, description: 'Where it goes; the end when omitted.' }),
     },
-    resolve: async (_r, { siteId, organizationId, item, position }, ctx): Promise<SiteSpace | SiteSection | SiteSectionGroup> => {
+    resolve: async (_r, { siteId, organizationId, item, position }, ctx): Promise<SiteSpace | SiteSection | SiteSectionGroup | SiteExternalLink> => {
       await inOrganization(ctx, organizationId, siteId);
       const pointer = (p: { type: string; id: string | number } | null | undefined) => (p ? { type: p.type, id: String(p.id) } : undefined);
       const input = { item: pointer(item), ...(position ? { position: body({ before: pointer(position.before), after: pointer(position.after) }) } : {}) };

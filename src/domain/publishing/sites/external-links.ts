@@ -7,12 +7,13 @@
  * locked write, with `siteExternalLink…` events.
  */
 import { z } from 'zod';
-import type { Prisma, SiteExternalLink } from '../../../generated/prisma/client.js';
+import type { Prisma, Site, SiteExternalLink } from '../../../generated/prisma/client.js';
 import type { Db } from '../../../db/client.js';
 import type { Access } from '../../access/access.js';
 import { badRequest, notFound } from '../../../lib/errors.js';
 import { parseInput } from '../../../lib/validation.js';
 import { newId } from '../../kernel/ids.js';
+import type { Position } from '../../kernel/position.js';
 import { validateCondition } from './condition.js';
 import { namedFields, recordSiteEvent } from './events.js';
 import { positionAmong } from './order.js';
@@ -96,6 +97,19 @@ export function updateExternalLink(db: Db, access: Access, siteId: string, linkI
     await recordSiteEvent(tx, access, site, 'siteExternalLinkUpdated', linkId, { fields: namedFields(named) });
     return link;
   });
+}
+
+/**
+ * Places an external link among its siblings — the links of the same section group, or those at the
+ * root — before or after one of them, or at the end (`PATCH …/structure/sort`).
+ */
+export async function placeExternalLink(tx: Tx, access: Access, site: Site, id: string, position?: Position | null): Promise<SiteExternalLink> {
+  const self = await tx.siteExternalLink.findFirst({ where: { id, siteId: site.id }, select: { sectionGroupId: true } });
+  if (!self) throw notFound('Site external link');
+  const siblings = await tx.siteExternalLink.findMany({ where: { siteId: site.id, sectionGroupId: self.sectionGroupId }, select: { id: true, position: true } });
+  const moved = await tx.siteExternalLink.update({ where: { id }, data: { position: positionAmong(siblings, id, position) } });
+  await recordSiteEvent(tx, access, site, 'siteExternalLinkUpdated', id, { fields: ['position'] });
+  return moved;
 }
 
 /** Deletes an external link: true when one was removed (REST 205), false when there was none (204). */
