@@ -10,11 +10,13 @@
  *              GET /v1/spaces/{id} with one SELECT (space row joined with the bearer token's
  *              digest and the caller's membership), no GraphQL, no permissions computed.
  * IPC: sends {type: 'ready', port} once listening; answers 'stats' with {type: 'stats', cpuMicros,
- * statements, rss} (cumulative), once the requests still in flight are done; exits when the parent
- * disconnects.
+ * statements, rss, peakRss, heapUsed, external} (cumulative; memory in bytes, peakRss the most the
+ * process has held, from /proc on Linux), once the requests still in flight are done; exits when the
+ * parent disconnects.
  */
 // @ts-check
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -109,7 +111,18 @@ async function startBaseline(/** @type {string} */ url) {
 /** @returns {import('./bench-target.js').Stats} */
 function snapshot() {
   const cpu = process.cpuUsage();
-  return { cpuMicros: cpu.user + cpu.system, statements, rss: process.memoryUsage().rss };
+  const memory = process.memoryUsage();
+  return { cpuMicros: cpu.user + cpu.system, statements, rss: memory.rss, peakRss: peakRss() ?? memory.rss, heapUsed: memory.heapUsed, external: memory.external };
+}
+
+/** The most RSS this process has held (VmHWM), where /proc tells it. */
+function peakRss() {
+  try {
+    const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    return kb ? Number(kb) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Stats once this process is idle: 250 ms with no SQL statement and under 5 ms of CPU (10 s at most). */

@@ -8,8 +8,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** Cumulative figures of the server process (see bench-server.mjs). */
-export type Stats = { cpuMicros: number; statements: number; rss: number };
+/** Cumulative figures of the server process (see bench-server.mjs); memory in bytes. */
+export type Stats = { cpuMicros: number; statements: number; rss: number; peakRss: number; heapUsed: number; external: number };
 type ServerMessage = { type: 'ready'; port: number } | ({ type: 'stats' } & Stats);
 
 export type Target = { base: string; stats(): Promise<Stats>; stop(): Promise<void> };

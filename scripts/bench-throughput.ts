@@ -28,11 +28,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { createPrismaClient } from '../src/db/client.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { applyMigrations } from '../src/db/schema-engine.js';
-import { createOrganizationWithOwner } from '../src/domain/people/identity/bootstrap.js';
-import { newId } from '../src/domain/kernel/ids.js';
+import { NESTED_QUERY, seed, SIZE, SPACE_QUERY, type Seed } from './bench-org.js';
 import { startBenchServer, type Target } from './bench-target.js';
 
 const { values } = parseArgs({
@@ -46,10 +44,8 @@ const { values } = parseArgs({
 });
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
-const SIZE = 20;
 const WARMUP_SECONDS = 2;
 
-type Seed = { orgId: string; spaceId: string; token: string };
 type Scenario = {
   name: string;
   target: 'quire' | 'baseline';
@@ -58,28 +54,6 @@ type Scenario = {
   check(body: any): string | undefined;
 };
 
-async function seed(url: string): Promise<Seed> {
-  const db = createPrismaClient(url, { poolMax: 10 });
-  const { organization: org, token } = await createOrganizationWithOwner(db, { title: 'Bench', ownerEmail: `bench-${Date.now()}@example.test` });
-  const users = Array.from({ length: SIZE }, (_, i) => ({ id: newId('User'), email: `${newId('User')}@bench.test`, displayName: `U${i}` }));
-  await db.user.createMany({ data: users });
-  await db.member.createMany({ data: users.map((u) => ({ organizationId: org.id, userId: u.id, role: 'read' as const })) });
-  const collections = Array.from({ length: SIZE }, (_, i) => ({ id: newId('Collection'), organizationId: org.id, title: `C${i}`, position: i }));
-  await db.collection.createMany({ data: collections });
-  const spaces = collections.flatMap((c) =>
-    Array.from({ length: SIZE }, (_, i) => ({ id: newId('Space'), organizationId: org.id, parentId: c.id, title: `S${i}`, position: i, revisionId: newId('Revision') })),
-  );
-  await db.space.createMany({ data: spaces });
-  await db.revision.createMany({ data: spaces.map((s) => ({ id: s.revisionId, spaceId: s.id, lineId: s.id, seq: 1 })) });
-  await db.contentPermission.createMany({
-    data: spaces.flatMap((s) => users.slice(0, 5).map((u) => ({ id: newId('ContentPermission'), organizationId: org.id, spaceId: s.id, userId: u.id, role: 'edit' as const }))),
-  });
-  await db.$disconnect();
-  return { orgId: org.id, spaceId: spaces[0].id, token };
-}
-
-const SPACE_QUERY = `query($id: ID!) { space(id: $id) { id title emoji visibility createdAt updatedAt permissions { access admin edit } } }`;
-const NESTED_QUERY = `query($id: ID!) { organization(id: $id) { collections(first: ${SIZE}) { edges { node { id title spaces(first: ${SIZE}) { edges { node { id title } } } } } } } }`;
 const graphql = (query: string, id: string) => ({ method: 'POST' as const, path: '/graphql', body: JSON.stringify({ query, variables: { id } }) });
 
 function scenarios({ orgId, spaceId }: Seed): Scenario[] {

@@ -18,7 +18,6 @@ import type { Access } from '../domain/access/access.js';
 import { AppError } from '../lib/errors.js';
 import { prepareChangeRequestPdf } from '../domain/versions/exports/change-request-pdf.js';
 import { verifyPdfLink } from '../domain/versions/exports/pdf-link.js';
-import { renderPdf } from '../lib/pdf/render.js';
 import { signingSecret } from '../domain/kernel/signing-secret.js';
 import type { Logger } from '../observability/logger.js';
 import { requestInfo } from '../observability/request-info.js';
@@ -52,6 +51,8 @@ export async function serveExport(req: IncomingMessage, res: ServerResponse, dep
     throw error;
   }
   const maxAge = Math.max(0, Math.floor((link.expiresAt.getTime() - Date.now()) / 1000));
+  // pdfkit and its fonts (some 7 MB of heap) are loaded by the first export, not at start.
+  const { renderPdf } = await import('../lib/pdf/render.js');
   res.writeHead(200, {
     'content-type': 'application/pdf',
     'content-disposition': `inline; filename="${prepared.filename}"`,

@@ -88,8 +88,8 @@ YogaGraphiQL.renderYogaGraphiQL(document.getElementById('root'), options);
 `;
 
 /** The page for yoga's `renderGraphiQL` (yoga passes the options of createYoga's `graphiql`). */
-export function renderGraphiQLPage(options: GraphiQLOptions): string {
-  const { script, style, favicon, editorWorker, jsonWorker, graphqlWorker } = graphiqlAssets;
+export async function renderGraphiQLPage(options: GraphiQLOptions): Promise<string> {
+  const { script, style, favicon, editorWorker, jsonWorker, graphqlWorker } = await graphiqlAssets();
   const workers = { editorWorkerService: editorWorker.path, json: jsonWorker.path, graphql: graphqlWorker.path };
   return `<!doctype html>
 <html lang="en">

@@ -6,11 +6,10 @@
  * (recipient, subject and text, so an invite link can be passed on by hand) and
  * `{delivered: false}` is answered. Credentials never reach logs or error messages.
  */
-import { createTransport } from 'nodemailer';
 import type { Logger } from '../../../observability/logger.js';
 import { normalizeEmail } from './email-address.js';
 import { toMailError } from './mail-error.js';
-import { smtpSettings, type SmtpTimeouts } from './smtp-settings.js';
+import { requireNodemailer, smtpSettings, type SmtpTimeouts } from './smtp-settings.js';
 
 export type MailMessage = { to: string; subject: string; text: string; html?: string };
 export type MailResult = { delivered: boolean; messageId?: string };
@@ -25,6 +24,7 @@ export function createMailer(options: MailerOptions): Mailer {
   if (!options.smtpUrl) return loggingMailer(logger);
 
   const settings = smtpSettings(options.smtpUrl, options.timeouts);
+  const { createTransport } = requireNodemailer('nodemailer') as typeof import('nodemailer');
   const transport = createTransport(settings.transport);
   return {
     async send(message) {

@@ -2,10 +2,13 @@
  * The SMTP URL turned into nodemailer transport options: nodemailer parses it (scheme, host,
  * port, credentials, query options), quire adds time limits and keeps nodemailer's own logging
  * off (its debug output would include the AUTH exchange). Also a name for the server that is
- * safe to show and a scrubber that removes the credentials from any text.
+ * safe to show and a scrubber that removes the credentials from any text. nodemailer (some 5 MB
+ * of heap) is loaded, synchronously, by the first SMTP URL read: a process without one never loads it.
  */
+import { createRequire } from 'node:module';
 import type { SMTPTransportOptions } from 'nodemailer/lib/smtp-transport';
-import { parseConnectionUrl } from 'nodemailer/lib/shared';
+
+export const requireNodemailer = createRequire(import.meta.url);
 
 export type SmtpTimeouts = { connectionMs: number; greetingMs: number; socketMs: number };
 
@@ -16,6 +19,7 @@ export type SmtpSettings = { transport: SMTPTransportOptions; server: string; sc
 export function smtpSettings(smtpUrl: string, timeouts: Partial<SmtpTimeouts> = {}): SmtpSettings {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(smtpUrl.trim())?.[1]?.toLowerCase();
   if (scheme !== 'smtp' && scheme !== 'smtps') throw new Error('The SMTP URL must start with smtp:// or smtps://');
+  const { parseConnectionUrl } = requireNodemailer('nodemailer/lib/shared') as typeof import('nodemailer/lib/shared');
   const parsed = parseConnectionUrl(smtpUrl.trim()) as SMTPTransportOptions;
   if (!parsed.host) throw new Error('The SMTP URL has no host');
   const limits = { ...DEFAULT_TIMEOUTS, ...timeouts };
