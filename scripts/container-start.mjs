@@ -289,6 +289,7 @@ let nodeDir = path.dirname(process.execPath);
 const started = {};
 let s3;
 let minioCredentials;
+let databaseCreated = false;
 try {
   if (asRoot) {
     // The image's user cannot read root's home (where CI's Node lives): a copy of the binary, and the tree chowned as COPY --chown does.
@@ -298,7 +299,7 @@ try {
     chmodSync(nodeDir, 0o755);
     chmodSync(path.join(nodeDir, 'node'), 0o755);
     chmodSync(run, 0o755);
-    for (let dir = path.dirname(tree); dir !== '/'; dir = path.dirname(dir)) chmodSync(dir, statSync(dir).mode | 0o011);
+    for (let dir = path.dirname(tree); dir !== '/'; dir = path.dirname(dir)) check(statSync(dir).mode & 0o001, `${dir} cannot be entered by other users: build the tree under another directory (TMPDIR)`);
     own(tree);
   }
 
@@ -317,6 +318,7 @@ try {
       const e = environment(service);
       check(await tcpAnswers(PG), `no PostgreSQL at ${PG.host}:${PG.port}`);
       psql(`CREATE DATABASE "${database}"`);
+      databaseCreated = true;
       // The compose's credentials for this database must be the ones quire's DATABASE_URL uses.
       for (const q of quireServices) {
         const url = new URL(environment(services[q]).DATABASE_URL);
@@ -445,10 +447,12 @@ try {
 } finally {
   for (const entry of children) entry.child.kill('SIGKILL');
   await Promise.all([...children].map((entry) => entry.exit));
-  try {
-    psql(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-  } catch {
-    /* reported by psql */
+  if (databaseCreated) {
+    try {
+      psql(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    } catch {
+      /* reported by psql */
+    }
   }
   rmSync(run, { recursive: true, force: true });
 }
