@@ -10,12 +10,12 @@
  * environment, command and depends_on conditions, the bucket step, the header comment's
  * `docker compose exec …`), parsed, not restated. The compose's other services are mapped onto this
  * machine: postgres → a fresh database on 127.0.0.1:5432 (user postgres, trust auth; dropped at the
- * end), redis → 127.0.0.1:6379, minio → s3rver on a free port, which accepts the compose's MinIO
- * access key and compares the secrets (s3rver does not check SigV4 signatures, only the key id). Then: the server starts with
- * ENTRYPOINT+CMD, the HEALTHCHECK command must pass (service_healthy), the worker starts, the header's
- * `admin create-org` runs, a file uploaded through the server is read back from a second instance
- * (its own data directory: the bytes cross only through S3), a space copy (a job: the servers run
- * none) must be done by the worker, /readyz must say ready (Redis
+ * end), redis → 127.0.0.1:6379, minio → s3rver on a free port accepting the compose's MinIO access
+ * key (s3rver checks the key id of SigV4 requests, not their signature: the secrets are compared).
+ * Then: the server starts with ENTRYPOINT+CMD, its HEALTHCHECK command must pass (service_healthy),
+ * the worker starts, the header's `admin create-org` runs, a file uploaded through the server is read
+ * back from a second instance (its own data directory: the bytes cross only through S3), a space
+ * copy (a job; the servers run none) must be done by the worker, /readyz must say ready (Redis
  * answering, not degraded), and every process must exit 0 on STOPSIGNAL within Docker's 10 s grace.
  * Run as root, processes run as an unprivileged user (nobody) over a tree chowned to it, as the
  * image's `USER` would.
