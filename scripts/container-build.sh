@@ -3,7 +3,15 @@
 # as `COPY . .` would (tracked and untracked, minus what .gitignore and .dockerignore leave out)
 # into a temporary directory, then runs there, in order, every `RUN` of the Dockerfile's build
 # stage (install from the lockfile, build, prune the development dependencies, `--help`).
+# With --start, then runs the runtime stage and compose.yaml's services from that tree
+# (scripts/container-start.mjs) before the directory is removed.
 set -euo pipefail
+start=false
+case "${1:-}" in
+  --start) start=true ;;
+  "") ;;
+  *) echo "usage: scripts/container-build.sh [--start]" >&2; exit 2 ;;
+esac
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/quire-container-build.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
@@ -29,3 +37,8 @@ done
 test -f dist/main.js
 if [ -d node_modules/vitest ]; then echo "development dependencies were not pruned" >&2; exit 1; fi
 echo "== the recipe builds: $(node dist/main.js --help | head -1)"
+
+if "$start"; then
+  echo "== the runtime stage and compose.yaml, started from the built tree"
+  node "$root/scripts/container-start.mjs" "$work"
+fi
