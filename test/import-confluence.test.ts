@@ -330,6 +330,25 @@ describe('confluence import through the API', () => {
     expect(tree.map((p) => p.title)).toEqual(['Engineering Home']);
   });
 
+  it('imports more pages than other sources may (a space: up to 5,000 pages)', async () => {
+    const { owner, base } = await changeRequest();
+    const entries: Record<string, string> = {};
+    const items: string[] = [];
+    for (let i = 0; i < 520; i++) {
+      const file = `Note-${i}_${100000 + i}.html`;
+      entries[`ENG/${file}`] = page(`Note ${i}`, `<p>Text ${i}, see <a href="Note-${(i + 1) % 520}_${100000 + ((i + 1) % 520)}.html">the next</a>.</p>`, []);
+      items.push(li(file, `Note ${i}`));
+    }
+    entries['ENG/index.html'] = INDEX.replace(/<div class="pageSection">[\s\S]*$/, `<div class="pageSection">${ul(...items)}</div></body></html>`);
+    const s = await site({ '/many.zip': { type: 'application/zip', body: await zipOf(entries) } });
+    const started = performance.now();
+    const answer = await http(server.url, owner.token, 'POST', `${base}/import`, { url: `${s.url}/many.zip`, source: 'confluence' });
+    expect(answer.body).toMatchObject({ importedResources: 520, totalResources: 520 });
+    expect(performance.now() - started).toBeLessThan(45_000);
+    const tree: PageItem[] = (await http(server.url, owner.token, 'GET', `${base}/pages`)).body.pages;
+    expect(tree.slice(0, 3).map((p) => p.title)).toEqual(['Note 0', 'Note 1', 'Note 2']);
+  }, 60_000);
+
   it('a hostile export fails the job with its reason and writes nothing', async () => {
     const { owner, base } = await changeRequest();
     const archive = await zipOf({ ...exportEntries(), 'xx/evil.html': 'payload' });
