@@ -184,7 +184,7 @@ describe('confluence export: reading', () => {
     expect(home.source).toBe('Engineering-Home_65537.html');
     expect(home.markdown).toMatch(/^# Engineering Home\n\n# Welcome\n/);
     expect(home.markdown).toContain('[setup guide](/Setup-Guide_65538.html)');
-    expect(home.markdown).toContain('[paging section](/Runbook_65539.html#Runbook-Paging)');
+    expect(home.markdown).toContain('[paging section](/Runbook_65539.html#paging)');
     expect(home.markdown).toContain('{% hint style="info" %}\n\n**Heads up**\n\nRead this first.\n\n{% endhint %}');
     expect(home.markdown).toContain('{% hint style="danger" %}\n\nNever deploy on Fridays.\n\n{% endhint %}');
     expect(home.markdown).toContain('{% hint style="success" %}');
@@ -289,7 +289,7 @@ describe('confluence import through the API', () => {
     const document = async (id: string) => (await http(server.url, owner.token, 'GET', `${base}/page/${id}?format=document`)).body.document;
     const homeRefs = refsWithText(await document(home.id));
     expect(homeRefs).toContainEqual(['setup guide', { kind: 'page', page: setup.id }]);
-    expect(homeRefs).toContainEqual(['paging section', { kind: 'anchor', page: runbook.id, anchor: 'Runbook-Paging' }]);
+    expect(homeRefs).toContainEqual(['paging section', { kind: 'anchor', page: runbook.id, anchor: 'paging' }]);
     expect(homeRefs).toContainEqual(['the runbook', { kind: 'page', page: runbook.id }]);
     expect(homeRefs).toContainEqual(['ports by title', { kind: 'page', page: ports.id }]);
     const homeJson = JSON.stringify(await document(home.id));

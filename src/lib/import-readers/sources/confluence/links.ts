@@ -5,7 +5,9 @@
  * stay addresses of the Confluence site: `/wiki/spaces/KEY/pages/<pageId>/Title`,
  * `/pages/viewpage.action?pageId=<id>`, `/display/KEY/Page+Title`, and for attachments
  * `/download/attachments/<pageId>/<name>`. Each that names an exported page or file becomes that
- * entry's own source (`/` + its encoded path), the others stay as written.
+ * entry's own source (`/` + its encoded path), the others stay as written. A heading's anchor
+ * (`#Runbook-Paging`: the page's title and the heading's text without spaces) becomes the
+ * platform's anchor of that heading.
  */
 import { resolveInArchive } from '../../zip/archive-path.js';
 import { encodePath } from '../notion/names.js';
@@ -20,6 +22,8 @@ export type ExportNames = {
   /** An attachment's path by `<pageId>/<name>`, and by its path without extension. */
   attachmentByName: Map<string, string>;
   attachmentByStem: Map<string, string>;
+  /** The platform's anchor of a page's heading by its Confluence anchor (`Runbook-Paging` → `paging`). */
+  anchor(path: string, confluenceAnchor: string): string | undefined;
 };
 
 const decode = (text: string) => {
@@ -42,7 +46,10 @@ export function resolveTarget(href: string, from: string, names: ExportNames): {
   if (url.hostname === 'relative.invalid' && !href.startsWith('/')) {
     const path = resolveInArchive(from, href.replace(/#.*$/, ''));
     if (path === undefined) return undefined;
-    if (names.has(path)) return { path, hash };
+    if (names.has(path)) {
+      const anchor = hash && names.anchor(path, decode(hash.slice(1)));
+      return { path, hash: anchor ? `#${anchor}` : hash };
+    }
     const attachment = names.attachmentByStem.get(path);
     return attachment ? { path: attachment, hash: '' } : undefined;
   }

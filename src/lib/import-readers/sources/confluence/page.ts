@@ -38,6 +38,8 @@ export type ConfluencePageRead = {
   ancestors: string[];
   /** The "Attachments:" section: each attachment's address and real name. */
   attachments: { href: string; name: string }[];
+  /** Headings' Confluence anchors (`Runbook-Paging`) and texts, for links to them. */
+  headings: [id: string, text: string][];
 };
 
 const clean = (text: string) => text.replace(/\s+/g, ' ').trim();
@@ -99,13 +101,14 @@ export function readConfluencePage(input: { bytes: Uint8Array; prefix: string })
     bound(tree);
   } catch {
     // Nesting the parser cannot take: the page keeps its place in the tree, without its body.
-    return { markdown: '', targets: [], ancestors: [], attachments: [] };
+    return { markdown: '', targets: [], ancestors: [], attachments: [], headings: [] };
   }
   const crumbs = selectAll('#breadcrumbs a[href]', tree).map((a) => ({ href: String(a.properties.href), text: clean(textOf(a)) }));
   const space = crumbs.find((c) => /^index\.html?$/i.test(c.href))?.text;
   const title = pageTitle(tree, space);
   const attachments = attachmentsOf(tree);
   const content: Element | Root = select('#main-content', tree) ?? select('body', tree) ?? tree;
+  const headings = selectAll('h1[id], h2[id], h3[id], h4[id], h5[id], h6[id]', content).map((h) => [String(h.properties.id), clean(textOf(h))] as [string, string]);
   rewriteMacros(content);
   removeNonContent(tree);
   boundTables(content);
@@ -121,5 +124,6 @@ export function readConfluencePage(input: { bytes: Uint8Array; prefix: string })
     targets,
     ancestors: crumbs.map((c) => c.href).filter((href) => !/^index\.html?$/i.test(href)),
     attachments,
+    headings,
   };
 }

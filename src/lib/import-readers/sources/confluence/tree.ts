@@ -11,13 +11,14 @@
  * - Titles are the index's, else the page's own (without the space's name).
  * - Each attachment becomes a file named as its page lists it (the export names it by its ID);
  *   one the page's body does not show or link is added at the end of the page as a file block.
- * - Links between pages, to attachments, and Confluence addresses of exported pages become links
- *   to what was imported (links.ts).
+ * - Links between pages (and their headings), to attachments, and Confluence addresses of
+ *   exported pages become links to what was imported (links.ts).
  *
  * Pages are converted in the conversion pool, as many at a time as it has threads.
  */
 import { randomBytes } from 'node:crypto';
 import { throwIfAborted } from '../../../fetch/fetch-errors.js';
+import { slugOf } from '../../../documents/slug.js';
 import { stringifyMdast } from '../../../markdown/remark.js';
 import { writeTag } from '../../../markdown/tag-syntax.js';
 import { poolSettings } from '../../../threads/pool.js';
@@ -105,6 +106,10 @@ export async function confluenceTree(files: ExportFiles, context: SourceContext)
     pageByTitle: new Map(pagePaths.map((path) => [titleOf(path), path] as const)),
     attachmentByName: new Map(attachmentPaths.map((path) => [`${path.split('/')[1]}/${fileNames.get(path) ?? baseName(path)}`, path] as const)),
     attachmentByStem: new Map(attachmentPaths.map((path) => [path.replace(/\.[^./]*$/, ''), path] as const)),
+    anchor: (path, id) => {
+      const text = reads.get(path)?.headings.find(([heading]) => heading === id)?.[1];
+      return text ? slugOf(text) || undefined : undefined;
+    },
   };
 
   const pageOf = (path: string): ImportedPage => {
