@@ -114,7 +114,8 @@ const SETUP = page(
   `<h2 id="SetupGuide-Install">Install</h2>
 <div class="code panel pdl conf-macro output-block" style="border-width: 1px;" data-hasbody="true" data-macro-name="code"><div class="codeHeader panelHeader pdl" style="border-bottom-width: 1px;"><b>setup.sh</b></div><div class="codeContent panelContent pdl"><pre class="syntaxhighlighter-pre" data-syntaxhighlighter-params="brush: bash; gutter: false; theme: Confluence" data-theme="Confluence">echo "&lt;hi&gt;"
 make install</pre></div></div>
-<div class="code panel pdl" style="border-width: 1px;"><div class="codeContent panelContent pdl"><pre class="syntaxhighlighter-pre" data-syntaxhighlighter-params="brush: js; gutter: false; theme: Confluence" data-theme="Confluence">const a = 1;</pre></div></div>
+<div class="code panel pdl" style="border-width: 1px;"><div class="codeContent panelContent pdl"><pre class="theme: Confluence; brush: js; gutter: true" style="font-size:12px;">const a = 1;</pre></div></div>
+<div class="preformatted panel" style="border-width: 1px;"><div class="preformattedContent panelContent"><pre>plain *text*</pre></div></div>
 <div id="expander-1337" class="expand-container"><div id="expander-control-1337" class="expand-control"><span class="expand-control-icon icon">&nbsp;</span><span class="expand-control-text">Troubleshooting</span></div><div id="expander-content-1337" class="expand-content"><p>Restart it.</p></div></div>
 <ul class="inline-task-list" data-inline-tasks-content-id="65538"><li class="checked" data-inline-task-id="1"><span>Install tools</span></li><li data-inline-task-id="2"><span>Get access</span></li></ul>
 <div class="table-wrap"><table class="confluenceTable"><tbody><tr><th class="confluenceTh"><p>Port</p></th><th class="confluenceTh"><p>Service</p></th></tr><tr><td class="confluenceTd"><p>5432</p></td><td class="confluenceTd"><p>Postgres</p></td></tr></tbody></table></div>
@@ -128,7 +129,7 @@ make install</pre></div></div>
 );
 
 // A loop of links: Runbook → Ports → Runbook.
-const RUNBOOK = page('Runbook', `<h2 id="Runbook-Paging">Paging</h2><p>See <a href="65540.html">ports</a>.</p>`, [['Engineering-Home_65537.html', 'Engineering Home']]);
+const RUNBOOK = page('Runbook', `<h2 id="Runbook-Paging">Paging</h2><p>See <a href="65540.html">ports</a>.</p><p><img src="attachments/thumbnails/65538/65602" alt="preview"/></p>`, [['Engineering-Home_65537.html', 'Engineering Home']]);
 const PORTS = page('Q&amp;A: Ports', `<p>Back to <a href="Runbook_65539.html">the runbook</a>.</p>`, [
   ['Engineering-Home_65537.html', 'Engineering Home'],
   ['Setup-Guide_65538.html', 'Setup Guide'],
@@ -197,7 +198,9 @@ describe('confluence export: reading', () => {
     expect(home.markdown).toContain('[another space](https://acme.atlassian.net/wiki/spaces/OTHER/pages/999/Elsewhere)');
 
     expect(setup.markdown).toContain('{% code title="setup.sh" %}\n\n```bash\necho "<hi>"\nmake install\n```\n\n{% endcode %}');
-    expect(setup.markdown).toContain('```javascript\nconst a = 1;\n```');
+    // An older export's code macro (its settings in the class), with line numbers; noformat.
+    expect(setup.markdown).toContain('{% code lineNumbers="true" %}\n\n```javascript\nconst a = 1;\n```\n\n{% endcode %}');
+    expect(setup.markdown).toContain('```\nplain *text*\n```');
     expect(setup.markdown).toContain('<details>\n<summary>Troubleshooting</summary>\n\nRestart it.\n\n</details>');
     expect(setup.markdown).toContain('* [x] Install tools\n* [ ] Get access');
     expect(setup.markdown).toMatch(/\| Port +\| Service +\|/);
@@ -206,6 +209,8 @@ describe('confluence export: reading', () => {
     // The attachment the body does not show: a file block at the end.
     expect(setup.markdown.trimEnd().split('\n').at(-1)).toBe('{% file src="/attachments/65538/65602.pdf" %}');
     expect(runbook.markdown).toContain('[ports](/65540.html)');
+    // A preview stands for its attachment.
+    expect(runbook.markdown).toContain('![preview](/attachments/65538/65602.pdf)');
     // Attachments keep the names their page lists; thumbnails, icons and styles are left out.
     expect(tree.files.map((f) => [f.source, f.name, f.contentType])).toEqual([
       ['attachments/65538/65601.png', 'diagram.png', 'image/png'],
@@ -309,7 +314,7 @@ describe('confluence import through the API', () => {
       ['Team Handbook.pdf', 'application/pdf'],
     ]);
     // The loop of links is two references, nothing more.
-    expect(refsWithText(await document(runbook.id))).toEqual([['ports', { kind: 'page', page: ports.id }]]);
+    expect(refsWithText(await document(runbook.id))).toEqual([['ports', { kind: 'page', page: ports.id }], ['preview', { kind: 'file', file: files[1][1].file }]]);
     expect(refsWithText(await document(ports.id))).toEqual([['the runbook', { kind: 'page', page: runbook.id }]]);
   });
 

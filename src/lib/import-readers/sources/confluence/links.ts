@@ -50,7 +50,8 @@ export function resolveTarget(href: string, from: string, names: ExportNames): {
       const anchor = hash && names.anchor(path, decode(hash.slice(1)));
       return { path, hash: anchor ? `#${anchor}` : hash };
     }
-    const attachment = names.attachmentByStem.get(path);
+    // A preview (`attachments/thumbnails/<pageId>/<id>`) stands for its attachment.
+    const attachment = names.attachmentByStem.get(path.replace(/^attachments\/thumbnails\//, 'attachments/'));
     return attachment ? { path: attachment, hash: '' } : undefined;
   }
   // An address of the Confluence site (any host: the export does not say which).
