@@ -104,7 +104,7 @@ const HOME = page(
 <div class="confluence-information-macro confluence-information-macro-warning"><span class="aui-icon confluence-information-macro-icon"></span><div class="confluence-information-macro-body"><p>Never deploy on Fridays.</p></div></div>
 <div class="confluence-information-macro confluence-information-macro-tip"><div class="confluence-information-macro-body"><p>Use the CLI.</p></div></div>
 <div class="toc-macro rbtoc1490376007363"><ul class="toc-indentation"><li><a href="#EngineeringHome-Welcome">Welcome</a></li></ul></div>
-<p>Ask <a class="confluence-userlink user-mention" data-username="ada" href="/display/~ada">Ada Lovelace</a> <img class="emoticon emoticon-smile" src="images/icons/emoticons/smile.svg" data-emoji-fallback="🙂" alt="(smile)"/></p>
+<p>Ask <a class="confluence-userlink user-mention" data-username="ada" href="/display/~ada">Ada Lovelace</a> <img class="emoticon emoticon-smile" src="images/icons/emoticons/smile.svg" data-emoji-id="1f642" data-emoji-fallback="🙂" alt="(smile)"/> <img class="emoticon emoticon-tick" data-emoji-id="atlassian-check_mark" data-emoji-shortname=":check_mark:" data-emoji-fallback=":check_mark:" src="images/icons/emoticons/check.png" data-emoticon-name="tick" alt="(tick)"/></p>
 <p>Old link: <a href="https://acme.atlassian.net/wiki/spaces/ENG/pages/65539/Runbook">the runbook</a>, <a href="/pages/viewpage.action?pageId=65538">setup by id</a>, <a href="/display/ENG/Q%26A%3A+Ports">ports by title</a>, <a href="https://acme.atlassian.net/wiki/spaces/OTHER/pages/999/Elsewhere">another space</a>.</p>`,
   [],
 );
@@ -189,7 +189,7 @@ describe('confluence export: reading', () => {
     expect(home.markdown).toContain('{% hint style="info" %}\n\n**Heads up**\n\nRead this first.\n\n{% endhint %}');
     expect(home.markdown).toContain('{% hint style="danger" %}\n\nNever deploy on Fridays.\n\n{% endhint %}');
     expect(home.markdown).toContain('{% hint style="success" %}');
-    expect(home.markdown).toContain('Ask Ada Lovelace 🙂');
+    expect(home.markdown).toContain('Ask Ada Lovelace 🙂 ✅');
     expect(home.markdown).not.toContain('EngineeringHome-Welcome');
     // Confluence addresses of exported pages (by ID, by title) are links to them; others stay.
     expect(home.markdown).toContain('[the runbook](/Runbook_65539.html)');

@@ -10,7 +10,7 @@
  *   `noformat` (`div.preformatted`) → a code block without language;
  * - expand macros (`div.expand-container`) → expandables, titled by their control's text;
  * - task lists (`ul.inline-task-list`, `li.checked`) → task lists;
- * - emoticons → their emoji (or alt text); Confluence's own icons (`images/icons/…`) and the table
+ * - emoticons → their emoji (by code point, or Confluence's own by name; else their text); Confluence's own icons (`images/icons/…`) and the table
  *   of contents macro → nothing; user mentions → the name, unlinked;
  *   an embedded file's preview → a link to the file named after it.
  *
@@ -156,6 +156,42 @@ function taskList(list: Element): void {
 
 const text = (value: string): ElementContent => ({ type: 'text', value });
 
+/** Confluence's own emoticons (`emoticon-tick`, `data-emoticon-name="tick"`), whose fallback is a short name. */
+const EMOTICONS: Record<string, string> = {
+  tick: '✅',
+  cross: '❌',
+  warning: '⚠️',
+  information: 'ℹ️',
+  plus: '➕',
+  minus: '➖',
+  question: '❓',
+  'light-on': '💡',
+  'light-off': '💡',
+  'yellow-star': '⭐',
+  'red-star': '⭐',
+  'green-star': '⭐',
+  'blue-star': '⭐',
+  smile: '🙂',
+  sad: '🙁',
+  cheeky: '😛',
+  laugh: '😃',
+  wink: '😉',
+  'thumbs-up': '👍',
+  'thumbs-down': '👎',
+  heart: '❤️',
+  'broken-heart': '💔',
+};
+
+/** An emoticon's character: its emoji ID's code points (`1f642`), a known emoticon's, else its fallback or alt text. */
+function emoticon(image: Element): string {
+  const id = String(image.properties.dataEmojiId ?? '');
+  if (/^[0-9a-f]{4,6}(-[0-9a-f]{4,6}){0,7}$/i.test(id)) return String.fromCodePoint(...id.split('-').map((hex) => parseInt(hex, 16)));
+  const name = String(image.properties.dataEmoticonName ?? '') || (classes(image).find((c) => c.startsWith('emoticon-')) ?? '').slice('emoticon-'.length);
+  if (Object.hasOwn(EMOTICONS, name)) return EMOTICONS[name];
+  const fallback = String(image.properties.dataEmojiFallback ?? '');
+  return fallback && !/^:[\w+-]+:$/.test(fallback) ? fallback : String(image.properties.alt ?? fallback);
+}
+
 /** Rewrites Confluence's macros in `content` (see the top of this file); `content` is bounded already. */
 export function rewriteMacros(content: Element | Root): void {
   eachElement(content, (element, ancestors) => {
@@ -181,7 +217,7 @@ export function rewriteMacros(content: Element | Root): void {
     if (element.tagName === 'img') {
       const src = String(element.properties.src ?? '');
       if (hasClass(element, 'emoticon') || /(^|\/)images\/icons\/emoticons\//.test(src)) {
-        const emoji = String(element.properties.dataEmojiFallback ?? element.properties.alt ?? '');
+        const emoji = emoticon(element);
         element.tagName = 'span';
         element.properties = {};
         element.children = [text(emoji)];
