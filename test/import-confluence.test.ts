@@ -129,7 +129,7 @@ make install</pre></div></div>
 );
 
 // A loop of links: Runbook → Ports → Runbook.
-const RUNBOOK = page('Runbook', `<h2 id="Runbook-Paging">Paging</h2><p>See <a href="65540.html">ports</a>.</p><p><img src="attachments/thumbnails/65538/65602" alt="preview"/></p>`, [['Engineering-Home_65537.html', 'Engineering Home']]);
+const RUNBOOK = page('Runbook', `<h2 id="Runbook-Paging">Paging</h2><p>See <a href="65540.html">ports</a> and <a href="index.html">the space</a>.</p><p><img src="attachments/thumbnails/65538/65602" alt="preview"/></p>`, [['Engineering-Home_65537.html', 'Engineering Home']]);
 const PORTS = page('Q&amp;A: Ports', `<p>Back to <a href="Runbook_65539.html">the runbook</a>.</p>`, [
   ['Engineering-Home_65537.html', 'Engineering Home'],
   ['Setup-Guide_65538.html', 'Setup Guide'],
@@ -208,7 +208,7 @@ describe('confluence export: reading', () => {
     expect(setup.markdown).toContain('[the ports page](/65540.html)');
     // The attachment the body does not show: a file block at the end.
     expect(setup.markdown.trimEnd().split('\n').at(-1)).toBe('{% file src="/attachments/65538/65602.pdf" %}');
-    expect(runbook.markdown).toContain('[ports](/65540.html)');
+    expect(runbook.markdown).toContain('[ports](/65540.html) and [the space](/Engineering-Home_65537.html)');
     // A preview stands for its attachment.
     expect(runbook.markdown).toContain('![preview](/attachments/65538/65602.pdf)');
     // Attachments keep the names their page lists; thumbnails, icons and styles are left out.
@@ -228,6 +228,16 @@ describe('confluence export: reading', () => {
     const twice = INDEX.replace('<a href="Runbook_65539.html">Runbook</a>', `<a href="Runbook_65539.html">Runbook</a>\n${ul(li('Engineering-Home_65537.html', 'Engineering Home'), li('Gone_70000.html', 'Gone', ul(li('Runbook_65539.html', 'Runbook'))))}`);
     const odd = await readExport(await zipOf({ ...exportEntries(), 'ENG/index.html': twice }));
     expect(shape(odd.pages)).toEqual([['Engineering Home', ['Setup Guide', ['Q&A: Ports'], ['Loose Notes']], ['Runbook', ['Gone']]]]);
+
+    // Breadcrumbs in a loop (each page the other's parent): both at the top, after the tree.
+    const loop = await readExport(
+      await zipOf({
+        ...exportEntries(),
+        'ENG/Ping_80001.html': page('Ping', '<p>ping</p>', [['Pong_80002.html', 'Pong']]),
+        'ENG/Pong_80002.html': page('Pong', '<p>pong</p>', [['Ping_80001.html', 'Ping']]),
+      }),
+    );
+    expect(shape(loop.pages).slice(1)).toEqual([['Ping'], ['Pong']]);
   });
 });
 
@@ -255,7 +265,7 @@ describe('confluence export: hostile archives', () => {
     expect(bytes.length).toBeLessThan(2 * 1024 * 1024);
     const started = performance.now();
     expect((await importFailure(readExport(bytes))).code).toBe('TOO_LARGE');
-    expect(performance.now() - started).toBeLessThan(3000);
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it('refuses too many entries, and an archive without pages', async () => {
@@ -314,7 +324,7 @@ describe('confluence import through the API', () => {
       ['Team Handbook.pdf', 'application/pdf'],
     ]);
     // The loop of links is two references, nothing more.
-    expect(refsWithText(await document(runbook.id))).toEqual([['ports', { kind: 'page', page: ports.id }], ['preview', { kind: 'file', file: files[1][1].file }]]);
+    expect(refsWithText(await document(runbook.id))).toEqual([['ports', { kind: 'page', page: ports.id }], ['the space', { kind: 'page', page: home.id }], ['preview', { kind: 'file', file: files[1][1].file }]]);
     expect(refsWithText(await document(ports.id))).toEqual([['the runbook', { kind: 'page', page: runbook.id }]]);
   });
 

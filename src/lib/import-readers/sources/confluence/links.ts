@@ -15,6 +15,8 @@ import { encodePath } from '../notion/names.js';
 export type ExportNames = {
   /** Paths of the pages and of the attachments. */
   has(path: string): boolean;
+  /** The space's home page (the first page of index.html), which links to `index.html` name. */
+  home?: string;
   /** A page's path by its Confluence page ID. */
   pageById: Map<string, string>;
   /** A page's path by its title (unique within a Confluence space). */
@@ -46,6 +48,7 @@ export function resolveTarget(href: string, from: string, names: ExportNames): {
   if (url.hostname === 'relative.invalid' && !href.startsWith('/')) {
     const path = resolveInArchive(from, href.replace(/#.*$/, ''));
     if (path === undefined) return undefined;
+    if (/^index\.html?$/i.test(path)) return names.home ? { path: names.home, hash: '' } : undefined;
     if (names.has(path)) {
       const anchor = hash && names.anchor(path, decode(hash.slice(1)));
       return { path, hash: anchor ? `#${anchor}` : hash };

@@ -100,7 +100,9 @@ export async function confluenceTree(files: ExportFiles, context: SourceContext)
       if (target && files.has(target) && attachment.name && !fileNames.has(target)) fileNames.set(target, attachment.name);
     }
   }
+  const home = index.map((entry) => resolveInArchive('index.html', entry.href)).find((path): path is string => !!path && reads.has(path));
   const names: ExportNames = {
+    ...(home ? { home } : {}),
     has: (path) => reads.has(path) || (isAttachmentPath(path) && files.has(path)),
     pageById: new Map(pagePaths.flatMap((path) => (pageIdOf(path) ? [[pageIdOf(path)!, path] as const] : []))),
     pageByTitle: new Map(pagePaths.map((path) => [titleOf(path), path] as const)),
