@@ -120,7 +120,7 @@ make install</pre></div></div>
 <ul class="inline-task-list" data-inline-tasks-content-id="65538"><li class="checked" data-inline-task-id="1"><span>Install tools</span></li><li data-inline-task-id="2"><span>Get access</span></li></ul>
 <div class="table-wrap"><table class="confluenceTable"><tbody><tr><th class="confluenceTh"><p>Port</p></th><th class="confluenceTh"><p>Service</p></th></tr><tr><td class="confluenceTd"><p>5432</p></td><td class="confluenceTd"><p>Postgres</p></td></tr></tbody></table></div>
 <p><span class="confluence-embedded-file-wrapper"><img class="confluence-embedded-image" src="attachments/65538/65601.png" data-image-src="attachments/65538/65601.png" data-linked-resource-id="65601" data-linked-resource-container-id="65538" data-linked-resource-default-alias="diagram.png" alt="diagram"></span></p>
-<p>See <a href="65540.html">the ports page</a>.</p>`,
+<p>See <a href="65540.html">the ports page</a> and <a href="Loose-Notes%2C-Misc_65541.html">the notes</a>.</p>`,
   [['Engineering-Home_65537.html', 'Engineering Home']],
   [
     ['attachments/65538/65601.png', 'diagram.png', 'image/png'],
@@ -147,7 +147,8 @@ function exportEntries(prefix = 'ENG/'): Record<string, string | Buffer> {
     'Setup-Guide_65538.html': SETUP,
     'Runbook_65539.html': RUNBOOK,
     '65540.html': PORTS,
-    'Loose-Notes_65541.html': LOOSE,
+    // Confluence writes a title's `,` as `%2C` in the file's name, and so in links to it.
+    'Loose-Notes%2C-Misc_65541.html': LOOSE,
     'attachments/65538/65601.png': PNG,
     'attachments/65538/65602.pdf': PDF,
     'attachments/thumbnails/65538/65602': PNG,
@@ -205,7 +206,8 @@ describe('confluence export: reading', () => {
     expect(setup.markdown).toContain('* [x] Install tools\n* [ ] Get access');
     expect(setup.markdown).toMatch(/\| Port +\| Service +\|/);
     expect(setup.markdown).toContain('![diagram](/attachments/65538/65601.png)');
-    expect(setup.markdown).toContain('[the ports page](/65540.html)');
+    expect(setup.markdown).toContain('[the ports page](/65540.html) and [the notes](/Loose-Notes%252C-Misc_65541.html)');
+    expect(setup.children[1].source).toBe('Loose-Notes%252C-Misc_65541.html');
     // The attachment the body does not show: a file block at the end.
     expect(setup.markdown.trimEnd().split('\n').at(-1)).toBe('{% file src="/attachments/65538/65602.pdf" %}');
     expect(runbook.markdown).toContain('[ports](/65540.html) and [the space](/Engineering-Home_65537.html)');

@@ -36,6 +36,29 @@ const decode = (text: string) => {
   }
 };
 
+/**
+ * The export's path a relative address of the file at `from` names. Confluence writes addresses as
+ * its file names are (a title's `,` is `%2C` in both): the address as written is tried first,
+ * then decoded. Undefined for an absolute address; a path not in the export comes back decoded.
+ */
+export function archivePath(from: string, href: string, has: (path: string) => boolean): string | undefined {
+  const decoded = resolveInArchive(from, href);
+  if (decoded === undefined) return undefined;
+  let written: string | undefined;
+  try {
+    written = new URL(href.trim(), `http://archive.invalid/${encodeURI(from)}`).pathname.slice(1);
+  } catch {
+    written = undefined;
+  }
+  let raw = written;
+  try {
+    raw = written === undefined ? undefined : decodeURI(written);
+  } catch {
+    // A `%` that is no escape: as parsed.
+  }
+  return raw !== undefined && raw !== decoded && has(raw) ? raw : decoded;
+}
+
 /** The export's path an address of the page at `from` names, with the fragment to keep. */
 export function resolveTarget(href: string, from: string, names: ExportNames): { path: string; hash: string } | undefined {
   const hash = /#.*$/.exec(href)?.[0] ?? '';
@@ -46,7 +69,7 @@ export function resolveTarget(href: string, from: string, names: ExportNames): {
     return undefined;
   }
   if (url.hostname === 'relative.invalid' && !href.startsWith('/')) {
-    const path = resolveInArchive(from, href.replace(/#.*$/, ''));
+    const path = archivePath(from, href.replace(/#.*$/, ''), (p) => names.has(p));
     if (path === undefined) return undefined;
     if (/^index\.html?$/i.test(path)) return names.home ? { path: names.home, hash: '' } : undefined;
     if (names.has(path)) {

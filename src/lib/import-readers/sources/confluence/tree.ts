@@ -25,10 +25,10 @@ import { poolSettings } from '../../../threads/pool.js';
 import { ImportError } from '../../import-error.js';
 import { confluenceIndexInPool, confluencePageInPool } from '../../in-pool.js';
 import type { ImportedFile, ImportedPage, SourceContext } from '../../tree.js';
-import { baseName, resolveInArchive } from '../../zip/archive-path.js';
+import { baseName } from '../../zip/archive-path.js';
 import { contentTypeOf } from '../../zip/files.js';
 import { encodePath } from '../notion/names.js';
-import { fillTargets, type ExportNames } from './links.js';
+import { archivePath, fillTargets, type ExportNames } from './links.js';
 import type { ConfluencePageRead } from './page.js';
 import type { IndexEntry } from './space-index.js';
 
@@ -80,13 +80,14 @@ export async function confluenceTree(files: ExportFiles, context: SourceContext)
     context.progress(++done, pagePaths.length, 'Converting pages');
   });
 
+  const resolve = (from: string, href: string) => archivePath(from, href, (path) => files.has(path));
   // Titles: the index's first, then each page's own.
   const titles = new Map<string, string>();
   const indexWalk: IndexEntry[] = [...index];
   for (let i = 0; i < indexWalk.length; i++) {
     const entry = indexWalk[i];
     indexWalk.push(...entry.children);
-    const path = resolveInArchive('index.html', entry.href);
+    const path = resolve('index.html', entry.href);
     if (path && entry.title && !titles.has(path)) titles.set(path, entry.title);
   }
   const titleOf = (path: string) => titles.get(path) ?? reads.get(path)?.title ?? titleOfFile(path);
@@ -96,11 +97,11 @@ export async function confluenceTree(files: ExportFiles, context: SourceContext)
   const fileNames = new Map<string, string>();
   for (const [path, read] of reads) {
     for (const attachment of read.attachments) {
-      const target = resolveInArchive(path, attachment.href);
+      const target = resolve(path, attachment.href);
       if (target && files.has(target) && attachment.name && !fileNames.has(target)) fileNames.set(target, attachment.name);
     }
   }
-  const home = index.map((entry) => resolveInArchive('index.html', entry.href)).find((path): path is string => !!path && reads.has(path));
+  const home = index.map((entry) => resolve('index.html', entry.href)).find((path): path is string => !!path && reads.has(path));
   const names: ExportNames = {
     ...(home ? { home } : {}),
     has: (path) => reads.has(path) || (isAttachmentPath(path) && files.has(path)),
@@ -119,7 +120,7 @@ export async function confluenceTree(files: ExportFiles, context: SourceContext)
     const { markdown, linked } = fillTargets(read.markdown, prefix, read.targets, path, names);
     // Attachments the body neither shows nor links: listed at the end, as file blocks.
     const listed = read.attachments
-      .map((a) => resolveInArchive(path, a.href))
+      .map((a) => resolve(path, a.href))
       .filter((target): target is string => !!target && files.has(target) && !linked.has(target));
     const blocks = [...new Set(listed)].map((target) => writeTag('file', [['src', `/${encodePath(target)}`]]));
     const heading = stringifyMdast([{ type: 'heading', depth: 1, children: [{ type: 'text', value: titleOf(path) }] }]);
@@ -135,7 +136,7 @@ export async function confluenceTree(files: ExportFiles, context: SourceContext)
     const { entries, into } = stack.pop()!;
     const later: { entries: IndexEntry[]; into: ImportedPage[] }[] = [];
     for (const entry of entries) {
-      const path = resolveInArchive('index.html', entry.href);
+      const path = resolve('index.html', entry.href);
       let page: ImportedPage | undefined;
       if (path && reads.has(path)) {
         if (!placed.has(path)) placed.set(path, (page = pageOf(path)));
@@ -152,7 +153,7 @@ export async function confluenceTree(files: ExportFiles, context: SourceContext)
     progress = false;
     for (let i = 0; i < unplaced.length; i++) {
       const path = unplaced[i];
-      const parents = reads.get(path)!.ancestors.map((href) => resolveInArchive(path, href)).filter((p): p is string => !!p && reads.has(p) && p !== path);
+      const parents = reads.get(path)!.ancestors.map((href) => resolve(path, href)).filter((p): p is string => !!p && reads.has(p) && p !== path);
       const parent = parents.at(-1);
       if (parent && !placed.has(parent)) continue;
       const page = pageOf(path);
