@@ -20,6 +20,7 @@
  */
 import type { Element, ElementContent, Root } from 'hast';
 import type { Handle } from 'hast-util-to-mdast';
+import { writeTag } from '../../../markdown/tag-syntax.js';
 import { eachElement, textOf } from '../../html/hast-walk.js';
 
 const classes = (element: Element) => (Array.isArray(element.properties.className) ? element.properties.className.map(String) : []);
@@ -37,7 +38,6 @@ function find(root: Element, test: (element: Element) => boolean): Element | und
 
 const clean = (text: string) => text.replace(/\s+/g, ' ').trim();
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const attribute = (value: string) => value.replace(/"/g, '&quot;').replace(/%\}/g, '%\\}');
 
 const BLOCK = 'quire-block';
 
@@ -114,15 +114,14 @@ function codeMacro(element: Element, inTable: boolean): void {
   const title = header ? clean(textOf(header)) : '';
   const { language, lineNumbers } = codeParams(pre);
   const code = codeElement(pre, language);
-  const attrs = [title && `title="${attribute(title)}"`, lineNumbers && 'lineNumbers="true"'].filter(Boolean).join(' ');
-  if (attrs && !inTable) toBlock(element, `{% code ${attrs} %}`, '{% endcode %}', [code]);
+  if ((title || lineNumbers) && !inTable) toBlock(element, writeTag('code', [['title', title], ['lineNumbers', lineNumbers || undefined]]), '{% endcode %}', [code]);
   else unwrap(element, [code]);
 }
 
 function hint(element: Element, style: string, title: string, body: ElementContent[], inTable: boolean): void {
   const content = [...boldLine(title), ...body];
   if (inTable) unwrap(element, content);
-  else toBlock(element, `{% hint style="${style}" %}`, '{% endhint %}', content);
+  else toBlock(element, writeTag('hint', [['style', style]]), '{% endhint %}', content);
 }
 
 function informationMacro(element: Element, style: string, inTable: boolean): void {
