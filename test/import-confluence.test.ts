@@ -118,7 +118,8 @@ make install</pre></div></div>
 <div class="preformatted panel" style="border-width: 1px;"><div class="preformattedContent panelContent"><pre>plain *text*</pre></div></div>
 <div id="expander-1337" class="expand-container"><div id="expander-control-1337" class="expand-control"><span class="expand-control-icon icon">&nbsp;</span><span class="expand-control-text">Troubleshooting</span></div><div id="expander-content-1337" class="expand-content"><p>Restart it.</p></div></div>
 <ul class="inline-task-list" data-inline-tasks-content-id="65538"><li class="checked" data-inline-task-id="1"><span>Install tools</span></li><li data-inline-task-id="2"><span>Get access</span></li></ul>
-<div class="table-wrap"><table class="confluenceTable"><tbody><tr><th class="confluenceTh"><p>Port</p></th><th class="confluenceTh"><p>Service</p></th></tr><tr><td class="confluenceTd"><p>5432</p></td><td class="confluenceTd"><p>Postgres</p></td></tr></tbody></table></div>
+<div class="table-wrap"><table class="confluenceTable"><tbody><tr><th class="confluenceTh"><p>Port</p></th><th class="confluenceTh"><p>Service</p></th></tr><tr><td class="confluenceTd"><p>5432</p></td><td class="confluenceTd"><p>Postgres</p><div class="code panel pdl"><div class="codeContent panelContent pdl"><pre class="syntaxhighlighter-pre" data-syntaxhighlighter-params="brush: bash; gutter: false">pg_ctl start
+pg_ctl status</pre></div></div></td></tr></tbody></table></div>
 <p><span class="confluence-embedded-file-wrapper"><img class="confluence-embedded-image" src="attachments/65538/65601.png" data-image-src="attachments/65538/65601.png" data-linked-resource-id="65601" data-linked-resource-container-id="65538" data-linked-resource-default-alias="diagram.png" alt="diagram"></span></p>
 <p>See <a href="65540.html">the ports page</a> and <a href="Loose-Notes%2C-Misc_65541.html">the notes</a>.</p>`,
   [['Engineering-Home_65537.html', 'Engineering Home']],
@@ -205,6 +206,8 @@ describe('confluence export: reading', () => {
     expect(setup.markdown).toContain('<details>\n<summary>Troubleshooting</summary>\n\nRestart it.\n\n</details>');
     expect(setup.markdown).toContain('* [x] Install tools\n* [ ] Get access');
     expect(setup.markdown).toMatch(/\| Port +\| Service +\|/);
+    // A cell holds no code block: the code's lines are inline code.
+    expect(setup.markdown).toMatch(/\| 5432 +\| Postgres ?`pg_ctl start` `pg_ctl status` +\|/);
     expect(setup.markdown).toContain('![diagram](/attachments/65538/65601.png)');
     expect(setup.markdown).toContain('[the ports page](/65540.html) and [the notes](/Loose-Notes%252C-Misc_65541.html)');
     expect(setup.children[1].source).toBe('Loose-Notes%252C-Misc_65541.html');

@@ -16,7 +16,7 @@
  *
  * Dialect blocks are marked `quire-block` elements (their opening and closing lines as
  * properties), written by the handler below around their converted content. Inside a table
- * (whose cells hold no blocks) a macro keeps its content only.
+ * (whose cells hold no blocks) a macro keeps its content only, and code its lines as inline code.
  */
 import type { Element, ElementContent, Root } from 'hast';
 import type { Handle } from 'hast-util-to-mdast';
@@ -107,6 +107,16 @@ function codeElement(pre: Element, language: string | undefined): Element {
   };
 }
 
+/** A table's cell holds no code block: its lines become inline code, a line break between them. */
+const inlineCode = (text: string): ElementContent[] =>
+  text
+    .replace(/\n$/, '')
+    .split('\n')
+    .flatMap((line, i): ElementContent[] => [
+      ...(i ? [{ type: 'element', tagName: 'br', properties: {}, children: [] } as Element] : []),
+      ...(line.trim() ? [{ type: 'element', tagName: 'code', properties: {}, children: [{ type: 'text', value: line }] } as Element] : []),
+    ]);
+
 function codeMacro(element: Element, inTable: boolean): void {
   const pre = find(element, (e) => e.tagName === 'pre');
   if (!pre) return;
@@ -114,7 +124,8 @@ function codeMacro(element: Element, inTable: boolean): void {
   const title = header ? clean(textOf(header)) : '';
   const { language, lineNumbers } = codeParams(pre);
   const code = codeElement(pre, language);
-  if ((title || lineNumbers) && !inTable) toBlock(element, writeTag('code', [['title', title], ['lineNumbers', lineNumbers || undefined]]), '{% endcode %}', [code]);
+  if (inTable) unwrap(element, inlineCode(textOf(pre)));
+  else if (title || lineNumbers) toBlock(element, writeTag('code', [['title', title], ['lineNumbers', lineNumbers || undefined]]), '{% endcode %}', [code]);
   else unwrap(element, [code]);
 }
 
@@ -208,8 +219,8 @@ export function rewriteMacros(content: Element | Root): void {
       return;
     }
     if (element.tagName === 'pre' && !ancestors.some((a) => a.tagName === BLOCK) && (element.properties.dataSyntaxhighlighterParams || names.includes('brush:'))) {
-      const { language } = codeParams(element);
-      Object.assign(element, codeElement(element, language));
+      if (inTable) Object.assign(element, { tagName: 'span', properties: {}, children: inlineCode(textOf(element)) });
+      else Object.assign(element, codeElement(element, codeParams(element).language));
       return;
     }
     if (element.tagName === 'ul' && hasClass(element, 'inline-task-list')) return taskList(element);
