@@ -8,6 +8,8 @@
 import { runTask, WorkerBudgetError } from '../threads/pool.js';
 import type { DocxOutcome } from '../threads/outcomes.js';
 import type { HtmlMarkdown } from './html/to-markdown.js';
+import type { ConfluencePageRead } from './sources/confluence/page.js';
+import type { IndexEntry } from './sources/confluence/space-index.js';
 import { ImportError, type ImportErrorCode } from './import-error.js';
 import type { ImportLimits, ImportTree } from './tree.js';
 
@@ -27,6 +29,13 @@ export const htmlToMarkdownInPool = (input: { bytes: Uint8Array; charset?: strin
 /** A Google Docs page published to the web → markdown and its title (sources/google-docs/published-html.ts). */
 export const googleDocsHtmlInPool = (input: { bytes: Uint8Array; charset?: string; url: string }, signal?: AbortSignal) =>
   run<{ bytes: Uint8Array; charset?: string }, HtmlMarkdown>('googleDocsHtml', { bytes: input.bytes, ...(input.charset ? { charset: input.charset } : {}) }, `The page ${input.url}`, signal);
+
+/** A page of a Confluence space export (sources/confluence/page.ts). */
+export const confluencePageInPool = (input: { bytes: Uint8Array; prefix: string; path: string }, signal?: AbortSignal) =>
+  run<{ bytes: Uint8Array; prefix: string }, ConfluencePageRead>('confluencePage', { bytes: input.bytes, prefix: input.prefix }, `The page ${input.path}`, signal);
+
+/** A Confluence space export's index.html → its page tree. */
+export const confluenceIndexInPool = (bytes: Uint8Array, signal?: AbortSignal) => run<{ bytes: Uint8Array }, IndexEntry[]>('confluenceIndex', { bytes }, 'The export\'s index.html', signal);
 
 /** A .docx → one page and its pictures. */
 export async function docxToTreeInPool(input: { bytes: Uint8Array; name: string; limits: ImportLimits }, signal?: AbortSignal): Promise<ImportTree> {

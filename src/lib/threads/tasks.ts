@@ -10,6 +10,8 @@ import { htmlToMarkdown, type HtmlMarkdown } from '../import-readers/html/to-mar
 import { ImportError } from '../import-readers/import-error.js';
 import { docxToTree } from '../import-readers/sources/docx.js';
 import { googleDocsHtml as googleDocsPage } from '../import-readers/sources/google-docs/published-html.js';
+import { readConfluencePage, type ConfluencePageRead } from '../import-readers/sources/confluence/page.js';
+import { readSpaceIndex, type IndexEntry } from '../import-readers/sources/confluence/space-index.js';
 import type { ImportLimits } from '../import-readers/tree.js';
 import { markdownToDocument, relativeTargets, type ContentRef } from '../markdown/index.js';
 import { documentSizeBreach, markdownLimitBreach, type MarkdownLimit } from '../markdown/limits.js';
@@ -68,6 +70,16 @@ export function html(input: { bytes: Uint8Array; charset?: string; baseUrl?: str
 /** A Google Docs page published to the web → its markdown (sources/google-docs/published-html.ts). */
 export function googleDocsHtml(input: { bytes: Uint8Array; charset?: string }): HtmlMarkdown {
   return googleDocsPage(input);
+}
+
+/** A page of a Confluence space export → its body, title, breadcrumbs and attachments (sources/confluence/page.ts). */
+export function confluencePage(input: { bytes: Uint8Array; prefix: string }): ConfluencePageRead {
+  return readConfluencePage(input);
+}
+
+/** A Confluence space export's index.html → its page tree (sources/confluence/space-index.ts). */
+export function confluenceIndex(input: { bytes: Uint8Array }): IndexEntry[] {
+  return readSpaceIndex(input);
 }
 
 /** A .docx → its page and pictures; the import's own refusals (a corrupt file, too large) as values. */

@@ -36,14 +36,14 @@ const JobKindEnum = builder.enumType('JobKind', {
 const JobStateEnum = builder.enumType('JobState', { description: 'Where a background job stands: queued, running, or how it ended.', values: { queued: { description: 'Waiting for a worker.' }, running: { description: 'Being run by a worker.' }, succeeded: { description: 'Ended with its work done.' }, failed: { description: 'Ended without it (see its error).' }, cancelled: { description: 'Cancelled before it ended.' } } as const });
 
 export const ImportSourceEnum = builder.enumType('ImportSource', {
-  description: 'Where imported content comes from. The third-party products are named by the API, and refused: this server does not import from them.',
+  description: 'Where imported content comes from: a file, a website, or the export of a third-party product (Confluence, Notion, Dropbox Paper, Quip, Google Docs), read into pages and files. GitHub wikis are named by the API and refused: this server does not import from them.',
   values: {
     website: { value: 'website', description: 'A web page and the same-origin pages it links to.' },
     docx: { value: 'docx', description: 'A Word document (.docx); its images become files.' },
     markdown: { value: 'markdown', description: 'One markdown file.' },
     html: { value: 'html', description: 'One HTML page (its main content).' },
     zip: { value: 'zip', description: 'A zip of markdown/HTML files and images: folders (or SUMMARY.md) give the page tree.' },
-    confluence: { value: 'confluence', description: 'Named by the API (Confluence); refused: not imported by this server.' },
+    confluence: { value: 'confluence', description: 'A Confluence space export (HTML, a zip): its page tree from index.html, titles, links between pages, attachments as files, panels as hints, code macros as code blocks with their language, expand macros as expandables, tables and task lists.' },
     github_wiki: { value: 'github-wiki', description: 'Named by the API (GitHub wikis); refused: not imported by this server.' },
     dropbox_paper: { value: 'dropbox-paper', description: 'A Dropbox Paper export: a document as markdown or .docx, or a zip of a folder of them.' },
     notion: { value: 'notion', description: 'A Notion export ("Markdown & CSV", a zip): its page tree without the IDs in names, links between pages, images and attachments as files, databases as table pages.' },
