@@ -28,6 +28,10 @@ export const htmlToMarkdownInPool = (input: { bytes: Uint8Array; charset?: strin
 export const googleDocsHtmlInPool = (input: { bytes: Uint8Array; charset?: string; url: string }, signal?: AbortSignal) =>
   run<{ bytes: Uint8Array; charset?: string }, HtmlMarkdown>('googleDocsHtml', { bytes: input.bytes, ...(input.charset ? { charset: input.charset } : {}) }, `The page ${input.url}`, signal);
 
+/** A wiki's AsciiDoc page → markdown (sources/github-wiki/asciidoc.ts). */
+export const asciidocToMarkdownInPool = (input: { text: string; path: string }, signal?: AbortSignal) =>
+  run<{ text: string }, string>('asciidoc', { text: input.text }, `The page ${input.path}`, signal);
+
 /** A .docx → one page and its pictures. */
 export async function docxToTreeInPool(input: { bytes: Uint8Array; name: string; limits: ImportLimits }, signal?: AbortSignal): Promise<ImportTree> {
   const outcome = await run<typeof input, DocxOutcome>('docx', input, `The document ${input.name}`, signal);

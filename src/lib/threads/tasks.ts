@@ -9,6 +9,7 @@ import { decodeHtml } from '../import-readers/html/charset.js';
 import { htmlToMarkdown, type HtmlMarkdown } from '../import-readers/html/to-markdown.js';
 import { ImportError } from '../import-readers/import-error.js';
 import { docxToTree } from '../import-readers/sources/docx.js';
+import { asciidocToMarkdown } from '../import-readers/sources/github-wiki/asciidoc.js';
 import { googleDocsHtml as googleDocsPage } from '../import-readers/sources/google-docs/published-html.js';
 import type { ImportLimits } from '../import-readers/tree.js';
 import { markdownToDocument, relativeTargets, type ContentRef } from '../markdown/index.js';
@@ -68,6 +69,11 @@ export function html(input: { bytes: Uint8Array; charset?: string; baseUrl?: str
 /** A Google Docs page published to the web → its markdown (sources/google-docs/published-html.ts). */
 export function googleDocsHtml(input: { bytes: Uint8Array; charset?: string }): HtmlMarkdown {
   return googleDocsPage(input);
+}
+
+/** A wiki's AsciiDoc page → markdown (asciidoctor in its secure mode, then the HTML conversion). */
+export function asciidoc(input: { text: string }): Promise<string> {
+  return asciidocToMarkdown(input.text);
 }
 
 /** A .docx → its page and pictures; the import's own refusals (a corrupt file, too large) as values. */

@@ -35,6 +35,8 @@ export function parseImportInput(raw: unknown): { url: string; source: ImportSou
   if ((THIRD_PARTY_SOURCES as readonly string[]).includes(source)) {
     throw badRequest(`Invalid value for "source": this server does not import from ${source}; export the content from it (as markdown, HTML, .docx or a zip) and import that`, 'source');
   }
+  // A wiki's URL is kept on the job: it may not carry credentials (public wikis only).
+  if (source === 'github-wiki' && /^[a-z]+:\/\/[^/?#]*@/i.test(url)) throw badRequest('Invalid value for "url": a wiki\'s URL may not hold credentials; only public wikis are imported', 'url');
   if (!(SOURCE_NAMES as string[]).includes(source)) throw badRequest(`Invalid value for "source": one of ${[...SOURCE_NAMES, ...THIRD_PARTY_SOURCES].join(', ')}`, 'source');
   return { url, source: source as ImportSourceName };
 }
