@@ -193,6 +193,18 @@ describe('github wiki import through the API', () => {
     expect(tree.map((p) => p.title)).toEqual(['Home', 'Start', 'Reference', 'Orphan']);
   }, 30_000);
 
+  it('any wiki: a git repository on main (HEAD), without Home or sidebar, by its .git URL', async () => {
+    const { owner, base } = await changeRequest();
+    await git.createRepo('team-docs');
+    await commitFiles(git, 'team-docs', 'main', { 'Setup.md': '# Setup\n\nSee [[Usage]].\n', 'notes/Usage.md': 'Use it. Back to [setup](Setup).\n' }, 'Docs');
+    const answer = await http(server.url, owner.token, 'POST', `${base}/import`, { url: git.plainUrl('team-docs'), source: 'github-wiki' });
+    expect(answer.body).toMatchObject({ importedResources: 2, totalResources: 2 });
+    const tree: PageItem[] = (await http(server.url, owner.token, 'GET', `${base}/pages`)).body.pages;
+    expect(tree.map((p) => p.title)).toEqual(['Setup', 'Usage']);
+    const refs = refsWithText((await http(server.url, owner.token, 'GET', `${base}/page/${tree[1].id}?format=document`)).body.document);
+    expect(refs).toEqual([['setup', { kind: 'page', page: tree[0].id }]]);
+  }, 30_000);
+
   it('refuses credentials in the URL, hostile trees and blobs past the cap, writing nothing', async () => {
     const { owner, base } = await changeRequest();
     const refused = await http(server.url, owner.token, 'POST', `${base}/import`, { url: `http://bot:secret@127.0.0.1:${git.port}/x.wiki.git`, source: 'github-wiki' });

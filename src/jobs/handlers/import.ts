@@ -61,7 +61,7 @@ export const runImport: JobHandler = async (context) => {
     const fetch = createSafeFetch({ limits, signal, allowPrivateNetworks: services.config.fetchAllowPrivateNetworks });
     const tree = await IMPORT_SOURCES[input.source](input.url, {
       fetch,
-      // A wiki is cloned where git sync clones (its folders swept the same way).
+      // A wiki is cloned where git sync clones: removed when the import ends (a crashed process's is swept by the next git sync).
       git: {
         tempRoot: path.join(services.config.dataDir, 'tmp', 'git'),
         allowPrivateNetworks: services.config.fetchAllowPrivateNetworks,
