@@ -37,6 +37,7 @@ const WIKI: Record<string, string | Uint8Array> = {
   'guides/API-Reference.asciidoc': '= API Reference\n\n== Auth\n\nUse a token. See link:Configuration[configuration] and [[Home]].\n\n[source,js]\n----\nfetch()\n----\n',
   'Release-Process.rst': 'Release\n=======\n\nRun ``make release``.\n',
   'Orphan.md': 'Not in the sidebar.\n',
+  'Team-Notes.org': '#+TITLE: Team notes\n\n* Decisions\nSee [[file:Configuration.md][the configuration]] and [[Home]].\n\n#+begin_src sh\nmake\n#+end_src\n',
   // The sidebar lists a page under itself (a loop): it is placed once.
   '_Sidebar.md': '### Start\n* [[Home]]\n* [[Getting Started]]\n  * [[Configuration]]\n    * [[Getting Started]]\n\n### Reference\n* [API](API-Reference)\n* [[Frequently Asked Questions]]\n* [[Release Process]]\n',
   '_Footer.md': 'Footer text on every page\n',
@@ -61,12 +62,13 @@ describe('github wiki: reading', () => {
 
   it('Home first, the sidebar as tree and order (groups, nesting, a page placed once), other pages by title', async () => {
     const files = new Map(Object.entries(WIKI).filter(([path]) => path !== 'scripts/build.sh').map(([path, content]) => [path, typeof content === 'string' ? Buffer.from(content) : content]));
-    const tree = await wikiTree(files, wikiLocation('https://github.com/acme/app/wiki').webBases, async (format, text) => (format === 'asciidoc' ? `converted ${text.length}` : undefined));
+    const tree = await wikiTree(files, wikiLocation('https://github.com/acme/app/wiki').webBases, async (format, text) => (format === 'asciidoc' || format === 'org' ? `converted ${text.length}` : undefined));
     expect(shape(tree.pages)).toEqual([
       ['Home'],
       ['Start', ['Getting Started', ['Configuration']]],
       ['Reference', ['API Reference'], ['Frequently Asked Questions'], ['Release Process']],
       ['Orphan'],
+      ['Team Notes'],
     ]);
     const [home, start] = tree.pages;
     const started = start.children[0];
@@ -89,6 +91,11 @@ describe('github wiki: reading', () => {
     expect(tree.warnings).toEqual(['Release-Process.rst: reStructuredText has no converter here; the page keeps its text as a code block.']);
     const release = tree.pages[2].children[2];
     expect(release.markdown).toBe('```rst\nRelease\n=======\n\nRun ``make release``.\n```\n');
+    // The page's name is its title; a heading it starts with stays in its body.
+    const notes = tree.pages[4];
+    expect(notes.markdown).toMatch(/^converted/);
+    const titled = await wikiTree(new Map([['Setup.md', Buffer.from('# Install\n\nText')], ['Usage.md', Buffer.from('# usage\n')]]), [], async () => undefined);
+    expect(titled.pages.map((p) => p.markdown)).toEqual(['# Setup\n\n# Install\n\nText', '# usage\n']);
   });
 
   it('without a sidebar: Home, then every page by title', async () => {
@@ -135,7 +142,7 @@ describe('github wiki import through the API', () => {
     // The wiki's page URL (…/<repo>/wiki/<Page>) names its repository.
     const answer = await http(server.url, owner.token, 'POST', `${base}/import`, { url: `http://127.0.0.1:${git.port}/${name}/wiki/Home`, source: 'github-wiki' });
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ revision: expect.stringMatching(/^rev_/), importedResources: 11, totalResources: 11 });
+    expect(answer.body).toEqual({ revision: expect.stringMatching(/^rev_/), importedResources: 12, totalResources: 12 });
     const tree: PageItem[] = (await http(server.url, owner.token, 'GET', `${base}/pages`)).body.pages;
     const outline = (pages: PageItem[]): unknown[] => pages.map((p) => [p.title, p.slug, ...outline(p.pages ?? [])]);
     expect(outline(tree)).toEqual([
@@ -143,6 +150,7 @@ describe('github wiki import through the API', () => {
       ['Start', 'start', ['Getting Started', 'getting-started', ['Configuration', 'configuration']]],
       ['Reference', 'reference', ['API Reference', 'api-reference'], ['Frequently Asked Questions', 'frequently-asked-questions'], ['Release Process', 'release-process']],
       ['Orphan', 'orphan'],
+      ['Team Notes', 'team-notes'],
     ]);
     const [home, start, reference] = tree;
     const started = start.pages![0];
@@ -171,6 +179,13 @@ describe('github wiki import through the API', () => {
       ['Home', home.id],
     ]);
     expect(JSON.stringify(await document(faq.id))).toContain(home.id);
+    // Org converted: its heading, its code block, its links.
+    const notes = tree[4];
+    expect(JSON.stringify(await document(notes.id))).toContain('"syntax":"sh"');
+    expect(refsWithText(await document(notes.id)).map(([text, ref]) => [text, ref.page])).toEqual([
+      ['the configuration', configuration.id],
+      ['Home', home.id],
+    ]);
   }, 30_000);
 
   it('GraphQL: importContent with source github_wiki answers the job, which ends with its progress, result and warnings', async () => {
@@ -186,11 +201,11 @@ describe('github wiki import through the API', () => {
     const events = [...(await response.text()).matchAll(/^data: (.+)$/gm)].map((m) => JSON.parse(m[1]).data?.job).filter(Boolean);
     expect(events.at(-1)).toMatchObject({
       state: 'succeeded',
-      progress: { done: 11, total: 11 },
-      importResult: { importedResources: 11, totalResources: 11, warnings: ['Release-Process.rst: reStructuredText has no converter here; the page keeps its text as a code block.'] },
+      progress: { done: 12, total: 12 },
+      importResult: { importedResources: 12, totalResources: 12, warnings: ['Release-Process.rst: reStructuredText has no converter here; the page keeps its text as a code block.'] },
     });
     const tree: PageItem[] = (await http(server.url, owner.token, 'GET', `${base}/pages`)).body.pages;
-    expect(tree.map((p) => p.title)).toEqual(['Home', 'Start', 'Reference', 'Orphan']);
+    expect(tree.map((p) => p.title)).toEqual(['Home', 'Start', 'Reference', 'Orphan', 'Team Notes']);
   }, 30_000);
 
   it('any wiki: a git repository on main (HEAD), without Home or sidebar, by its .git URL', async () => {

@@ -8,6 +8,7 @@
 import { runTask, WorkerBudgetError } from '../threads/pool.js';
 import type { DocxOutcome } from '../threads/outcomes.js';
 import type { HtmlMarkdown } from './html/to-markdown.js';
+import type { WikiFormat } from './sources/github-wiki/formats.js';
 import { ImportError, type ImportErrorCode } from './import-error.js';
 import type { ImportLimits, ImportTree } from './tree.js';
 
@@ -28,9 +29,9 @@ export const htmlToMarkdownInPool = (input: { bytes: Uint8Array; charset?: strin
 export const googleDocsHtmlInPool = (input: { bytes: Uint8Array; charset?: string; url: string }, signal?: AbortSignal) =>
   run<{ bytes: Uint8Array; charset?: string }, HtmlMarkdown>('googleDocsHtml', { bytes: input.bytes, ...(input.charset ? { charset: input.charset } : {}) }, `The page ${input.url}`, signal);
 
-/** A wiki's AsciiDoc page → markdown (sources/github-wiki/asciidoc.ts). */
-export const asciidocToMarkdownInPool = (input: { text: string; path: string }, signal?: AbortSignal) =>
-  run<{ text: string }, string>('asciidoc', { text: input.text }, `The page ${input.path}`, signal);
+/** A wiki's page in AsciiDoc or Org → markdown (sources/github-wiki/markup.ts). */
+export const wikiMarkupInPool = (input: { format: WikiFormat; text: string; path: string }, signal?: AbortSignal) =>
+  run<{ format: WikiFormat; text: string }, string | undefined>('wikiMarkup', { format: input.format, text: input.text }, `The page ${input.path}`, signal);
 
 /** A .docx → one page and its pictures. */
 export async function docxToTreeInPool(input: { bytes: Uint8Array; name: string; limits: ImportLimits }, signal?: AbortSignal): Promise<ImportTree> {

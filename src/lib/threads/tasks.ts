@@ -9,7 +9,8 @@ import { decodeHtml } from '../import-readers/html/charset.js';
 import { htmlToMarkdown, type HtmlMarkdown } from '../import-readers/html/to-markdown.js';
 import { ImportError } from '../import-readers/import-error.js';
 import { docxToTree } from '../import-readers/sources/docx.js';
-import { asciidocToMarkdown } from '../import-readers/sources/github-wiki/asciidoc.js';
+import type { WikiFormat } from '../import-readers/sources/github-wiki/formats.js';
+import { markupToMarkdown } from '../import-readers/sources/github-wiki/markup.js';
 import { googleDocsHtml as googleDocsPage } from '../import-readers/sources/google-docs/published-html.js';
 import type { ImportLimits } from '../import-readers/tree.js';
 import { markdownToDocument, relativeTargets, type ContentRef } from '../markdown/index.js';
@@ -71,9 +72,9 @@ export function googleDocsHtml(input: { bytes: Uint8Array; charset?: string }): 
   return googleDocsPage(input);
 }
 
-/** A wiki's AsciiDoc page → markdown (asciidoctor in its secure mode, then the HTML conversion). */
-export function asciidoc(input: { text: string }): Promise<string> {
-  return asciidocToMarkdown(input.text);
+/** A wiki's page in AsciiDoc or Org → markdown (sources/github-wiki/markup.ts); undefined for another format. */
+export function wikiMarkup(input: { format: WikiFormat; text: string }): Promise<string | undefined> {
+  return markupToMarkdown(input.format, input.text);
 }
 
 /** A .docx → its page and pictures; the import's own refusals (a corrupt file, too large) as values. */

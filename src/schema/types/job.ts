@@ -44,7 +44,7 @@ export const ImportSourceEnum = builder.enumType('ImportSource', {
     html: { value: 'html', description: 'One HTML page (its main content).' },
     zip: { value: 'zip', description: 'A zip of markdown/HTML files and images: folders (or SUMMARY.md) give the page tree.' },
     confluence: { value: 'confluence', description: 'Named by the API (Confluence); refused: not imported by this server.' },
-    github_wiki: { value: 'github-wiki', description: 'A GitHub (or any) wiki, cloned as a git repository (its `.wiki.git` URL or the wiki\'s page URL): `Home` first, `_Sidebar` as the tree, wiki links and relative links resolved, images as files, AsciiDoc converted (other markup kept as code blocks, reported in the result\'s warnings).' },
+    github_wiki: { value: 'github-wiki', description: 'A GitHub (or any) wiki, cloned as a git repository (its `.wiki.git` URL or the wiki\'s page URL): `Home` first, `_Sidebar` as the tree, wiki links and relative links resolved, images as files, AsciiDoc and Org converted (other markup kept as code blocks, reported in the result\'s warnings).' },
     dropbox_paper: { value: 'dropbox-paper', description: 'A Dropbox Paper export: a document as markdown or .docx, or a zip of a folder of them.' },
     notion: { value: 'notion', description: 'A Notion export ("Markdown & CSV", a zip): its page tree without the IDs in names, links between pages, images and attachments as files, databases as table pages.' },
     quip: { value: 'quip', description: 'A Quip export: a document as HTML or .docx, or a zip of a folder of them (attachments in `blobs/` become files).' },

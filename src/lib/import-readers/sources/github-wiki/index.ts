@@ -8,7 +8,8 @@ import { throwIfAborted } from '../../../fetch/fetch-errors.js';
 import { GitError, type GitErrorCode } from '../../../git/errors.js';
 import { GitRepository } from '../../../git/repository.js';
 import { ImportError, type ImportErrorCode } from '../../import-error.js';
-import { asciidocToMarkdownInPool } from '../../in-pool.js';
+import { wikiMarkupInPool } from '../../in-pool.js';
+import { CONVERTED_FORMATS } from './markup.js';
 import type { ImportSource } from '../../tree.js';
 import { countPages, firstPages } from '../../zip/page-limit.js';
 import { isWanted, wikiTree, type Converter } from './tree.js';
@@ -67,7 +68,7 @@ const readWiki: ImportSource = async (url, context) => {
       files.set(entry.path, await repo.readBlob(entry.oid));
       context.progress(++read, entries.length, 'Reading the wiki');
     }
-    const convert: Converter = async (format, text, path) => (format === 'asciidoc' ? asciidocToMarkdownInPool({ text, path }, signal) : undefined);
+    const convert: Converter = async (format, text, path) => (CONVERTED_FORMATS.includes(format) ? wikiMarkupInPool({ format, text, path }, signal) : undefined);
     const tree = await wikiTree(files, location.webBases, convert);
     const total = countPages(tree.pages) + tree.files.length;
     return { pages: firstPages(tree.pages, limits.maxPages), files: tree.files, totalResources: total, ...(tree.warnings.length ? { warnings: tree.warnings } : {}) };

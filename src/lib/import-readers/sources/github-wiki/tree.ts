@@ -7,6 +7,7 @@
  */
 import type { ImportedFile, ImportedPage } from '../../tree.js';
 import { contentTypeOf } from '../../zip/files.js';
+import { startsWithHeading } from '../../zip/pages.js';
 import { encodePath } from '../notion/names.js';
 import { CODE_LANGUAGE, formatOf, nameKey, pageName, titleOfName, type WikiFormat } from './formats.js';
 import { convertWikiLinks, outsideCode, rewriteMarkdownLinks, type WikiTargets } from './links.js';
@@ -25,7 +26,7 @@ export function isWanted(path: string): boolean {
   return contentTypeOf(path) !== 'application/octet-stream';
 }
 
-/** Converts what is not markdown; markdown of an AsciiDoc page, undefined for a format kept as written. */
+/** Converts what is not markdown (AsciiDoc, Org: markup.ts); undefined for a format kept as written. */
 export type Converter = (format: WikiFormat, text: string, path: string) => Promise<string | undefined>;
 
 export type WikiTree = { pages: ImportedPage[]; files: ImportedFile[]; warnings: string[] };
@@ -46,6 +47,19 @@ function codeBlock(text: string, language: string): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
   return `${fence}${language}\n${text.replace(/\n$/, '')}\n${fence}\n`;
+}
+
+const same = (a: string, b: string) => a.replace(/[\s\-_*`]+/g, ' ').trim().toLowerCase() === b.replace(/[\s\-_*`]+/g, ' ').trim().toLowerCase();
+
+/**
+ * A wiki page is titled by its name, and a `# Heading` it starts with is part of its body (the
+ * import would take it as the title): the name goes first, unless the heading says the same.
+ */
+function titledByName(markdown: string, title: string): string {
+  if (!startsWithHeading(markdown)) return markdown;
+  const heading = /^\s*#[ \t]+(.*?)[ \t#]*$/m.exec(markdown)?.[1];
+  if (heading !== undefined && same(heading, title)) return markdown;
+  return `# ${title.replace(/[\\`*_[\]<>#]/g, '\\$&')}\n\n${markdown}`;
 }
 
 export async function wikiTree(files: Map<string, Uint8Array>, webBases: string[], convert: Converter): Promise<WikiTree> {
@@ -69,15 +83,15 @@ export async function wikiTree(files: Map<string, Uint8Array>, webBases: string[
   for (const path of pagePaths) {
     const format = formatOf(path)!;
     const text = decode(files.get(path)!);
-    let markdown: string;
-    if (format === 'markdown') markdown = outsideCode(text, (prose) => convertWikiLinks(prose, path, targets, 'markdown'));
-    else {
-      const converted = await convert(format, format === 'asciidoc' ? convertWikiLinks(text, path, targets, 'asciidoc') : text, path);
-      if (converted === undefined) warnings.push(`${path}: ${FORMAT_NAMES[format]} has no converter here; the page keeps its text as a code block.`);
-      markdown = converted ?? codeBlock(text, CODE_LANGUAGE[format]);
-    }
-    if (format === 'markdown' || format === 'asciidoc') markdown = outsideCode(markdown, (prose) => rewriteMarkdownLinks(prose, path, targets));
-    pages.set(path, { source: encodePath(path), title: titleOfName(pageName(baseName(path))), markdown, children: [] });
+    // Gollum's wiki links are read in every format but Org, whose own links are written `[[…]]`.
+    let markdown = format === 'markdown' ? outsideCode(text, (prose) => convertWikiLinks(prose, path, targets, 'markdown')) : undefined;
+    if (markdown === undefined) markdown = await convert(format, format === 'asciidoc' ? convertWikiLinks(text, path, targets, 'asciidoc') : text, path);
+    if (markdown === undefined) {
+      warnings.push(`${path}: ${FORMAT_NAMES[format]} has no converter here; the page keeps its text as a code block.`);
+      markdown = codeBlock(text, CODE_LANGUAGE[format]);
+    } else markdown = outsideCode(markdown, (prose) => rewriteMarkdownLinks(prose, path, targets));
+    const title = titleOfName(pageName(baseName(path)));
+    pages.set(path, { source: encodePath(path), title, markdown: titledByName(markdown, title), children: [] });
   }
 
   const used = new Set<string>();
