@@ -30,7 +30,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 
 /** A wiki as GitHub writes it (the web editor names files after pages, spaces as `-`). */
 const WIKI: Record<string, string | Uint8Array> = {
-  'Home.md': 'Welcome to the **acme** wiki!\n\nStart with [[Getting Started]] or read the [[FAQ|Frequently-Asked-Questions]].\n\n![Logo](images/logo.png)\n\nWrite `[[Not A Link]]` for a wiki link.\n',
+  'Home.md': 'Welcome to the **acme** wiki!\n\nStart with [[Getting Started]] or read the [[FAQ|Frequently-Asked-Questions]].\n\n![Logo](images/logo.png)\n\n<img src="images/logo.png" width="64">\n\nWrite `[[Not A Link]]` for a wiki link. See also [the questions][faq].\n\n[faq]: Frequently-Asked-Questions\n',
   'Getting-Started.md': '## Install\n\nSee [configuration](Configuration) and [the API](https://github.com/acme/app/wiki/API-Reference#auth).\n\n[[images/diagram.png|alt=Diagram]]\n\n```\n[[Home]]\n```\n\nBack [[Home]]. [[Missing page]] is not written yet.\n',
   'Configuration.md': 'Set `X`. See [[Getting Started#Install]] and [the logo](https://raw.githubusercontent.com/wiki/acme/app/images/logo.png).\n',
   'Frequently-Asked-Questions.md': 'Ask [us](Home.md).\n',
@@ -76,6 +76,8 @@ describe('github wiki: reading', () => {
     expect(home.markdown).toContain('[FAQ](/Frequently-Asked-Questions.md)');
     expect(home.markdown).toContain('![Logo](/images/logo.png)');
     expect(home.markdown).toContain('`[[Not A Link]]`');
+    expect(home.markdown).toContain('<img src="/images/logo.png" width="64">');
+    expect(home.markdown).toContain('[faq]: /Frequently-Asked-Questions.md');
     expect(started.markdown).toContain('[configuration](/Configuration.md)');
     expect(started.markdown).toContain('[the API](/guides/API-Reference.asciidoc#auth)');
     expect(started.markdown).toContain('![Diagram](/images/diagram.png)');
@@ -161,7 +163,10 @@ describe('github wiki import through the API', () => {
     expect(homeRefs.filter(([, ref]) => ref.kind === 'page')).toEqual([
       ['Getting Started', { kind: 'page', page: started.id }],
       ['FAQ', { kind: 'page', page: faq.id }],
+      ['the questions', { kind: 'page', page: faq.id }],
     ]);
+    // The markdown image and the HTML one (`<img src>`) are the same file.
+    expect(homeRefs.filter(([, ref]) => ref.kind === 'file').map(([, ref]) => ref.file)).toEqual([expect.stringMatching(/^file_/), homeRefs.find(([, ref]) => ref.kind === 'file')![1].file]);
     const logo = homeRefs.find(([, ref]) => ref.kind === 'file')!;
     expect((await http(server.url, owner.token, 'GET', `${base}/files/${logo[1].file}`)).body).toMatchObject({ name: 'logo.png', contentType: 'image/png' });
     const startedRefs = refsWithText(await document(started.id));

@@ -99,13 +99,22 @@ export function convertWikiLinks(text: string, from: string, targets: WikiTarget
   });
 }
 
-/** Markdown links and images naming the wiki's pages and files → their sources; also the pages linked, in order. */
+/** A reference definition (`[faq]: Frequently-Asked-Questions "title"`): the target is group 2. */
+const DEFINITION = /^( {0,3}\[(?:\\.|[^\]\\\n]){1,500}\]:[ \t]*)(<[^>\n]*>|\S+)/gm;
+/** HTML a wiki page holds for what markdown cannot say (`<img src="images/a.png" width="200">`, `<a href>`). */
+const HTML_URL = /(<(?:img|a)\b[^>]{0,1000}?\s(?:src|href)=)(["'])([^"'<>\n]{0,2000})\2/gi;
+
+/** Links, images, reference definitions and HTML `src`/`href` naming the wiki's pages and files → their sources. */
 export function rewriteMarkdownLinks(markdown: string, from: string, targets: WikiTargets): string {
-  return markdown.replace(INLINE_LINK, (whole, open: string, written: string) => {
+  const rewrite = (whole: string, open: string, written: string, quote = '') => {
     const href = written.startsWith('<') ? written.slice(1, -1) : written;
     const resolved = resolveWikiHref(href, from, targets);
-    return resolved ? `${open}${target(resolved.path, resolved.hash)}` : whole;
-  });
+    return resolved ? `${open}${quote}${target(resolved.path, resolved.hash)}${quote}` : whole;
+  };
+  return markdown
+    .replace(INLINE_LINK, (whole, open: string, written: string) => rewrite(whole, open, written))
+    .replace(DEFINITION, (whole, open: string, written: string) => rewrite(whole, open, written))
+    .replace(HTML_URL, (whole, open: string, quote: string, written: string) => rewrite(whole, open, written, quote));
 }
 
 /** `convert` applied to the markdown outside fenced code blocks and inline code spans. */
