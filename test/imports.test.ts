@@ -178,7 +178,7 @@ describe('REST imports', () => {
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.body.error.message).toContain(`"${field}"`);
     }
-    expect((await http(server.url, owner.token, 'POST', `${base}/import`, { url: 'http://x.test/a.md', source: 'github-wiki' })).body.error.message).toMatch(/does not import from github-wiki/);
+    expect((await http(server.url, owner.token, 'POST', `${base}/import`, { url: 'http://x.test/a.md', source: 'myspace' })).body.error.message).toMatch(/"source".*github-wiki/);
     expect(await server.db.job.count({ where: { changeRequestId: base.split('/')[4] } })).toBe(0);
   });
 

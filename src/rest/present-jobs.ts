@@ -52,7 +52,7 @@ const running = (j: JobData) => j.state === 'queued' || j.state === 'running';
  */
 export function presentImport(job: JobData) {
   if (running(job)) return presentJob(job);
-  return jobResult<{ revision: string; importedResources: number; totalResources: number }>({
+  const { revision, importedResources, totalResources } = jobResult<{ revision: string; importedResources: number; totalResources: number }>({
     id: job.id,
     state: job.state as JobOutcome['state'],
     result: job.result as JobOutcome['result'],
@@ -60,6 +60,8 @@ export function presentImport(job: JobData) {
     errorMessage: job.error?.message ?? null,
     message: job.message,
   });
+  // The documented fields only (a job's result may say more, e.g. an import's warnings).
+  return { revision, importedResources, totalResources };
 }
 
 export const importStatus = (job: JobData) => (running(job) ? 202 : 200);

@@ -31,7 +31,8 @@ export type GitServer = {
   close(): Promise<void>;
 };
 
-export async function startGitServer(credentials: { user: string; password: string }): Promise<GitServer> {
+/** `anonymous`: requests without credentials are served too (a public repository, e.g. a wiki). */
+export async function startGitServer(credentials: { user: string; password: string; anonymous?: boolean }): Promise<GitServer> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'quire-git-server-'));
   const backend = path.join((await runGit(['--exec-path'])).toString().trim(), 'git-http-backend');
   const expected = `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}`;
@@ -68,7 +69,7 @@ export async function startGitServer(credentials: { user: string; password: stri
     const authorized = req.headers.authorization === expected;
     state.requests.push({ method: req.method ?? 'GET', host: req.headers.host ?? '', path: `${url.pathname}${url.search}`, authorized, authorization: req.headers.authorization });
     if (state.intercept && (await state.intercept(req, res))) return;
-    if (!authorized) {
+    if (!authorized && !credentials.anonymous) {
       res.writeHead(401, { 'www-authenticate': 'Basic realm="git"', 'content-type': 'text/plain' }).end('Authentication required');
       return;
     }

@@ -4,7 +4,9 @@
  * new revision and the job's success commit together, so a worker killed at any point before
  * leaves no half-written revision (the job is run again, see sweeper.ts).
  */
+import path from 'node:path';
 import { forbidden, notFound } from '../../lib/errors.js';
+import { DEFAULT_GIT_LIMITS } from '../../lib/git/limits.js';
 import { editContent } from '../../domain/versions/change-requests/write-content.js';
 import { blobStore } from '../../domain/versions/files/blob-store.js';
 import { acceptFile } from '../../domain/versions/files/file-input.js';
@@ -59,6 +61,12 @@ export const runImport: JobHandler = async (context) => {
     const fetch = createSafeFetch({ limits, signal, allowPrivateNetworks: services.config.fetchAllowPrivateNetworks });
     const tree = await IMPORT_SOURCES[input.source](input.url, {
       fetch,
+      // A wiki is cloned where git sync clones: removed when the import ends (a crashed process's is swept by the next git sync).
+      git: {
+        tempRoot: path.join(services.config.dataDir, 'tmp', 'git'),
+        allowPrivateNetworks: services.config.fetchAllowPrivateNetworks,
+        limits: { ...DEFAULT_GIT_LIMITS, ...services.config.gitLimits },
+      },
       limits,
       signal,
       progress: (read, total, message) => context.progress(read, total ?? null, message ?? 'Reading the source'),
@@ -79,7 +87,7 @@ export const runImport: JobHandler = async (context) => {
       (tx, revision, written) => {
         // The job ends with its progress saying what was imported, as its result does.
         const imported = written.pages + written.files;
-        return context.complete(tx, { revision, importedResources: imported, totalResources: tree.totalResources }, { done: imported, total: imported });
+        return context.complete(tx, { revision, importedResources: imported, totalResources: tree.totalResources, ...(tree.warnings?.length ? { warnings: tree.warnings.slice(0, 100) } : {}) }, { done: imported, total: imported });
       },
     );
   } finally {

@@ -10,6 +10,7 @@ import type { DocxOutcome } from '../threads/outcomes.js';
 import type { HtmlMarkdown } from './html/to-markdown.js';
 import type { ConfluencePageRead } from './sources/confluence/page.js';
 import type { IndexEntry } from './sources/confluence/space-index.js';
+import type { WikiFormat } from './sources/github-wiki/formats.js';
 import { ImportError, type ImportErrorCode } from './import-error.js';
 import type { ImportLimits, ImportTree } from './tree.js';
 
@@ -36,6 +37,10 @@ export const confluencePageInPool = (input: { bytes: Uint8Array; prefix: string;
 
 /** A Confluence space export's index.html → its page tree. */
 export const confluenceIndexInPool = (bytes: Uint8Array, signal?: AbortSignal) => run<{ bytes: Uint8Array }, IndexEntry[]>('confluenceIndex', { bytes }, 'The export\'s index.html', signal);
+
+/** A wiki's page in AsciiDoc or Org → markdown (sources/github-wiki/markup.ts). */
+export const wikiMarkupInPool = (input: { format: WikiFormat; text: string; path: string }, signal?: AbortSignal) =>
+  run<{ format: WikiFormat; text: string }, string | undefined>('wikiMarkup', { format: input.format, text: input.text }, `The page ${input.path}`, signal);
 
 /** A .docx → one page and its pictures. */
 export async function docxToTreeInPool(input: { bytes: Uint8Array; name: string; limits: ImportLimits }, signal?: AbortSignal): Promise<ImportTree> {

@@ -5,6 +5,7 @@
  * a change request in one transaction at the end (imports/write-tree.ts), resolving links between
  * the imported pages and files through their `source`.
  */
+import type { GitLimits } from '../git/limits.js';
 
 /** A file of the import (an image of a zip, a .docx's embedded picture, a website's image). */
 export type ImportedFile = {
@@ -40,6 +41,8 @@ export type ImportTree = {
   files: ImportedFile[];
   /** What the source offered (pages and files found, including any left out by a limit). */
   totalResources: number;
+  /** What was read but could not be converted (kept as written), for the job's result. */
+  warnings?: string[];
 };
 
 /** Bounds of one import; every source stops (or refuses) at them. */
@@ -92,9 +95,19 @@ export type FetchOptions = {
 /** The safe fetcher (imports/fetch): refuses private addresses unless the operator allows them. */
 export type SafeFetch = (url: string, options?: FetchOptions) => Promise<FetchedResource>;
 
+/** What a source that clones a git repository (`github-wiki`) needs: where, and within which caps. */
+export type GitContext = {
+  /** The folder under which the temporary bare repository is made (removed at the end). */
+  tempRoot: string;
+  allowPrivateNetworks: boolean;
+  limits: GitLimits;
+};
+
 /** What a source gets besides the URL. */
 export type SourceContext = {
   fetch: SafeFetch;
+  /** Absent where no git repository may be cloned (the source then fails). */
+  git?: GitContext;
   limits: ImportLimits;
   /** Aborted when the job is cancelled or its time is up: stop and throw. */
   signal: AbortSignal;

@@ -9,6 +9,8 @@ import { decodeHtml } from '../import-readers/html/charset.js';
 import { htmlToMarkdown, type HtmlMarkdown } from '../import-readers/html/to-markdown.js';
 import { ImportError } from '../import-readers/import-error.js';
 import { docxToTree } from '../import-readers/sources/docx.js';
+import type { WikiFormat } from '../import-readers/sources/github-wiki/formats.js';
+import { markupToMarkdown } from '../import-readers/sources/github-wiki/markup.js';
 import { googleDocsHtml as googleDocsPage } from '../import-readers/sources/google-docs/published-html.js';
 import { readConfluencePage, type ConfluencePageRead } from '../import-readers/sources/confluence/page.js';
 import { readSpaceIndex, type IndexEntry } from '../import-readers/sources/confluence/space-index.js';
@@ -80,6 +82,11 @@ export function confluencePage(input: { bytes: Uint8Array; prefix: string }): Co
 /** A Confluence space export's index.html → its page tree (sources/confluence/space-index.ts). */
 export function confluenceIndex(input: { bytes: Uint8Array }): IndexEntry[] {
   return readSpaceIndex(input);
+}
+
+/** A wiki's page in AsciiDoc or Org → markdown (sources/github-wiki/markup.ts); undefined for another format. */
+export function wikiMarkup(input: { format: WikiFormat; text: string }): Promise<string | undefined> {
+  return markupToMarkdown(input.format, input.text);
 }
 
 /** A .docx → its page and pictures; the import's own refusals (a corrupt file, too large) as values. */

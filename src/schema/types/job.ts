@@ -36,7 +36,7 @@ const JobKindEnum = builder.enumType('JobKind', {
 const JobStateEnum = builder.enumType('JobState', { description: 'Where a background job stands: queued, running, or how it ended.', values: { queued: { description: 'Waiting for a worker.' }, running: { description: 'Being run by a worker.' }, succeeded: { description: 'Ended with its work done.' }, failed: { description: 'Ended without it (see its error).' }, cancelled: { description: 'Cancelled before it ended.' } } as const });
 
 export const ImportSourceEnum = builder.enumType('ImportSource', {
-  description: 'Where imported content comes from: a file, a website, or the export of a third-party product (Confluence, Notion, Dropbox Paper, Quip, Google Docs), read into pages and files. GitHub wikis are named by the API and refused: this server does not import from them.',
+  description: 'Where imported content comes from: a file, a website, a GitHub (or any git) wiki, or the export of a third-party product (Confluence, Notion, Dropbox Paper, Quip, Google Docs), read into pages and files.',
   values: {
     website: { value: 'website', description: 'A web page and the same-origin pages it links to.' },
     docx: { value: 'docx', description: 'A Word document (.docx); its images become files.' },
@@ -44,7 +44,7 @@ export const ImportSourceEnum = builder.enumType('ImportSource', {
     html: { value: 'html', description: 'One HTML page (its main content).' },
     zip: { value: 'zip', description: 'A zip of markdown/HTML files and images: folders (or SUMMARY.md) give the page tree.' },
     confluence: { value: 'confluence', description: 'A Confluence space export (HTML, a zip): its page tree from index.html, titles, links between pages, attachments as files, panels as hints, code macros as code blocks with their language, expand macros as expandables, tables and task lists.' },
-    github_wiki: { value: 'github-wiki', description: 'Named by the API (GitHub wikis); refused: not imported by this server.' },
+    github_wiki: { value: 'github-wiki', description: 'A GitHub (or any) wiki, cloned as a git repository (its `.wiki.git` URL or the wiki\'s page URL): `Home` first, `_Sidebar` as the tree, wiki links and relative links resolved, images as files, AsciiDoc and Org converted (other markup kept as code blocks, reported in the result\'s warnings).' },
     dropbox_paper: { value: 'dropbox-paper', description: 'A Dropbox Paper export: a document as markdown or .docx, or a zip of a folder of them.' },
     notion: { value: 'notion', description: 'A Notion export ("Markdown & CSV", a zip): its page tree without the IDs in names, links between pages, images and attachments as files, databases as table pages.' },
     quip: { value: 'quip', description: 'A Quip export: a document as HTML or .docx, or a zip of a folder of them (attachments in `blobs/` become files).' },
@@ -77,10 +77,11 @@ const ImportResultRef = builder.simpleObject('ImportResult', {
     revision: t.string({ description: "The change request's revision with the imported content." }),
     importedResources: t.int({ description: 'Pages and files written.' }),
     totalResources: t.int({ description: 'Pages and files the source offered (some may be left out by the limits).' }),
+    warnings: t.stringList({ description: 'What was imported but not converted (e.g. a wiki page in a markup without a converter, kept as a code block), for people; empty when nothing.' }),
   }),
 });
 
-type ImportResult = { revision: string; importedResources: number; totalResources: number };
+type ImportResult = { revision: string; importedResources: number; totalResources: number; warnings: string[] };
 
 export const JobRef = builder.objectRef<JobRow>('Job').implement({
   interfaces: [builder.nodeInterfaceRef()],
@@ -96,7 +97,7 @@ export const JobRef = builder.objectRef<JobRow>('Job').implement({
     importResult: t.field({ description: "An import's outcome, once it succeeded; null for other jobs and until then.",
       type: ImportResultRef,
       nullable: true,
-      resolve: (j) => (j.kind === 'import' && j.state === 'succeeded' && j.result ? (j.result as ImportResult) : null),
+      resolve: (j) => (j.kind === 'import' && j.state === 'succeeded' && j.result ? { warnings: [], ...(j.result as Partial<ImportResult>) } as ImportResult : null),
     }),
     attempts: t.exposeInt('attempts', { description: 'Times it was started (a job is run again after an internal error or a lost worker).' }),
     cancelRequested: t.exposeBoolean('cancelRequested', { description: 'Whether cancelling it was asked for (a running job stops at its next step).' }),

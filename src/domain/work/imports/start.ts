@@ -13,7 +13,7 @@ import type { JobRow } from '../jobs/rows.js';
 import { revisionScope } from '../../versions/revisions/load.js';
 import { entityIn } from '../../versions/revisions/read.js';
 import { parseInput } from '../../../lib/validation.js';
-import { IMPORT_SOURCES, THIRD_PARTY_SOURCES, type ImportSourceName } from '../../../lib/import-readers/sources/index.js';
+import { IMPORT_SOURCES, type ImportSourceName } from '../../../lib/import-readers/sources/index.js';
 
 const SOURCE_NAMES = Object.keys(IMPORT_SOURCES) as ImportSourceName[];
 
@@ -32,10 +32,9 @@ export type ImportInput = { url: string; source: ImportSourceName; pageId?: stri
 /** The validated body of an import (`{url, source}`): a 400 naming the field otherwise. */
 export function parseImportInput(raw: unknown): { url: string; source: ImportSourceName } {
   const { url, source } = parseInput(importSchema, raw);
-  if ((THIRD_PARTY_SOURCES as readonly string[]).includes(source)) {
-    throw badRequest(`Invalid value for "source": this server does not import from ${source}; export the content from it (as markdown, HTML, .docx or a zip) and import that`, 'source');
-  }
-  if (!(SOURCE_NAMES as string[]).includes(source)) throw badRequest(`Invalid value for "source": one of ${[...SOURCE_NAMES, ...THIRD_PARTY_SOURCES].join(', ')}`, 'source');
+  // A wiki's URL is kept on the job: it may not carry credentials (public wikis only).
+  if (source === 'github-wiki' && /^[a-z]+:\/\/[^/?#]*@/i.test(url)) throw badRequest('Invalid value for "url": a wiki\'s URL may not hold credentials; only public wikis are imported', 'url');
+  if (!(SOURCE_NAMES as string[]).includes(source)) throw badRequest(`Invalid value for "source": one of ${SOURCE_NAMES.join(', ')}`, 'source');
   return { url, source: source as ImportSourceName };
 }
 

@@ -3,6 +3,7 @@ import type { ImportLimits, ImportSource } from '../tree.js';
 import { confluenceSource } from './confluence/index.js';
 import { docxSource } from './docx.js';
 import { dropboxPaperSource } from './dropbox-paper/index.js';
+import { githubWikiSource } from './github-wiki/index.js';
 import { googleDocsSource } from './google-docs/index.js';
 import { notionSource } from './notion/index.js';
 import { quipSource } from './quip/index.js';
@@ -22,6 +23,7 @@ export const IMPORT_SOURCES = {
   quip: quipSource,
   'google-docs': googleDocsSource,
   confluence: confluenceSource,
+  'github-wiki': githubWikiSource,
 } satisfies Record<string, ImportSource>;
 
 export type ImportSourceName = keyof typeof IMPORT_SOURCES;
@@ -33,13 +35,10 @@ export type ImportSourceName = keyof typeof IMPORT_SOURCES;
  */
 const WORKSPACE_LIMITS: Partial<ImportLimits> = { maxPages: 5_000, maxZipEntries: 30_000, totalTimeMs: 600_000 };
 
-export const SOURCE_LIMITS: Partial<Record<ImportSourceName, Partial<ImportLimits>>> = { notion: WORKSPACE_LIMITS, confluence: WORKSPACE_LIMITS };
+export const SOURCE_LIMITS: Partial<Record<ImportSourceName, Partial<ImportLimits>>> = { notion: WORKSPACE_LIMITS, confluence: WORKSPACE_LIMITS, 'github-wiki': WORKSPACE_LIMITS };
 
 /**
  * Sources whose pages form a tree: imported into a page, they replace its children too (so does
  * any import that read more than one page, e.g. a folder's export).
  */
-export const TREE_SOURCES: readonly ImportSourceName[] = ['zip', 'website', 'notion', 'confluence'];
-
-/** Third-party products the public API names as sources; importing from them needs their APIs and accounts. */
-export const THIRD_PARTY_SOURCES = ['github-wiki'] as const;
+export const TREE_SOURCES: readonly ImportSourceName[] = ['zip', 'website', 'notion', 'confluence', 'github-wiki'];

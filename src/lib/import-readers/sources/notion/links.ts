@@ -9,7 +9,7 @@ import { resolveInArchive } from '../../zip/archive-path.js';
 import { encodePath, idOfNotionUrl, splitId, stem } from './names.js';
 
 /** `[text](target "title")` and `![alt](target)`: the target is group 2 (`<…>` or without spaces). */
-const INLINE_LINK = /(!?\[(?:\\.|[^\]\\\n]){0,2000}\]\()[ \t]*(<[^>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)/g;
+export const INLINE_LINK = /(!?\[(?:\\.|[^\]\\\n]){0,2000}\]\()[ \t]*(<[^>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)/g;
 
 export type Targets = {
   /** The export's path a relative link names (decoded, archive-relative), if exported. */
