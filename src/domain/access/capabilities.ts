@@ -78,11 +78,11 @@ export const ORGANIZATION_RULES = {
   createContent: 'create',
   /** See and cancel every job of the organization (also those of no space, or of a purged one). */
   manageJobs: 'admin',
-  /** See the organization's sites, their structure (external links included), customization, share links, redirects and custom hostname claims. */
+  /** See the organization's sites, their structure (external links included), customization, share links, redirects, custom hostname claims, and visitor attributes schema (adaptive content) with its condition templates. */
   viewSites: 'nonGuest',
-  /** Create, change, publish and delete sites: their structure, external links, customization, share links, redirects, and custom hostnames (claim, check, remove). */
+  /** Create, change, publish and delete sites: their structure, external links, customization, share links, redirects, custom hostnames (claim, check, remove) and visitor attributes schema; fill an empty site with the default template (a new space: admins may create spaces). */
   manageSites: 'admin',
-  /** Search a site's content as JSON (`searchSiteContent`): who sees the site. */
+  /** Search a site's content as JSON (`searchSiteContent`), and `prewarmSiteSearch` (a no-op after this check): who sees the site. */
   searchSites: 'nonGuest',
   /** Read and change how visitors authenticate on a site (its key, fallback and sign-out URLs); rotate its key. */
   manageSitePublishingAuth: 'admin',

@@ -15,7 +15,7 @@
  * (`manageSites`), in the site's locked write with a `siteAdaptiveSchemaUpdated` event.
  */
 import { Ajv, type ErrorObject } from 'ajv';
-import type { Prisma, Site } from '../../../generated/prisma/client.js';
+import type { Site } from '../../../generated/prisma/client.js';
 import type { Db } from '../../../db/client.js';
 import type { Access } from '../../access/access.js';
 import { badRequest } from '../../../lib/errors.js';
@@ -118,12 +118,12 @@ export type SiteAdaptiveSchema = { jsonSchema: AdaptiveJsonSchema; updatedAt: Da
 
 /** A site's schema (the site row read by who may see it); null when none was set. */
 export const siteAdaptiveSchema = (site: Site): SiteAdaptiveSchema | null =>
-  site.adaptiveSchema && site.adaptiveSchemaUpdatedAt ? { jsonSchema: site.adaptiveSchema as AdaptiveJsonSchema, updatedAt: site.adaptiveSchemaUpdatedAt } : null;
+  site.adaptiveSchema && site.adaptiveSchemaUpdatedAt ? { jsonSchema: JSON.parse(site.adaptiveSchema) as AdaptiveJsonSchema, updatedAt: site.adaptiveSchemaUpdatedAt } : null;
 
 export function updateAdaptiveSchema(db: Db, access: Access, siteId: string, raw: unknown): Promise<SiteAdaptiveSchema> {
   const jsonSchema = parseAdaptiveSchema(raw);
   return siteWrite(db, access, siteId, async (tx, site) => {
-    const updated = await tx.site.update({ where: { id: site.id }, data: { adaptiveSchema: jsonSchema as Prisma.InputJsonObject, adaptiveSchemaUpdatedAt: new Date() } });
+    const updated = await tx.site.update({ where: { id: site.id }, data: { adaptiveSchema: JSON.stringify(jsonSchema), adaptiveSchemaUpdatedAt: new Date() } });
     await recordSiteEvent(tx, access, site, 'siteAdaptiveSchemaUpdated', site.id);
     return siteAdaptiveSchema(updated)!;
   });
@@ -140,7 +140,7 @@ const label = (claim: Claim, name: string) => (claim.description?.trim() || name
  * `visitor.claims.x === true`; a string claim of an `enum`, one `=== "value"` a value; an array of
  * such strings, one `.includes("value")` a value, and an array of booleans or free strings and
  * numbers nothing; free strings and numbers have no value to suggest, so they give a presence
- * check (`!== undefined`); objects are walked into (`unsigned` too).
+ * check (`!= null`); objects are walked into (`unsigned` too).
  */
 export function templateConditions(schema: AdaptiveJsonSchema): TemplateCondition[] {
   const out: TemplateCondition[] = [];
@@ -153,7 +153,7 @@ export function templateConditions(schema: AdaptiveJsonSchema): TemplateConditio
       else if (claim.type === 'string' && claim.enum) for (const value of claim.enum) out.push({ description: `${what}: ${value}`, condition: `${path} === ${JSON.stringify(value)}` });
       else if (claim.type === 'array' && claim.items?.type === 'string' && claim.items.enum) {
         for (const value of claim.items.enum) out.push({ description: `${what} includes ${value}`, condition: `${path}.includes(${JSON.stringify(value)})` });
-      } else if (claim.type === 'string' || claim.type === 'number') out.push({ description: `${what} is set`, condition: `${path} !== undefined` });
+      } else if (claim.type === 'string' || claim.type === 'number') out.push({ description: `${what} is set`, condition: `${path} != null` });
     }
   };
   walk(schema.properties, 'visitor.claims');

@@ -1,3 +1,3 @@
 -- AlterTable
-ALTER TABLE "Site" ADD COLUMN     "adaptiveSchema" JSONB,
+ALTER TABLE "Site" ADD COLUMN     "adaptiveSchema" TEXT,
 ADD COLUMN     "adaptiveSchemaUpdatedAt" TIMESTAMP(3);
