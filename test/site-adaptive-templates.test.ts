@@ -111,6 +111,9 @@ describe('adaptive content schema', () => {
     expect((await editor.orgs.getSiteAdaptiveSchema(org.id, site.id)).status).toBe(200);
     expect((await editor.orgs.listSiteAdaptiveTemplateConditions(org.id, site.id)).data.items.length).toBe(7);
     expect((await sdkError(editor.orgs.updateSiteAdaptiveSchema(org.id, site.id, { jsonSchema } as never))).status).toBe(403);
+    // The site's permissions say who may edit the schema.
+    expect((await api.orgs.getSiteById(org.id, site.id)).data.permissions).toMatchObject({ viewAdaptiveSchema: true, editAdaptiveSchema: true });
+    expect((await editor.orgs.getSiteById(org.id, site.id)).data.permissions).toMatchObject({ viewAdaptiveSchema: true, editAdaptiveSchema: false });
     const guest = sdk(server.url, (await createActor(server.db, { org: org.id, role: 'guest' })).token);
     expect([403, 404]).toContain((await sdkError(guest.orgs.getSiteAdaptiveSchema(org.id, site.id))).status);
 

@@ -40,9 +40,11 @@ export const presentSite = (s: Obj) => ({
     admin: s.permissions.admin,
     installIntegration: false,
     viewAdaptiveSchema: s.permissions.view,
-    editAdaptiveSchema: false,
+    editAdaptiveSchema: s.permissions.admin,
   },
   published: s.published,
+  // Visitor conditions are always evaluated (docs/published-sites.md, adaptive content).
+  adaptiveContent: { enabled: true },
   // The number of site spaces, at the root and in every section.
   siteSpaces: s.siteSpaceCount,
   createdAt: s.createdAt,
