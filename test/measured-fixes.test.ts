@@ -197,7 +197,7 @@ describe('the change-request list', () => {
 describe('PATCH of a site', () => {
   const SITE = '/orgs/{organizationId}/sites/{siteId}';
 
-  it('honours every documented field it stores, and refuses proxy, adaptiveContent and styleguide with a 400 naming them', async () => {
+  it('honours every documented field it stores, and refuses proxy, adaptiveContent off and styleguide with a 400 naming them', async () => {
     const { org, owner } = await createOrg(server.db);
     const post = async (path: string, body: unknown) => (await http(server.url, owner.token, 'POST', path, body)).body;
     const one = await post(`/orgs/${org.id}/spaces`, { title: 'One' });
@@ -231,13 +231,18 @@ describe('PATCH of a site', () => {
 
     for (const [field, value] of [
       ['proxy', 'company.com/docs'],
-      ['adaptiveContent', { enabled: true }],
+      ['adaptiveContent', { enabled: false }],
       ['styleguide', 'spc_x'],
     ] as const) {
       const refused = await patch({ title: 'Not this', [field]: value });
       expect(refused.status, field).toBe(400);
       expect(refused.body.error.message).toContain(field);
     }
+    // Every site here is adaptive: turning it on changes nothing, and the site says so.
+    const adaptive = await patch({ adaptiveContent: { enabled: true } });
+    expect(adaptive.status).toBe(200);
+    expectDocumented('patch', SITE, '200', adaptive.body);
+    expect(adaptive.body.adaptiveContent).toEqual({ enabled: true });
     // Removing a proxy or detaching a style guide there never was: accepted.
     expect((await patch({ proxy: null, styleguide: null })).status).toBe(200);
     expect((await http(server.url, owner.token, 'GET', path)).body.title).toBe('Handbook');

@@ -254,6 +254,11 @@ describe('sites', () => {
       ['POST', `${base}/external-links`, { title: 'Mine', url: 'https://example.com' }],
       ['PATCH', `${base}/external-links/${externalLink.id}`, { title: 'Stolen' }],
       ['DELETE', `${base}/external-links/${externalLink.id}`],
+      ['POST', `${base}/search/prewarm`],
+      ['GET', `${base}/adaptive-schema`],
+      ['PUT', `${base}/adaptive-schema`, { jsonSchema: { type: 'object', properties: {}, additionalProperties: false } }],
+      ['GET', `${base}/adaptive-schema/template-conditions`],
+      ['POST', `${base}/template`],
     ];
     const routes = (await import('../src/rest/routes/index.js')).routes.filter((r) => r.path.startsWith('/orgs/{organizationId}/sites/{siteId}'));
     expect(paths.length).toBe(routes.length);

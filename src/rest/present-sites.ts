@@ -34,6 +34,8 @@ export const presentSite = (s: Obj) => ({
   defaultLevel: s.defaultLevel,
   permissions: s.permissions,
   published: s.published,
+  // Visitor conditions are always evaluated (docs/published-sites.md, adaptive content).
+  adaptiveContent: { enabled: true },
   // The number of site spaces, at the root and in every section.
   siteSpaces: s.siteSpaceCount,
   createdAt: s.createdAt,

@@ -38,6 +38,8 @@ import './types/site-permission.js';
 import './types/site-operations.js';
 import './types/site-redirect.js';
 import './types/site-external-link.js';
+import './types/site-adaptive.js';
+import './types/templates.js';
 import './types/openapi-spec.js';
 import './types/translation.js';
 import './types/font.js';

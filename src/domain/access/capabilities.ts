@@ -232,7 +232,7 @@ export const sitePermissions = (role: Role | null) => ({
   admin: maySite('manage', role),
   installIntegration: NOT_SERVED,
   viewAdaptiveSchema: maySite('view', role),
-  editAdaptiveSchema: NOT_SERVED,
+  editAdaptiveSchema: maySite('manage', role),
 });
 
 export const organizationPermissions = (membership: { member: boolean; role: Role | null; ownsTeam: boolean }) => ({

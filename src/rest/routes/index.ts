@@ -22,6 +22,7 @@ import { sitePermissionRoutes } from './site-permissions.js';
 import { siteOperationRoutes } from './site-operations.js';
 import { siteRedirectRoutes } from './site-redirects.js';
 import { siteExternalLinkRoutes } from './site-external-links.js';
+import { templateRoutes } from './templates.js';
 import { spaceRoutes } from './spaces.js';
 import { spaceContentRoutes } from './space-content.js';
 import { teamRoutes } from './teams.js';
@@ -31,4 +32,4 @@ import { auditRoutes } from './audit.js';
 import { hostnameRoutes } from './hostnames.js';
 import { urlRoutes } from './urls.js';
 
-export const routes: Route[] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...spaceContentRoutes, ...linkRoutes, ...reviewRoutes, ...commentRoutes, ...exportRoutes, ...importRoutes, ...importRunRoutes, ...gitSyncRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...openAPISpecRoutes, ...translationRoutes, ...fontRoutes, ...ssoRoutes, ...inviteRoutes, ...searchRoutes, ...siteRoutes, ...siteOperationRoutes, ...siteRedirectRoutes, ...siteExternalLinkRoutes, ...sitePermissionRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes, ...webhookRoutes, ...auditRoutes, ...hostnameRoutes, ...urlRoutes];
+export const routes: Route[] = [] = [...spaceRoutes, ...changeRequestRoutes, ...changeRequestEntityRoutes, ...spaceContentRoutes, ...linkRoutes, ...reviewRoutes, ...commentRoutes, ...exportRoutes, ...importRoutes, ...importRunRoutes, ...gitSyncRoutes, ...collectionRoutes, ...permissionRoutes, ...organizationRoutes, ...openAPISpecRoutes, ...translationRoutes, ...fontRoutes, ...ssoRoutes, ...inviteRoutes, ...searchRoutes, ...siteRoutes, ...siteOperationRoutes, ...siteRedirectRoutes, ...siteExternalLinkRoutes, ...sitePermissionRoutes, ...memberRoutes, ...teamRoutes, ...userRoutes, ...webhookRoutes, ...auditRoutes, ...hostnameRoutes, ...urlRoutes, ...templateRoutes];

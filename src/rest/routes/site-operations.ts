@@ -1,10 +1,11 @@
 /**
  * The site operations beyond its structure's plain writes (the public document's
  * `searchSiteContent`, `site-publishing-auth`, `getSitePublishingPreviewById`,
- * `sortSiteStructure`, `duplicateSiteSpace`), as GraphQL operations on `organization { site }`
+ * `sortSiteStructure`, `duplicateSiteSpace`, `prewarmSiteSearch`, the adaptive schema and its
+ * template conditions), as GraphQL operations on `organization { site }`
  * and the mutations of schema/types/site-operations.ts. Another organization's site is 404.
  */
-import { badRequest } from '../../lib/errors.js';
+import { badRequest, notFound } from '../../lib/errors.js';
 import { previewClaims } from '../../domain/publishing/sites/preview.js';
 import { SECTION_GROUP_FRAGMENT, SITE_SECTION_FRAGMENT, SITE_SPACE_FRAGMENT, presentExternalLink, presentSectionGroup, presentSiteSection, presentSiteSpace } from '../present-sites.js';
 import { booleanParam, CONNECTION_FIELDS, listOf, pageArgs, returnPreference, route, stringParam, type RestInput } from '../route.js';
@@ -21,6 +22,14 @@ const presentAuth = (auth: { backend: string; privateKey: string; fallbackURL: s
   ...(auth.fallbackURL ? { fallbackURL: auth.fallbackURL } : {}),
   ...(auth.logoutURL ? { logoutURL: auth.logoutURL } : {}),
 });
+
+const ADAPTIVE_FIELDS = 'jsonSchema updatedAt';
+
+/** `SiteAdaptiveSchema`; none set: 404, as the public document says. */
+function presentAdaptiveSchema(schema: { jsonSchema: unknown; updatedAt: string } | null) {
+  if (!schema) throw notFound('Visitor attributes schema');
+  return { object: 'site-adaptive-schema', jsonSchema: schema.jsonSchema, updatedAt: schema.updatedAt };
+}
 
 /**
  * The search's scope: `scope`, or the deprecated forms (`mode: "specific"` with `siteSpaceIds`,
@@ -74,6 +83,37 @@ export const siteOperationRoutes = [
       return { ...ids(input), query: input.body.query, scope: scopeVariable(searchScope(input.body)), ...pageArgs(input.query) };
     },
     result: (data) => listOf(data.organization.site.search, presentSearchSpace),
+  }),
+
+  route({
+    method: 'POST',
+    path: `${SITE}/search/prewarm`,
+    operation: writeSite('RestPrewarmSiteSearch', '', 'prewarmSiteSearch(organizationId: $org, siteId: $site)'),
+    variables: ids,
+    status: 204,
+  }),
+
+  // Adaptive content: the visitor attributes schema and the conditions it suggests
+  route({
+    method: 'GET',
+    path: `${SITE}/adaptive-schema`,
+    operation: readSite('RestGetSiteAdaptiveSchema', `adaptiveSchema { ${ADAPTIVE_FIELDS} }`, ''),
+    variables: ids,
+    result: (data) => presentAdaptiveSchema(data.organization.site.adaptiveSchema),
+  }),
+  route({
+    method: 'PUT',
+    path: `${SITE}/adaptive-schema`,
+    operation: writeSite('RestUpdateSiteAdaptiveSchema', ', $input: JSON!', `updateSiteAdaptiveSchema(organizationId: $org, siteId: $site, input: $input) { ${ADAPTIVE_FIELDS} }`),
+    variables: (input) => ({ ...ids(input), input: input.body }),
+    result: (data) => presentAdaptiveSchema(data.result),
+  }),
+  route({
+    method: 'GET',
+    path: `${SITE}/adaptive-schema/template-conditions`,
+    operation: readSite('RestListSiteAdaptiveTemplateConditions', 'adaptiveTemplateConditions { description condition }', ''),
+    variables: ids,
+    result: (data) => ({ items: data.organization.site.adaptiveTemplateConditions }),
   }),
 
   // Publishing auth

@@ -48,6 +48,15 @@ function withShareKey<T extends { urls: { published?: string } }>(list: { items:
   return { ...list, items: list.items.map((item) => ({ ...item, urls: { ...item.urls, published: carry(item.urls.published) } })) };
 }
 
+/** `SiteAdaptiveContent` of a PATCH: absent, null or `{ enabled: true }` (what every site here is). */
+function adaptiveContent(value: unknown): void {
+  if (value === undefined || value === null) return;
+  const enabled = typeof value === 'object' && !Array.isArray(value) ? (value as { enabled?: unknown }).enabled : undefined;
+  if (enabled === true && Object.keys(value as object).length === 1) return;
+  if (enabled === false) throw badRequest('Invalid value for "adaptiveContent.enabled": this server always evaluates visitor conditions, adaptive content cannot be turned off', 'adaptiveContent.enabled');
+  throw badRequest('Invalid value for "adaptiveContent": must be { "enabled": true }', 'adaptiveContent');
+}
+
 export const siteRoutes = [
   route({
     method: 'GET',
@@ -81,10 +90,12 @@ export const siteRoutes = [
     path: SITE,
     operation: writeSite('RestUpdateSite', ', $input: UpdateSiteInput!', 'updateSite(organizationId: $org, siteId: $site, input: $input) { ...RestSite }', SITE_FRAGMENT),
     variables: (input) => {
-      // `proxy` (serving the site under another origin's path), `adaptiveContent` (visitor
-      // conditions are always evaluated here) and `styleguide` are refused with a 400 naming them;
-      // `null` (remove the proxy, detach the style guide) is accepted: there is none to remove.
-      const fields = pick(input.body, ['title', 'visibility', 'basename', 'hostname', 'defaultLevel', 'defaultSiteSpace', 'defaultSiteSection'], [], ['proxy', 'adaptiveContent', 'styleguide']);
+      // `proxy` (serving the site under another origin's path) and `styleguide` are refused with a
+      // 400 naming them; `null` (remove the proxy, detach the style guide) is accepted: there is none
+      // to remove. Visitor conditions are always evaluated here (every site is adaptive, see
+      // docs/published-sites.md): `adaptiveContent: { enabled: true }` changes nothing, `false` is refused.
+      adaptiveContent(input.body.adaptiveContent);
+      const fields = pick(input.body, ['title', 'visibility', 'basename', 'hostname', 'defaultLevel', 'defaultSiteSpace', 'defaultSiteSection'], [], ['proxy', 'styleguide']);
       return { ...ids(input), input: { ...fields, ...('visibility' in fields ? { visibility: visibility(fields.visibility) } : {}) } };
     },
     result: (data) => presentSite(data.result),

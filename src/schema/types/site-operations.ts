@@ -11,7 +11,7 @@ import { signingSecret } from '../../domain/kernel/signing-secret.js';
 import { startSiteSpaceDuplicate } from '../../domain/publishing/sites/duplicate.js';
 import { preparePreview, PREVIEW_TTL_SECONDS, signPreviewToken } from '../../domain/publishing/sites/preview.js';
 import { readPublishingAuth, regeneratePublishingAuth, updatePublishingAuth, type PublishingAuth } from '../../domain/publishing/sites/publishing-auth.js';
-import { searchSite } from '../../domain/publishing/sites/search.js';
+import { prewarmSiteSearch, searchSite } from '../../domain/publishing/sites/search.js';
 import { sortSiteStructure } from '../../domain/publishing/sites/sort.js';
 import { jobResult } from '../../jobs/outcome.js';
 import { waitForJob } from '../../jobs/wait.js';
@@ -134,6 +134,15 @@ builder.objectFields(SiteSpaceRef, (t) => ({
 }));
 
 builder.mutationFields((t) => ({
+  prewarmSiteSearch: t.boolean({
+    description: "Hints that a site's search is about to be used (who may search the site). quire's search needs no warm-up: true, once the check passed.",
+    args: { ...siteArgs(t) },
+    resolve: async (_r, { siteId, organizationId }, ctx) => {
+      await inOrganization(ctx, organizationId, siteId);
+      await prewarmSiteSearch(ctx.access, String(siteId));
+      return true;
+    },
+  }),
   updateSitePublishingAuth: t.field({
     type: SitePublishingAuthRef,
     description: 'Changes how visitors authenticate on a site (fallback and sign-out URLs); only the given fields change.',

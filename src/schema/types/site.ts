@@ -63,7 +63,7 @@ const SitePermissionsRef = builder.simpleObject('SitePermissions', {
     admin: p.boolean({ description: 'Change its settings, customization, publishing, publishing auth, share links, redirects and grants; make preview links; delete it (`admin`).' }),
     installIntegration: p.boolean({ description: 'Always false: integrations are not served.' }),
     viewAdaptiveSchema: p.boolean({ description: 'The same as `view`.' }),
-    editAdaptiveSchema: p.boolean({ description: 'Always false: adaptive content schemas are not served.' }),
+    editAdaptiveSchema: p.boolean({ description: 'Whether the caller may replace its visitor attributes schema (adaptive content): `admin` on the site.' }),
   }),
 });
 

@@ -64,3 +64,12 @@ export async function searchSite(db: Db, access: Access, siteId: string, query: 
   const spaceIds = [...new Set(inScope(scope, siteSpaces, defaults).map((ss) => ss.spaceId))];
   return searchOrganization(db, { spaceIds }, site.organizationId, query, args);
 }
+
+/**
+ * `POST …/search/prewarm`: the real service warms a cache before a visitor's first search. quire's
+ * search reads PostgreSQL's full-text index directly and needs no warm-up, so this is only the
+ * search's own access check (who may search the site).
+ */
+export async function prewarmSiteSearch(access: Access, siteId: string): Promise<void> {
+  await access.requireSite(siteId, 'view');
+}

@@ -38,6 +38,11 @@ export async function insertSiteSpace(tx: Tx, access: Access, site: Site, spaceI
     throw badRequest(`Invalid value for "${field}": no space ${spaceId} you can see`, field);
   });
   if (space.organizationId !== site.organizationId) throw badRequest(`Invalid value for "${field}": the space belongs to another organization`, field);
+  return attachSpace(tx, access, site, space, sectionId);
+}
+
+/** Adds a space of the site's organization to the site (in `sectionId`, or the default section or the root), checked by the caller. */
+export async function attachSpace(tx: Tx, access: Access, site: Site, space: { id: string; title: string }, sectionId?: string | null): Promise<SiteSpace> {
   let parent: string | null = null;
   if (sectionId) {
     const section = await tx.siteSection.findFirst({ where: { id: sectionId, siteId: site.id } });

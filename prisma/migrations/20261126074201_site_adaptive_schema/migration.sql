@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Site" ADD COLUMN     "adaptiveSchema" TEXT,
+ADD COLUMN     "adaptiveSchemaUpdatedAt" TIMESTAMP(3);
