@@ -14,9 +14,8 @@ import { describe, expect, it } from 'vitest';
 import { createSafeFetch } from '../src/lib/fetch/index.js';
 import { confluenceSource } from '../src/lib/import-readers/sources/confluence/index.js';
 import { DEFAULT_IMPORT_LIMITS, type ImportedPage, type ImportLimits } from '../src/lib/import-readers/tree.js';
-import { gqlOk, http, sdk } from './helpers/clients.js';
-import { createOrg } from './helpers/factories.js';
-import { importFailure, refsWithText } from './helpers/imports.js';
+import { gqlOk, http } from './helpers/clients.js';
+import { type PageItem, importFailure, importTarget, outline, refsWithText } from './helpers/imports.js';
 import { useServer } from './helpers/server.js';
 import { useSites } from './helpers/site.js';
 import { zipOf } from './helpers/zip.js';
@@ -281,15 +280,7 @@ describe('confluence export: hostile archives', () => {
   });
 });
 
-type PageItem = { id: string; title: string; slug: string; path: string; pages?: PageItem[] };
-
-async function changeRequest() {
-  const { org, owner } = await createOrg(server.db);
-  const api = sdk(server.url, owner.token);
-  const space = (await api.orgs.createSpace(org.id, { title: 'From Confluence' })).data;
-  const cr = (await api.spaces.createChangeRequest(space.id, { subject: 'Import' })).data;
-  return { owner, space, cr, base: `/spaces/${space.id}/change-requests/${cr.id}/content` };
-}
+const changeRequest = () => importTarget(server.db, server.url, 'From Confluence');
 
 describe('confluence import through the API', () => {
   it('REST: the page tree with titles and slugs, links as page references, attachments as files, macros as blocks', async () => {
@@ -299,7 +290,6 @@ describe('confluence import through the API', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ revision: expect.stringMatching(/^rev_/), importedResources: 7, totalResources: 7 });
     const tree: PageItem[] = (await http(server.url, owner.token, 'GET', `${base}/pages`)).body.pages;
-    const outline = (pages: PageItem[]): unknown[] => pages.map((p) => [p.title, p.slug, ...outline(p.pages ?? [])]);
     expect(outline(tree)).toEqual([
       ['Engineering Home', 'engineering-home', ['Setup Guide', 'setup-guide', ['Q&A: Ports', 'q-a-ports'], ['Loose Notes', 'loose-notes']], ['Runbook', 'runbook']],
     ]);

@@ -11,9 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wikiTree } from '../src/lib/import-readers/sources/github-wiki/tree.js';
 import { wikiLocation } from '../src/lib/import-readers/sources/github-wiki/url.js';
 import type { ImportedPage } from '../src/lib/import-readers/tree.js';
-import { gqlOk, http, sdk } from './helpers/clients.js';
-import { createOrg } from './helpers/factories.js';
-import { refsWithText } from './helpers/imports.js';
+import { gqlOk, http } from './helpers/clients.js';
+import { type PageItem, importTarget, outline, refsWithText } from './helpers/imports.js';
 import { useServer } from './helpers/server.js';
 import { startGitServer, type GitServer } from './support/git-server.js';
 import { gitText } from './support/git-cli.js';
@@ -112,15 +111,7 @@ describe('github wiki: reading', () => {
   });
 });
 
-type PageItem = { id: string; title: string; slug: string; type: string; pages?: PageItem[] };
-
-async function changeRequest() {
-  const { org, owner } = await createOrg(server.db);
-  const api = sdk(server.url, owner.token);
-  const space = (await api.orgs.createSpace(org.id, { title: 'From the wiki' })).data;
-  const cr = (await api.spaces.createChangeRequest(space.id, { subject: 'Import' })).data;
-  return { owner, space, cr, base: `/spaces/${space.id}/change-requests/${cr.id}/content` };
-}
+const changeRequest = () => importTarget(server.db, server.url, 'From the wiki');
 
 let wikis = 0;
 /** A new wiki repository `<name>.wiki.git` on `master`, as GitHub keeps it. */
@@ -146,7 +137,6 @@ describe('github wiki import through the API', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ revision: expect.stringMatching(/^rev_/), importedResources: 12, totalResources: 12 });
     const tree: PageItem[] = (await http(server.url, owner.token, 'GET', `${base}/pages`)).body.pages;
-    const outline = (pages: PageItem[]): unknown[] => pages.map((p) => [p.title, p.slug, ...outline(p.pages ?? [])]);
     expect(outline(tree)).toEqual([
       ['Home', 'home'],
       ['Start', 'start', ['Getting Started', 'getting-started', ['Configuration', 'configuration']]],

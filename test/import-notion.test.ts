@@ -15,12 +15,10 @@ import { readNotionArchive } from '../src/lib/import-readers/sources/notion/arch
 import { notionTree } from '../src/lib/import-readers/sources/notion/tree.js';
 import { DEFAULT_IMPORT_LIMITS, type ImportedPage, type ImportLimits } from '../src/lib/import-readers/tree.js';
 import { gqlOk, http } from './helpers/clients.js';
-import { createOrg } from './helpers/factories.js';
 import { useServer } from './helpers/server.js';
 import { useSites } from './helpers/site.js';
 import { zipOf } from './helpers/zip.js';
-import { importFailure, refsWithText } from './helpers/imports.js';
-import { sdk } from './helpers/clients.js';
+import { type PageItem, importFailure, importTarget, outline, refsWithText } from './helpers/imports.js';
 
 const server = useServer({ worker: true });
 const site = useSites();
@@ -217,16 +215,7 @@ describe('notion export: hostile archives', () => {
   });
 });
 
-type PageItem = { id: string; title: string; slug: string; path: string; pages?: PageItem[] };
-
-
-async function changeRequest() {
-  const { org, owner } = await createOrg(server.db);
-  const api = sdk(server.url, owner.token);
-  const space = (await api.orgs.createSpace(org.id, { title: 'From Notion' })).data;
-  const cr = (await api.spaces.createChangeRequest(space.id, { subject: 'Import' })).data;
-  return { owner, space, cr, base: `/spaces/${space.id}/change-requests/${cr.id}/content` };
-}
+const changeRequest = () => importTarget(server.db, server.url, 'From Notion');
 
 describe('notion import through the API', () => {
   it('REST: the page tree with clean titles and slugs, links as page references, images and attachments as files', async () => {
@@ -237,7 +226,6 @@ describe('notion import through the API', () => {
     // 7 pages and 2 files.
     expect(answer.body).toEqual({ revision: expect.stringMatching(/^rev_/), importedResources: 9, totalResources: 9 });
     const tree: PageItem[] = (await http(server.url, owner.token, 'GET', `${base}/pages`)).body.pages;
-    const outline = (pages: PageItem[]): unknown[] => pages.map((p) => [p.title, p.slug, ...outline(p.pages ?? [])]);
     expect(outline(tree)).toEqual([
       ['Engineering Wiki', 'engineering-wiki', ['Onboarding & setup', 'onboarding-setup'], ['Tasks', 'tasks', ['Ship it', 'ship-it'], ['Write docs', 'write-docs']], ['Architecture', 'architecture']],
       ['Meeting notes', 'meeting-notes'],

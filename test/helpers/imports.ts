@@ -1,6 +1,9 @@
-/** Helpers of the import tests: a reader's refusal, and the references of an imported page. */
+/** Helpers of the import tests: a reader's refusal, the references of an imported page, a target and the outline of what landed there. */
 import { expect } from 'vitest';
+import type { Db } from '../../src/db/client.js';
 import { ImportError } from '../../src/lib/import-readers/import-error.js';
+import { sdk } from './clients.js';
+import { createOrg } from './factories.js';
 
 /** The ImportError `promise` rejects with (the test fails if it resolves, or rejects otherwise). */
 export async function importFailure(promise: Promise<unknown>): Promise<ImportError> {
@@ -19,4 +22,19 @@ export function refsWithText(node: any, out: [string, Record<string, unknown>][]
   if (node.data?.ref) out.push([textOf(node) || node.data.alt || '', node.data.ref]);
   for (const child of [...(node.nodes ?? []), ...(node.fragments ?? [])]) refsWithText(child, out);
   return out;
+}
+
+/** A page of `GET …/content/pages`, with its children. */
+export type PageItem = { id: string; title: string; slug: string; path: string; type: string; pages?: PageItem[] };
+
+/** Titles and slugs of a page tree, nested as the tree is (what an import's outline is checked by). */
+export const outline = (pages: PageItem[]): unknown[] => pages.map((p) => [p.title, p.slug, ...outline(p.pages ?? [])]);
+
+/** A new organization's space titled `title` and an open change request to import into. */
+export async function importTarget(db: Db, url: string, title: string) {
+  const { org, owner } = await createOrg(db);
+  const api = sdk(url, owner.token);
+  const space = (await api.orgs.createSpace(org.id, { title })).data;
+  const cr = (await api.spaces.createChangeRequest(space.id, { subject: 'Import' })).data;
+  return { owner, space, cr, base: `/spaces/${space.id}/change-requests/${cr.id}/content` };
 }
