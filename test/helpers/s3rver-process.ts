@@ -1,7 +1,8 @@
 /**
  * An S3-compatible server for the s3 file store's tests: s3rver (npm), the most faithful S3
  * implementation that installs here (Debian has no MinIO, Ceph RGW or Garage package, and no
- * container engine runs): real HTTP, SigV4 signatures checked, multipart uploads, CopyObject,
+ * container engine runs): real HTTP, SigV4 requests (their access key id checked, not their
+ * signatures: a wrong secret goes unnoticed here), multipart uploads, CopyObject,
  * ListObjectsV2, objects on disk. One per test file, on a random port of 127.0.0.1, in a child
  * process with OpenSSL's legacy provider: s3rver encrypts ListObjectsV2 continuation tokens with
  * DES, which Node's OpenSSL 3 refuses otherwise (every truncated listing then fails with a 500).
