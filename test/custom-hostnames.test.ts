@@ -95,13 +95,12 @@ describe('custom hostnames', () => {
     expect(await siteOnHost(hostname)).toBe('Alpha docs');
     expect((await a.api.orgs.getSiteById(a.org.id, a.site.id)).data.urls.published).toBe(`http://${hostname}/`);
 
-    // B's claim cannot be verified now (409), and no other site may claim it (400 naming the field).
-    dns.txt.set(challenge.name, [bClaim.challenge.value]);
+    // B's claim cannot take it while A's record is there beside B's (409); a new claim of it serves nothing.
+    dns.txt.set(challenge.name, [challenge.value, bClaim.challenge.value]);
     expect(await sdkError(b.api.customHostnames.dnsRevalidateCustomHostname(hostname))).toMatchObject({ status: 409 });
     const other = (await b.api.orgs.createSite(b.org.id, { title: 'Other' } as never)).data;
-    const refused = await claim(b.owner.token, b.org.id, other.id, hostname);
-    expect(refused.status).toBe(400);
-    expect(refused.body.error.message).toContain('"hostname"');
+    expect((await claim(b.owner.token, b.org.id, other.id, hostname)).status).toBe(200);
+    expect(await siteOnHost(hostname)).toBe('Alpha docs');
     // A check that finds the record gone keeps a verified hostname served (a DNS outage takes no site down), and says so.
     dns.txt.delete(challenge.name);
     await a.api.customHostnames.dnsRevalidateCustomHostname(hostname);
@@ -117,6 +116,29 @@ describe('custom hostnames', () => {
     dns.txt.set(challenge.name, [bClaim.challenge.value]);
     await b.api.customHostnames.dnsRevalidateCustomHostname(hostname);
     expect(await siteOnHost(hostname)).toBe('Bravo docs');
+  });
+
+  it('moves a verified hostname to another claim once the DNS holds that claim\'s record instead of the holder\'s', async () => {
+    const a = await publishedSite('Delta docs');
+    const b = await publishedSite('Echo docs');
+    const hostname = newHostname();
+    await claim(a.owner.token, a.org.id, a.site.id, hostname);
+    const aChallenge = ((await a.api.customHostnames.getCustomHostname(hostname)).data as unknown as { challenge: { name: string; value: string } }).challenge;
+    dns.txt.set(aChallenge.name, [aChallenge.value]);
+    await a.api.customHostnames.dnsRevalidateCustomHostname(hostname);
+    expect(await siteOnHost(hostname)).toBe('Delta docs');
+    // The domain changes hands: its DNS now names B's claim only. B's check takes the hostname.
+    await claim(b.owner.token, b.org.id, b.site.id, hostname);
+    const bChallenge = ((await b.api.customHostnames.getCustomHostname(hostname)).data as unknown as { challenge: { value: string } }).challenge;
+    dns.txt.set(aChallenge.name, [bChallenge.value]);
+    expect((await b.api.customHostnames.dnsRevalidateCustomHostname(hostname)).status).toBe(204);
+    expect(await siteOnHost(hostname)).toBe('Echo docs');
+    expect((await b.api.customHostnames.getCustomHostname(hostname)).data).toMatchObject({ isActive: true, status: 'live' });
+    expect((await a.api.customHostnames.getCustomHostname(hostname)).data).toMatchObject({ isActive: false, status: 'dns_wrong_cname' });
+    expect((await a.api.orgs.getSiteById(a.org.id, a.site.id)).data.urls.published).toContain(`/sites/${a.site.id}`);
+    // A's check finds its record gone: nothing comes back to it.
+    await a.api.customHostnames.dnsRevalidateCustomHostname(hostname);
+    expect(await siteOnHost(hostname)).toBe('Echo docs');
   });
 
   it('another organization finds nothing; members without the admin role may read but not check or remove; GraphQL agrees', async () => {

@@ -2,9 +2,11 @@
  * Custom hostnames of sites (the public document's `/custom-hostnames/{hostname}`): a site claims a
  * hostname (`updateSite`'s `hostname`), which is served only once the claim is proven — a DNS TXT
  * record `_quire-challenge.<hostname>` holding the claim's token, checked through the configured
- * resolver (`QUIRE_DNS_SERVERS`). Several sites, of any organizations, may claim a hostname nobody
- * proved; the first proven claim holds it (`VerifiedHostname`, keyed by hostname) until it is
- * removed or changed, and no other site may claim it meanwhile. Reading a claim needs `view` on
+ * resolver (`QUIRE_DNS_SERVERS`). Several sites, of any organizations, may claim a hostname; a
+ * proven claim holds it (`VerifiedHostname`, keyed by hostname) until it is removed or changed —
+ * or until the DNS says otherwise: another claim whose record is present while the holder's is
+ * gone takes it over (whoever controls the domain's DNS now decides; a holder whose record merely
+ * cannot be read keeps it, so a DNS outage takes no site down). Reading a claim needs `view` on
  * its site, checking and removing it `manage` (the caller's site role, capabilities.ts SITE_RULES);
  * the claims of sites the caller has no role on do not exist for them.
  */
@@ -12,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import type { Prisma, Site } from '../../../generated/prisma/client.js';
 import type { Db } from '../../../db/client.js';
 import type { Access } from '../../access/access.js';
-import { AppError, badRequest, conflict, notFound } from '../../../lib/errors.js';
+import { AppError, conflict, notFound } from '../../../lib/errors.js';
 import { txtRecords, type DnsSettings } from '../../../lib/dns/txt.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { recordSiteEvent } from '../sites/events.js';
@@ -62,14 +64,11 @@ export function claimData(hostname: string | null): Prisma.SiteUpdateInput {
 }
 
 /**
- * Refuses a claim of a hostname another site verified (400 naming `hostname`), and lets go of the
- * site's own verified hostname: called in the write's transaction when a site's hostname changes.
+ * Lets go of the site's own verified hostname: called in the write's transaction when a site's
+ * hostname changes. A claim of a hostname another site holds is taken (it serves nothing until
+ * its own record proves it, and takes the hostname over only then: `applyCheck`).
  */
-export async function reclaim(tx: Prisma.TransactionClient, site: Site, hostname: string | null): Promise<void> {
-  if (hostname) {
-    const held = await tx.verifiedHostname.findUnique({ where: { hostname } });
-    if (held && held.siteId !== site.id) throw badRequest(`Invalid value for "hostname": ${hostname} is verified for another site`, 'hostname');
-  }
+export async function reclaim(tx: Prisma.TransactionClient, site: Site): Promise<void> {
   await tx.verifiedHostname.deleteMany({ where: { siteId: site.id } });
 }
 
@@ -83,14 +82,43 @@ async function lookUp(claim: Site, dns: DnsSettings): Promise<{ proven: boolean;
 }
 
 /**
- * Writes what a check found on the site (locked, in the write's transaction), when the claim is
- * still the one checked: proven, the claim takes the hostname unless another site's verified
- * claim holds it (409). Records `siteUpdated`.
+ * Whether another site holding the claim's hostname may be displaced: only when the DNS answered
+ * and its record is not there (a holder whose record is still present, or cannot be read, keeps
+ * it: 409).
  */
-async function applyCheck(tx: Prisma.TransactionClient, site: Site, claim: Site, found: { proven: boolean; status: CustomHostnameStatus }, actorId: string | null): Promise<Site> {
+async function displaceable(db: Db, claim: Site, dns: DnsSettings): Promise<string | null> {
+  const held = await db.verifiedHostname.findUnique({ where: { hostname: claim.hostname! } });
+  if (!held || held.siteId === claim.id) return null;
+  const holder = await db.site.findUnique({ where: { id: held.siteId } });
+  const found = holder ? await lookUp(holder, dns) : null;
+  if (found && (found.proven || found.status === 'internal_error')) throw conflict(`${claim.hostname} is verified for another site, whose DNS record is still there: remove it to move the hostname`);
+  return held.siteId;
+}
+
+/**
+ * Writes what a check found on the site (locked, in the write's transaction), when the claim is
+ * still the one checked: proven, the claim takes the hostname — over `displaced` (another site
+ * whose record the DNS no longer holds) when given, otherwise unless another site's verified claim
+ * holds it (409). Records `siteUpdated` (for both sites when one is displaced).
+ */
+async function applyCheck(tx: Prisma.TransactionClient, site: Site, claim: Site, found: { proven: boolean; status: CustomHostnameStatus }, actorId: string | null, displaced: string | null = null): Promise<Site> {
   if (site.hostname !== claim.hostname || site.hostnameToken !== claim.hostnameToken) throw conflict("The site's hostname changed during the check: check it again");
   let verifiedAt = site.hostnameVerifiedAt;
   if (found.proven && !verifiedAt) {
+    if (displaced) {
+      const { count } = await tx.verifiedHostname.deleteMany({ where: { hostname: site.hostname!, siteId: displaced } });
+      if (count) {
+        const other = await tx.site.update({ where: { id: displaced }, data: { hostnameVerifiedAt: null, hostnameStatus: 'dns_wrong_cname', hostnameCheckedAt: new Date() } });
+        await recordEvents(tx, {
+          kind: 'siteUpdated',
+          organizationId: other.organizationId,
+          subjectId: other.id,
+          siteId: other.id,
+          actorId: null,
+          data: { fields: ['hostnameStatus'], hostname: site.hostname!, hostnameStatus: 'dns_wrong_cname', verified: false },
+        });
+      }
+    }
     // The hostname's key decides between two claims proven at the same moment.
     await tx.verifiedHostname.createMany({ data: [{ hostname: site.hostname!, siteId: site.id, organizationId: site.organizationId }], skipDuplicates: true });
     const holder = await tx.verifiedHostname.findUnique({ where: { hostname: site.hostname! } });
@@ -110,16 +138,16 @@ async function applyCheck(tx: Prisma.TransactionClient, site: Site, claim: Site,
 }
 
 /**
- * Checks the claim's DNS record again. Proven, the claim holds the hostname (409 when another
- * site's verified claim holds it); not proven, a claim already verified stays verified (a DNS
- * outage does not take a site down) while its status says what the check found.
+ * Checks the claim's DNS record again. Proven, the claim holds the hostname — taking it from
+ * another site only when that site's record is gone from the DNS (409 while it is there or
+ * cannot be read); not proven, a claim already verified stays verified (a DNS outage does not
+ * take a site down) while its status says what the check found.
  */
 export async function recheckCustomHostname(db: Db, access: Access, hostname: string, dns: DnsSettings): Promise<Site> {
   const claim = await claimOf(db, access, hostname, 'manage');
-  const held = await db.verifiedHostname.findUnique({ where: { hostname: claim.hostname! } });
-  if (held && held.siteId !== claim.id) throw conflict(`${claim.hostname} is verified for another site`);
   const found = await lookUp(claim, dns);
-  return siteWrite(db, access, claim.id, (tx, site) => applyCheck(tx, site, claim, found, access.userId));
+  const displaced = found.proven ? await displaceable(db, claim, dns) : null;
+  return siteWrite(db, access, claim.id, (tx, site) => applyCheck(tx, site, claim, found, access.userId, displaced));
 }
 
 /** How long the worker keeps checking a claim nobody proved, and how often. */
@@ -145,16 +173,16 @@ export async function checkPendingClaims(db: Db, dns: DnsSettings): Promise<numb
   });
   let proven = 0;
   for (const claim of pending) {
-    if (await db.verifiedHostname.findUnique({ where: { hostname: claim.hostname! } })) continue;
     const found = await lookUp(claim, dns);
     try {
+      const displaced = found.proven ? await displaceable(db, claim, dns) : null;
       await db.$transaction(async (tx) => {
         const site = await lockSite(tx, claim.id);
-        if (site) await applyCheck(tx, site, claim, found, null);
+        if (site) await applyCheck(tx, site, claim, found, null, displaced);
       });
       if (found.proven) proven++;
     } catch (error) {
-      // The claim changed, or another site's claim was proven meanwhile: the next round sees.
+      // The claim changed, or another site holds the hostname with its record still there: the next round sees.
       if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
     }
   }
@@ -172,7 +200,7 @@ export async function removeCustomHostname(db: Db, access: Access, hostname: str
   }
   return siteWrite(db, access, claim.id, async (tx, site) => {
     if (site.hostname !== claim.hostname) return false;
-    await reclaim(tx, site, null);
+    await reclaim(tx, site);
     await tx.site.update({ where: { id: site.id }, data: claimData(null) });
     await recordSiteEvent(tx, access, site, 'siteUpdated', site.id, { fields: ['hostname'] });
     return true;

@@ -92,7 +92,7 @@ export function updateSite(db: Db, access: Access, siteId: string, raw: unknown)
     }
     // A new hostname is a new claim, served once proven (custom-hostnames.ts).
     const newHostname = input.hostname !== undefined && input.hostname !== site.hostname;
-    if (newHostname) await reclaim(tx, site, input.hostname ?? null);
+    if (newHostname) await reclaim(tx, site);
     let defaultSectionId = site.defaultSectionId;
     if (input.defaultSiteSection !== undefined) {
       if (!(await tx.siteSection.findFirst({ where: { id: input.defaultSiteSection, siteId } }))) throw badRequest(`Invalid value for "defaultSiteSection": no section ${input.defaultSiteSection} in this site`, 'defaultSiteSection');
