@@ -1,6 +1,6 @@
 /**
  * File bytes in an S3-compatible bucket (QUIRE_FILE_STORE=s3: AWS S3, MinIO, Ceph, R2…), as
- * objects `blobs/<sha256>`. A write streams into `staging/<random>` by a multipart upload
+ * objects `blobs/<sha256>`. A write streams into `staging-<random>` by a multipart upload
  * (lib-storage: parts of 5 MiB, two in flight, so memory stays bounded whatever the size) while
  * hashing, then copies the object to its key and deletes the staged one. Credentials come from
  * the usual AWS variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE…). The AWS SDK
@@ -14,7 +14,13 @@ import { BLOB_KEY, stageThrough, type BlobBackend, type StagedBlob } from './blo
 import type { S3Settings } from './s3-settings.js';
 
 const BLOBS = 'blobs/';
-const STAGING = 'staging/';
+/**
+ * Staged objects sit beside the blobs, not in a folder of their own: stores that keep objects as
+ * files (s3rver, filesystem gateways) remove a folder once its last object is deleted, racing a
+ * concurrent upload into it. `staging/` is still swept (objects staged by earlier versions).
+ */
+const STAGING = 'staging-';
+const STAGING_PREFIXES = [STAGING, 'staging/'];
 const PART_BYTES = 5 * 1024 * 1024;
 
 type Sdk = typeof import('@aws-sdk/client-s3') & Pick<typeof import('@aws-sdk/lib-storage'), 'Upload'>;
@@ -99,17 +105,19 @@ export class S3BlobBackend implements BlobBackend {
     const { sdk, client } = await this.aws;
     const before = Date.now() - olderThanMs;
     let swept = 0;
-    let token: string | undefined;
-    do {
-      const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: STAGING, ContinuationToken: token }));
-      for (const object of page.Contents ?? []) {
-        if (object.Key && object.LastModified && object.LastModified.getTime() < before) {
-          await this.remove(object.Key);
-          swept++;
+    for (const prefix of STAGING_PREFIXES) {
+      let token: string | undefined;
+      do {
+        const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
+        for (const object of page.Contents ?? []) {
+          if (object.Key && object.LastModified && object.LastModified.getTime() < before) {
+            await this.remove(object.Key);
+            swept++;
+          }
         }
-      }
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+    }
     return swept;
   }
 }
