@@ -15,7 +15,7 @@ import { createSafeFetch } from '../src/lib/fetch/index.js';
 import { confluenceSource } from '../src/lib/import-readers/sources/confluence/index.js';
 import { DEFAULT_IMPORT_LIMITS, type ImportedPage, type ImportLimits } from '../src/lib/import-readers/tree.js';
 import { gqlOk, http } from './helpers/clients.js';
-import { type PageItem, importFailure, importTarget, outline, refsWithText } from './helpers/imports.js';
+import { type PageItem, importFailure, importJobEvents, importTarget, outline, refsWithText } from './helpers/imports.js';
 import { useServer } from './helpers/server.js';
 import { useSites } from './helpers/site.js';
 import { zipOf } from './helpers/zip.js';
@@ -328,12 +328,7 @@ describe('confluence import through the API', () => {
     const s = await site({ '/export.zip': { type: 'application/zip', body: await zipOf(exportEntries()), delayMs: 400 } });
     const { importContent: job } = await gqlOk(server.url, owner.token, 'mutation($cr: ID!, $url: String!) { importContent(changeRequest: $cr, url: $url, source: confluence) { id state kind } }', { cr: cr.id, url: `${s.url}/export.zip` });
     expect(job).toMatchObject({ kind: 'import', state: expect.stringMatching(/queued|running/) });
-    const response = await fetch(`${server.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${owner.token}` },
-      body: JSON.stringify({ query: 'subscription($id: ID!) { job(id: $id) { state progress { done total } message importResult { importedResources totalResources } } }', variables: { id: job.id } }),
-    });
-    const events = [...(await response.text()).matchAll(/^data: (.+)$/gm)].map((m) => JSON.parse(m[1]).data?.job).filter(Boolean);
+    const events = await importJobEvents(server.url, owner.token, job.id);
     expect(events.some((e) => e.state === 'running')).toBe(true);
     expect(events.at(-1)).toMatchObject({ state: 'succeeded', progress: { done: 7, total: 7 }, importResult: { importedResources: 7, totalResources: 7 } });
     const tree: PageItem[] = (await http(server.url, owner.token, 'GET', `${base}/pages`)).body.pages;

@@ -18,7 +18,7 @@ import { gqlOk, http } from './helpers/clients.js';
 import { useServer } from './helpers/server.js';
 import { useSites } from './helpers/site.js';
 import { zipOf } from './helpers/zip.js';
-import { type PageItem, importFailure, importTarget, outline, refsWithText } from './helpers/imports.js';
+import { type PageItem, importFailure, importJobEvents, importTarget, outline, refsWithText } from './helpers/imports.js';
 
 const server = useServer({ worker: true });
 const site = useSites();
@@ -261,12 +261,7 @@ describe('notion import through the API', () => {
     const s = await site({ '/export.zip': { type: 'application/zip', body: await zipOf(exportEntries()), delayMs: 400 } });
     const { importContent: job } = await gqlOk(server.url, owner.token, 'mutation($cr: ID!, $url: String!) { importContent(changeRequest: $cr, url: $url, source: notion) { id state kind } }', { cr: cr.id, url: `${s.url}/export.zip` });
     expect(job).toMatchObject({ kind: 'import', state: expect.stringMatching(/queued|running/) });
-    const response = await fetch(`${server.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${owner.token}` },
-      body: JSON.stringify({ query: 'subscription($id: ID!) { job(id: $id) { state progress { done total } message importResult { importedResources totalResources } } }', variables: { id: job.id } }),
-    });
-    const events = [...(await response.text()).matchAll(/^data: (.+)$/gm)].map((m) => JSON.parse(m[1]).data?.job).filter(Boolean);
+    const events = await importJobEvents(server.url, owner.token, job.id);
     expect(events.some((e) => e.state === 'running')).toBe(true);
     expect(events.at(-1)).toMatchObject({ state: 'succeeded', progress: { done: 9, total: 9 }, importResult: { importedResources: 9, totalResources: 9 } });
     const tree: PageItem[] = (await http(server.url, owner.token, 'GET', `${base}/pages`)).body.pages;

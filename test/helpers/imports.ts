@@ -38,3 +38,13 @@ export async function importTarget(db: Db, url: string, title: string) {
   const cr = (await api.spaces.createChangeRequest(space.id, { subject: 'Import' })).data;
   return { owner, space, cr, base: `/spaces/${space.id}/change-requests/${cr.id}/content` };
 }
+
+/** What the `job` subscription (over SSE) reports of the import job `id`, each state until it ends. */
+export async function importJobEvents(url: string, token: string, id: string): Promise<any[]> {
+  const response = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query: 'subscription($id: ID!) { job(id: $id) { state progress { done total } message importResult { importedResources totalResources } } }', variables: { id } }),
+  });
+  return [...(await response.text()).matchAll(/^data: (.+)$/gm)].map((m) => JSON.parse(m[1]).data?.job).filter(Boolean);
+}
