@@ -16,6 +16,7 @@ import { busConsumer } from './events/outbox-consumer.js';
 import { startOutboxDispatcher } from './events/outbox-dispatcher.js';
 import { webhookConsumer } from './events/webhook-consumer.js';
 import { servePublished } from './published/serve.js';
+import { createPublishedCache } from './published/cache/published-cache.js';
 import { PUBLISHED_PREFIX } from './published/urls.js';
 import { createGraphQLFastPath, mayTakeFastPath } from './http/graphql-fast-path.js';
 import { ANSWERED_METHODS, isWellFormedHost, UTF8_MESSAGE } from './http/request-hygiene.js';
@@ -133,11 +134,12 @@ export function buildApp({
   configurePool({ threads: config.convertThreads, timeoutMs: config.convertTimeoutMs, memoryMb: config.convertMemoryMb });
   events ??= ownEvents!;
   const dispatcher = startOutboxDispatcher({ db, consumers: [auditConsumer(), webhookConsumer(), busConsumer(events)], logger, retentionMs: config.outboxRetentionMs, auditRetentionMs: config.auditRetentionMs });
+  const publishedCache = createPublishedCache(db, { maxPageBytes: config.publishedCacheBytes, logger });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, logger });
   const contexts = createRequestContexts({ db, config, events, mailer });
   const { authenticate, accessOf } = contexts;
   const shutdown = new AbortController();
-  const yoga = createGraphQLServer({ config, contexts, logger, stopping: shutdown.signal });
+  const yoga = createGraphQLServer({ config, contexts, logger, stopping: shutdown.signal, afterMutation: publishedCache.caughtUp });
   const rest = createRestHandler(routes, { yoga, contexts, logger });
   const graphqlFastPath = createGraphQLFastPath(yoga, contexts);
   const metrics = createMetrics({ db, pool: poolOf(db) });
@@ -194,7 +196,7 @@ export function buildApp({
     }
     // Published sites: labelled by the kind of answer, before it is sent when the path says so.
     if (pathname.startsWith(`${PUBLISHED_PREFIX}/`)) info.route = siteRouteTemplate(req.method ?? 'GET', pathname, 'prefix');
-    if (await servePublished(req, res, { db, config, logger, accessOf })) return void (info.route ??= siteRouteTemplate(req.method ?? 'GET', pathname, 'hostname'));
+    if (await servePublished(req, res, { db, config, logger, accessOf, cache: publishedCache })) return void (info.route ??= siteRouteTemplate(req.method ?? 'GET', pathname, 'hostname'));
     const prefixed = PREFIX_ROUTES.find(([prefix]) => pathname.startsWith(prefix));
     if (prefixed) info.route = `${req.method} ${prefixed.join('')}`;
     if (pathname.startsWith(PDF_DOWNLOAD_PATH)) return serveExport(req, res, { db, config, accessOf, logger });
@@ -307,6 +309,7 @@ export function buildApp({
       health.close();
       if (!server) {
         await dispatcher?.stop();
+        await publishedCache.close();
         await limiter?.close();
         await mailer.close();
         await closePool();
@@ -323,6 +326,7 @@ export function buildApp({
       // ends their SSE streams too.
       await sockets?.dispose();
       await dispatcher?.stop();
+      await publishedCache.close();
       await ownEvents?.close();
       await limiter?.close();
       // In-flight requests finish, within the grace period; what is still open then is cut.

@@ -29,6 +29,7 @@ const schema = z.object({
   QUIRE_LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   QUIRE_SECRET: z.string().min(32).optional(),
   QUIRE_TOKEN_CACHE_SECONDS: z.coerce.number().min(0).default(10),
+  QUIRE_PUBLISHED_CACHE_MB: z.coerce.number().min(0).default(32),
   QUIRE_DB_PREPARED_STATEMENTS: bool.default(true),
   QUIRE_SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).default(10),
   QUIRE_CORS_ORIGINS: z.string().default('*'),
@@ -102,6 +103,8 @@ export type Config = {
   secret?: string;
   /** How long an instance remembers a known API token (0: looks every token up). */
   tokenCacheMs: number;
+  /** Bytes of published pages each instance keeps in memory (published/cache/); 0 keeps none. */
+  publishedCacheBytes: number;
   /** Named (server-side prepared) statements; off behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21). */
   dbPreparedStatements: boolean;
   /** How long in-flight requests may take to finish when the server is asked to stop. */
@@ -206,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: e.QUIRE_LOG_FORMAT,
     secret: e.QUIRE_SECRET,
     tokenCacheMs: e.QUIRE_TOKEN_CACHE_SECONDS * 1000,
+    publishedCacheBytes: Math.round(e.QUIRE_PUBLISHED_CACHE_MB * 1024 * 1024),
     dbPreparedStatements: e.QUIRE_DB_PREPARED_STATEMENTS,
     shutdownGraceMs: e.QUIRE_SHUTDOWN_GRACE_SECONDS * 1000,
     graphqlMaxCost: e.QUIRE_GRAPHQL_MAX_COST,

@@ -3,6 +3,9 @@
  * channel (plain PostgreSQL: the embedded one too) and passes each notification on. When the
  * connection breaks it is opened again, after 1 s and then up to 30 s between attempts; the
  * dispatcher's poll covers what is said meanwhile (`reconnected` tells it to look at once).
+ * `listening` is told each time LISTEN holds (from then on no notification is missed), `lost`
+ * each time it stops holding (notifications may be missed until `listening` again): a cache
+ * invalidated by notifications (published/cache/) serves only in between.
  */
 import pg from 'pg';
 import type { OutageLog } from './outage-log.js';
@@ -12,7 +15,7 @@ export type OutboxListener = { close(): Promise<void> };
 export function listenToOutbox(
   connectionString: string,
   channel: string,
-  on: { notified(payload: string): void; reconnected(): void },
+  on: { notified(payload: string): void; reconnected(): void; listening?(): void; lost?(): void },
   outage: OutageLog,
 ): OutboxListener {
   let client: pg.Client | undefined;
@@ -39,6 +42,7 @@ export function listenToOutbox(
       next.removeAllListeners('end');
       void next.end().catch(() => {});
       if (closed) return;
+      on.lost?.();
       outage.failed('listen', error);
       retry();
     };
@@ -52,6 +56,7 @@ export function listenToOutbox(
       return lost(error as Error);
     }
     if (closed) return void next.end().catch(() => {});
+    on.listening?.();
     if (retryMs > 1000) {
       outage.recovered();
       on.reconnected();

@@ -15,6 +15,7 @@ import { useMaxDocumentNesting } from './document-nesting.js';
 import { useRequestErrorStatus } from './request-error-status.js';
 import { useExecutionTimeout } from './execution-timeout.js';
 import { useDocumentCache } from './document-cache.js';
+import { useReadYourWrites } from './read-your-writes.js';
 import { GRAPHIQL_OPTIONS, renderGraphiQLPage } from './graphiql-page.js';
 import type { Config } from '../config.js';
 import { AppError } from '../lib/errors.js';
@@ -53,6 +54,8 @@ export type GraphQLServerDependencies = {
   logger?: Logger;
   /** Aborted when the server stops: subscriptions then end (subscription-shutdown.ts). */
   stopping?: AbortSignal;
+  /** Awaited after each mutation, before it answers (read-your-writes.ts). */
+  afterMutation?: () => Promise<void>;
 };
 
 /** A request refused as a whole (no valid token): the error's own status, which yoga answers with and leaves out of the body. */
@@ -75,7 +78,7 @@ function useRequestInfo(): Plugin {
   return { onExecute: record as never, onSubscribe: record as never };
 }
 
-export function createGraphQLServer({ config, contexts, logger = silentLogger(), stopping = new AbortController().signal }: GraphQLServerDependencies): YogaServerInstance<ServerContext, Context> {
+export function createGraphQLServer({ config, contexts, logger = silentLogger(), stopping = new AbortController().signal, afterMutation }: GraphQLServerDependencies): YogaServerInstance<ServerContext, Context> {
   const contextFor = (authorization: string | null | undefined): Promise<Context> => contexts.callerOf(authorization).then(contexts.contextOf, refusedRequest);
   return createYoga<ServerContext, Context>({
     schema,
@@ -103,6 +106,7 @@ export function createGraphQLServer({ config, contexts, logger = silentLogger(),
       // Before anything walks the variables (coercion, resolvers): NUL and nesting depth.
       useWellFormedInput(),
       useRequestInfo(),
+      ...(afterMutation ? [useReadYourWrites(afterMutation)] : []),
       // graphql-js's variable coercion first: its messages name the offending field's path.
       useGraphQLJsVariableCoercion(),
       // Documents compiled to JavaScript once (cached by document), then executed without

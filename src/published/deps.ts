@@ -3,6 +3,10 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../observability/logger.js';
 import type { Access } from '../domain/access/access.js';
+import type { PublishedCache } from './cache/published-cache.js';
 
-/** `accessOf`: a user's access, to honour their preview links (none: previews are not served). */
-export type PublishedDeps = { db: Db; config: Config; logger: Logger; accessOf?: (userId: string) => Access };
+/**
+ * `accessOf`: a user's access, to honour their preview links (none: previews are not served);
+ * `cache`: the app's published cache (none: every request reads the database).
+ */
+export type PublishedDeps = { db: Db; config: Config; logger: Logger; accessOf?: (userId: string) => Access; cache?: PublishedCache };

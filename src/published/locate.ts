@@ -10,6 +10,7 @@ import type { Db } from '../db/client.js';
 import { evaluateCondition } from '../domain/publishing/sites/condition.js';
 import { bySiblingOrder } from '../domain/publishing/sites/order.js';
 import { isLive } from '../domain/content/spaces/lifecycle.js';
+import { loadSiteStructure, type SiteStructure } from './cache/site-state.js';
 
 export type Located = {
   sections: SiteSection[];
@@ -33,8 +34,9 @@ function pick<T extends { id: string; path: string }>(items: T[], defaultId: str
   return { item: items.find((i) => i.id === defaultId) ?? items[0], consumed: false };
 }
 
-export async function locate(db: Db, site: Site, segments: string[], claims: Record<string, unknown>): Promise<Located | null> {
-  const sections = (await db.siteSection.findMany({ where: { siteId: site.id } })).sort(bySiblingOrder).filter(shown(claims));
+/** Where the URL's segments lead among the site's structure (read once per site: cache/site-state.ts). */
+export function locateIn(site: Site, structure: SiteStructure, segments: string[], claims: Record<string, unknown>): Located | null {
+  const sections = structure.sections.filter(shown(claims)).sort(bySiblingOrder);
   const prefix: string[] = [];
   let rest = segments;
   let section: SiteSection | null = null;
@@ -44,16 +46,18 @@ export async function locate(db: Db, site: Site, segments: string[], claims: Rec
     if (consumed) (prefix.push(rest[0]), (rest = rest.slice(1)));
   }
   const sectionPrefix = [...prefix];
-  // A site with sections may have external links beside them: read alongside its site spaces.
-  const [spaceRows, linkRows] = await Promise.all([
-    db.siteSpace.findMany({ where: { siteId: site.id, sectionId: section?.id ?? null }, include: { space: true } }),
-    sections.length ? db.siteExternalLink.findMany({ where: { siteId: site.id, draft: false } }) : Promise.resolve([]),
-  ]);
-  const siteSpaces = spaceRows.filter((ss) => isLive(ss.space)).sort(bySiblingOrder).filter(shown(claims));
-  const externalLinks = linkRows.sort(bySiblingOrder).filter(shown(claims));
+  const sectionId = section?.id ?? null;
+  const siteSpaces = structure.siteSpaces.filter((ss) => ss.sectionId === sectionId && isLive(ss.space)).filter(shown(claims)).sort(bySiblingOrder);
+  // A site with sections may have external links beside them.
+  const externalLinks = sections.length ? structure.externalLinks.filter(shown(claims)).sort(bySiblingOrder) : [];
   if (!siteSpaces.length) return null;
   const { item: siteSpace, consumed } = pick(siteSpaces, section ? section.defaultSiteSpaceId : site.defaultSiteSpaceId, rest[0]);
   if (!siteSpace) return null;
   if (consumed) (prefix.push(rest[0]), (rest = rest.slice(1)));
   return { sections, externalLinks, section, siteSpaces, siteSpace, sectionPrefix, prefix, pagePath: rest.join('/') };
+}
+
+/** As locateIn, reading the site's structure. */
+export async function locate(db: Db, site: Site, segments: string[], claims: Record<string, unknown>): Promise<Located | null> {
+  return locateIn(site, await loadSiteStructure(db, site.id), segments, claims);
 }

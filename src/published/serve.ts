@@ -8,11 +8,15 @@
  * Visibility is enforced on every request (visitor.ts). Answers carry an `ETag` made of what they
  * depend on (site, structure, revisions, customization, the visitor's claims), and
  * `Cache-Control`: public sites may be cached by a CDN for a minute, others only by the browser.
+ * With the app's published cache (cache/published-cache.ts) the site's state and the pages
+ * rendered from it are kept in memory, and a warm page is answered without reading the database.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PublishedDeps } from './deps.js';
 import { serveFile } from './files.js';
-import { locate } from './locate.js';
+import { locate, locateIn } from './locate.js';
+import { pageKey } from './cache/published-cache.js';
+import type { SiteState } from './cache/site-state.js';
 import { pageReply } from './page-reply.js';
 import { serveAsset } from './assets.js';
 import { cacheFor, message, send } from './reply.js';
@@ -26,9 +30,13 @@ import { clientOf } from '../http/client-address.js';
 
 export async function servePublished(req: IncomingMessage, res: ServerResponse, deps: PublishedDeps): Promise<boolean> {
   const url = new URL(req.url ?? '/', 'http://x');
+  // The site's state, when the cache holds it (or read it now): the site's row comes from it.
+  let state: SiteState | null = null;
+  const { cache } = deps;
+  const siteById = cache && (async (id: string) => (state = await cache.state(id))?.site ?? null);
   let target;
   try {
-    target = await siteOf(deps.db, req, url.pathname, deps.config);
+    target = await siteOf(deps.db, req, url.pathname, deps.config, siteById);
   } catch (error) {
     if (error instanceof URIError) return (send(req, res, message(null, 404, 'This page does not exist.')), true);
     throw error;
@@ -62,7 +70,8 @@ export async function servePublished(req: IncomingMessage, res: ServerResponse, 
     send(req, res, { status: 200, body: await sitemapXml(deps.db, site, origin, sitePath), type: 'application/xml; charset=utf-8', cache: cacheFor(site) });
     return true;
   }
-  const admission = preview ? ({ ok: true, visitor: preview } as const) : await admitVisitor(deps.db, site, req, url, sitePath || '/', secure);
+  const known = (state as SiteState | null)?.site === site ? (state as SiteState | null) : null;
+  const admission = preview ? ({ ok: true, visitor: preview } as const) : await admitVisitor(deps.db, site, req, url, sitePath || '/', secure, known?.shareKeys);
   if (!admission.ok && admission.redirect) {
     res.writeHead(302, { location: admission.redirect, 'cache-control': 'no-store' }).end();
     return true;
@@ -76,12 +85,19 @@ export async function servePublished(req: IncomingMessage, res: ServerResponse, 
   const searching = segments[0] === '~search';
   // A path naming no page may be a redirect's source: looked up only then (redirects.ts).
   const redirect = () => redirectReply(deps.db, deps.config.publicUrl, site, url.pathname.slice(sitePath.length) || '/');
-  const located = await locate(deps.db, site, searching ? segments.slice(1) : segments, visitor.claims);
+  // A page this visitor was answered before, while the site's state is the same: sent again as it was.
+  const key = cache && known && !searching && !visitor.preview ? pageKey(known, sitePath, segments, visitor) : undefined;
+  const cached = key && cache?.page(key);
+  if (cached) return (send(req, res, { ...cached, cookies: visitor.cookies }), true);
+  const pageSegments = searching ? segments.slice(1) : segments;
+  const located = known ? locateIn(site, known, pageSegments, visitor.claims) : await locate(deps.db, site, pageSegments, visitor.claims);
   if (!located) {
     const redirected = searching ? null : await redirect();
     return (send(req, res, redirected ? { ...redirected, cookies: visitor.cookies } : message(site, 404, 'This site has no content yet.', sitePath)), true);
   }
   const reply = searching ? await searchReply(deps, site, sitePath, located, visitor, url) : await pageReply(deps, site, sitePath, located, visitor, req.headers['if-none-match'], redirect);
+  // A page's whole answer (not a 304's empty one, a redirect or a missing page) is remembered.
+  if (key && reply.status === 200 && reply.etag && reply.body.length) cache!.rememberPage(key, { status: 200, body: Buffer.from(reply.body), type: reply.type, etag: reply.etag, cache: reply.cache });
   send(req, res, { ...reply, cookies: visitor.cookies });
   return true;
 }

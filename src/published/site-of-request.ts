@@ -18,7 +18,7 @@ const hostSites = new LRUCache<string, string>({ max: 10_000, ttl: 10_000, allow
  * The site verified on `host`: the remembered site's row (which says whether its claim still holds,
  * so a hostname removed or changed stops at once), else the hostname's verified claim, remembered.
  */
-async function verifiedSite(db: Db, host: string, remembered: string | undefined): Promise<Site | null> {
+async function verifiedSite(db: Db, host: string, remembered: string | undefined, siteById: SiteById): Promise<Site | null> {
   let siteId = remembered;
   if (siteId === undefined) {
     hostSites.delete(host);
@@ -26,26 +26,29 @@ async function verifiedSite(db: Db, host: string, remembered: string | undefined
     if (!siteId) return null;
     hostSites.set(host, siteId);
   }
-  const site = await db.site.findUnique({ where: { id: siteId } });
+  const site = await siteById(siteId);
   return site?.hostname === host && site.hostnameVerifiedAt ? site : null;
 }
 
+/** Reads a site's row (the published cache's, when serving). */
+export type SiteById = (siteId: string) => Promise<Site | null>;
+
 /** The site a request names, and the rest of its path (segments, decoded). */
-export function siteOf(db: Db, req: IncomingMessage, pathname: string, config: Config) {
-  return siteAt(db, (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, ''), pathname, config);
+export function siteOf(db: Db, req: IncomingMessage, pathname: string, config: Config, siteById?: SiteById) {
+  return siteAt(db, (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, ''), pathname, config, siteById);
 }
 
 /** The site a URL's host (without port) and path name: `/sites/{siteId}/…` on any host, or the root of a verified custom hostname. */
-export async function siteAt(db: Db, host: string, pathname: string, config: Config): Promise<{ site: Site | null; sitePath: string; segments: string[] } | null> {
+export async function siteAt(db: Db, host: string, pathname: string, config: Config, siteById: SiteById = (id) => db.site.findUnique({ where: { id } })): Promise<{ site: Site | null; sitePath: string; segments: string[] } | null> {
   const decode = (s: string) => decodeURIComponent(s);
   if (pathname.startsWith(`${PUBLISHED_PREFIX}/`)) {
     const [siteId = '', ...segments] = pathname.slice(PUBLISHED_PREFIX.length + 1).split('/').filter(Boolean).map(decode);
-    const site = siteId.length <= 64 ? await db.site.findUnique({ where: { id: siteId } }) : null;
+    const site = siteId.length <= 64 ? await siteById(siteId) : null;
     return { site, sitePath: `${PUBLISHED_PREFIX}/${siteId}`, segments };
   }
   // Site hostnames have three labels or more (the public document's pattern): any other host
   // (the API's own, an address, localhost) is not looked up.
   if (!SITE_HOSTNAME.test(host) || host === new URL(config.publicUrl).hostname) return null;
-  const site = (await verifiedSite(db, host, hostSites.get(host))) ?? (hostSites.has(host) ? await verifiedSite(db, host, undefined) : null);
+  const site = (await verifiedSite(db, host, hostSites.get(host), siteById)) ?? (hostSites.has(host) ? await verifiedSite(db, host, undefined, siteById) : null);
   return site ? { site, sitePath: '', segments: pathname.split('/').filter(Boolean).map(decode) } : null;
 }

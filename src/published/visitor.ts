@@ -47,9 +47,10 @@ export const setCookie = (name: string, value: string, path: string, secure: boo
 
 /**
  * `sitePath`: the site's path prefix (`/sites/{id}`, or `/` on its own hostname), the cookies' scope;
- * `secure`: the request came over HTTPS (this server's TLS, or a trusted proxy's X-Forwarded-Proto).
+ * `secure`: the request came over HTTPS (this server's TLS, or a trusted proxy's X-Forwarded-Proto);
+ * `activeShareKeys`: the site's active share links' keys when known (the published cache's), else read.
  */
-export async function admitVisitor(db: Db, site: Site, req: IncomingMessage, url: URL, sitePath: string, secure: boolean): Promise<Admission> {
+export async function admitVisitor(db: Db, site: Site, req: IncomingMessage, url: URL, sitePath: string, secure: boolean, activeShareKeys?: ReadonlySet<string>): Promise<Admission> {
   const visitor: Visitor = { claims: {}, cookies: [] };
   if (site.visibility === 'public' || site.visibility === 'unlisted') return { ok: true, visitor };
   if (site.visibility === 'share_link') {
@@ -58,8 +59,8 @@ export async function admitVisitor(db: Db, site: Site, req: IncomingMessage, url
     const key = given ?? cookie(req, name);
     // Without a valid key the site does not exist, as far as the visitor can tell.
     if (!key || key.length > 200) return { ok: false, status: 404 };
-    const link = await db.siteShareLink.findFirst({ where: { siteId: site.id, key, active: true }, select: { id: true } });
-    if (!link) return { ok: false, status: 404 };
+    const active = activeShareKeys ? activeShareKeys.has(key) : !!(await db.siteShareLink.findFirst({ where: { siteId: site.id, key, active: true }, select: { id: true } }));
+    if (!active) return { ok: false, status: 404 };
     if (given) visitor.cookies.push(setCookie(name, key, sitePath, secure));
     return { ok: true, visitor: { ...visitor, shareKey: key } };
   }
