@@ -1,0 +1,143 @@
+/**
+ * The published cache (src/published/cache/): a warm page is answered from memory without SQL,
+ * and what changes a site — a merge, a customization change, unpublishing, a visibility change —
+ * shows at once on the instance that made the write (its mutation answers once the instance has
+ * heard the database's notification) and, as soon as the notification arrives, on another
+ * instance on the same database. Pages are bounded by bytes; a cold page's statements do not grow
+ * with the size of the space.
+ */
+import { describe, expect, it } from 'vitest';
+import { http, sdk } from './helpers/clients.js';
+import { createOrg } from './helpers/factories.js';
+import { useServer, type TestServer } from './helpers/server.js';
+import { createPublishedCache } from '../src/published/cache/published-cache.js';
+
+const a = useServer();
+const b = useServer();
+
+async function writePages(token: string, spaceId: string, pages: { title: string; markdown: string }[]) {
+  const api = sdk(a.url, token);
+  const cr = (await api.spaces.createChangeRequest(spaceId, { subject: 'Content' })).data;
+  const content = `/spaces/${spaceId}/change-requests/${cr.id}/content`;
+  for (let i = 0; i < pages.length; i += 50) {
+    const changes = pages.slice(i, i + 50).map((p) => ({ operation: 'insert_page', title: p.title, document: { markdown: p.markdown } }));
+    expect((await http(a.url, token, 'POST', content, { changes })).status).toBe(200);
+  }
+  await api.spaces.mergeChangeRequest(spaceId, cr.id);
+}
+
+async function publishedSite(pages = 2) {
+  const { org, owner } = await createOrg(a.db);
+  const api = sdk(a.url, owner.token);
+  const space = (await api.orgs.createSpace(org.id, { title: 'Handbook' })).data;
+  await writePages(owner.token, space.id, Array.from({ length: pages }, (_, i) => ({ title: `Page ${i + 1}`, markdown: `# Page ${i + 1}\n\nThe first text of page ${i + 1}.\n` })));
+  const site = (await api.orgs.createSite(org.id, { title: 'Acme docs', visibility: 'public' as never, spaces: [space.id] } as never)).data;
+  await api.orgs.publishSite(org.id, site.id);
+  return { org, owner, api, space, site, path: `/sites/${site.id}` };
+}
+
+const get = (server: TestServer, path: string) => fetch(`${server.url}${path}`, { redirect: 'manual' });
+const text = async (server: TestServer, path: string) => (await get(server, path)).text();
+
+/** The statements `server` runs to answer `path`, and the answer. */
+async function counted(server: TestServer, path: string) {
+  const before = server.queries.length;
+  const response = await get(server, path);
+  const body = await response.text();
+  return { status: response.status, body, statements: server.queries.slice(before) };
+}
+
+/** Both instances answer `path` from memory (a first request warms each). */
+async function warmOnBoth(path: string) {
+  for (const server of [a, b]) {
+    await get(server, path).then((r) => r.text());
+    const warm = await counted(server, path);
+    expect(warm.status).toBe(200);
+    expect(warm.statements, warm.statements.join('\n')).toEqual([]);
+  }
+}
+
+/** `check` holds on the writing instance at once, and on the other once the notification arrived. */
+async function seenOnBoth(check: (server: TestServer) => Promise<void>) {
+  await check(a);
+  await expect.poll(() => check(b).then(() => true, () => false), { timeout: 5000, interval: 20 }).toBe(true);
+  await check(b);
+}
+
+describe('the published cache', () => {
+  it('answers a warm page from memory, the same bytes, without SQL', async () => {
+    const { path } = await publishedSite();
+    const first = await counted(a, `${path}/page-2`);
+    expect(first.statements.length).toBeGreaterThan(0);
+    const again = await counted(a, `${path}/page-2`);
+    expect(again.statements).toEqual([]);
+    expect(again.body).toBe(first.body);
+    const etag = (await get(a, `${path}/page-2`)).headers.get('etag')!;
+    const before = a.queries.length;
+    expect((await fetch(`${a.url}${path}/page-2`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect(a.queries.length).toBe(before);
+  });
+
+  it('shows a merge at once, on both instances', async () => {
+    const { owner, space, path } = await publishedSite();
+    await warmOnBoth(`${path}/`);
+    await writePages(owner.token, space.id, [{ title: 'Zebra news', markdown: '# Zebra news\n\nStriped.\n' }]);
+    await seenOnBoth(async (server) => expect(await text(server, `${path}/`)).toContain('Zebra news'));
+    expect((await get(a, `${path}/zebra-news`)).status).toBe(200);
+  });
+
+  it('shows a customization change at once, on both instances', async () => {
+    const { org, owner, site, path } = await publishedSite();
+    await warmOnBoth(`${path}/`);
+    const url = `/orgs/${org.id}/sites/${site.id}/customization`;
+    const customization = (await http(a.url, owner.token, 'GET', url)).body;
+    expect((await http(a.url, owner.token, 'PUT', url, { ...customization, title: 'Renamed handbook' })).status).toBe(200);
+    await seenOnBoth(async (server) => expect(await text(server, `${path}/`)).toContain('Renamed handbook'));
+  });
+
+  it('stops serving an unpublished site at once, on both instances', async () => {
+    const { org, api, site, path } = await publishedSite();
+    await warmOnBoth(`${path}/`);
+    await api.orgs.unpublishSite(org.id, site.id);
+    await seenOnBoth(async (server) => expect((await get(server, `${path}/`)).status).toBe(404));
+  });
+
+  it('asks for sign-in once a site becomes visitor-auth, on both instances', async () => {
+    const { org, api, site, path } = await publishedSite();
+    await warmOnBoth(`${path}/page-1`);
+    await api.orgs.updateSiteById(org.id, site.id, { visibility: 'visitor-auth' as never });
+    await seenOnBoth(async (server) => expect((await get(server, `${path}/page-1`)).status).toBe(401));
+  });
+
+  it('reads the same number of statements for a cold page whatever the size of the space', async () => {
+    const cold = async (pages: number) => {
+      const { path } = await publishedSite(pages);
+      await get(a, `${path}/page-1`).then((r) => r.text()); // the site's state, read once
+      const page = await counted(a, `${path}/page-2`);
+      expect(page.status).toBe(200);
+      return page.statements;
+    };
+    const small = await cold(2);
+    const large = await cold(120);
+    expect(large.length, `2 pages:\n${small.join('\n')}\n\n120 pages:\n${large.join('\n')}`).toBe(small.length);
+    expect(large.length, large.join('\n')).toBeLessThanOrEqual(COLD_STATEMENTS);
+  });
+
+  it('keeps pages within its bound in bytes, the least recently used evicted', async () => {
+    const cache = createPublishedCache(a.db, { maxPageBytes: 10_000 });
+    try {
+      await expect.poll(() => cache.serving, { timeout: 5000 }).toBe(true);
+      const page = (n: number) => ({ status: 200, body: Buffer.alloc(3000, n), type: 'text/html; charset=utf-8', etag: `"${n}"`, cache: 'private, no-cache' });
+      for (let n = 1; n <= 5; n++) cache.rememberPage(`page ${n}`, page(n));
+      expect(cache.size.pageBytes).toBeLessThanOrEqual(10_000);
+      expect(cache.size.pages).toBe(3);
+      expect(cache.page('page 1')).toBeUndefined();
+      expect(cache.page('page 5')?.body.equals(page(5).body)).toBe(true);
+    } finally {
+      await cache.close();
+    }
+  });
+});
+
+/** What a cold page (the site's state known) may cost: the page, its ancestors' chain, the navigation, the body's links. */
+const COLD_STATEMENTS = 12;
