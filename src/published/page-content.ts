@@ -7,12 +7,12 @@
 import type { Db } from '../db/client.js';
 import type { JSONDocument } from '../lib/documents/types.js';
 import { documentLinkRows } from '../lib/documents/extract-links.js';
-import type { FileData, PageEntry } from '../domain/versions/revisions/entries.js';
+import type { Entry, FileData, PageEntry } from '../domain/versions/revisions/entries.js';
 import { pageData } from '../domain/versions/revisions/entries.js';
-import { loadDocuments } from '../domain/versions/revisions/documents.js';
 import { revisionScope } from '../domain/versions/revisions/load.js';
-import { pathsOf } from '../domain/versions/revisions/paths.js';
-import { ancestors, childPages, entitiesIn, pageAtPath } from '../domain/versions/revisions/read.js';
+import { childPages } from '../domain/versions/revisions/read.js';
+import { linkRows, MAX_PAGE_DEPTH, pageRows } from './page-rows.js';
+import { cachedRevisionScope } from './revision-scopes.js';
 import type { RevisionScope } from '../domain/versions/revisions/scope.js';
 import { bySiblingOrder, joinPath } from '../domain/versions/revisions/tree.js';
 import type { NavItem } from './render/index.js';
@@ -56,9 +56,13 @@ async function firstPage(db: Db, scope: RevisionScope): Promise<{ page: PageEntr
 export async function navigation(db: Db, scope: RevisionScope, chain: PageEntry[], hrefOf: (path: string) => string): Promise<NavItem[]> {
   const top = (await childPages(db, scope, [null])).filter(visible);
   const open = [...new Set([...top.filter((p) => p.type === 'group').map((p) => p.entityId), ...chain.map((p) => p.entityId)])];
-  const pages = [...top, ...(open.length ? (await childPages(db, scope, open)).filter(visible) : [])];
+  return navigationOf([...top, ...(open.length ? await childPages(db, scope, open) : [])], chain, hrefOf);
+}
+
+/** The navigation made of `pages` (those navigation() reads), the last of `chain` current. */
+function navigationOf(pages: PageEntry[], chain: PageEntry[], hrefOf: (path: string) => string): NavItem[] {
   const children = new Map<string | null, PageEntry[]>();
-  for (const page of pages) children.set(page.parentId, [...(children.get(page.parentId) ?? []), page]);
+  for (const page of pages.filter(visible)) children.set(page.parentId, [...(children.get(page.parentId) ?? []), page]);
   const current = chain[chain.length - 1]?.entityId;
   const build = (parentId: string | null, basePath: string): NavItem[] =>
     (children.get(parentId) ?? []).sort(bySiblingOrder).map((page) => {
@@ -90,26 +94,49 @@ function neighbours(nav: NavItem[]): { previous?: NavItem; next?: NavItem } {
   return at < 0 ? {} : { previous: flat[at - 1], next: flat[at + 1] };
 }
 
-/** The page at `pagePath` (empty: the first page) of the revision, or null when there is none. */
+/** The path of the first page a reader lands on, found among the navigation's pages (the top level and its groups' pages), else looked for deeper. */
+async function firstPath(db: Db, scope: RevisionScope, nav: PageEntry[]): Promise<string | null> {
+  const shown = nav.filter(visible).sort(bySiblingOrder);
+  const top = shown.filter((p) => p.parentId === null);
+  const document = top.find((p) => p.type === 'document');
+  if (document) return document.slug;
+  for (const group of top.filter((p) => p.type === 'group')) {
+    const inside = shown.find((p) => p.parentId === group.entityId && p.type === 'document');
+    if (inside) return joinPath(group.slug, inside.slug);
+  }
+  return (await firstPage(db, scope))?.path ?? null;
+}
+
+/**
+ * The page at `pagePath` (empty: the first page) of the revision, or null when there is none. At
+ * most four statements, whatever the size of the space: the revision's place (once per revision,
+ * revision-scopes.ts), the page with its path and navigation (page-rows.ts; the first page costs
+ * one more, to find its path), and what its body links to.
+ */
 export async function pageContent(db: Db, revisionId: string, pagePath: string, hrefOf: (path: string) => string): Promise<PageContent | null> {
-  const scope = await revisionScope(db, revisionId);
-  const found = pagePath ? await pageAtPath(db, scope, pagePath).then((page) => page && { page, path: pagePath }) : await firstPage(db, scope);
-  if (!found || found.page.type !== 'document' || !found.page.documentId) return null;
-  const { page, path } = found;
-  const above = (await ancestors(db, scope, page)).reverse();
-  const [documents, nav] = await Promise.all([loadDocuments(db, [page.documentId!]), navigation(db, scope, [...above, page], hrefOf)]);
-  const document = documents.get(page.documentId!) ?? { object: 'document', data: {}, nodes: [] };
+  const scope = await cachedRevisionScope(db, revisionId);
+  const path = pagePath || (await firstPath(db, scope, (await pageRows(db, scope, [])).nav));
+  const segments = (path ?? '').split('/').filter(Boolean);
+  if (!segments.length || segments.length > MAX_PAGE_DEPTH) return null;
+  const rows = await pageRows(db, scope, segments);
+  const page = rows.chain.length === segments.length ? rows.chain[rows.chain.length - 1] : undefined;
+  if (!page || page.type !== 'document' || !page.documentId) return null;
+  const nav = navigationOf(rows.nav, rows.chain, hrefOf);
+  const document = rows.body ?? { object: 'document', data: {}, nodes: [] };
 
   const links = documentLinkRows(document);
-  const pageIds = [...new Set(links.filter((l) => l.kind === 'page' || l.kind === 'anchor').flatMap((l) => (l.target ? [l.target] : [])))];
-  const fileIds = [...new Set(links.filter((l) => l.kind === 'file').flatMap((l) => (l.target ? [l.target] : [])))];
-  const [linked, files] = await Promise.all([entitiesIn(db, scope, 'page', pageIds), entitiesIn(db, scope, 'file', fileIds)]);
-  const pagePaths = await pathsOf(db, scope, linked);
+  const targets = (kinds: string[]) => [...new Set(links.filter((l) => kinds.includes(l.kind)).flatMap((l) => (l.target ? [l.target] : [])))];
+  const pageIds = targets(['page', 'anchor']);
+  const fileIds = targets(['file']);
+  const found = await linkRows(db, scope, [...new Set([...pageIds, ...fileIds])]);
+  const linked = found.filter((e) => e.kind === 'page' && pageIds.includes(e.entityId));
+  const files = found.filter((e) => e.kind === 'file' && fileIds.includes(e.entityId));
+  const pagePaths = pathsAmong(found.filter((e) => e.kind === 'page'), linked);
   const { previous, next } = neighbours(nav);
   const linkOf = (item?: NavItem) => (item?.href ? { title: item.title, href: item.href } : undefined);
   return {
-    page: page as PageEntry,
-    path,
+    page,
+    path: segments.join('/'),
     document: document as JSONDocument,
     nav,
     pagePaths,
@@ -118,4 +145,17 @@ export async function pageContent(db: Db, revisionId: string, pagePath: string, 
     previous: linkOf(previous),
     next: linkOf(next),
   };
+}
+
+/** The paths of `pages`, their ancestors being among `known`. */
+function pathsAmong(known: Entry[], pages: Entry[]): Map<string, string> {
+  const byId = new Map(known.map((e) => [e.entityId, e]));
+  return new Map(
+    pages.map((page) => {
+      const slugs: string[] = [];
+      const seen = new Set<string>();
+      for (let at: Entry | undefined = page; at && !seen.has(at.entityId); at = at.parentId ? byId.get(at.parentId) : undefined) (seen.add(at.entityId), slugs.unshift(at.slug));
+      return [page.entityId, slugs.filter(Boolean).join('/')];
+    }),
+  );
 }
