@@ -1,19 +1,25 @@
 /**
  * Published-site benchmark: requests per second of a page of a published site
- * (`GET /sites/{siteId}/{path}`, server-rendered HTML), warm and cold. Seeds an organization with
- * a space of 200 pages three levels deep (8 sections × 4 topics × 5 pages, every page a markdown
- * body with headings, lists, code, a table and a quote), written through a change request and
- * merged (the domain functions, as scripts/bench-revisions.ts does), and a public site of that
- * space, published. quire runs in its own child process (scripts/bench-server.mjs, as
+ * (`GET /sites/{siteId}/{path}`, server-rendered HTML), from quire's published cache, rendered,
+ * and as served from memory by a bare `node:http` server. Seeds an organization with a space of
+ * 200 pages three levels deep (8 sections × 4 topics × 5 pages, every page a markdown body with
+ * headings, lists, code, a table and a quote), written through a change request and merged (the
+ * domain functions, as scripts/bench-revisions.ts does), and a public site of that space,
+ * published. quire runs in its own child process (scripts/bench-server.mjs, as
  * scripts/bench-throughput.ts starts it), so its CPU, SQL statement count and RSS are its own;
- * autocannon runs here. Scenarios:
- *   warm 304  the same third-level page again and again with `If-None-Match` of its ETag (a
- *             CDN's or a browser's revalidation): 304, no body;
- *   warm 200  the same page without it: the full render of one page;
- *   cold 200  a different page each request, all 200 in turn (one counter shared by every
- *             connection): nothing one request computed is asked for again by the next.
+ * autocannon runs here. Scenarios, one server at a time:
+ *   warm cached   the same third-level page again and again: quire's published cache answers
+ *                 (src/published/cache/), no SQL;
+ *   warm 304      the same page with `If-None-Match` of its ETag (a CDN's or a browser's
+ *                 revalidation): 304, no body;
+ *   full render   the same page, quire started with QUIRE_PUBLISHED_CACHE_MB=0 (no page kept):
+ *                 the page read and rendered each time (the site's state still remembered);
+ *   cold 200      a different page each request, all 200 in turn (one counter shared by every
+ *                 connection), with no page kept either: what a page costs the first time;
+ *   baseline      a bare node:http server answering the warm page's bytes and headers from memory
+ *                 (scripts/bench-static-server.mjs): the limit of the cached answer.
  * Every page is fetched once first (200, its title in the HTML, an ETag; and 304 on
- * revalidation), then the cold rotation runs for 2 s unmeasured, to warm the server up. Exits
+ * revalidation), then the cold rotation runs for 2 s unmeasured, to warm each server up. Exits
  * non-zero when a check or a request fails (an answer other than 2xx/3xx, or one other than the
  * scenario's status, or a connection error). Figures, no thresholds. Usage:
  *   DATABASE_URL=postgresql://… npx tsx scripts/bench-published.ts [--seconds 8] [--connections 20]
@@ -38,7 +44,9 @@ import { createOrganizationWithOwner } from '../src/domain/people/identity/boots
 import { createLoaders } from '../src/domain/loaders/index.js';
 import { createSite, setPublished } from '../src/domain/publishing/sites/sites.js';
 import { createSpace } from '../src/domain/content/spaces/create.js';
-import { startBenchServer, type Target } from './bench-target.js';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { startBenchServer, type Stats, type Target } from './bench-target.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' }, connections: { type: 'string', default: '20' } } });
 const seconds = Number(values.seconds);
@@ -169,7 +177,7 @@ async function verify(base: string, { siteId, pages }: Seed, warm: Page): Promis
 type Scenario = { name: string; status: 200 | 304; requests: autocannon.Request[] };
 
 const COLUMNS = ['req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'SQL/req', 'RSS MiB', 'failed'];
-const NAME_WIDTH = 52;
+const NAME_WIDTH = 70;
 const row = (name: string, cells: (string | number)[]) => name.padEnd(NAME_WIDTH) + cells.map((c) => String(c).padStart(11)).join('');
 
 async function measure(target: Target, scenario: Scenario): Promise<{ line: string; failed: number }> {
@@ -193,6 +201,53 @@ async function measure(target: Target, scenario: Scenario): Promise<{ line: stri
   return { line, failed };
 }
 
+/** The bare node:http server answering `page` from memory (bench-static-server.mjs). */
+async function startBaseline(page: { body: Buffer; headers: Record<string, string> }): Promise<Target> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./bench-static-server.mjs', import.meta.url))], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const next = <T>() => new Promise<T>((resolve, reject) => (child.once('message', resolve as never), child.once('exit', (code) => reject(new Error(`bench-static-server exited with code ${code}`)))));
+  const ready = next<{ port: number }>();
+  child.send({ type: 'page', body: page.body.toString('base64'), headers: page.headers });
+  const { port } = await ready;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    stats: () => {
+      const reply = next<Stats>();
+      child.send('stats');
+      return reply;
+    },
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.disconnect();
+      await exited;
+    },
+  };
+}
+
+/** A quire server; `cacheMb` its QUIRE_PUBLISHED_CACHE_MB (the child reads its settings from this process's environment, copied at spawn). */
+async function startQuire(url: string, cacheMb?: string): Promise<Target> {
+  const before = process.env.QUIRE_PUBLISHED_CACHE_MB;
+  if (cacheMb === undefined) delete process.env.QUIRE_PUBLISHED_CACHE_MB;
+  else process.env.QUIRE_PUBLISHED_CACHE_MB = cacheMb;
+  try {
+    return await startBenchServer('quire', url);
+  } finally {
+    if (before === undefined) delete process.env.QUIRE_PUBLISHED_CACHE_MB;
+    else process.env.QUIRE_PUBLISHED_CACHE_MB = before;
+  }
+}
+
+/** The warm page's bytes and the headers quire sends with them (those a static server would send too). */
+async function pageAsSent(base: string, path: string): Promise<{ body: Buffer; headers: Record<string, string> }> {
+  const response = await fetch(base + path);
+  const body = Buffer.from(await response.arrayBuffer());
+  const headers: Record<string, string> = {};
+  for (const name of ['content-type', 'cache-control', 'etag', 'content-security-policy', 'x-content-type-options']) {
+    const value = response.headers.get(name);
+    if (value) headers[name] = value;
+  }
+  return { body, headers };
+}
+
 const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres({ dataDir: path.resolve('.quire/bench') });
 const url = process.env.DATABASE_URL ?? embedded!.url;
 try {
@@ -207,43 +262,67 @@ try {
   const seeding = performance.now();
   const data = await seed(url);
   const seeded = ((performance.now() - seeding) / 1000).toFixed(1);
-  const quire = await startBenchServer('quire', url);
-  try {
-    console.log(
-      `quire published pages: site of ${data.pages.length} pages (seeded in ${seeded}s), ${seconds}s per scenario, ${connections} connections, ` +
-        `${os.availableParallelism()} CPUs shared by PostgreSQL, quire and the load generator, node ${process.version}`,
-    );
-    // The warm page: one of the 160 at the third level (as deep as most of the cold rotation's).
-    const warm = data.pages.find((p) => p.path === `section-${SECTIONS / 2}/topic-${TOPICS / 2}/page-${Math.ceil(PAGES / 2)}`)!;
-    const checked = await verify(quire.base, data, warm);
-    if ('failure' in checked) {
-      console.log(`FAIL ${checked.failure}`);
-      process.exitCode = 1;
-    } else {
-      const one = pageUrl(data.siteId, warm);
-      let next = 0;
-      const scenarios: Scenario[] = [
-        { name: `warm 304  ${warm.path}, If-None-Match`, status: 304, requests: [{ method: 'GET', path: one, headers: { 'if-none-match': checked.etag } }] },
-        { name: `warm 200  ${warm.path}, full render`, status: 200, requests: [{ method: 'GET', path: one }] },
-        {
-          name: `cold 200  ${data.pages.length} pages in turn`,
-          status: 200,
-          requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: pageUrl(data.siteId, data.pages[next++ % data.pages.length]) }) }],
-        },
-      ];
-      // Warm-up (not measured): the cold rotation, which runs every page's code path.
-      await autocannon({ url: quire.base, connections, duration: WARMUP_SECONDS, requests: scenarios[2].requests });
-      console.log(row('scenario (CPU, SQL and RSS: server process)', COLUMNS));
-      for (const scenario of scenarios) {
-        const { line, failed } = await measure(quire, scenario);
-        if (failed) process.exitCode = 1;
-        console.log(line);
-      }
+  console.log(
+    `quire published pages: site of ${data.pages.length} pages (seeded in ${seeded}s), ${seconds}s per scenario, ${connections} connections, ` +
+      `${os.availableParallelism()} CPUs shared by PostgreSQL, quire and the load generator, node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+  );
+  // The warm page: one of the 160 at the third level (as deep as most of the cold rotation's).
+  const warm = data.pages.find((p) => p.path === `section-${SECTIONS / 2}/topic-${TOPICS / 2}/page-${Math.ceil(PAGES / 2)}`)!;
+  const one = pageUrl(data.siteId, warm);
+  let next = 0;
+  const rotation: autocannon.Request[] = [{ method: 'GET', setupRequest: (request) => ({ ...request, path: pageUrl(data.siteId, data.pages[next++ % data.pages.length]) }) }];
+  /** Runs `scenarios` against `target` (checked and warmed up first); false when one failed. */
+  const run = async (target: Target, scenarios: (etag: string) => Scenario[]): Promise<boolean> => {
+    const checked = await verify(target.base, data, warm);
+    if ('failure' in checked) return (console.log(`FAIL ${checked.failure}`), false);
+    // Warm-up (not measured): the cold rotation, which runs every page's code path.
+    await autocannon({ url: target.base, connections, duration: WARMUP_SECONDS, requests: rotation });
+    let ok = true;
+    for (const scenario of scenarios(checked.etag)) {
+      const { line, failed } = await measure(target, scenario);
+      if (failed) ok = false;
+      console.log(line);
     }
-    console.log(`Note: figures vary with machine load (${os.availableParallelism()} cores here, shared with other work); compare runs made back to back.`);
+    return ok;
+  };
+  console.log(row('scenario (CPU, SQL and RSS: server process)', COLUMNS));
+  const results: boolean[] = [];
+  const cached = await startQuire(url);
+  let sent: { body: Buffer; headers: Record<string, string> };
+  try {
+    results.push(
+      await run(cached, (etag) => [
+        { name: `warm cached  ${warm.path}`, status: 200, requests: [{ method: 'GET', path: one }] },
+        { name: `warm 304     ${warm.path}, If-None-Match`, status: 304, requests: [{ method: 'GET', path: one, headers: { 'if-none-match': etag } }] },
+      ]),
+    );
+    sent = await pageAsSent(cached.base, one);
   } finally {
-    await quire.stop();
+    await cached.stop();
   }
+  const baseline = await startBaseline(sent);
+  try {
+    const checked = await pageAsSent(baseline.base, one);
+    if (!checked.body.equals(sent.body)) throw new Error('the baseline does not answer the same bytes');
+    const { line, failed } = await measure(baseline, { name: `baseline     the same bytes, bare node:http`, status: 200, requests: [{ method: 'GET', path: one }] });
+    results.push(!failed);
+    console.log(line);
+  } finally {
+    await baseline.stop();
+  }
+  const uncached = await startQuire(url, '0');
+  try {
+    results.push(
+      await run(uncached, () => [
+        { name: `full render  ${warm.path} (QUIRE_PUBLISHED_CACHE_MB=0)`, status: 200, requests: [{ method: 'GET', path: one }] },
+        { name: `cold 200     ${data.pages.length} pages in turn (no page kept)`, status: 200, requests: rotation },
+      ]),
+    );
+  } finally {
+    await uncached.stop();
+  }
+  if (results.includes(false)) process.exitCode = 1;
+  console.log(`Note: figures vary with machine load (${os.availableParallelism()} cores here, shared with other work); compare runs made back to back. Load average now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}.`);
 } finally {
   await embedded?.stop();
 }

@@ -60,7 +60,7 @@ async function startQuire(/** @type {string} */ url) {
   // own query event would add work of its own (an event object and its parameters as JSON per query).
   const db = createPrismaClient(url, { poolMax: POOL_MAX });
   countStatementsOf(poolOf(db));
-  const app = buildApp({ db, config: { ...loadConfig({ PORT: '0', QUIRE_RATE_LIMIT: process.env.QUIRE_RATE_LIMIT ?? '1000000000' }), databaseUrl: url } });
+  const app = buildApp({ db, config: { ...loadConfig({ PORT: '0', QUIRE_RATE_LIMIT: process.env.QUIRE_RATE_LIMIT ?? '1000000000', ...(process.env.QUIRE_PUBLISHED_CACHE_MB ? { QUIRE_PUBLISHED_CACHE_MB: process.env.QUIRE_PUBLISHED_CACHE_MB } : {}) }), databaseUrl: url } });
   const { port } = await app.start(0, '127.0.0.1');
   const stop = async () => {
     await app.stop();
