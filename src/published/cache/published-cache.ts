@@ -102,7 +102,9 @@ export function createPublishedCache(db: Db, opts: PublishedCacheOptions): Publi
   // heard, so is every notification committed before it.
   const marks = new Map<string, () => void>();
   async function caughtUp(): Promise<void> {
-    if (!serving) return;
+    // Nothing remembered or being loaded: no late notification can leave a stale answer here, and
+    // the mutation costs no statement (a server that serves no published site never waits).
+    if (!serving || (states.size === 0 && loading.size === 0)) return;
     const mark = `${MARK}${randomUUID()}`;
     let timer: NodeJS.Timeout | undefined;
     const heard = new Promise<boolean>((resolve) => {
