@@ -4,16 +4,10 @@
  * for assistive technologies, no script in the browser. KaTeX never runs what a formula names
  * (`trust: false`), bounds its own work (`maxSize`, `maxExpand`), and a formula it cannot parse
  * is shown as its source in the error colour rather than failing the page. Results are
- * remembered (an LRU bounded in characters): a formula costs its rendering once. KaTeX (2.5 MiB
- * of heap) is loaded by the first formula rendered, not when the server starts.
+ * remembered (an LRU bounded in characters): a formula costs its rendering once.
  */
-import { createRequire } from 'node:module';
-import type KaTeX from 'katex';
+import katex from 'katex';
 import { LRUCache } from 'lru-cache';
-
-const require = createRequire(import.meta.url);
-let loaded: typeof KaTeX | undefined;
-const katex = (): typeof KaTeX => (loaded ??= require('katex') as typeof KaTeX);
 import { element, escapeHtml } from '../html.js';
 
 /** Longer formulas are shown as source. */
@@ -29,7 +23,7 @@ export function mathHtml(formula: unknown, display: boolean): string {
   let html = cache.get(key);
   if (html === undefined) {
     try {
-      html = katex().renderToString(source, { displayMode: display, throwOnError: false, output: 'htmlAndMathml', trust: false, strict: 'ignore', maxSize: 50, maxExpand: 500 });
+      html = katex.renderToString(source, { displayMode: display, throwOnError: false, output: 'htmlAndMathml', trust: false, strict: 'ignore', maxSize: 50, maxExpand: 500 });
     } catch {
       html = element('span', { class: 'math' }, escapeHtml(source));
     }
