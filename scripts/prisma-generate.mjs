@@ -3,6 +3,7 @@
 // it, so we point PRISMA_SCHEMA_ENGINE_BINARY at node itself unless the caller chose one.
 // Migrations never use that binary: they run on the WebAssembly engine (src/db/schema-engine.ts).
 import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -12,4 +13,32 @@ env.PRISMA_SCHEMA_ENGINE_BINARY ??= process.execPath;
 // Generators such as prisma-pothos-types are resolved from PATH, as under `npm run`.
 env.PATH = `${path.join(root, 'node_modules', '.bin')}${path.delimiter}${env.PATH ?? ''}`;
 const run = spawnSync(process.execPath, [cli, 'generate', '--no-hints'], { cwd: root, env, stdio: 'inherit' });
+if (run.status === 0) readWasmAsFile(path.join(root, 'src', 'generated', 'prisma', 'internal', 'class.ts'));
 process.exit(run.status ?? 1);
+
+/**
+ * The generated client imports its query compiler's WebAssembly as a module of base64 text
+ * (`export { wasm }`, 4.4 MiB): V8 would keep that module's source and its string literal (two
+ * copies) for the life of the process. The client here reads the same file as text instead, so
+ * the text is garbage once compiled (docs/performance.md, Memory). Fails if Prisma's output changes.
+ */
+function readWasmAsFile(/** @type {string} */ file) {
+  const source = readFileSync(file, 'utf8');
+  const imported = /const \{ wasm \} = await import\(("@prisma\/client\/runtime\/[\w.]+\.wasm-base64\.mjs")\)\n(\s*)return await decodeBase64AsWasm\(wasm\)/;
+  const match = imported.exec(source);
+  if (!match) {
+    console.error(`prisma-generate: ${file} no longer imports the query compiler as base64 text; update readWasmAsFile`);
+    process.exit(1);
+  }
+  const [, specifier, indent] = match;
+  const read = [
+    '// Read as a file, not imported: an imported module of base64 text stays in memory twice (scripts/prisma-generate.mjs).',
+    "const { readFile } = await import('node:fs/promises')",
+    "const { createRequire } = await import('node:module')",
+    `const text = await readFile(createRequire(import.meta.url).resolve(${specifier}), 'utf8')`,
+    "const wasm = /\"([A-Za-z0-9+/=]+)\"/.exec(text)?.[1]",
+    `if (!wasm) throw new Error('The query compiler is not in ' + ${specifier})`,
+    'return await decodeBase64AsWasm(wasm)',
+  ].join(`\n${indent}`);
+  writeFileSync(file, source.replace(imported, read));
+}

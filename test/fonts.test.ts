@@ -9,10 +9,10 @@ import { AppError } from '../src/lib/errors.js';
 import {
   fontDefinitionSchema,
   mergeFontFaces,
-  readFontFile,
   validateFontInput,
   type FontInputMode,
 } from '../src/lib/fonts/index.js';
+import { readFontFile } from '../src/lib/fonts/read-font-file.js';
 
 const require = createRequire(import.meta.url);
 const interFiles = join(dirname(require.resolve('@fontsource/inter/package.json')), 'files');

@@ -10,9 +10,14 @@ import type { DocumentNode, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 
-export function useDocumentCache({ max = 1024 }: { max?: number } = {}): Plugin {
-  const documents = new LRUCache<string, DocumentNode>({ max });
-  const parseErrors = new LRUCache<string, Error>({ max });
+/**
+ * `max` documents, and at most `maxChars` characters of their text (a parsed document's heap grows
+ * with its text: a few thousand large documents would otherwise hold hundreds of megabytes).
+ */
+export function useDocumentCache({ max = 1024, maxChars = 1_000_000 }: { max?: number; maxChars?: number } = {}): Plugin {
+  const bySource = { max, maxSize: maxChars, sizeCalculation: (_: unknown, source: string) => source.length || 1 };
+  const documents = new LRUCache<string, DocumentNode>(bySource);
+  const parseErrors = new LRUCache<string, Error>(bySource);
   const validations = new WeakMap<DocumentNode, readonly (Error | GraphQLError)[]>();
   return {
     onParse({ params, setParsedDocument }) {

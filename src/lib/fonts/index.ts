@@ -1,5 +1,6 @@
 /** Custom fonts: reading uploaded WOFF/WOFF2 files and validating font definitions. */
-export { readFontFile, type FontFileInfo, type ReadFontFileOptions } from './read-font-file.js';
+// readFontFile (fontkit, about 5 MiB of heap) is imported where a font is uploaded, at first use.
+export type { FontFileInfo, ReadFontFileOptions } from './read-font-file.js';
 export type { FontFormat } from './container.js';
 export { DEFAULT_MAX_FONT_BYTES } from './limits.js';
 export {

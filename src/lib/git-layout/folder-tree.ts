@@ -5,7 +5,7 @@
  * README becomes is the caller's.
  */
 import { baseName } from '../import-readers/zip/archive-path.js';
-import { isFolderPage } from '../import-readers/zip/pages.js';
+import { isFolderPage } from '../import-readers/zip/page-names.js';
 
 export type FolderTreeBuilder<T> = {
   /** A page file; `folderName`: the folder it is the README of. */

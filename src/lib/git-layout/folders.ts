@@ -3,7 +3,7 @@
  * README is a group, a deeper one a page without a file of its own titled from its name.
  */
 import { slugOf } from '../documents/slug.js';
-import { titleFromName } from '../import-readers/zip/pages.js';
+import { titleFromName } from '../import-readers/zip/page-names.js';
 import { folderTree } from './folder-tree.js';
 import { fileSlug, fileTitle } from './names.js';
 import type { GitPageNode } from './types.js';

@@ -1,7 +1,7 @@
 /** Names a page takes from its file: the slug hint and a title for a file without one. */
 import { slugOf } from '../documents/slug.js';
 import { baseName } from '../import-readers/zip/archive-path.js';
-import { titleFromName } from '../import-readers/zip/pages.js';
+import { titleFromName } from '../import-readers/zip/page-names.js';
 
 /** `.md` or `.markdown`, any case: the files that can be pages of a repository. */
 export const isMarkdownPath = (path: string) => /\.(md|markdown)$/i.test(path);

@@ -23,7 +23,6 @@ import { memberEvent, teamEvent } from '../events.js';
 import { issueNamedToken } from '../identity/tokens.js';
 import { pgReplays, pgRequestIds } from './pg-stores.js';
 import type { SamlService } from './providers.js';
-import { serviceProvider } from '../../../lib/saml/service-provider.js';
 import { serviceProviderKeys } from './sp-keys.js';
 
 export const SSO_TOKEN_DAYS = 30;
@@ -44,6 +43,8 @@ export type SsoSettings = Pick<Config, 'samlPrivateKey' | 'samlCertificate'> & {
 async function spFor(db: Db, provider: SamlProvider & { ssoUrl: string; certificate: string }, settings: SsoSettings) {
   const service = settings.serviceOf(provider);
   const keys = await serviceProviderKeys(db, { privateKey: settings.samlPrivateKey, certificate: settings.samlCertificate });
+  // The SAML libraries (node-saml, xml-crypto, xmldom: about 4 MiB of heap) load with the first SSO request.
+  const { serviceProvider } = await import('../../../lib/saml/service-provider.js');
   return serviceProvider({
     entityId: service.entityID,
     acsUrl: service.acsURL,

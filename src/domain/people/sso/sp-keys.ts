@@ -5,7 +5,6 @@
  * settings when given (PEM), otherwise an RSA-2048 key and a self-signed certificate (10 years)
  * generated once and stored in the database (the first instance to need them inserts them).
  */
-import { generate } from 'selfsigned';
 import type { Db } from '../../../db/client.js';
 import { instanceSetting } from '../../kernel/instance-settings.js';
 
@@ -17,6 +16,7 @@ const TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000;
 /** An RSA-2048 key and a self-signed certificate for it, as stored (JSON of SigningKeys). */
 async function generateKeys(): Promise<string> {
   const now = new Date();
+  const { generate } = await import('selfsigned'); // with @peculiar/x509: loaded by the one start that makes the keys
   const pems = await generate([{ name: 'commonName', value: 'quire SAML service provider' }], { keySize: 2048, algorithm: 'sha256', notBeforeDate: now, notAfterDate: new Date(now.getTime() + TEN_YEARS_MS) });
   return JSON.stringify({ privateKey: pems.private, certificate: pems.cert } satisfies SigningKeys);
 }

@@ -11,7 +11,7 @@ import type { Db } from '../../../db/client.js';
 import type { Access } from '../../access/access.js';
 import { badRequest, forbidden } from '../../../lib/errors.js';
 import type { BlobStore } from '../files/blob-store.js';
-import { DEFAULT_MAX_FONT_BYTES, readFontFile } from '../../../lib/fonts/index.js';
+import { DEFAULT_MAX_FONT_BYTES } from '../../../lib/fonts/index.js';
 import { signLink, stringClaim, verifyLink, type LinkSigner } from '../../kernel/signed-links.js';
 import { newId } from '../../kernel/ids.js';
 import { parseInput } from '../../../lib/validation.js';
@@ -49,6 +49,7 @@ export async function uploadOfToken(db: Db, token: string, signer: LinkSigner): 
 /** Accepts the bytes of an upload (exactly its declared size, of its kind) and stores them. */
 export async function receiveUpload(db: Db, upload: StorageUpload, bytes: Uint8Array, store: BlobStore): Promise<StorageUpload> {
   if (bytes.byteLength !== upload.size) throw badRequest(`The upload was announced as ${upload.size} bytes; ${bytes.byteLength} arrived`, 'file');
+  const { readFontFile } = await import('../../../lib/fonts/read-font-file.js'); // fontkit: loaded by the first upload
   const font = readFontFile(bytes);
   const blobKey = await store.put(bytes);
   const { count } = await db.storageUpload.updateMany({ where: { id: upload.id, uploadedAt: null }, data: { blobKey, contentType: font.contentType, uploadedAt: new Date() } });

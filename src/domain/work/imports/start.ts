@@ -13,9 +13,9 @@ import type { JobRow } from '../jobs/rows.js';
 import { revisionScope } from '../../versions/revisions/load.js';
 import { entityIn } from '../../versions/revisions/read.js';
 import { parseInput } from '../../../lib/validation.js';
-import { IMPORT_SOURCES, type ImportSourceName } from '../../../lib/import-readers/sources/index.js';
+import { IMPORT_SOURCE_NAMES, type ImportSourceName } from '../../../lib/import-readers/sources/names.js';
 
-const SOURCE_NAMES = Object.keys(IMPORT_SOURCES) as ImportSourceName[];
+const SOURCE_NAMES: readonly ImportSourceName[] = IMPORT_SOURCE_NAMES;
 
 const importSchema = z
   .object({

@@ -1,5 +1,6 @@
 /** The import sources this server reads, by the API's `source` value, and those it does not. */
 import type { ImportLimits, ImportSource } from '../tree.js';
+import type { ImportSourceName } from './names.js';
 import { confluenceSource } from './confluence/index.js';
 import { docxSource } from './docx.js';
 import { dropboxPaperSource } from './dropbox-paper/index.js';
@@ -24,9 +25,9 @@ export const IMPORT_SOURCES = {
   'google-docs': googleDocsSource,
   confluence: confluenceSource,
   'github-wiki': githubWikiSource,
-} satisfies Record<string, ImportSource>;
+} satisfies Record<ImportSourceName, ImportSource>;
 
-export type ImportSourceName = keyof typeof IMPORT_SOURCES;
+export type { ImportSourceName } from './names.js';
 
 /**
  * Limits of the sources that bring a whole workspace in one export, over DEFAULT_IMPORT_LIMITS: a

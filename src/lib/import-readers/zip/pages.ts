@@ -1,18 +1,10 @@
 /** A page file of the archive: which files are pages, their markdown, and their titles. */
 import { readFrontMatter } from '../../markdown/front-matter.js';
 import { htmlToMarkdown } from '../html/to-markdown.js';
-import { baseName, extensionOf } from './archive-path.js';
+import { extensionOf } from './archive-path.js';
+import { HTML_EXTENSIONS } from './page-names.js';
 
-const MARKDOWN_EXTENSIONS = new Set(['md', 'markdown']);
-const HTML_EXTENSIONS = new Set(['html', 'htm']);
-
-export const hasPageExtension = (path: string) => MARKDOWN_EXTENSIONS.has(extensionOf(path)) || HTML_EXTENSIONS.has(extensionOf(path));
-
-/** A page file of the content; `.gitbook/` holds assets and includes, not pages. */
-export const isPagePath = (path: string) => hasPageExtension(path) && !/(^|\/)\.gitbook\//.test(path);
-
-/** `README` or `index` (any case, any page extension): the page of its folder. */
-export const isFolderPage = (path: string) => /^(readme|index)$/i.test(stem(baseName(path))) && hasPageExtension(path);
+export { hasPageExtension, isFolderPage, isPagePath, titleFromName } from './page-names.js';
 
 export type PageContent = { markdown: string; title?: string };
 
@@ -30,13 +22,6 @@ export function readPageContent(path: string, bytes: Uint8Array, fallbackTitle: 
 // The reader takes a leading `#` heading as the title; a title given beside it would be ignored.
 const withTitle = (markdown: string, title: string): PageContent => (startsWithHeading(markdown) ? { markdown } : { markdown, title });
 
-/** `setup-guide.md` → `Setup guide`, `getting_started` → `Getting started`. */
-export function titleFromName(name: string): string {
-  const words = stem(name).replace(/[-_\s]+/g, ' ').trim();
-  return words ? words[0].toUpperCase() + words.slice(1) : name;
-}
-
-const stem = (name: string) => (hasPageExtension(name) ? name.slice(0, name.lastIndexOf('.')) : name);
 
 /**
  * Whether the markdown starts (after front matter and blank lines) with a level-1 heading, ATX

@@ -6,9 +6,16 @@
  * cut here into one string per line (spans open across a line end are closed and reopened), so
  * each line keeps its `code-line` span. Results are remembered by language and text (an LRU
  * bounded in characters): a block costs its highlighting once, not on every page view.
+ * highlight.js (every grammar: about 6 MiB of heap) is loaded by the first lookup of a language,
+ * not when the server starts: most servers render no code block for a while, or never.
  */
-import hljs from 'highlight.js';
+import { createRequire } from 'node:module';
+import type { HLJSApi } from 'highlight.js';
 import { LRUCache } from 'lru-cache';
+
+const require = createRequire(import.meta.url);
+let loaded: HLJSApi | undefined;
+const highlightJs = (): HLJSApi => (loaded ??= require('highlight.js') as HLJSApi);
 
 /** Longer code is shown plain: highlighting cost grows with it. */
 const MAX_CHARS = 100_000;
@@ -19,7 +26,7 @@ const cache = new LRUCache<string, string[]>({ maxSize: 8_000_000, sizeCalculati
 export function languageOf(syntax: unknown): { id: string; name: string } | undefined {
   if (typeof syntax !== 'string' || !syntax.trim() || syntax.length > 40) return undefined;
   const id = syntax.trim().toLowerCase();
-  const language = hljs.getLanguage(id);
+  const language = highlightJs().getLanguage(id);
   return language ? { id, name: language.name ?? syntax } : undefined;
 }
 
@@ -52,7 +59,7 @@ export function highlightLines(code: string, syntax: unknown): string[] | undefi
   if (known) return known;
   let lines: string[];
   try {
-    lines = splitLines(hljs.highlight(code, { language: language.id, ignoreIllegals: true }).value);
+    lines = splitLines(highlightJs().highlight(code, { language: language.id, ignoreIllegals: true }).value);
   } catch {
     return undefined;
   }

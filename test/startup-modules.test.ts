@@ -1,0 +1,82 @@
+/**
+ * What a server holds from its first second is paid for the whole of its life: `quire serve`
+ * (compiled: `npm run build` first) starts without loading the packages that only rare operations
+ * need — published-page rendering, font uploads, SSO, imports, git sync, OpenAPI, PDF export,
+ * mail, S3 — and so does the job runner's registry (its handlers load theirs with their first
+ * job). Each is loaded by the async function that fronts it (docs/performance.md, Memory).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+
+const RECORDER = path.resolve('test/fixtures/loaded-packages.mjs');
+
+/**
+ * Loaded at first use only (each weighs megabytes of heap, see docs/performance.md). Not KaTeX:
+ * remark-math brings it to every markdown parser (micromark-extension-math's index imports its
+ * HTML renderer too).
+ */
+const LOADED_AT_FIRST_USE = [
+  'highlight.js',
+  'fontkit',
+  '@node-saml/node-saml',
+  'xml-crypto',
+  'selfsigned',
+  'mammoth',
+  'parse5',
+  'jszip',
+  'yauzl',
+  'csv-parse',
+  '@asciidoctor/core',
+  'orga',
+  'isomorphic-git',
+  '@readme/openapi-parser',
+  'pdfkit',
+  'nodemailer',
+  '@aws-sdk/client-s3',
+];
+
+const directory = mkdtempSync(path.join(tmpdir(), 'quire-startup-modules-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+let files = 0;
+
+/** Runs node with the recorder; a server is stopped (SIGTERM) once it answers at the URL it logs as listening. */
+async function loadedPackages(args: string[], env: Record<string, string>): Promise<string[]> {
+  const file = path.join(directory, `packages-${files++}.json`);
+  const child = spawn(process.execPath, ['--import', RECORDER, ...args], { env: { ...process.env, ...env, QUIRE_LOADED_PACKAGES: file }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  let stopping = false;
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+    const listening = /listening: GraphQL and GraphiQL at (http:\/\/\S+)\/graphql/.exec(output);
+    if (listening && !stopping) {
+      stopping = true;
+      void fetch(`${listening[1]}/healthz`).finally(() => child.kill('SIGTERM'));
+    }
+  });
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exit = await new Promise<[number | null, string | null]>((resolve) => child.on('exit', (code, signal) => resolve([code, signal])));
+  expect(exit, output).toEqual([0, null]);
+  return JSON.parse(readFileSync(file, 'utf8')) as string[];
+}
+
+describe('packages loaded at start', () => {
+  it('quire serve listens without the packages of rare operations', async () => {
+    const loaded = await loadedPackages(
+      ['dist/main.js', 'serve'],
+      { DATABASE_URL: inject('databaseUrl'), PORT: '0', HOST: '127.0.0.1', QUIRE_RUN_WORKER: 'false', QUIRE_RATE_LIMIT: '0', NODE_ENV: 'production' },
+    );
+    // The recorder sees what loads: the server's own libraries are there.
+    expect(loaded).toEqual(expect.arrayContaining(['graphql', 'graphql-yoga', '@prisma/client', 'pg']));
+    expect(loaded.filter((name) => LOADED_AT_FIRST_USE.includes(name))).toEqual([]);
+  }, 90_000);
+
+  it("the job runner's registry loads no handler's readers until a job runs", async () => {
+    const loaded = await loadedPackages(['--input-type=module', '-e', "await import('./dist/jobs/worker.js')"], {});
+    expect(loaded).toContain('graphile-worker');
+    expect(loaded.filter((name) => LOADED_AT_FIRST_USE.includes(name))).toEqual([]);
+  }, 60_000);
+});
+
