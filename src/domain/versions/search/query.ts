@@ -39,6 +39,13 @@ export const MAX_QUERY_LENGTH = 512;
 /** Pages per space and sections per page in an answer. */
 export const PAGES_PER_SPACE = 5;
 export const SECTIONS_PER_PAGE = 3;
+/**
+ * Sections ranked by one search, at most, found by their titles and as many by their bodies,
+ * shared between the spaces searched: each space gets an equal share, at least
+ * MIN_CANDIDATES_PER_SPACE (see candidatesSql).
+ */
+export const CANDIDATE_BUDGET = 2000;
+export const MIN_CANDIDATES_PER_SPACE = 10;
 /** Characters of a long section that its excerpt is taken from (see above). */
 export const HEADLINE_WINDOW = 8000;
 /** A body this short is its own excerpt. */
@@ -151,24 +158,41 @@ export const bestSectionsSql = (spaceId: Sql, pageId: Sql): Sql => sql`(
         ORDER BY "n" LIMIT ${SECTIONS_PER_PAGE}
       )`;
 
+/**
+ * The sections of one space that the organization search ranks, `share` of each kind at most:
+ * those that match with the query in their page's title or their heading (`titleTsv`, a few
+ * words a row), then those that match elsewhere, in the order the index returns them. Both are
+ * read from the (spaceId, vector) GIN indexes, which stop at the limit: a search costs two index
+ * probes per space and at most about 2 × CANDIDATE_BUDGET rankings, however much matches; it is
+ * exact for every space with no more matches than its share. Beyond, a section named after the
+ * query outranks one that only mentions it (weights A and B over C), so taking those first keeps
+ * the best of a space among its candidates; among sections that only mention the query, the
+ * choice is the index's (stable while the space's sections do not change).
+ */
+const candidatesSql = (spaceId: Sql, tsquery: Sql, share: Sql): Sql => sql`(
+        SELECT x."spaceId", x."pageId", ts_rank_cd(x."tsv", ${tsquery}, 32)::float8 AS "score"
+        FROM (
+          (SELECT ss."spaceId", ss."pageId", ss."tsv" FROM "SearchSection" ss
+            WHERE ss."spaceId" = ${spaceId} AND ss."titleTsv" @@ ${tsquery} AND ss."tsv" @@ ${tsquery} LIMIT ${share})
+          UNION ALL
+          (SELECT ss."spaceId", ss."pageId", ss."tsv" FROM "SearchSection" ss
+            WHERE ss."spaceId" = ${spaceId} AND ss."tsv" @@ ${tsquery} AND NOT (ss."titleTsv" @@ ${tsquery}) LIMIT ${share})
+        ) x
+      )`;
+
 function searchSql(organizationId: string, reader: SearchScope, text: string, plan: ReturnType<typeof planPage>): Sql {
   const tsquery = tsquerySql(text);
   const scoped = 'spaceIds' in reader ? [sql`s."id" = ANY(${[...reader.spaceIds]}::text[])`] : reader.guest ? [guestSeesSpace('s', reader.userId)] : [];
   const visible = [sql`s."organizationId" = ${organizationId}`, liveSql('s'), ...scoped];
   return sql`
     WITH ${queryCte(text)},
+    -- A query with nothing that must appear (only exclusions) matches nothing (see above).
+    spaces AS MATERIALIZED (SELECT s."id" FROM "Space" s WHERE ${Prisma.join(visible, ' AND ')} AND querytree(${tsquery}) NOT IN ('', 'T')),
     pages AS MATERIALIZED (
-      -- Every matching section is ranked once, then folded into its page. The fence (OFFSET 0)
-      -- ranks each row as it is scanned and hashes narrow rows: without it PostgreSQL may sort
-      -- the matching rows, tsvectors and all, before ranking them (measured: 2x slower, spilling to disk).
-      SELECT h."spaceId", h."pageId", max(h."score") AS "score"
-      FROM (
-        SELECT ss."spaceId", ss."pageId", ts_rank_cd(ss."tsv", ${tsquery}, 32)::float8 AS "score"
-        FROM "SearchSection" ss JOIN "Space" s ON s."id" = ss."spaceId"
-        WHERE ss."tsv" @@ ${tsquery} AND querytree(${tsquery}) NOT IN ('', 'T') AND ${Prisma.join(visible, ' AND ')}
-        OFFSET 0
-      ) h
-      GROUP BY h."spaceId", h."pageId"
+      -- The candidates of every space (see candidatesSql), folded into their pages.
+      SELECT c."spaceId", c."pageId", max(c."score") AS "score"
+      FROM spaces s CROSS JOIN LATERAL ${candidatesSql(sql`s."id"`, tsquery, sql`(SELECT greatest(${MIN_CANDIDATES_PER_SPACE}, ${CANDIDATE_BUDGET} / count(*)) FROM spaces)`)} c
+      GROUP BY c."spaceId", c."pageId"
     ),
     ranked AS MATERIALIZED (
       SELECT p."spaceId" AS "id", max(p."score") AS "score", (-floor(max(p."score") * 1e9))::int AS "order"
