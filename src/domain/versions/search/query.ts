@@ -30,6 +30,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { Prisma } from '../../../generated/prisma/client.js';
+import type { Db } from '../../../db/client.js';
 import { planPage, toPage, whereAll, type Page, type PageArgs, type Queryable, type SortKey } from '../../kernel/pagination/keyset.js';
 import { guestSeesSpace } from '../../access/role-sql.js';
 import type { Reader } from '../../content/spaces/rows.js';
@@ -205,8 +206,8 @@ function searchSql(organizationId: string, reader: SearchScope, text: string, pl
     pages AS MATERIALIZED (
       -- The candidates of every space (see candidatesSql), folded into their pages.
       SELECT c."spaceId", c."pageId", max(c."score") AS "score"
-      -- The query as a plain call here: planned with its value (each statement is planned anew
-      -- with its parameters), it is a constant whose words' frequencies the planner knows, so a
+      -- The query as a plain call here: planned with its value (searchOrganization has the
+      -- statement planned for its parameters every time), it is a constant whose words' frequencies the planner knows, so a
       -- space's candidates of a word in most sections are read in order and kept until the limit,
       -- and those of a rare word from the GIN index.
       FROM spaces s CROSS JOIN LATERAL ${candidatesSql(sql`s."id"`, sql`websearch_to_tsquery(${SEARCH_CONFIG}, ${text}::text)`, share)} c
@@ -284,7 +285,7 @@ export async function pagesInfo(db: Queryable, pages: readonly { spaceId: string
  * sees only the spaces their grants reach). The caller checks the reader belongs to the organization.
  */
 export async function searchOrganization(
-  db: Queryable,
+  db: Db,
   reader: SearchScope,
   organizationId: string,
   query: unknown,
@@ -294,7 +295,13 @@ export async function searchOrganization(
   const text = searchText(query);
   const key = spaceOrder(organizationId, text);
   const plan = planPage(key, args);
-  const rows = await db.$queryRaw<HitRow[]>(searchSql(organizationId, reader, text, plan, options));
+  // Planned for its parameters on every execution (see candidatesSql): a prepared statement's
+  // cached generic plan cannot know how common the query's words are, and read a word in every
+  // section from the GIN index (measured: 900 ms instead of 60 ms on the benchmark's common term).
+  const [, rows] = await db.$transaction([
+    db.$executeRaw(sql`SELECT set_config('plan_cache_mode', 'force_custom_plan', true)`),
+    db.$queryRaw<HitRow[]>(searchSql(organizationId, reader, text, plan, options)),
+  ]);
   const spaces: SpaceHit[] = [];
   const pages = new Map<string, PageHit>();
   for (const row of rows) {
