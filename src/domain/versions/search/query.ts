@@ -207,9 +207,9 @@ function searchSql(organizationId: string, reader: SearchScope, text: string, pl
       -- The candidates of every space (see candidatesSql), folded into their pages.
       SELECT c."spaceId", c."pageId", max(c."score") AS "score"
       -- The query as a plain call here: planned with its value (searchOrganization has the
-      -- statement planned for its parameters every time), it is a constant whose words' frequencies the planner knows, so a
-      -- space's candidates of a word in most sections are read in order and kept until the limit,
-      -- and those of a rare word from the GIN index.
+      -- statement planned for its parameters every time), it is a constant whose words'
+      -- frequencies the planner knows, so a space's candidates of a word in most sections are
+      -- read in order and kept until the limit, and those of a rare word from the GIN index.
       FROM spaces s CROSS JOIN LATERAL ${candidatesSql(sql`s."id"`, sql`websearch_to_tsquery(${SEARCH_CONFIG}, ${text}::text)`, share)} c
       GROUP BY c."spaceId", c."pageId"
     ),
