@@ -1,16 +1,17 @@
 /**
- * Search benchmark: the latency of organization search over an index of 100,000 sections. Seeds
- * one organization directly in SQL (spaces through the domain, then documents and page entries in
+ * Search benchmark: the latency of organization search over an index of 100,000 sections, while
+ * another organization holds as many (`--orgs 2` by default: the search reads only its own). Seeds
+ * each organization directly in SQL (spaces through the domain, then documents and page entries in
  * bulk: 100 spaces × 200 pages × 5 sections by default, pages nested ten under one), indexes every
  * space with the real indexer (`reindexSpace`), then times the domain search function
  * (`searchOrganization`, first page of 20 spaces) for a handful of queries, for a member (sees
  * every space) and for a guest (grants on 10 spaces), and prints p50 / p95 per query with what it
  * matched. Text is drawn from a 5,000-word vocabulary with Zipf frequencies, so the most common
  * word is in nearly every section; a rare word and a two-word phrase are planted. Figures, no
- * assertions. Usage:
- *   DATABASE_URL=postgresql://… npx tsx scripts/bench-search.ts [--spaces 100] [--pages 200] [--runs 40] [--limit 20]
+ * assertions; the load average is printed before and after measuring. Usage:
+ *   DATABASE_URL=postgresql://… npx tsx scripts/bench-search.ts [--orgs 2] [--spaces 100] [--pages 200] [--runs 40] [--limit 20]
  * Without DATABASE_URL it uses the embedded PostgreSQL under ./.quire/bench-search. Each run seeds
- * a fresh organization (earlier runs' data stays: use a scratch database).
+ * fresh organizations and measures the first (earlier runs' data stays: use a scratch database).
  */
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
@@ -35,12 +36,14 @@ import type { Reader } from '../src/domain/content/spaces/rows.js';
 
 const { values } = parseArgs({
   options: {
+    orgs: { type: 'string', default: '2' },
     spaces: { type: 'string', default: '100' },
     pages: { type: 'string', default: '200' },
     runs: { type: 'string', default: '40' },
     limit: { type: 'string', default: '20' },
   },
 });
+const ORGS = Number(values.orgs);
 const SPACES = Number(values.spaces);
 const PAGES = Number(values.pages);
 const RUNS = Number(values.runs);
@@ -175,9 +178,13 @@ async function main() {
   await applyMigrations(url);
   const db = createPrismaClient(url, { poolMax: 4 });
   const org = await seed(db);
+  // The other organizations, as large: their postings share the table and its indexes.
+  const others = [];
+  for (let o = 1; o < ORGS; o++) others.push(await seed(db));
+  const otherSpaces = new Set(others.flatMap((o) => o.spaceIds));
   console.log(
-    `quire search benchmark: ${SPACES} spaces × ${PAGES} pages × ${HEADINGS_PER_PAGE + 1} sections = ${org.sections} sections (${org.bytes} in the table); ` +
-      `seeded in ${(org.seeded / 1000).toFixed(1)} s, indexed (reindexSpace) in ${(org.indexed / 1000).toFixed(1)} s (${Math.round(org.sections / (org.indexed / 1000))} sections/s)`,
+    `quire search benchmark: ${ORGS} organizations of ${SPACES} spaces × ${PAGES} pages × ${HEADINGS_PER_PAGE + 1} sections = ${org.sections} sections each (${org.bytes} in the table for the first); ` +
+      `seeded the first in ${(org.seeded / 1000).toFixed(1)} s, indexed (reindexSpace) in ${(org.indexed / 1000).toFixed(1)} s (${Math.round(org.sections / (org.indexed / 1000))} sections/s)`,
   );
   console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} CPUs`);
   console.log(`first page of ${LIMIT} spaces, ${RUNS} runs (fewer past ${BUDGET_MS / 1000} s) after 3 warm-up runs; the guest has grants on ${GUEST_SPACES} spaces`);
@@ -207,12 +214,14 @@ async function main() {
         const page = await searchOrganization(db, reader, org.organizationId, query, { first: LIMIT });
         if (run >= 0) times.push(performance.now() - start);
         spaces = page.totalCount;
+        if (page.rows.some((s) => otherSpaces.has(s.id))) throw new Error('another organization\'s space in the answer');
       }
       console.log(
         `${who.padEnd(6)}  ${label.padEnd(18)}  ${query.slice(0, 24).padEnd(24)}  ${String(matching).padStart(17)}  ${String(spaces).padStart(6)}  ${String(times.length).padStart(4)}  ${percentile(times, 50).toFixed(1).padStart(6)}  ${percentile(times, 95).toFixed(1).padStart(6)}`,
       );
     }
   }
+  console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} after measuring`);
   await db.$disconnect();
   await stop();
 }

@@ -4,11 +4,16 @@
  * sees what, the index following merges and duplicates, pages of spaces with cursors, and input
  * that must be refused (400 naming the field) or must simply work (never a 500).
  */
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+import pg from 'pg';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { MemberRole } from '@gitbook/api';
 import { describe, expect, it } from 'vitest';
+import { ensureDatabase } from '../src/db/embedded.js';
+import { applyMigrations, diffMigrationsToSchema } from '../src/db/schema-engine.js';
+import { searchOrganization, type SearchPage } from '../src/domain/versions/search/query.js';
 import { pageSections } from '../src/domain/versions/search/sections.js';
 import type { JSONDocument } from '../src/lib/documents/types.js';
 import { gql, gqlOk, http, sdk } from './helpers/clients.js';
@@ -334,6 +339,94 @@ describe('organization search', () => {
     // A query that excludes only matches nothing (instead of scanning every section).
     expect(await hits(owner.token, org.id, '-nothing')).toEqual([]);
   });
+});
+
+describe('organization search bounded by what it returns', () => {
+  const member = (id: string) => ({ userId: id, guest: false });
+  const spaceIds = (page: SearchPage) => page.rows.map((s) => s.id);
+
+  it('ranks at most its share of each space (title matches first), keeps the count exact and pages stably', async () => {
+    const { org, owner, api } = await setup();
+    const notes = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`Notes ${i}`, `the crane, note ${i}`]));
+    const many = await spaceWith(api, org.id, 'Many', { ...notes, 'Crane handbook': 'heron notes' });
+    const few = await spaceWith(api, org.id, 'Few', { Birds: 'a crane' });
+    await spaceWith(api, org.id, 'None', { Other: 'nothing' });
+    // Unbounded (the space's matches fit its share): every page ranked, the title match first.
+    const exact = await searchOrganization(server.db, member(owner.id), org.id, 'crane', { first: 10 });
+    expect(exact.totalCount).toBe(2);
+    expect(spaceIds(exact)).toEqual([many.space.id, few.space.id]);
+    expect(exact.rows[0].pages.map((p) => p.title)).toHaveLength(5);
+    expect(exact.rows[0].pages[0].title).toBe('Crane handbook');
+    // Two candidates of each kind: the title match, then two of the six notes; the count stays exact.
+    const bounded = await searchOrganization(server.db, member(owner.id), org.id, 'crane', { first: 10 }, { candidatesPerSpace: 2 });
+    expect(bounded.totalCount).toBe(2);
+    expect(spaceIds(bounded)).toEqual([many.space.id, few.space.id]);
+    expect(bounded.rows[0].pages).toHaveLength(3);
+    expect(bounded.rows[0].pages[0].title).toBe('Crane handbook');
+    expect(bounded.rows[0].pages.slice(1).every((p) => p.title.startsWith('Notes '))).toBe(true);
+    // The best sections of an answered page are ranked among all of the page's matches.
+    expect(bounded.rows[0].pages[0].sections).toHaveLength(1);
+    // A title match that the body excludes is no match.
+    const excluding = await searchOrganization(server.db, member(owner.id), org.id, 'crane -heron', { first: 10 }, { candidatesPerSpace: 2 });
+    const manyExcluding = excluding.rows.find((s) => s.id === many.space.id)!;
+    expect(manyExcluding.pages.map((p) => p.title)).not.toContain('Crane handbook');
+    expect(manyExcluding.pages).toHaveLength(2);
+    // Page by page (one space a page), the same spaces in the same order, each once.
+    const seen: string[] = [];
+    let after: string | undefined;
+    do {
+      const page = await searchOrganization(server.db, member(owner.id), org.id, 'crane', { first: 1, after }, { candidatesPerSpace: 2 });
+      expect(page.totalCount).toBe(2);
+      seen.push(...spaceIds(page));
+      after = page.hasNextPage ? page.cursorOf(page.rows[page.rows.length - 1]) : undefined;
+    } while (after);
+    expect(seen).toEqual(spaceIds(bounded));
+  });
+
+  it('reads only the spaces the reader may see, never another organization\'s', async () => {
+    const { org, owner, api } = await setup();
+    const granted = await spaceWith(api, org.id, 'Granted', { Ibex: 'the ibex climbs' });
+    const hidden = await spaceWith(api, org.id, 'Hidden', { Ibex: 'the ibex sleeps' });
+    const guest = await createActor(server.db, { org: org.id, role: 'guest' });
+    await api.spaces.inviteToSpace(granted.space.id, { role: MemberRole.Read, users: [guest.id] });
+    const other = await createOrg(server.db, 'Other ibexes');
+    const foreign = await spaceWith(sdk(server.url, other.owner.token), other.org.id, 'Foreign', { Ibex: 'the ibex climbs' });
+    for (const options of [{}, { candidatesPerSpace: 1 }]) {
+      const asGuest = await searchOrganization(server.db, { userId: guest.id, guest: true }, org.id, 'ibex climbs', { first: 20 }, options);
+      expect([asGuest.totalCount, spaceIds(asGuest)]).toEqual([1, [granted.space.id]]);
+      const asMember = await searchOrganization(server.db, member(owner.id), org.id, 'ibex', { first: 20 }, options);
+      expect(spaceIds(asMember).sort()).toEqual([granted.space.id, hidden.space.id].sort());
+      const elsewhere = await searchOrganization(server.db, member(other.owner.id), other.org.id, 'ibex', { first: 20 }, options);
+      expect([elsewhere.totalCount, spaceIds(elsewhere)]).toEqual([1, [foreign.space.id]]);
+    }
+  });
+});
+
+describe('search index migration', () => {
+  it('applies on a fresh database (btree_gin created), and the migrations agree with schema.prisma', async () => {
+    const url = new URL(server.databaseUrl);
+    const name = `${url.pathname.slice(1)}_search_${randomUUID().slice(0, 8)}`;
+    const admin = new URL(url);
+    admin.pathname = '/postgres';
+    await ensureDatabase(admin.toString(), name);
+    url.pathname = `/${name}`;
+    const client = new pg.Client({ connectionString: admin.toString() });
+    await client.connect();
+    try {
+      expect(await applyMigrations(url.toString())).toContain('20261126100000_search_by_space');
+      expect(await diffMigrationsToSchema(url.toString())).toBe('');
+      const fresh = new pg.Client({ connectionString: url.toString() });
+      await fresh.connect();
+      const { rows } = await fresh.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'SearchSection' ORDER BY indexname`);
+      const { rowCount } = await fresh.query(`SELECT 1 FROM pg_extension WHERE extname = 'btree_gin'`);
+      await fresh.end();
+      expect(rows.map((r) => r.indexname)).toEqual(['SearchSection_pkey', 'SearchSection_spaceId_pageId_idx', 'SearchSection_spaceId_titleTsv_idx', 'SearchSection_spaceId_tsv_idx']);
+      expect(rowCount).toBe(1);
+    } finally {
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await client.end();
+    }
+  }, 180_000);
 });
 
 /** The search connection of a GraphQL answer. */

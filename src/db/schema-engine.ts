@@ -195,8 +195,26 @@ export async function diffMigrationsToSchema(url: string): Promise<string> {
       exitCode: null,
       filters: NO_FILTERS,
     });
-    return (result.stdout ?? '').replace(/^-- This is an empty migration\.\s*$/m, '').trim();
+    const migrations = (await readMigrations()).migrationDirectories.map((d) => (d.migrationFile.content.tag === 'ok' ? d.migrationFile.content.value : ''));
+    return withoutSameIndexRecreated((result.stdout ?? '').replace(/^-- This is an empty migration\.\s*$/m, ''), migrations.join('\n')).trim();
   });
+}
+
+/**
+ * The diff without the `DROP INDEX x` + `CREATE INDEX x …` pairs whose CREATE a migration already
+ * runs word for word. Prisma cannot compare a GIN index on a text column (btree_gin's default
+ * `text_ops`): read back from the database it has no operator class, declared it needs
+ * `raw("text_ops")` (the schema parser rejects it without), so it always proposes to rebuild the
+ * same index (`SearchSection_spaceId_tsv_idx`).
+ */
+function withoutSameIndexRecreated(diff: string, migrations: string): string {
+  const pair = /-- DropIndex\s*DROP INDEX "([^"]+)";\s*/g;
+  let out = diff;
+  for (const [drop, name] of diff.matchAll(pair)) {
+    const create = new RegExp(`-- CreateIndex\\s*(CREATE (?:UNIQUE )?INDEX "${name}" [^;]*;)\\s*`).exec(out);
+    if (create && migrations.includes(create[1])) out = out.replace(drop, '').replace(create[0], '');
+  }
+  return out;
 }
 
 /** Writes nothing; returns a generated migration name and script for `schema.prisma`, or null when none is needed. */

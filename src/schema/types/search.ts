@@ -45,7 +45,7 @@ export const SearchPageResultRef = builder.objectRef<PageHit>('SearchPageResult'
     path: t.string({ description: 'Complete path of the page in the current revision.', resolve: (p) => p.path }),
     ancestors: t.field({ type: [SearchAncestor], description: 'Ancestor pages, top level first.', resolve: (p) => p.ancestors }),
     score: t.float({ description: "Relevance (its best section's), in [0, 1): higher is better.", resolve: (p) => p.score }),
-    rank: t.int({ description: 'One-based position of the page among all matching pages, best first (the same on every page of results).', resolve: (p) => p.rank }),
+    rank: t.int({ description: 'One-based position of the page among the matching pages the search ranked, best first (the same on every page of results): every matching page, except in an organization search where a space has more matches than it ranks (its share of a fixed budget), which counts its ranked ones.', resolve: (p) => p.rank }),
     sections: t.field({
       type: [SearchSectionResultRef],
       description: `The best matching sections of the page, best first (at most ${SECTIONS_PER_PAGE}).`,

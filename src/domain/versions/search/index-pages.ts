@@ -28,7 +28,10 @@ export const PAGES_PER_BATCH = 500;
 /** Characters of section text sent per INSERT: a batch of long pages is split into several. */
 const CHARS_PER_INSERT = 8_000_000;
 
-/** The weighted `tsvector` of a section: page title (A) > section heading (B) > body (C). */
+/**
+ * The weighted `tsvector` of a section: page title (A) > section heading (B) > body (C). Its
+ * title words (A and B, `titleTsv`) are kept apart too, for the organization search's first pass (query.ts).
+ */
 const tsvector = (pageTitle: Prisma.Sql, title: Prisma.Sql, body: Prisma.Sql) =>
   sql`setweight(to_tsvector(${SEARCH_CONFIG}, ${pageTitle}), 'A') || setweight(to_tsvector(${SEARCH_CONFIG}, ${title}), 'B') || setweight(to_tsvector(${SEARCH_CONFIG}, ${body}), 'C')`;
 
@@ -37,10 +40,10 @@ type Row = { pageId: string; pageTitle: string; anchor: string; title: string; b
 async function insertRows(tx: Tx, spaceId: string, rows: readonly Row[]): Promise<void> {
   if (!rows.length) return;
   const column = <K extends keyof Row>(key: K) => rows.map((r) => r[key]);
-  await tx.$executeRaw(sql`INSERT INTO "SearchSection" ("spaceId", "pageId", "anchor", "title", "body", "position", "tsv")
-    SELECT ${spaceId}, r."pageId", r."anchor", r."title", r."body", r."position", ${tsvector(sql`r."pageTitle"`, sql`r."title"`, sql`r."body"`)}
-    FROM unnest(${column('pageId')}::text[], ${column('pageTitle')}::text[], ${column('anchor')}::text[], ${column('title')}::text[],
-      ${column('body')}::text[], ${column('position')}::int[]) AS r("pageId", "pageTitle", "anchor", "title", "body", "position")`);
+  await tx.$executeRaw(sql`INSERT INTO "SearchSection" ("spaceId", "pageId", "anchor", "title", "body", "position", "tsv", "titleTsv")
+    SELECT ${spaceId}, r."pageId", r."anchor", r."title", r."body", r."position", r."tsv", ts_filter(r."tsv", '{a,b}')
+    FROM (SELECT r.*, ${tsvector(sql`r."pageTitle"`, sql`r."title"`, sql`r."body"`)} AS "tsv" FROM unnest(${column('pageId')}::text[], ${column('pageTitle')}::text[], ${column('anchor')}::text[], ${column('title')}::text[],
+      ${column('body')}::text[], ${column('position')}::int[]) AS r("pageId", "pageTitle", "anchor", "title", "body", "position")) r`);
 }
 
 /** Writes the sections of `pages` (at most a batch), in as few INSERTs as their size allows. */
@@ -84,8 +87,8 @@ export async function reindexPages(tx: Tx, spaceId: string, scope: RevisionScope
  * just duplicated): one statement, nothing re-parsed.
  */
 export async function copySections(tx: Tx, fromSpaceId: string, toSpaceId: string): Promise<void> {
-  await tx.$executeRaw(sql`INSERT INTO "SearchSection" ("spaceId", "pageId", "anchor", "title", "body", "position", "tsv")
-    SELECT ${toSpaceId}, "pageId", "anchor", "title", "body", "position", "tsv" FROM "SearchSection" WHERE "spaceId" = ${fromSpaceId}`);
+  await tx.$executeRaw(sql`INSERT INTO "SearchSection" ("spaceId", "pageId", "anchor", "title", "body", "position", "tsv", "titleTsv")
+    SELECT ${toSpaceId}, "pageId", "anchor", "title", "body", "position", "tsv", "titleTsv" FROM "SearchSection" WHERE "spaceId" = ${fromSpaceId}`);
 }
 
 /** Re-indexes a whole space from `scope` (its current revision). */
