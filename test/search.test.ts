@@ -413,7 +413,7 @@ describe('search index migration', () => {
     const client = new pg.Client({ connectionString: admin.toString() });
     await client.connect();
     try {
-      expect(await applyMigrations(url.toString())).toContain('20261126100000_search_by_space');
+      expect(await applyMigrations(url.toString())).toContain('20261126100100_search_by_space');
       expect(await diffMigrationsToSchema(url.toString())).toBe('');
       const fresh = new pg.Client({ connectionString: url.toString() });
       await fresh.connect();
