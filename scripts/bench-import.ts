@@ -11,8 +11,8 @@
  * the rows written (ContentEntry, Document, DocumentLink) and the job's highest progress seen
  * before it ended. Figures, no assertions. Usage:
  *   npx tsx scripts/bench-import.ts [--pages 1000,10000] [--images 100]
- * Several sizes run in one server process, one after the other (each into a space of its own),
- * so their rows compare within one run. The database is `quire_bench_import` (or QUIRE_BENCH_DB),
+ * Several sizes run one after the other in one run, each in a server process of its own started
+ * for it (the same rest), so their rows compare. The database is `quire_bench_import` (or QUIRE_BENCH_DB),
  * dropped and made again.
  */
 import { createServer } from 'node:http';
@@ -138,23 +138,25 @@ async function main(): Promise<void> {
   const site = await serveArchives(archives);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  let server: Server | undefined;
   const rows: Row[] = [];
   try {
-    server = await startServer(databaseUrl, dataDir, undefined);
-    const setupDb = createPrismaClient(databaseUrl, { poolMax: 1 });
-    const { organization, token } = await createOrganizationWithOwner(setupDb, { title: 'Bench import', ownerEmail: 'owner@bench-import.test', ownerName: 'Docs Owner' });
-    await setupDb.$disconnect();
-    const resting = await currentRss(server.pid);
-    console.log(`server process ${server.pid} (application and job runner, TypeScript sources through tsx): RSS ${mb(resting)} at rest; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     for (const pages of sizes) {
-      const bytes = archives.get(`/docs-${pages}.zip`)!;
-      const row = await measureImport(server, client, token, organization.id, pages, `${site.url}/docs-${pages}.zip`, bytes.length);
-      rows.push(row);
-      console.log(`${pages} pages (+${images} images, zip ${mb(row.zipBytes)}): ${row.state}, wall ${seconds(row.ms)}, peak RSS ${mb(row.peakRss)} (before ${mb(row.rssBefore)}), ${row.statements} SQL statements (${row.progressStatements} of them progress and heartbeat), written ${JSON.stringify(row.written)}, progress seen while writing ${row.progressSeen}`);
+      // A server process of its own per size: each starts from the same rest.
+      const server = await startServer(databaseUrl, dataDir, undefined);
+      try {
+        const setupDb = createPrismaClient(databaseUrl, { poolMax: 1 });
+        const { organization, token } = await createOrganizationWithOwner(setupDb, { title: 'Bench import', ownerEmail: `owner-${pages}@bench-import.test`, ownerName: 'Docs Owner' });
+        await setupDb.$disconnect();
+        console.log(`server process ${server.pid} (application and job runner, TypeScript sources through tsx): RSS ${mb(await currentRss(server.pid))} at rest; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+        const bytes = archives.get(`/docs-${pages}.zip`)!;
+        const row = await measureImport(server, client, token, organization.id, pages, `${site.url}/docs-${pages}.zip`, bytes.length);
+        rows.push(row);
+        console.log(`${pages} pages (+${images} images, zip ${mb(row.zipBytes)}): ${row.state}, wall ${seconds(row.ms)}, peak RSS ${mb(row.peakRss)} (before ${mb(row.rssBefore)}), ${row.statements} SQL statements (${row.progressStatements} of them progress and heartbeat), written ${JSON.stringify(row.written)}, progress seen while writing ${row.progressSeen}`);
+      } finally {
+        await server.stop();
+      }
     }
   } finally {
-    await server?.stop();
     await client.end();
     await site.close();
     await rm(dataDir, { recursive: true, force: true });
