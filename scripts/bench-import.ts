@@ -65,6 +65,8 @@ type Row = {
   ms: number;
   rssBefore: number | null;
   peakRss: number | null;
+  /** The main thread's largest V8 heap in use: the rest of the peak is the conversion threads and native memory. */
+  heapUsedMax: number;
   statements: number;
   progressStatements: number;
   written: Record<(typeof TABLES)[number], number>;
@@ -113,6 +115,7 @@ async function measureImport(server: Server, client: pg.Client, token: string, o
     ms,
     rssBefore,
     peakRss: peak,
+    heapUsedMax: after.heapUsedMax,
     statements: after.jobStatements - stats.jobStatements,
     progressStatements: count(after, 'UPDATE Job') - count(stats, 'UPDATE Job'),
     written,
@@ -151,7 +154,7 @@ async function main(): Promise<void> {
         const bytes = archives.get(`/docs-${pages}.zip`)!;
         const row = await measureImport(server, client, token, organization.id, pages, `${site.url}/docs-${pages}.zip`, bytes.length);
         rows.push(row);
-        console.log(`${pages} pages (+${images} images, zip ${mb(row.zipBytes)}): ${row.state}, wall ${seconds(row.ms)}, peak RSS ${mb(row.peakRss)} (before ${mb(row.rssBefore)}), ${row.statements} SQL statements (${row.progressStatements} of them progress and heartbeat), written ${JSON.stringify(row.written)}, progress seen while writing ${row.progressSeen}`);
+        console.log(`${pages} pages (+${images} images, zip ${mb(row.zipBytes)}): ${row.state}, wall ${seconds(row.ms)}, peak RSS ${mb(row.peakRss)} (before ${mb(row.rssBefore)}; main thread's heap in use at most ${mb(row.heapUsedMax)}), ${row.statements} SQL statements (${row.progressStatements} of them progress and heartbeat), written ${JSON.stringify(row.written)}, progress seen while writing ${row.progressSeen}`);
       } finally {
         await server.stop();
       }
@@ -162,13 +165,13 @@ async function main(): Promise<void> {
     await rm(dataDir, { recursive: true, force: true });
   }
   console.log(`\nload after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
-  console.log('| Pages (+ images) | Wall time | Peak RSS (at rest before) | RSS above rest | SQL statements (job) | Statements per page | ContentEntry / Document / DocumentLink written | Result |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---|');
+  console.log('| Pages (+ images) | Wall time | Peak RSS (at rest before) | RSS above rest | Main thread heap (max used) | SQL statements (job) | Statements per page | ContentEntry / Document / DocumentLink written | Result |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const r of rows) {
     const above = r.peakRss !== null && r.rssBefore !== null ? mb(r.peakRss - r.rssBefore) : 'n/a';
     const w = r.written;
     console.log(
-      `| ${r.pages.toLocaleString('en')} (+${images}) | ${seconds(r.ms)} | ${mb(r.peakRss)} (${mb(r.rssBefore)}) | ${above} | ${r.statements.toLocaleString('en')} | ${(r.statements / r.pages).toFixed(2)} | ${w.ContentEntry.toLocaleString('en')} / ${w.Document.toLocaleString('en')} / ${w.DocumentLink.toLocaleString('en')} | ${r.state} |`,
+      `| ${r.pages.toLocaleString('en')} (+${images}) | ${seconds(r.ms)} | ${mb(r.peakRss)} (${mb(r.rssBefore)}) | ${above} | ${mb(r.heapUsedMax)} | ${r.statements.toLocaleString('en')} | ${(r.statements / r.pages).toFixed(2)} | ${w.ContentEntry.toLocaleString('en')} / ${w.Document.toLocaleString('en')} / ${w.DocumentLink.toLocaleString('en')} | ${r.state} |`,
     );
   }
 }

@@ -30,6 +30,8 @@ export type ServerStats = {
   sqlByKind: Record<string, { count: number; ms: number }>;
   /** The longest the event loop was held since the last 'collect' (every request waits that long). */
   loopDelayMaxMs: number;
+  /** The main thread's largest V8 heap (used) since the last 'collect', sampled every 50 ms: what of the RSS is its JavaScript. */
+  heapUsedMax: number;
 };
 export type ServerMessage = { type: 'ready'; port: number } | ({ type: 'stats' } & ServerStats) | { type: 'collected' };
 
@@ -55,7 +57,8 @@ export async function serve(): Promise<void> {
   } as Record<string, string>;
   const config = { ...loadConfig(env), databaseUrl: url };
   const logger = createLogger({ level: 'warn' });
-  const stats: ServerStats = { jobStatements: 0, jobSqlMs: 0, cpuMicros: 0, sqlByKind: {}, loopDelayMaxMs: 0 };
+  const stats: ServerStats = { jobStatements: 0, jobSqlMs: 0, cpuMicros: 0, sqlByKind: {}, loopDelayMaxMs: 0, heapUsedMax: 0 };
+  setInterval(() => (stats.heapUsedMax = Math.max(stats.heapUsedMax, process.memoryUsage().heapUsed)), 50).unref();
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
   // `quire serve` shares one pool; here the job runner has its own (as in test/helpers/server.ts), so
@@ -83,7 +86,7 @@ export async function serve(): Promise<void> {
       // Garbage collected before a step, so that its RSS at rest is not the last step's leftovers.
       (globalThis as { gc?: () => void }).gc?.();
       // Freed pages reach the system a little later.
-      setTimeout(() => (loopDelay.reset(), send({ type: 'collected' })), 1000);
+      setTimeout(() => (loopDelay.reset(), (stats.heapUsedMax = 0), send({ type: 'collected' })), 1000);
     }
   });
   process.on('disconnect', () => {
