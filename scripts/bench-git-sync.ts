@@ -26,319 +26,26 @@
  * 10,000 pages takes under 2 minutes on two cores (the first import 65–100 s, as busy as the
  * machine is); `--pages 1000` is a quick run of ~20 s.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { GitBookAPI } from '@gitbook/api';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
 import { createPrismaClient, type Db } from '../src/db/client.js';
-import { ensureDatabase } from '../src/db/embedded.js';
-import { applyMigrations } from '../src/db/schema-engine.js';
-import { createEventBus } from '../src/events/bus.js';
-import { startWorker } from '../src/jobs/worker.js';
-import { createLogger } from '../src/observability/logger.js';
 import { createOrganizationWithOwner } from '../src/domain/people/identity/bootstrap.js';
 import { startGitServer, type GitServer } from '../test/support/git-server.js';
 import { bareDir, branchTip, commitFiles } from '../test/support/git-repo.js';
 import { gitText } from '../test/support/git-cli.js';
+import { api, currentRss, freshDatabase, peakRss, resetPeakRss, startServer, type Server } from './bench-support/server-process.js';
+import { buildRepository, pageMarkdown, type Repository } from './bench-support/docs-content.js';
 
-const ROLE = 'QUIRE_BENCH_GIT_ROLE';
 const GIT_PASSWORD = 'bench-pass';
 /** The benchmark's own database (dropped and made again), named apart when several run on one server. */
 const BENCH_DB = process.env.QUIRE_BENCH_DB ?? 'quire_bench_git';
 
-// ─── the server process (child) ─────────────────────────────────────────────────────────────
-
-/** Cumulative; `sqlByKind`: the job's statements by verb and table, with their summed duration. */
-type ServerStats = {
-  jobStatements: number;
-  jobSqlMs: number;
-  cpuMicros: number;
-  sqlByKind: Record<string, { count: number; ms: number }>;
-  /** The longest the event loop was held since the last 'collect' (every request waits that long). */
-  loopDelayMaxMs: number;
-};
-type ServerMessage = { type: 'ready'; port: number } | ({ type: 'stats' } & ServerStats) | { type: 'collected' };
-
-/** `INSERT SearchSection`, `SELECT ContentEntry`, `BEGIN`…: what a statement does, to group them. */
-function statementKind(sql: string): string {
-  const verb = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? '?';
-  const table = /\b(?:FROM|INTO|UPDATE|JOIN)\s+(?:"public"\.)?"(\w+)"/i.exec(sql)?.[1];
-  return table ? `${verb} ${table}` : verb;
-}
-
-/** The application and its job runner, as `quire serve` runs them; answers 'stats' over IPC. */
-async function serve(): Promise<void> {
-  const url = process.env.QUIRE_BENCH_DATABASE_URL!;
-  const env = {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    QUIRE_RATE_LIMIT: '0',
-    QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS: 'true',
-    // Lost jobs are looked for once at start, not every few seconds (their statements would count).
-    QUIRE_JOB_STALE_SECONDS: '3600',
-    QUIRE_DATA_DIR: process.env.QUIRE_BENCH_DATA_DIR!,
-    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('QUIRE_') && !k.startsWith('QUIRE_BENCH_'))),
-  } as Record<string, string>;
-  const config = { ...loadConfig(env), databaseUrl: url };
-  const logger = createLogger({ level: 'warn' });
-  const stats: ServerStats = { jobStatements: 0, jobSqlMs: 0, cpuMicros: 0, sqlByKind: {}, loopDelayMaxMs: 0 };
-  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-  loopDelay.enable();
-  // `quire serve` shares one pool; here the job runner has its own (as in test/helpers/server.ts), so
-  // that its statements are counted apart from the requests polling git/info.
-  const db = createPrismaClient(url, { poolMax: 5 });
-  const workerDb = createPrismaClient(url, { poolMax: 5, onQuery: () => stats.jobStatements++ });
-  // The same query events carry each statement's duration.
-  (workerDb as unknown as { $on(e: 'query', cb: (e: { query: string; duration?: number }) => void): void }).$on('query', (e) => {
-    const ms = Number(e.duration ?? 0);
-    const kind = (stats.sqlByKind[statementKind(e.query)] ??= { count: 0, ms: 0 });
-    kind.count++;
-    kind.ms += ms;
-    stats.jobSqlMs += ms;
-  });
-  const events = createEventBus({ logger });
-  const worker = await startWorker(url, { db: workerDb, events, logger, config });
-  const app = buildApp({ db, config, logger, events });
-  const { port } = await app.start(0, '127.0.0.1');
-  const send = (message: ServerMessage) => process.send!(message);
-  process.on('message', (message) => {
-    if (message === 'stats') {
-      const cpu = process.cpuUsage();
-      send({ type: 'stats', ...structuredClone(stats), cpuMicros: cpu.user + cpu.system, loopDelayMaxMs: loopDelay.max / 1e6 });
-    } else if (message === 'collect') {
-      // Garbage collected before a step, so that its RSS at rest is not the last step's leftovers.
-      (globalThis as { gc?: () => void }).gc?.();
-      // Freed pages reach the system a little later.
-      setTimeout(() => (loopDelay.reset(), send({ type: 'collected' })), 1000);
-    }
-  });
-  process.on('disconnect', () => {
-    void (async () => {
-      await app.stop();
-      await worker.stop();
-      await events.close();
-      await workerDb.$disconnect();
-      await db.$disconnect();
-      process.exit(0);
-    })();
-  });
-  send({ type: 'ready', port });
-}
-
-type Server = { base: string; pid: number; stats(): Promise<ServerStats>; collect(): Promise<void>; stop(): Promise<void> };
-
-function nextMessage<T extends ServerMessage['type']>(child: ChildProcess, type: T): Promise<Extract<ServerMessage, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`the server process exited (${code}) before sending '${type}'`));
-    child.once('exit', onExit);
-    child.once('message', (message: ServerMessage) => {
-      child.off('exit', onExit);
-      if (message.type === type) resolve(message as Extract<ServerMessage, { type: T }>);
-      else reject(new Error(`the server process sent '${message.type}', expected '${type}'`));
-    });
-  });
-}
-
-async function startServer(databaseUrl: string, dataDir: string, profileDir: string | undefined): Promise<Server> {
-  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  // The same loader as this process (tsx): the server runs the TypeScript sources.
-  const child = spawn(process.execPath, ['--expose-gc', ...profile, ...process.execArgv, fileURLToPath(import.meta.url)], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, [ROLE]: 'server', QUIRE_BENCH_DATABASE_URL: databaseUrl, QUIRE_BENCH_DATA_DIR: dataDir, NODE_ENV: process.env.NODE_ENV ?? 'production' },
-  });
-  const { port } = await nextMessage(child, 'ready');
-  return {
-    base: `http://127.0.0.1:${port}`,
-    pid: child.pid!,
-    stats: async () => {
-      const reply = nextMessage(child, 'stats');
-      child.send('stats');
-      const { type: _type, ...stats } = await reply;
-      return stats;
-    },
-    collect: async () => {
-      const reply = nextMessage(child, 'collected');
-      child.send('collect');
-      await reply;
-    },
-    stop: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.disconnect();
-      await exited;
-    },
-  };
-}
-
-/** A field of /proc/<pid>/status in bytes (Linux), null elsewhere. */
-async function procBytes(pid: number, field: 'VmHWM' | 'VmRSS'): Promise<number | null> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1];
-  return kb ? Number(kb) * 1024 : null;
-}
-/** Peak RSS since the last reset (VmHWM, reset through clear_refs), and RSS now. */
-const peakRss = (pid: number) => procBytes(pid, 'VmHWM');
-const currentRss = (pid: number) => procBytes(pid, 'VmRSS');
-const resetPeakRss = (pid: number) => writeFile(`/proc/${pid}/clear_refs`, '5').catch(() => undefined);
-
 // ─── the repository ─────────────────────────────────────────────────────────────────────────
-
-/** A small deterministic PRNG (mulberry32), so that runs of one size build the same repository. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  return { next, int, pick: <T>(list: readonly T[]) => list[int(list.length)]! };
-}
-
-const WORDS = (
-  'account access agent alert api archive audit backup billing branch build cache certificate change channel client cluster ' +
-  'commit config connector console container content context cost credential customer dashboard data database deploy device ' +
-  'domain editor endpoint environment error event export feature file filter gateway group guide history hook identity image ' +
-  'import index instance integration invoice key label layout limit log member metric migration model monitor network node ' +
-  'notification operator organization package page payment permission pipeline plan plugin policy project provider queue quota ' +
-  'record region release report repository request resource role rule runtime schedule schema secret server service session ' +
-  'setting space storage stream subscription table task team template tenant token topic trace trigger usage user version ' +
-  'volume webhook workflow workspace zone'
-).split(' ');
-const VERBS = 'configure create delete enable disable export import inspect manage migrate monitor rotate restore review scale secure set up troubleshoot update upgrade use'.split(' ');
-const FILLER = 'the a each every your this that its with without for from into over when while before after because so and or but then also only'.split(' ');
-
-type Rng = ReturnType<typeof prng>;
-const capital = (s: string) => s[0]!.toUpperCase() + s.slice(1);
-const slugify = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-
-function titleOf(rng: Rng): string {
-  const words = [rng.pick(VERBS), ...Array.from({ length: 1 + rng.int(3) }, () => rng.pick(WORDS))];
-  return capital(words.join(' '));
-}
-
-function sentence(rng: Rng): string {
-  const words = Array.from({ length: 8 + rng.int(12) }, () => (rng.next() < 0.35 ? rng.pick(FILLER) : rng.pick(WORDS)));
-  if (rng.next() < 0.15) words.splice(rng.int(words.length), 0, `\`${rng.pick(WORDS)}_${rng.pick(WORDS)}\``);
-  if (rng.next() < 0.15) words.splice(rng.int(words.length), 0, `**${rng.pick(WORDS)}**`);
-  return `${capital(words.join(' '))}.`;
-}
-
-const paragraphText = (rng: Rng, sentences = 3 + rng.int(4)) => Array.from({ length: sentences }, () => sentence(rng)).join(' ');
-
-type PageFile = { path: string; title: string; depth: number };
-type Group = { title: string; items: Item[] };
-type Item = { page: PageFile; children: Item[] };
-
-/**
- * The tree: groups (SUMMARY headings, a folder each) of chapters (a folder with README.md) of
- * topics (a folder with README.md) of ~9 pages, until `pages` markdown pages (README.md at the
- * root is the first).
- */
-function planTree(rng: Rng, pages: number): { readme: PageFile; groups: Group[]; all: PageFile[] } {
-  const readme: PageFile = { path: 'README.md', title: 'Welcome', depth: 0 };
-  const all: PageFile[] = [readme];
-  const groups: Group[] = [];
-  const groupCount = Math.max(1, Math.min(12, Math.round(pages / 800)));
-  const unique = (used: Set<string>, wanted: string) => {
-    let name = wanted;
-    for (let n = 2; used.has(name); n++) name = `${wanted}-${n}`;
-    used.add(name);
-    return name;
-  };
-  for (let g = 0; g < groupCount; g++) {
-    const title = `${capital(rng.pick(WORDS))} ${rng.pick(['guides', 'reference', 'concepts', 'tutorials', 'operations', 'integrations'])}`;
-    groups.push({ title, items: [] });
-  }
-  const groupFolders = new Set<string>();
-  const folders = groups.map((group) => unique(groupFolders, slugify(group.title)));
-  const chapterNames = groups.map(() => new Set<string>());
-  for (let chapter = 0; all.length < pages; chapter++) {
-    const g = chapter % groups.length;
-    const chapterTitle = titleOf(rng);
-    const chapterDir = `${folders[g]}/${unique(chapterNames[g]!, slugify(chapterTitle))}`;
-    const chapterItem: Item = { page: { path: `${chapterDir}/README.md`, title: chapterTitle, depth: 2 }, children: [] };
-    all.push(chapterItem.page);
-    groups[g]!.items.push(chapterItem);
-    const topicNames = new Set<string>();
-    for (let t = 0; t < 10 && all.length < pages; t++) {
-      const topicTitle = titleOf(rng);
-      const topicDir = `${chapterDir}/${unique(topicNames, slugify(topicTitle))}`;
-      const topicItem: Item = { page: { path: `${topicDir}/README.md`, title: topicTitle, depth: 3 }, children: [] };
-      all.push(topicItem.page);
-      chapterItem.children.push(topicItem);
-      const pageNames = new Set<string>(['readme']);
-      for (let p = 0; p < 9 && all.length < pages; p++) {
-        const title = titleOf(rng);
-        const page: PageFile = { path: `${topicDir}/${unique(pageNames, slugify(title))}.md`, title, depth: 3 };
-        all.push(page);
-        topicItem.children.push({ page, children: [] });
-      }
-    }
-  }
-  return { readme, groups, all };
-}
-
-function summaryOf(tree: ReturnType<typeof planTree>): string {
-  const lines = ['# Table of contents', '', `* [${tree.readme.title}](${tree.readme.path})`];
-  const list = (items: Item[], indent: string) => {
-    for (const item of items) {
-      lines.push(`${indent}* [${item.page.title}](${item.page.path})`);
-      list(item.children, `${indent}  `);
-    }
-  };
-  for (const group of tree.groups) {
-    lines.push('', `## ${group.title}`, '');
-    list(group.items, '');
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-const relative = (from: string, to: string) => path.posix.relative(path.posix.dirname(from), to) || path.posix.basename(to);
-
-/** A page's markdown: a title, paragraphs, headings, links to other pages, sometimes a list, code or an image. */
-function pageMarkdown(rng: Rng, page: PageFile, index: number, all: PageFile[], assets: string[], edit = ''): string {
-  const link = () => {
-    const target = all[rng.int(all.length)]!;
-    const anchor = rng.next() < 0.2 ? '#overview' : '';
-    return `[${target.title.toLowerCase()}](${relative(page.path, target.path)}${anchor})`;
-  };
-  const parts = [`# ${page.title}`, '', paragraphText(rng) + edit, '', '## Overview', '', `${paragraphText(rng)} See ${link()} and ${link()}.`, ''];
-  if (rng.next() < 0.4) parts.push(...Array.from({ length: 3 + rng.int(3) }, () => `* ${sentence(rng)}`), '');
-  if (index % 5 === 0 && assets.length) parts.push(`![${rng.pick(WORDS)} diagram](${relative(page.path, assets[(index / 5) % assets.length]!)})`, '');
-  if (rng.next() < 0.3) parts.push('```bash', `quire ${rng.pick(VERBS).split(' ')[0]} --${rng.pick(WORDS)} ${rng.pick(WORDS)}`, '```', '');
-  parts.push('## Details', '', `${paragraphText(rng)} Read more in ${link()}.`, '', paragraphText(rng), '');
-  return parts.join('\n');
-}
-
-/** A valid 1×1 PNG followed by bytes of its own (every asset a distinct blob of 2–30 KB). */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
-function assetBytes(rng: Rng): Buffer {
-  const extra = Buffer.alloc(2048 + rng.int(28 * 1024));
-  for (let i = 0; i < extra.length; i++) extra[i] = rng.int(256);
-  return Buffer.concat([PNG, extra]);
-}
-
-type Repository = { files: Map<string, Buffer>; pages: PageFile[]; rng: Rng; assets: string[] };
-
-function buildRepository(pages: number, assetCount: number): Repository {
-  const rng = prng(24);
-  const tree = planTree(rng, pages);
-  const assets = Array.from({ length: assetCount }, (_, i) => `.gitbook/assets/${slugify(rng.pick(WORDS))}-${i}.png`);
-  const files = new Map<string, Buffer>();
-  files.set('SUMMARY.md', Buffer.from(summaryOf(tree)));
-  tree.all.forEach((page, i) => files.set(page.path, Buffer.from(pageMarkdown(rng, page, i, tree.all, assets))));
-  for (const asset of assets) files.set(asset, assetBytes(rng));
-  return { files, pages: tree.all, rng, assets };
-}
 
 /** Writes every file as one commit on `main` with git fast-import (one process, whatever the count). */
 async function commitRepository(git: GitServer, name: string, files: Map<string, Buffer>): Promise<string> {
@@ -431,16 +138,6 @@ type StepResult = {
   note: string;
 };
 
-async function api(server: Server, token: string, method: string, route: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${server.base}/v1${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (response.status >= 400) throw new Error(`${method} ${route}: ${response.status} ${text.slice(0, 500)}`);
-  return text ? JSON.parse(text) : undefined;
-}
 
 /** One git operation through the REST API, measured from the request until git/info says it ended. */
 async function measureSync(ctx: Context, label: string, direction: 'import' | 'export', body: Record<string, unknown>): Promise<StepResult> {
@@ -608,18 +305,6 @@ async function summarizeProfile(dir: string, steps: StepResult[]): Promise<void>
 
 // ─── main ───────────────────────────────────────────────────────────────────────────────────
 
-async function freshDatabase(): Promise<string> {
-  const base = new URL(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
-  base.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: base.toString() });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`);
-  await admin.end();
-  await ensureDatabase(base.toString(), BENCH_DB);
-  base.pathname = `/${BENCH_DB}`;
-  await applyMigrations(base.toString());
-  return base.toString();
-}
 
 async function editInQuire(ctx: Context, pathInRepo: string): Promise<{ pageId: string; ms: number }> {
   const [row] = (await ctx.client.query(`SELECT "entityId" FROM "GitSyncBlob" WHERE "spaceId" = $1 AND "path" = $2`, [ctx.spaceId, pathInRepo])).rows;
@@ -679,7 +364,7 @@ async function main(): Promise<void> {
   const profileDir = values.profile ? path.resolve(values.profile) : undefined;
 
   let t = performance.now();
-  const databaseUrl = await freshDatabase();
+  const databaseUrl = await freshDatabase(BENCH_DB);
   console.log(`database ${BENCH_DB} created and migrated in ${seconds(performance.now() - t)}`);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'quire-bench-git-'));
   const git = await startGitServer({ user: 'bench', password: GIT_PASSWORD });
@@ -715,8 +400,5 @@ async function main(): Promise<void> {
   if (profileDir) await summarizeProfile(profileDir, steps);
 }
 
-if (process.env[ROLE] === 'server') await serve();
-else {
-  await main();
-  process.exit(0);
-}
+await main();
+process.exit(0);

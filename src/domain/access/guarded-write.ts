@@ -37,6 +37,8 @@ export type Guard<Checked> = {
   check: (access: Access) => Promise<Checked>;
   /** Parents in the content tree the write changes, locked after the check. */
   parents?: (checked: Checked) => readonly TreeParent[];
+  /** How long the transaction may take, in ms (30 s unless given: a bulk import's takes longer). */
+  timeoutMs?: number;
 };
 
 /** Holds the access locks of `organizationIds` until the transaction ends. */
@@ -77,7 +79,7 @@ export async function guardedWrite<Checked, T>(db: Db, guard: Guard<Checked>, wo
           if (guard.parents) await lockParents(tx, guard.parents(checked));
           return work(tx, checked);
         },
-        { maxWait: 10_000, timeout: 30_000 },
+        { maxWait: 10_000, timeout: guard.timeoutMs ?? 30_000 },
       );
     } catch (error) {
       if (!isTransient(error)) throw error;

@@ -1,8 +1,9 @@
 /**
  * The import job: reads the source (fetching through the safe fetcher, bounded in time and bytes),
- * stores its files, then writes every page in one transaction at the end — the change request's
- * new revision and the job's success commit together, so a worker killed at any point before
- * leaves no half-written revision (the job is run again, see sweeper.ts).
+ * stores its files, then writes every page in one transaction — converted and stored a batch at
+ * a time (write-tree.ts), the job's progress rising with each — the change request's new
+ * revision and the job's success commit together, so a worker killed at any point before leaves
+ * no half-written revision and no stored body (the job is run again, see sweeper.ts).
  */
 import path from 'node:path';
 import { forbidden, notFound } from '../../lib/errors.js';
@@ -72,8 +73,11 @@ export const runImport: JobHandler = async (context) => {
       progress: (read, total, message) => context.progress(read, total ?? null, message ?? 'Reading the source'),
     });
     signal.throwIfAborted();
-    context.progress(0, countPages(tree.pages) + tree.files.length, 'Writing the pages');
+    const total = countPages(tree.pages) + tree.files.length;
+    context.progress(0, total, 'Writing the pages');
     const files = await storeImportedFiles(context, tree.files);
+    let written = tree.files.length;
+    context.progress(written, total, 'Writing the pages');
     await editContent(
       services.db,
       access,
@@ -82,13 +86,16 @@ export const runImport: JobHandler = async (context) => {
       async (tx, ws) => {
         const page = input.pageId ? await ws.page(input.pageId) : undefined;
         if (input.pageId && !page) throw notFound('Page');
-        return writeImportTree(tx, ws, tree, files, { page: page ?? undefined, tree: TREE_SOURCES.includes(input.source) || countPages(tree.pages) > 1 }, signal);
+        const target = { page: page ?? undefined, tree: TREE_SOURCES.includes(input.source) || countPages(tree.pages) > 1 };
+        return writeImportTree(tx, ws, tree, files, target, signal, (pages) => context.progress((written += pages), total, 'Writing the pages'));
       },
       (tx, revision, written) => {
         // The job ends with its progress saying what was imported, as its result does.
         const imported = written.pages + written.files;
         return context.complete(tx, { revision, importedResources: imported, totalResources: tree.totalResources, ...(tree.warnings?.length ? { warnings: tree.warnings.slice(0, 100) } : {}) }, { done: imported, total: imported });
       },
+      // The pages are converted and stored within the transaction, so that a failure leaves nothing: it lasts as long as the import may.
+      { timeoutMs: limits.totalTimeMs },
     );
   } finally {
     done();

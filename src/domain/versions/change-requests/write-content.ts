@@ -53,6 +53,7 @@ export async function writeContent(
  * the space; the request locked, a merged one refused), and recorded as `changeRequestContentUpdated`
  * (an import by its job too: the job acts for its creator). Nothing changed: no revision. `after`
  * runs last in the transaction, with the request's revision once edited (a job marks itself done).
+ * `timeoutMs`: the transaction's time, when longer than a request's (an import's).
  */
 export async function editContent<T>(
   db: Db,
@@ -61,9 +62,10 @@ export async function editContent<T>(
   idOrNumber: string,
   work: (tx: Prisma.TransactionClient, ws: Workspace) => Promise<T>,
   after?: (tx: Prisma.TransactionClient, revisionId: string, outcomes: T) => Promise<void>,
+  options: { timeoutMs?: number } = {},
 ): Promise<{ changeRequestId: string; outcomes: T }> {
   const check = (a: Access) => a.requireChangeRequest(spaceId, idOrNumber, 'edit');
-  return guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check }, async (tx, { changeRequest: found, space }) => {
+  return guardedWrite(db, { access, organizations: ({ space }) => [space.organizationId], mode: 'use', check, ...options }, async (tx, { changeRequest: found, space }) => {
     const { changeRequest, head } = await lockChangeRequest(tx, found.id);
     const ws = new Workspace(tx, head);
     const outcomes = await work(tx, ws);

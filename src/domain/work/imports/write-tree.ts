@@ -23,6 +23,7 @@ import { convertMarkdown, MarkdownLimitError, relativeTargets, resolveLink, rewr
 import { workspaceLayout } from '../../versions/change-requests/resolve-links.js';
 import { loadDocuments, putDocuments } from '../../versions/revisions/documents.js';
 import { prepareOffLoop } from '../../../lib/documents/prepare.js';
+import type { PreparedDocument } from '../../../lib/documents/document-id.js';
 import type { EntityVersion } from '../../versions/revisions/commit.js';
 import type { Workspace, WorkingPage } from '../../versions/change-requests/workspace.js';
 import { fileVersion, type StoredFile } from '../../versions/files/store-files.js';
@@ -69,7 +70,15 @@ async function pageLimits<T>(page: ImportedPage, work: () => Promise<T>): Promis
 const convertPage = (page: ImportedPage, previous: JSONDocument | undefined, signal?: AbortSignal) =>
   pageLimits(page, () => convertMarkdown(page.markdown, { ...(previous ? { previous } : {}), ...(signal ? { signal } : {}) }));
 
-type Planned = { page: ImportedPage; id: string; parentId: string | null; document: JSONDocument | null; title: string };
+/**
+ * A page's place and what its body became: small, kept for every page until the tree is written
+ * (the body itself is stored as soon as its batch is converted, and dropped). `documentId`
+ * undefined: a group, or a body whose links wait for the tree (`pending`).
+ */
+type Planned = { page: ImportedPage; id: string; parentId: string | null; group: boolean; title: string; documentId?: string; pending?: boolean };
+
+/** Pages converted at once: their documents are what the import holds in memory at a time. */
+export const IMPORT_BATCH_PAGES = 200;
 
 /** Sibling slugs, unique among themselves and the pages already there (`taken`). */
 async function uniqueSlug(title: string, used: Set<string>, taken: (slug: string) => Promise<boolean>): Promise<string> {
@@ -100,6 +109,8 @@ export async function writeImportTree(
   files: ImportedFileStored[],
   target: ImportTarget,
   signal?: AbortSignal,
+  /** Called as each batch of bodies is stored, with how many pages it held. */
+  progress?: (pages: number) => void,
 ): Promise<{ pages: number; files: number }> {
   const pageIds = new Map<string, string>();
   const fileIds = new Map<string, string>();
@@ -132,39 +143,58 @@ export async function writeImportTree(
   };
 
   const previous = target.page?.documentId ? (await loadDocuments(tx, [target.page.documentId])).get(target.page.documentId) : undefined;
-  const plan = async (page: ImportedPage, parentId: string | null, id: string, groupAllowed: boolean): Promise<Planned> => {
-    if (page.type === 'group' && groupAllowed) return { page, id, parentId, document: null, title: page.title || 'Group' };
-    const read = await convertPage(page, id === target.page?.entityId ? previous : undefined, signal);
-    return { page, id, parentId, document: rewriteUrlTargets(read.document, resolver(page.source)), title: (read.title || page.title || 'Untitled').slice(0, 255) };
+  /** A page's body converted, its links to what this import writes resolved (links left: `layout`, when given). */
+  const convert = async (p: Planned, layout?: ContentLayout) => {
+    const read = await convertPage(p.page, p.id === target.page?.entityId ? previous : undefined, signal);
+    const document = rewriteUrlTargets(read.document, resolver(p.page.source));
+    return { read, document: layout ? resolveAgainst(layout, document, p.id) : document };
+  };
+  const slot = (page: ImportedPage, parentId: string | null, id: string, groupAllowed: boolean): Planned => {
+    const group = page.type === 'group' && groupAllowed;
+    return { page, id, parentId, group, title: group ? page.title || 'Group' : '' };
   };
   const idOf = (page: ImportedPage) => ownIds.get(page) ?? newId('RevisionPage');
 
   // Where each imported page goes, parents before children.
   const planned: Planned[] = [];
-  const place = async (pages: ImportedPage[], parentId: string | null) => {
+  const place = (pages: ImportedPage[], parentId: string | null) => {
     for (const page of pages) {
-      const item = await plan(page, parentId, idOf(page), parentId === null);
+      const item = slot(page, parentId, idOf(page), parentId === null);
       planned.push(item);
-      await place(page.children, item.id);
+      place(page.children, item.id);
     }
   };
   let replaced: Planned | undefined;
   if (target.page && first) {
-    replaced = await plan(first, target.page.parentId, target.page.entityId, false);
+    replaced = slot(first, target.page.parentId, target.page.entityId, false);
     if (target.tree) {
       for (const child of await ws.descendants(target.page.entityId)) ws.write('page', child.entityId, null);
-      await place([...first.children, ...rest], target.page.entityId);
+      place([...first.children, ...rest], target.page.entityId);
     }
   } else {
-    await place(tree.pages, null);
+    place(tree.pages, null);
   }
 
-  // The tree first (bodies not yet stored), so that links left can be read from where pages sit.
+  // The bodies, a batch at a time: converted (in the pool, side by side), stored, dropped. A body
+  // with links that name nothing imported waits for the tree (`pending`): it is converted again then.
+  const withBody = [...(replaced ? [replaced] : []), ...planned].filter((p) => !p.group);
+  await inBatches(withBody, async (batch) => {
+    const converted = await Promise.all(batch.map(async (p) => ({ p, ...(await convert(p)) })));
+    const ready: { p: Planned; stored: Promise<PreparedDocument> }[] = [];
+    for (const { p, read, document } of converted) {
+      p.title = (read.title || p.page.title || 'Untitled').slice(0, 255);
+      if (relativeTargets(document).length) p.pending = true;
+      else ready.push({ p, stored: prepare(p.page, document, signal) });
+    }
+    const ids = await putDocuments(tx, await Promise.all(ready.map((r) => r.stored)));
+    ready.forEach((r, i) => (r.p.documentId = ids[i]));
+    progress?.(batch.length);
+  });
+
+  // The tree, with positions and slugs per parent: new parents hold only imported pages; the top
+  // level (or the replaced page, whose children were removed) is appended to.
   const versions = new Map<Planned, EntityVersion>();
   if (replaced && target.page) versions.set(replaced, { ...target.page, title: replaced.title });
-
-  // Positions and slugs per parent: new parents hold only imported pages; the top level (or the
-  // replaced page, whose children were removed) is appended to.
   const byParent = new Map<string | null, Planned[]>();
   for (const p of planned) byParent.set(p.parentId, [...(byParent.get(p.parentId) ?? []), p]);
   for (const [parentId, siblings] of byParent) {
@@ -177,7 +207,7 @@ export async function writeImportTree(
       const version: EntityVersion = {
         parentId,
         position: positions[i],
-        type: p.document ? 'document' : 'group',
+        type: p.group ? 'group' : 'document',
         title: p.title,
         slug: await uniqueSlug(p.title, used, taken),
         documentId: null,
@@ -187,20 +217,28 @@ export async function writeImportTree(
       versions.set(p, version);
     }
   }
-  for (const [p, version] of versions) ws.write('page', p.id, version);
+  for (const [p, version] of versions) ws.write('page', p.id, p.documentId ? { ...version, documentId: p.documentId } : version);
   for (const { source, file } of files) {
     const id = fileIds.get(locate(source) ?? '');
     if (id) ws.write('file', id, fileVersion(file));
   }
 
-  const withBody = [replaced, ...planned].filter((p): p is Planned => !!p?.document);
-  const layout = withBody.some((p) => relativeTargets(p.document!).length) ? await workspaceLayout(ws) : undefined;
-  const prepared = [];
-  for (const p of withBody) {
-    const document = layout ? resolveAgainst(layout, p.document!, p.id) : p.document!;
-    prepared.push(await pageLimits(p.page, () => prepareOffLoop(document, { keys: false, ...(signal ? { signal } : {}) })));
+  // Links left, read from where the pages now sit in the change request's tree.
+  const pending = withBody.filter((p) => p.pending);
+  if (pending.length) {
+    const layout = await workspaceLayout(ws);
+    await inBatches(pending, async (batch) => {
+      const stored = await Promise.all(batch.map(async (p) => prepare(p.page, (await convert(p, layout)).document, signal)));
+      const ids = await putDocuments(tx, stored);
+      batch.forEach((p, i) => ws.write('page', p.id, { ...versions.get(p)!, documentId: ids[i]! }));
+    });
   }
-  const documentIds = await putDocuments(tx, prepared);
-  for (const [i, p] of withBody.entries()) ws.write('page', p.id, { ...versions.get(p)!, documentId: documentIds[i]! });
   return { pages: planned.length + (replaced ? 1 : 0), files: fileIds.size };
 }
+
+async function inBatches<T>(items: T[], work: (batch: T[]) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += IMPORT_BATCH_PAGES) await work(items.slice(i, i + IMPORT_BATCH_PAGES));
+}
+
+/** A document prepared for storing (large ones in the pool), a page past the limits refused naming it. */
+const prepare = (page: ImportedPage, document: JSONDocument, signal?: AbortSignal) => pageLimits(page, () => prepareOffLoop(document, { keys: false, ...(signal ? { signal } : {}) }));

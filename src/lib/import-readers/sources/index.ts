@@ -36,7 +36,13 @@ export type { ImportSourceName } from './names.js';
  */
 const WORKSPACE_LIMITS: Partial<ImportLimits> = { maxPages: 5_000, maxZipEntries: 30_000, totalTimeMs: 600_000 };
 
-export const SOURCE_LIMITS: Partial<Record<ImportSourceName, Partial<ImportLimits>>> = { notion: WORKSPACE_LIMITS, confluence: WORKSPACE_LIMITS, 'github-wiki': WORKSPACE_LIMITS };
+/**
+ * A zip of markdown is a whole documentation (a repository's export): up to 10,000 pages, read
+ * and written in batches (imports/write-pages.ts), so memory does not grow with the page count.
+ */
+const BULK_LIMITS: Partial<ImportLimits> = { maxPages: 10_000, maxZipEntries: 30_000, totalTimeMs: 600_000 };
+
+export const SOURCE_LIMITS: Partial<Record<ImportSourceName, Partial<ImportLimits>>> = { zip: BULK_LIMITS, notion: WORKSPACE_LIMITS, confluence: WORKSPACE_LIMITS, 'github-wiki': WORKSPACE_LIMITS };
 
 /**
  * Sources whose pages form a tree: imported into a page, they replace its children too (so does

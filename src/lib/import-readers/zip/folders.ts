@@ -7,13 +7,16 @@
 import { folderTree } from '../../git-layout/folder-tree.js';
 import type { ImportedPage } from '../tree.js';
 import { baseName } from './archive-path.js';
-import { isPagePath, readPageContent, titleFromName } from './pages.js';
+import { isPagePath, lazyPageContent, titleFromName, withBody } from './pages.js';
 
-/** `readme` (root-relative, from `.gitbook.yaml`) is preferred as the root's first page. */
-export function folderPages(files: Map<string, Uint8Array>, readme: string): ImportedPage[] {
+/**
+ * `readme` (root-relative, from `.gitbook.yaml`) is preferred as the root's first page; a markdown
+ * page's body is read again (`reread`) when it is written.
+ */
+export function folderPages(files: Map<string, Uint8Array>, readme: string, reread: (path: string) => Uint8Array): ImportedPage[] {
   const filePage = (path: string, children: ImportedPage[], fallbackTitle?: string): ImportedPage => {
-    const content = readPageContent(path, files.get(path)!, fallbackTitle ?? titleFromName(baseName(path)));
-    return { source: path, ...(content.title !== undefined ? { title: content.title } : {}), markdown: content.markdown, children };
+    const content = lazyPageContent(path, files.get(path)!, fallbackTitle ?? titleFromName(baseName(path)), () => reread(path));
+    return withBody({ source: path, ...(content.title !== undefined ? { title: content.title } : {}), children }, content);
   };
   const tree = folderTree<ImportedPage>([...files.keys()].filter(isPagePath), readme, {
     page: (path, children, folderName) => filePage(path, children, folderName === undefined ? undefined : titleFromName(folderName)),

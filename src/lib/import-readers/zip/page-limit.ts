@@ -10,7 +10,8 @@ export function firstPages(pages: ImportedPage[], max: number): ImportedPage[] {
     for (const page of list) {
       if (left <= 0) break;
       left--;
-      kept.push({ ...page, children: cut(page.children) });
+      // Copied with its properties as they are: a body read when asked for stays so (zip/pages.ts lazyPageContent).
+      kept.push(Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(page), children: { value: cut(page.children), enumerable: true, writable: true } }) as ImportedPage);
     }
     return kept;
   };

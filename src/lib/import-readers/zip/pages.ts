@@ -19,6 +19,21 @@ export function readPageContent(path: string, bytes: Uint8Array, fallbackTitle: 
   return withTitle(html.markdown, html.title?.trim() || fallbackTitle);
 }
 
+/**
+ * A markdown page's content whose body is read again from the archive each time it is asked for
+ * (`reread`): the import holds its title, not its text, until its batch is converted. An HTML
+ * page is converted once, here.
+ */
+export function lazyPageContent(path: string, bytes: Uint8Array, fallbackTitle: string, reread: () => Uint8Array): PageContent {
+  const read = readPageContent(path, bytes, fallbackTitle);
+  if (HTML_EXTENSIONS.has(extensionOf(path))) return read;
+  return Object.defineProperty({ ...(read.title !== undefined ? { title: read.title } : {}) }, 'markdown', { get: () => decodeText(reread()), enumerable: true }) as PageContent;
+}
+
+/** `page` with `content`'s body: as it is, a value or read when asked for (lazyPageContent). */
+export const withBody = <P extends object>(page: P, content: PageContent): P & { markdown: string } =>
+  Object.defineProperty(page, 'markdown', Object.getOwnPropertyDescriptor(content, 'markdown')!) as P & { markdown: string };
+
 // The reader takes a leading `#` heading as the title; a title given beside it would be ignored.
 const withTitle = (markdown: string, title: string): PageContent => (startsWithHeading(markdown) ? { markdown } : { markdown, title });
 

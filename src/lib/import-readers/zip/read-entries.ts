@@ -4,13 +4,18 @@
  * (an entry's header may lie about its size), so a zip bomb stops at the first byte over a limit.
  */
 import type { Readable } from 'node:stream';
+import { inflateRawSync } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { ImportError } from '../import-error.js';
 import type { ImportLimits } from '../tree.js';
 import { isSkipped, isSymlink, refuseSymlink, safeEntryPath } from './entry-path.js';
 
-/** A file of the archive; `bytes` only for the entries the caller wanted read. */
-export type ZipEntry = { path: string; bytes?: Uint8Array };
+/**
+ * A file of the archive; `bytes` only for the entries the caller wanted read, and `reread` to
+ * inflate them again from the archive later (the same bytes: they were read and checked once),
+ * so a caller may drop them meanwhile.
+ */
+export type ZipEntry = { path: string; bytes?: Uint8Array; reread?: () => Uint8Array };
 
 export type ReadEntriesOptions = {
   limits: Pick<ImportLimits, 'maxZipEntries' | 'maxResponseBytes' | 'maxTotalBytes'>;
@@ -30,6 +35,7 @@ const notAZip = () => new ImportError('PARSE_ERROR', 'The file is not a zip arch
 export async function readZipEntries(bytes: Uint8Array, options: ReadEntriesOptions): Promise<ZipEntry[]> {
   const { limits } = options;
   let zip: ZipFile;
+  const zipBytes = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   try {
     // decodeStrings off: yauzl would turn `\` into `/` and reject bad names with its own message.
     zip = await yauzl.fromBufferPromise(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
@@ -57,7 +63,7 @@ export async function readZipEntries(bytes: Uint8Array, options: ReadEntriesOpti
       if (isSymlink(entry.externalFileAttributes)) refuseSymlink(name);
       if (!isSkipped(path) && !seen.has(path)) {
         seen.add(path);
-        entries.push(options.wanted(path) ? { path, bytes: await inflate(zip, entry, path, limits, budget, options.signal) } : { path });
+        entries.push(options.wanted(path) ? { path, bytes: await inflate(zip, entry, path, limits, budget, options.signal), reread: rereader(zipBytes, entry) } : { path });
       }
       options.progress?.(++done, zip.entryCount);
     }
@@ -68,6 +74,19 @@ export async function readZipEntries(bytes: Uint8Array, options: ReadEntriesOpti
     zip.close();
   }
   return entries;
+}
+
+/**
+ * An entry's bytes read again from the archive, synchronously: its local header gives where its
+ * data starts; its size was checked when it was first inflated, and bounds this inflation too.
+ */
+function rereader(archive: Buffer, entry: Entry): () => Uint8Array {
+  const { relativeOffsetOfLocalHeader: offset, compressedSize, compressionMethod, uncompressedSize } = entry;
+  return () => {
+    const start = offset + 30 + archive.readUInt16LE(offset + 26) + archive.readUInt16LE(offset + 28);
+    const data = archive.subarray(start, start + compressedSize);
+    return compressionMethod === 0 ? data : inflateRawSync(data, { maxOutputLength: Math.max(uncompressedSize, 1) });
+  };
 }
 
 async function inflate(

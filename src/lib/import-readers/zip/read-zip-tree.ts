@@ -25,11 +25,11 @@ export async function readZipTree(bytes: Uint8Array, options: ReadZipOptions): P
     // Only what can become a page, a file or the configuration is inflated.
     wanted: (path) => hasPageExtension(path) || isAssetPath(path) || baseName(path) === GITBOOK_YAML,
   });
-  const { files, config } = layOut(entries);
+  const { files, config, reread } = layOut(entries);
   const summary = files.get(config.summary);
   // A SUMMARY.md that lists nothing (empty, or prose) does not hide the folders' pages.
-  const listed = summary ? await summaryTree(config.summary, decodeText(summary), files) : [];
-  const pages = listed.length > 0 ? listed : folderPages(files, config.readme);
+  const listed = summary ? await summaryTree(config.summary, decodeText(summary), files, reread) : [];
+  const pages = listed.length > 0 ? listed : folderPages(files, config.readme, reread);
   const assets: ImportedFile[] = [];
   for (const [path, content] of files) if (isAssetPath(path) && !isPagePath(path)) assets.push(importedFile(path, content));
   return { pages: firstPages(pages, options.limits.maxPages), files: assets, totalResources: countPages(pages) + assets.length };

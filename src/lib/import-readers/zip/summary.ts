@@ -8,10 +8,10 @@ import { readSummary } from '../../git-layout/summary.js';
 import type { GitPageNode } from '../../git-layout/types.js';
 import type { ImportedPage } from '../tree.js';
 import { baseName } from './archive-path.js';
-import { hasPageExtension, readPageContent, titleFromName } from './pages.js';
+import { hasPageExtension, lazyPageContent, titleFromName, withBody } from './pages.js';
 
-/** `summaryPath` and the keys of `files` are root-relative. */
-export async function summaryTree(summaryPath: string, summary: string, files: Map<string, Uint8Array>): Promise<ImportedPage[]> {
+/** `summaryPath` and the keys of `files` are root-relative; a markdown page's body is read again (`reread`) when it is written. */
+export async function summaryTree(summaryPath: string, summary: string, files: Map<string, Uint8Array>, reread: (path: string) => Uint8Array): Promise<ImportedPage[]> {
   const paths = new Map([...files.keys()].map((path) => [path, path]));
   const tree = await readSummary({ summaryPath, text: summary, files: paths, problemPath: summaryPath, isPage: hasPageExtension, plainItemGroups: false });
   let groups = 0;
@@ -23,8 +23,9 @@ export async function summaryTree(summaryPath: string, summary: string, files: M
       // The entry's text is the title; a link without text falls back to the page's own.
       const fallback = node.title ?? titleFromName(baseName(node.path));
       const bytes = files.get(node.path);
-      const content = bytes ? readPageContent(node.path, bytes, fallback) : { markdown: '', title: fallback };
-      return [{ source: node.path, title: node.title ?? content.title, markdown: content.markdown, children: pages(node.children) }];
+      const path = node.path;
+      const content = bytes ? lazyPageContent(path, bytes, fallback, () => reread(path)) : { markdown: '', title: fallback };
+      return [withBody({ source: path, title: node.title ?? content.title, children: pages(node.children) }, content)];
     });
   return pages(tree.pages);
 }
