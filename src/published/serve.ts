@@ -15,7 +15,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PublishedDeps } from './deps.js';
 import { serveFile } from './files.js';
 import { locate, locateIn } from './locate.js';
-import { pageKey } from './cache/published-cache.js';
+import { pageKey, type CachedPage, type PublishedCache } from './cache/published-cache.js';
+import { chosenEncoding } from '../http/content-encoding.js';
 import type { SiteState } from './cache/site-state.js';
 import { pageReply } from './page-reply.js';
 import { serveAsset } from './assets.js';
@@ -88,7 +89,7 @@ export async function servePublished(req: IncomingMessage, res: ServerResponse, 
   // A page this visitor was answered before, while the site's state is the same: sent again as it was.
   const key = cache && known && !searching && !visitor.preview ? pageKey(known, sitePath, segments, visitor) : undefined;
   const cached = key && cache?.page(key);
-  if (cached) return (send(req, res, { ...cached, cookies: visitor.cookies }), true);
+  if (cached) return (await sendKept(req, res, cache!, key, cached, visitor.cookies), true);
   const pageSegments = searching ? segments.slice(1) : segments;
   const located = known ? locateIn(site, known, pageSegments, visitor.claims) : await locate(deps.db, site, pageSegments, visitor.claims);
   if (!located) {
@@ -97,8 +98,19 @@ export async function servePublished(req: IncomingMessage, res: ServerResponse, 
   }
   const reply = searching ? await searchReply(deps, site, sitePath, located, visitor, url) : await pageReply(deps, site, sitePath, located, visitor, req.headers['if-none-match'], redirect);
   // A page's whole answer (not a 304's empty one, a redirect or a missing page) is remembered.
-  if (key && reply.status === 200 && reply.etag && reply.body.length) cache!.rememberPage(key, { status: 200, body: Buffer.from(reply.body), type: reply.type, etag: reply.etag, cache: reply.cache });
+  if (key && reply.status === 200 && reply.etag && reply.body.length) {
+    const page = { status: 200, body: Buffer.from(reply.body), type: reply.type, etag: reply.etag, cache: reply.cache, encoded: {} };
+    cache!.rememberPage(key, page);
+    return (await sendKept(req, res, cache!, key, page, visitor.cookies), true);
+  }
   send(req, res, { ...reply, cookies: visitor.cookies });
   return true;
+}
+
+/** A kept page, in the form the request accepts (compressed once per form, then sent as it is). */
+async function sendKept(req: IncomingMessage, res: ServerResponse, cache: PublishedCache, key: string, page: CachedPage, cookies: string[]): Promise<void> {
+  const encoding = req.method === 'GET' && page.etag !== req.headers['if-none-match'] ? chosenEncoding(req.headers['accept-encoding']) : undefined;
+  const body = encoding ? (page.encoded[encoding] ?? (await cache.encodedBody(key, page, encoding))) : page.body;
+  send(req, res, { ...page, body, encoding: encoding ?? 'identity', cookies });
 }
 
