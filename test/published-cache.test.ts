@@ -126,6 +126,11 @@ describe('the published cache', () => {
     const refused = await raw(a, `${path}/page-2`, { 'accept-encoding': 'gzip;q=0, br;q=0' });
     expect(refused.headers['content-encoding']).toBeUndefined();
     expect(refused.body.toString()).toBe(html);
+    // An answer not kept (the search page) is compressed by the app as it is sent.
+    const search = await raw(a, `${path}/~search?q=page`, { 'accept-encoding': 'gzip' });
+    expect(search.status).toBe(200);
+    expect(search.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(search.body).toString()).toContain('</html>');
   });
 
   it('shows a merge at once, on both instances', async () => {
