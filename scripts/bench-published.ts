@@ -9,7 +9,8 @@
  * scripts/bench-throughput.ts starts it), so its CPU, SQL statement count and RSS are its own;
  * autocannon runs here. Scenarios, one server at a time:
  *   warm cached   the same third-level page again and again: quire's published cache answers
- *                 (src/published/cache/), no SQL;
+ *                 (src/published/cache/), no SQL; without Accept-Encoding (identity), then with
+ *                 `gzip, br` as browsers send it (the brotli form the cache keeps);
  *   warm 304      the same page with `If-None-Match` of its ETag (a CDN's or a browser's
  *                 revalidation): 304, no body;
  *   full render   the same page, quire started with QUIRE_PUBLISHED_CACHE_MB=0 (no page kept):
@@ -17,7 +18,8 @@
  *   cold 200      a different page each request, all 200 in turn (one counter shared by every
  *                 connection), with no page kept either: what a page costs the first time;
  *   baseline      a bare node:http server answering the warm page's bytes and headers from memory
- *                 (scripts/bench-static-server.mjs): the limit of the cached answer.
+ *                 (scripts/bench-static-server.mjs), each form quire sent (identity, then brotli
+ *                 asked with `gzip, br`): the limit of the cached answer.
  * Every page is fetched once first (200, its title in the HTML, an ETag; and 304 on
  * revalidation), then the cold rotation runs for 2 s unmeasured, to warm each server up. Exits
  * non-zero when a check or a request fails (an answer other than 2xx/3xx, or one other than the
@@ -45,6 +47,7 @@ import { createLoaders } from '../src/domain/loaders/index.js';
 import { createSite, setPublished } from '../src/domain/publishing/sites/sites.js';
 import { createSpace } from '../src/domain/content/spaces/create.js';
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { startBenchServer, type Stats, type Target } from './bench-target.js';
 
@@ -236,16 +239,30 @@ async function startQuire(url: string, cacheMb?: string): Promise<Target> {
   }
 }
 
-/** The warm page's bytes and the headers quire sends with them (those a static server would send too). */
-async function pageAsSent(base: string, path: string): Promise<{ body: Buffer; headers: Record<string, string> }> {
-  const response = await fetch(base + path);
-  const body = Buffer.from(await response.arrayBuffer());
-  const headers: Record<string, string> = {};
-  for (const name of ['content-type', 'cache-control', 'etag', 'content-security-policy', 'x-content-type-options']) {
-    const value = response.headers.get(name);
-    if (value) headers[name] = value;
-  }
-  return { body, headers };
+/** What browsers send: quire answers its brotli form, kept with the page (src/published/cache/). */
+const BROWSER_ENCODINGS = { 'accept-encoding': 'gzip, br' };
+
+/**
+ * The warm page's bytes as sent (not decoded: `headers` may ask for a compressed form) and the
+ * headers quire sends with them (those a static server would send too).
+ */
+function pageAsSent(base: string, path: string, headers: Record<string, string> = {}): Promise<{ body: Buffer; headers: Record<string, string> }> {
+  return new Promise((resolve, reject) => {
+    request(base + path, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const sent: Record<string, string> = {};
+        for (const name of ['content-type', 'content-encoding', 'vary', 'cache-control', 'etag', 'content-security-policy', 'x-content-type-options']) {
+          const value = response.headers[name];
+          if (typeof value === 'string') sent[name] = value;
+        }
+        resolve({ body: Buffer.concat(chunks), headers: sent });
+      });
+    })
+      .on('error', reject)
+      .end();
+  });
 }
 
 const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres({ dataDir: path.resolve('.quire/bench') });
@@ -288,27 +305,33 @@ try {
   console.log(row('scenario (CPU, SQL and RSS: server process)', COLUMNS));
   const results: boolean[] = [];
   const cached = await startQuire(url);
-  let sent: { body: Buffer; headers: Record<string, string> };
+  const sent: { body: Buffer; headers: Record<string, string> }[] = [];
   try {
     results.push(
       await run(cached, (etag) => [
         { name: `warm cached  ${warm.path}`, status: 200, requests: [{ method: 'GET', path: one }] },
+        { name: `warm cached  the same, accept-encoding: gzip, br`, status: 200, requests: [{ method: 'GET', path: one, headers: BROWSER_ENCODINGS }] },
         { name: `warm 304     ${warm.path}, If-None-Match`, status: 304, requests: [{ method: 'GET', path: one, headers: { 'if-none-match': etag } }] },
       ]),
     );
-    sent = await pageAsSent(cached.base, one);
+    sent.push(await pageAsSent(cached.base, one), await pageAsSent(cached.base, one, BROWSER_ENCODINGS));
   } finally {
     await cached.stop();
   }
-  const baseline = await startBaseline(sent);
-  try {
-    const checked = await pageAsSent(baseline.base, one);
-    if (!checked.body.equals(sent.body)) throw new Error('the baseline does not answer the same bytes');
-    const { line, failed } = await measure(baseline, { name: `baseline     the same bytes, bare node:http`, status: 200, requests: [{ method: 'GET', path: one }] });
-    results.push(!failed);
-    console.log(line);
-  } finally {
-    await baseline.stop();
+  // The baseline answers each form quire sent, the same bytes and headers, from memory.
+  for (const [n, page] of sent.entries()) {
+    const headers = n ? BROWSER_ENCODINGS : {};
+    const baseline = await startBaseline(page);
+    try {
+      const checked = await pageAsSent(baseline.base, one, headers);
+      if (!checked.body.equals(page.body)) throw new Error('the baseline does not answer the same bytes');
+      const form = page.headers['content-encoding'] ? `${page.headers['content-encoding']}, ${page.body.length} B` : `identity, ${page.body.length} B`;
+      const { line, failed } = await measure(baseline, { name: `baseline     the same bytes (${form}), bare node:http`, status: 200, requests: [{ method: 'GET', path: one, headers }] });
+      results.push(!failed);
+      console.log(line);
+    } finally {
+      await baseline.stop();
+    }
   }
   const uncached = await startQuire(url, '0');
   try {

@@ -152,6 +152,10 @@ export function buildApp({
     res: ServerResponse,
     next: () => void,
   ) => void;
+  /** Compresses the answer about to be written, when the client accepts it (only those pay for the wrapper). */
+  const compressible = (req: IncomingMessage, res: ServerResponse) => {
+    if (req.headers['accept-encoding']) compress(req, res, () => {});
+  };
   const limiter = createRateLimiter({ points: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds, syncMs: config.rateLimitSyncMs, redisUrl: config.redisUrl, pool: poolOf(db) });
   const rateLimitKeyOf = createRateLimitKeys(authenticate, config.trustProxy);
 
@@ -181,6 +185,7 @@ export function buildApp({
     if (pathname === '/healthz') return health.liveness(res);
     if (pathname === '/readyz') return health.readiness(res);
     if (pathname === '/metrics') {
+      compressible(req, res);
       res.writeHead(200, { 'content-type': metrics.registry.contentType });
       return void res.end(await metrics.registry.metrics());
     }
@@ -196,7 +201,9 @@ export function buildApp({
     }
     // Published sites: labelled by the kind of answer, before it is sent when the path says so.
     if (pathname.startsWith(`${PUBLISHED_PREFIX}/`)) info.route = siteRouteTemplate(req.method ?? 'GET', pathname, 'prefix');
-    if (await servePublished(req, res, { db, config, logger, accessOf, cache: publishedCache })) return void (info.route ??= siteRouteTemplate(req.method ?? 'GET', pathname, 'hostname'));
+    // A published page kept compressed is sent as it is: the site compresses its other answers.
+    if (await servePublished(req, res, { db, config, logger, accessOf, cache: publishedCache, compress: compressible })) return void (info.route ??= siteRouteTemplate(req.method ?? 'GET', pathname, 'hostname'));
+    compressible(req, res);
     const prefixed = PREFIX_ROUTES.find(([prefix]) => pathname.startsWith(prefix));
     if (prefixed) info.route = `${req.method} ${prefixed.join('')}`;
     if (pathname.startsWith(PDF_DOWNLOAD_PATH)) return serveExport(req, res, { db, config, accessOf, logger });
@@ -245,9 +252,7 @@ export function buildApp({
     // What the request writes records its client and user agent (the audit log): the pages of
     // invitations and SSO sign-in are quire's own UI, the rest its API.
     requestOrigin.run(originOf(req), () => {
-      // Only clients that accept a compressed answer pay for the compression wrapper.
-      if (req.headers['accept-encoding']) compress(req, res, () => respond(req, res, info));
-      else respond(req, res, info);
+      respond(req, res, info);
     });
   }
 

@@ -6,6 +6,8 @@
  * instance on the same database. Pages are bounded by bytes; a cold page's statements do not grow
  * with the size of the space.
  */
+import { request, type IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { http, sdk } from './helpers/clients.js';
 import { createOrg } from './helpers/factories.js';
@@ -65,6 +67,19 @@ async function warmOnBoth(path: string) {
   }
 }
 
+/** The answer as sent (no decoding): status, headers and bytes. */
+function raw(server: TestServer, path: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    request(`${server.url}${path}`, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
 /** `check` holds on the writing instance at once, and on the other once the notification arrived. */
 async function seenOnBoth(check: (server: TestServer) => Promise<void>) {
   await check(a);
@@ -84,6 +99,38 @@ describe('the published cache', () => {
     const before = a.queries.length;
     expect((await fetch(`${a.url}${path}/page-2`, { headers: { 'if-none-match': etag } })).status).toBe(304);
     expect(a.queries.length).toBe(before);
+  });
+
+  it('answers a kept page compressed when the request accepts it (made once, kept), identity otherwise, with Vary', async () => {
+    const { path } = await publishedSite();
+    const plain = await raw(a, `${path}/page-2`, {});
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+    const html = plain.body.toString();
+    expect(html).toContain('The first text of page 2.');
+    for (const [accept, encoding, decode] of [['gzip, deflate', 'gzip', gunzipSync], ['gzip, deflate, br, zstd', 'br', brotliDecompressSync]] as const) {
+      const before = a.queries.length;
+      for (let n = 0; n < 2; n++) {
+        const answer = await raw(a, `${path}/page-2`, { 'accept-encoding': accept });
+        expect(answer.status).toBe(200);
+        expect(answer.headers['content-encoding']).toBe(encoding);
+        expect(answer.headers.vary).toMatch(/accept-encoding/i);
+        expect(answer.headers.etag).toBe(plain.headers.etag);
+        expect(answer.body.length).toBeLessThan(plain.body.length);
+        expect(decode(answer.body).toString()).toBe(html);
+      }
+      expect(a.queries.length).toBe(before);
+    }
+    // Refused with q=0: identity.
+    const refused = await raw(a, `${path}/page-2`, { 'accept-encoding': 'gzip;q=0, br;q=0' });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(refused.body.toString()).toBe(html);
+    // An answer not kept (the search page) is compressed by the app as it is sent.
+    const search = await raw(a, `${path}/~search?q=page`, { 'accept-encoding': 'gzip' });
+    expect(search.status).toBe(200);
+    expect(search.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(search.body).toString()).toContain('</html>');
   });
 
   it('shows a merge at once, on both instances', async () => {
@@ -163,7 +210,7 @@ describe('the published cache', () => {
     const cache = createPublishedCache(a.db, { maxPageBytes: 10_000 });
     try {
       await expect.poll(() => cache.serving, { timeout: 5000 }).toBe(true);
-      const page = (n: number) => ({ status: 200, body: Buffer.alloc(3000, n), type: 'text/html; charset=utf-8', etag: `"${n}"`, cache: 'private, no-cache' });
+      const page = (n: number) => ({ status: 200, body: Buffer.alloc(3000, n), type: 'text/html; charset=utf-8', etag: `"${n}"`, cache: 'private, no-cache', encoded: {} });
       for (let n = 1; n <= 5; n++) cache.rememberPage(`page ${n}`, page(n));
       expect(cache.size.pageBytes).toBeLessThanOrEqual(10_000);
       expect(cache.size.pages).toBe(3);

@@ -17,6 +17,7 @@
  * one subscriber gets, whose addresses a client may rotate through at will).
  */
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import ipaddr from 'ipaddr.js';
 
@@ -78,11 +79,18 @@ function networkOf(address: Address | undefined): string {
 }
 
 const resolved = new WeakMap<IncomingMessage, Client>();
+/**
+ * The answer for a connection whose peer is no trusted proxy: its headers play no part then, so
+ * it holds for every request of the connection (keep-alive), and the peer is parsed once.
+ */
+const direct = new WeakMap<Socket, { trustSetting: string; client: Client }>();
 
-/** The client of a request, under the QUIRE_TRUST_PROXY `setting` (computed once per request). */
+/** The client of a request, under the QUIRE_TRUST_PROXY `setting` (computed once per request, or per connection). */
 export function clientOf(req: IncomingMessage, trustSetting: string): Client {
   const known = resolved.get(req);
   if (known) return known;
+  const connection = direct.get(req.socket);
+  if (connection?.trustSetting === trustSetting) return connection.client;
   const trust = trustOf(trustSetting);
   const peer = parse(req.socket.remoteAddress);
   let client = peer;
@@ -98,6 +106,7 @@ export function clientOf(req: IncomingMessage, trustSetting: string): Client {
     if (proto) https = proto === 'https';
   }
   const answer = { address: client?.toString() ?? 'unknown', network: networkOf(client), https };
-  resolved.set(req, answer);
+  if (client === peer && !(trust && peer && trust(peer, 0)) && req.socket) direct.set(req.socket, { trustSetting, client: answer });
+  else resolved.set(req, answer);
   return answer;
 }

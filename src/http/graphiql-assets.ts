@@ -14,15 +14,12 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { chosenEncoding, compress, type Encoding } from './content-encoding.js';
 import { sendError } from './error-reply.js';
 
 /** Where the assets are served: `/graphiql/{name}.{hash}.{ext}`. */
 export const GRAPHIQL_ASSET_PATH = '/graphiql/';
-
-type Encoding = 'br' | 'gzip';
 
 type Asset = {
   path: string;
@@ -32,15 +29,6 @@ type Asset = {
   /** The compressed forms, made on first demand (a brotli pass over the script takes about a second). */
   encoded: Partial<Record<Encoding, Promise<Buffer>>>;
 };
-
-const brotli = promisify(brotliCompress);
-const gzipped = promisify(gzip);
-
-function compress(bytes: Buffer, encoding: Encoding): Promise<Buffer> {
-  if (encoding === 'gzip') return gzipped(bytes, { level: 9 });
-  // Quality 9: within 10% of the smallest (11) at a twelfth of its time.
-  return brotli(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
-}
 
 function asset(name: string, ext: string, type: string, bytes: Buffer): Asset {
   const hash = createHash('sha256').update(bytes).digest('base64url').slice(0, 16);
@@ -109,20 +97,6 @@ function load() {
 
 /** The assets the page links to, by role (read on first demand). */
 export const graphiqlAssets = async (): Promise<GraphiQLAssets> => (await load()).assets;
-
-/** The encoding to answer with: brotli before gzip, neither when refused with `;q=0`. */
-function chosenEncoding(acceptEncoding: string | undefined): Encoding | undefined {
-  const accepted = new Set(
-    (acceptEncoding ?? '')
-      .split(',')
-      .map((part) => part.trim().split(';'))
-      .filter(([, ...params]) => !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p)))
-      .map(([name]) => name.trim().toLowerCase()),
-  );
-  if (accepted.has('br')) return 'br';
-  if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
-  return undefined;
-}
 
 /** Whether an `If-None-Match` names this asset's bytes (in any encoding: they are the same content). */
 function isFresh(ifNoneMatch: string | undefined, asset: Asset): boolean {

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Site } from '../generated/prisma/client.js';
+import type { Encoding } from '../http/content-encoding.js';
 import { renderMessagePage, SCRIPT_HASHES, SITE_CSS_ASSET, type MessagePageView } from './render/index.js';
 
 /** Bumped when the HTML changes shape, so cached answers of an older quire are not reused. */
@@ -10,12 +11,20 @@ export const RENDER_VERSION = '2';
 /** Pages run their own inline scripts only, named by their hashes: no injected script runs, even were one to slip into the HTML. */
 const PAGE_CSP = `default-src 'self'; img-src * data:; font-src 'self' http: https:; style-src 'self' 'unsafe-inline'; script-src 'self' ${SCRIPT_HASHES.join(' ')}; frame-ancestors 'self'`;
 
-export type Reply = { status: number; body: string | Buffer; type: string; etag?: string; cache: string; cookies?: string[]; location?: string };
+/**
+ * `encoding`: the body's content coding, for an answer chosen by the request's Accept-Encoding
+ * (then `Vary: Accept-Encoding`, `identity` included); the app's compression leaves such a body as it is.
+ */
+export type Reply = { status: number; body: string | Buffer; type: string; etag?: string; cache: string; cookies?: string[]; location?: string; encoding?: Encoding | 'identity' };
 
 export function send(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
   const headers: Record<string, string | string[]> = { 'content-type': reply.type, 'cache-control': reply.cache, 'x-content-type-options': 'nosniff' };
   if (reply.etag) headers.etag = reply.etag;
   if (reply.location) headers.location = reply.location;
+  if (reply.encoding) {
+    res.appendHeader('vary', 'Accept-Encoding'); // beside CORS's `Origin`
+    if (reply.encoding !== 'identity') headers['content-encoding'] = reply.encoding;
+  }
   if (reply.cookies?.length) headers['set-cookie'] = reply.cookies;
   if (reply.type.startsWith('text/html')) headers['content-security-policy'] = PAGE_CSP;
   if (reply.etag && reply.status === 200 && req.headers['if-none-match'] === reply.etag) {

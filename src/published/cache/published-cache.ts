@@ -19,20 +19,26 @@ import { poolOf, type Db } from '../../db/client.js';
 import { listenToOutbox, type OutboxListener } from '../../events/outbox-listener.js';
 import { createOutageLog } from '../../events/outage-log.js';
 import { silentLogger, type Logger } from '../../observability/logger.js';
+import { compress, type Encoding } from '../../http/content-encoding.js';
 import { loadSiteState, type SiteState } from './site-state.js';
 
 export const PUBLISHED_CHANNEL = 'quire_published';
 /** Notifications that are marks of caughtUp() start with this (site IDs never do). */
 const MARK = '~';
 
-/** A page as sent: its bytes once encoded, and the headers it is sent with. */
-export type CachedPage = { status: number; body: Buffer; type: string; etag?: string; cache: string };
+/**
+ * A page as sent: its bytes once encoded, and the headers it is sent with; `encoded`, its
+ * compressed forms, each made on the first request that accepts it and kept with the page.
+ */
+export type CachedPage = { status: number; body: Buffer; type: string; etag?: string; cache: string; encoded: Partial<Record<Encoding, Buffer>> };
 
 export type PublishedCache = {
   /** The site's current state (null: no such site), from memory while the cache serves. */
   state(siteId: string): Promise<SiteState | null>;
   page(key: string): CachedPage | undefined;
   rememberPage(key: string, page: CachedPage): void;
+  /** The page's body compressed as `encoding`: kept with the page (and counted in its weight) once made. */
+  encodedBody(key: string, page: CachedPage, encoding: Encoding): Promise<Buffer>;
   /**
    * Resolves once this instance has heard every notification committed before the call: a
    * mutation waits for it before answering (http/read-your-writes.ts), so that whoever made a
@@ -68,7 +74,10 @@ export const pageKey = (state: SiteState, sitePath: string, segments: readonly s
 export function createPublishedCache(db: Db, opts: PublishedCacheOptions): PublishedCache {
   const logger = opts.logger ?? silentLogger();
   const states = new LRUCache<string, SiteState>({ max: opts.maxSites ?? 10_000 });
-  const pages = opts.maxPageBytes > 0 ? new LRUCache<string, CachedPage>({ maxSize: opts.maxPageBytes, sizeCalculation: (p, key) => p.body.length + key.length + 200 }) : undefined;
+  const weightOf = (p: CachedPage, key: string) => p.body.length + (p.encoded.gzip?.length ?? 0) + (p.encoded.br?.length ?? 0) + key.length + 200;
+  const pages = opts.maxPageBytes > 0 ? new LRUCache<string, CachedPage>({ maxSize: opts.maxPageBytes, sizeCalculation: weightOf }) : undefined;
+  // Compressions in flight, shared by the requests that wait for the same form of the same page.
+  const encoding = new WeakMap<CachedPage, Partial<Record<Encoding, Promise<Buffer>>>>();
   // Loads in flight, shared by the requests that wait for the same site.
   const loading = new Map<string, Promise<SiteState | null>>();
   let serving = false;
@@ -144,6 +153,18 @@ export function createPublishedCache(db: Db, opts: PublishedCacheOptions): Publi
     page: (key) => (serving ? pages?.get(key) : undefined),
     rememberPage(key, page) {
       if (serving) pages?.set(key, page);
+    },
+    encodedBody(key, page, as) {
+      const made = page.encoded[as];
+      if (made) return Promise.resolve(made);
+      const pending = encoding.get(page) ?? {};
+      encoding.set(page, pending);
+      return (pending[as] ??= compress(page.body, as).then((body) => {
+        page.encoded[as] = body;
+        // Weighed again with its new form, if it is still kept.
+        if (pages?.peek(key) === page) pages.set(key, page);
+        return body;
+      }).finally(() => delete pending[as]));
     },
     invalidate,
     get serving() {
