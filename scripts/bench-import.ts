@@ -10,7 +10,9 @@
  * SQL statements of the job (the runner's own Prisma client, as bench-git-sync.ts counts them),
  * the rows written (ContentEntry, Document, DocumentLink) and the job's highest progress seen
  * before it ended. Figures, no assertions. Usage:
- *   npx tsx scripts/bench-import.ts [--pages 1000,10000] [--images 100]
+ *   npx tsx scripts/bench-import.ts [--pages 1000,10000] [--images 100] [--cpu-prof DIR]
+ * (`--cpu-prof DIR`: the server process writes a V8 CPU profile into DIR when it stops;
+ * `--heap-snapshot DIR`: a heap snapshot of it into DIR once every body is stored, as the tree is written.)
  * Several sizes run one after the other in one run, each in a server process of its own started
  * for it (the same rest), so their rows compare. The database is `quire_bench_import` (or QUIRE_BENCH_DB),
  * dropped and made again.
@@ -75,7 +77,7 @@ type Row = {
   state: string;
 };
 
-async function measureImport(server: Server, client: pg.Client, token: string, organizationId: string, pages: number, zipUrl: string, zipBytes: number): Promise<Row> {
+async function measureImport(server: Server, client: pg.Client, token: string, organizationId: string, pages: number, zipUrl: string, zipBytes: number, snapshot = false): Promise<Row> {
   const space = await api(server, token, 'POST', `/orgs/${organizationId}/spaces`, { title: `Import ${pages}` });
   const cr = await api(server, token, 'POST', `/spaces/${space.id}/change-requests`, { subject: 'Import' });
   const before = await rowCounts(client);
@@ -101,6 +103,9 @@ async function measureImport(server: Server, client: pg.Client, token: string, o
     [job] = (await client.query(`SELECT "state", "progressDone", "progressTotal", "message", "errorCode" AS "error" FROM "Job" WHERE "id" = $1`, [jobId])).rows;
     if (!['queued', 'running'].includes(job!.state)) break;
     if (job!.message === 'Writing the pages' && job!.progressDone >= progress.done) progress = { done: job!.progressDone, total: job!.progressTotal };
+    // The bodies stored (groups have none: the count stops just short of the total): what the import
+    // holds at the end of its write phase (taking the snapshot pauses the import).
+    if (snapshot && progress.total && progress.done >= progress.total * 0.99) snapshot = !process.kill(server.pid, 'SIGUSR2');
     await new Promise((r) => setTimeout(r, 50));
   }
   const ms = performance.now() - start;
@@ -128,7 +133,7 @@ const mb = (bytes: number | null) => (bytes === null ? 'n/a' : `${Math.round(byt
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { pages: { type: 'string', default: '1000,10000' }, images: { type: 'string', default: '100' } } });
+  const { values } = parseArgs({ options: { pages: { type: 'string', default: '1000,10000' }, images: { type: 'string', default: '100' }, 'cpu-prof': { type: 'string' }, 'heap-snapshot': { type: 'string' } } });
   const sizes = values.pages.split(',').map(Number);
   const images = Number(values.images);
   if (sizes.some((n) => !Number.isInteger(n) || n < 2)) throw new Error(`--pages: integers ≥ 2, comma-separated (got ${values.pages})`);
@@ -145,14 +150,14 @@ async function main(): Promise<void> {
   try {
     for (const pages of sizes) {
       // A server process of its own per size: each starts from the same rest.
-      const server = await startServer(databaseUrl, dataDir, undefined);
+      const server = await startServer(databaseUrl, dataDir, values['cpu-prof'], values['heap-snapshot']);
       try {
         const setupDb = createPrismaClient(databaseUrl, { poolMax: 1 });
         const { organization, token } = await createOrganizationWithOwner(setupDb, { title: 'Bench import', ownerEmail: `owner-${pages}@bench-import.test`, ownerName: 'Docs Owner' });
         await setupDb.$disconnect();
         console.log(`server process ${server.pid} (application and job runner, TypeScript sources through tsx): RSS ${mb(await currentRss(server.pid))} at rest; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
         const bytes = archives.get(`/docs-${pages}.zip`)!;
-        const row = await measureImport(server, client, token, organization.id, pages, `${site.url}/docs-${pages}.zip`, bytes.length);
+        const row = await measureImport(server, client, token, organization.id, pages, `${site.url}/docs-${pages}.zip`, bytes.length, values['heap-snapshot'] !== undefined);
         rows.push(row);
         console.log(`${pages} pages (+${images} images, zip ${mb(row.zipBytes)}): ${row.state}, wall ${seconds(row.ms)}, peak RSS ${mb(row.peakRss)} (before ${mb(row.rssBefore)}; main thread's heap in use at most ${mb(row.heapUsedMax)}), ${row.statements} SQL statements (${row.progressStatements} of them progress and heartbeat), written ${JSON.stringify(row.written)}, progress seen while writing ${row.progressSeen}`);
       } finally {

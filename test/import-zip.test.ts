@@ -353,6 +353,24 @@ describe('zip import: refusals', () => {
     expect(performance.now() - started).toBeLessThan(1000);
   });
 
+  it('refuses a small entry whose header lies about its size, either way, without inflating past the claim', async () => {
+    // Entries small enough (as claimed and compressed) to be inflated in one call (read-entries.ts inflateAt), not streamed.
+    const claiming = async (name: string, content: Buffer, claim: (size: number) => number) => {
+      const bytes = await zip({ [name]: content, 'page.md': '# Page\n\nText.\n' });
+      expect(bytes.length).toBeLessThan(64 * 1024);
+      // The first central header is `name`'s.
+      const central = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+      expect((await read(bytes)).pages.map((p) => p.source)).toContain('page.md');
+      bytes.writeUInt32LE(claim(bytes.readUInt32LE(central + 24)), central + 24);
+      return bytes;
+    };
+    for (const lying of [await claiming('bomb.md', Buffer.alloc(8 * 1024 * 1024), () => 1000), await claiming('short.md', Buffer.alloc(100 * 1024, 'a'), (size) => size + 1)]) {
+      const error = await failure(read(lying));
+      expect(error.code).toBe('PARSE_ERROR');
+      expect(error.message).toMatch(/"(bomb|short)\.md"/);
+    }
+  });
+
   it('counts the inflated bytes of the whole archive, and does not read entries it does not use', async () => {
     const text = (c: string) => Buffer.alloc(400 * 1024, c);
     const error = await failure(read(await zip({ 'a.md': text('a'), 'b.md': text('b'), 'c.md': text('c') }), { maxResponseBytes: 500 * 1024, maxTotalBytes: 1024 * 1024 }));

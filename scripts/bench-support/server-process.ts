@@ -116,8 +116,15 @@ export function nextMessage<T extends ServerMessage['type']>(child: ChildProcess
   });
 }
 
-export async function startServer(databaseUrl: string, dataDir: string, profileDir: string | undefined): Promise<Server> {
-  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+/**
+ * `profileDir`: a V8 CPU profile of the main thread written there when the process stops;
+ * `snapshotDir`: a heap snapshot written there whenever the process gets SIGUSR2.
+ */
+export async function startServer(databaseUrl: string, dataDir: string, profileDir: string | undefined, snapshotDir?: string): Promise<Server> {
+  const profile = [
+    ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+    ...(snapshotDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshotDir}`] : []),
+  ];
   // The same loader as this process (tsx): the server runs the TypeScript sources.
   const child = spawn(process.execPath, ['--expose-gc', ...profile, ...process.execArgv, fileURLToPath(import.meta.url)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -15,7 +15,7 @@ import { isPagePath, lazyPageContent, titleFromName, withBody } from './pages.js
  */
 export function folderPages(files: Map<string, Uint8Array>, readme: string, reread: (path: string) => Uint8Array): ImportedPage[] {
   const filePage = (path: string, children: ImportedPage[], fallbackTitle?: string): ImportedPage => {
-    const content = lazyPageContent(path, files.get(path)!, fallbackTitle ?? titleFromName(baseName(path)), () => reread(path));
+    const content = lazyPageContent(path, files.get(path)!, fallbackTitle ?? titleFromName(baseName(path)), reread);
     return withBody({ source: path, ...(content.title !== undefined ? { title: content.title } : {}), children }, content);
   };
   const tree = folderTree<ImportedPage>([...files.keys()].filter(isPagePath), readme, {

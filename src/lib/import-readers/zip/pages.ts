@@ -21,14 +21,19 @@ export function readPageContent(path: string, bytes: Uint8Array, fallbackTitle: 
 
 /**
  * A markdown page's content whose body is read again from the archive each time it is asked for
- * (`reread`): the import holds its title, not its text, until its batch is converted. An HTML
- * page is converted once, here.
+ * (`reread(path)`): the import holds its title, not its text, until its batch is converted. An
+ * HTML page is converted once, here. The getter is made here, not by the caller, so that it
+ * keeps only `path` and `reread` alive (a closure keeps its whole scope: a caller's would hold
+ * the map of every page's bytes).
  */
-export function lazyPageContent(path: string, bytes: Uint8Array, fallbackTitle: string, reread: () => Uint8Array): PageContent {
+export function lazyPageContent(path: string, bytes: Uint8Array, fallbackTitle: string, reread: (path: string) => Uint8Array): PageContent {
   const read = readPageContent(path, bytes, fallbackTitle);
   if (HTML_EXTENSIONS.has(extensionOf(path))) return read;
-  return Object.defineProperty({ ...(read.title !== undefined ? { title: read.title } : {}) }, 'markdown', { get: () => decodeText(reread()), enumerable: true }) as PageContent;
+  return bodyReadAgain(read.title, path, reread);
 }
+
+const bodyReadAgain = (title: string | undefined, path: string, reread: (path: string) => Uint8Array): PageContent =>
+  Object.defineProperty(title !== undefined ? { title } : {}, 'markdown', { get: () => decodeText(reread(path)), enumerable: true }) as PageContent;
 
 /** `page` with `content`'s body: as it is, a value or read when asked for (lazyPageContent). */
 export const withBody = <P extends object>(page: P, content: PageContent): P & { markdown: string } =>

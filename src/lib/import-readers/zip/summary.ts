@@ -24,7 +24,7 @@ export async function summaryTree(summaryPath: string, summary: string, files: M
       const fallback = node.title ?? titleFromName(baseName(node.path));
       const bytes = files.get(node.path);
       const path = node.path;
-      const content = bytes ? lazyPageContent(path, bytes, fallback, () => reread(path)) : { markdown: '', title: fallback };
+      const content = bytes ? lazyPageContent(path, bytes, fallback, reread) : { markdown: '', title: fallback };
       return [withBody({ source: path, title: node.title ?? content.title, children: pages(node.children) }, content)];
     });
   return pages(tree.pages);
