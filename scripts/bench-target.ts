@@ -27,6 +27,13 @@ function nextMessage<T extends ServerMessage['type']>(child: ChildProcess, type:
   });
 }
 
+/**
+ * V8's heap sizing as `npm start` and the container image run quire (package.json, Dockerfile):
+ * the benchmarks measure the server users run. QUIRE_BENCH_NODE_ARGS may override them (a later
+ * flag wins), e.g. "--max-semi-space-size=64 --heap-growing-percent=300" for Node's defaults.
+ */
+const SERVE_HEAP_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=100'];
+
 /** `kind`: quire (the application) or baseline (see bench-server.mjs); `node`: another Node binary. */
 export async function startBenchServer(kind: 'quire' | 'baseline', databaseUrl: string, node = process.execPath): Promise<Target> {
   const script = fileURLToPath(new URL('./bench-server.mjs', import.meta.url));
@@ -34,7 +41,8 @@ export async function startBenchServer(kind: 'quire' | 'baseline', databaseUrl: 
   // Extra Node flags for the server, e.g. QUIRE_BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"
   // (flags NODE_OPTIONS does not allow); the profile is written when the server exits.
   const extra = process.env.QUIRE_BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
-  const child = spawn(node, [...extra, ...loader, script, kind], {
+  const heap = kind === 'quire' ? SERVE_HEAP_FLAGS : [];
+  const child = spawn(node, [...heap, ...extra, ...loader, script, kind], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     // As `quire serve` runs (NODE_ENV defaults to production there).
     env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: process.env.NODE_ENV ?? 'production' },
