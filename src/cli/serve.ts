@@ -9,7 +9,7 @@ import type { Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { createEventBus } from '../events/bus.js';
 import { checkListen } from '../http/listen.js';
-import { startWorker } from '../jobs/worker.js';
+import type { startWorker as StartWorker } from '../jobs/worker.js';
 import { createLogger } from '../observability/logger.js';
 import { startupSummary } from '../observability/startup-summary.js';
 
@@ -24,7 +24,10 @@ export async function serve(config: Config): Promise<void> {
   // One event bus for the server and its job runner: job progress reaches this process's
   // subscribers directly, and other instances' through Redis when REDIS_URL is set.
   const events = createEventBus({ redisUrl: config.redisUrl, logger });
-  const worker = config.runWorker ? await startWorker(database.url, { db: database.db, events, logger, config }) : undefined;
+  // Imported only to run: the job handlers bring their readers (mammoth, isomorphic-git, the
+  // OpenAPI parser...), which a server without its runner (QUIRE_RUN_WORKER=false) need not hold.
+  const startWorker: typeof StartWorker | undefined = config.runWorker ? (await import('../jobs/worker.js')).startWorker : undefined;
+  const worker = startWorker ? await startWorker(database.url, { db: database.db, events, logger, config }) : undefined;
   if (worker) say('job runner started');
   // The runner's promise rejects when its database goes away under it (Ctrl-C reaches an embedded
   // PostgreSQL in the same process group): reported, never an unhandled rejection.

@@ -8,12 +8,12 @@ import type { JobKind } from '../generated/prisma/client.js';
 import type { Db } from '../db/client.js';
 import type { JobRow } from '../domain/work/jobs/rows.js';
 import type { Logger } from '../observability/logger.js';
+import { openAPIProcessGivenUp } from './handlers/openapi.js';
 
 export type GivenUp = (db: Db, job: JobRow) => Promise<void>;
 
 const GIVEN_UP: Partial<Record<JobKind, GivenUp>> = {
-  // The handler's module brings the OpenAPI parser: imported when a job of its kind fails, not at start.
-  openapi_process: async (db, job) => (await import('./handlers/openapi.js')).openAPIProcessGivenUp(db, job),
+  openapi_process: openAPIProcessGivenUp,
 };
 
 /** Runs the kind's clean-up for a job that failed for good; a failure of it is logged, never thrown. */

@@ -11,7 +11,10 @@ import { createMailer } from '../domain/people/mail/index.js';
 import { schedulePurges } from '../domain/content/spaces/trash.js';
 import { MENTION_MAIL_TASK } from '../domain/comments/mentions.js';
 import { checkPendingClaims } from '../domain/publishing/hostnames/custom-hostnames.js';
+import { runGitSync } from './handlers/git-sync.js';
+import { runImport } from './handlers/import.js';
 import { sendMentionMail } from './handlers/mention-mail.js';
+import { runOpenAPIProcess } from './handlers/openapi.js';
 import { runSpaceDuplicate, runSpacePurge } from './handlers/space-jobs.js';
 import { runJob, type JobHandler, type JobServices } from './runner.js';
 import { FILE_GC_TASK, fileGcTask, scheduleFileGc } from './file-gc.js';
@@ -19,23 +22,11 @@ import { createQueuePool } from './queue-pool.js';
 import { recoverLostJobs } from './sweeper.js';
 import { startWebhookRunner } from './webhooks/runner.js';
 
-/**
- * A handler imported by its first job: imports, git sync and OpenAPI bring their readers (mammoth,
- * parse5, the zip and CSV readers, isomorphic-git, the OpenAPI parser), which a server that runs
- * none of them need not hold (docs/performance.md, Memory).
- */
-const loadedByFirstJob =
-  (load: () => Promise<JobHandler>): JobHandler =>
-  async (context) =>
-    (await load())(context);
-
-const runGitSync = loadedByFirstJob(async () => (await import('./handlers/git-sync.js')).runGitSync);
-
 export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
-  import: loadedByFirstJob(async () => (await import('./handlers/import.js')).runImport),
+  import: runImport,
   space_duplicate: runSpaceDuplicate,
   space_purge: runSpacePurge,
-  openapi_process: loadedByFirstJob(async () => (await import('./handlers/openapi.js')).runOpenAPIProcess),
+  openapi_process: runOpenAPIProcess,
   git_import: runGitSync,
   git_export: runGitSync,
 };

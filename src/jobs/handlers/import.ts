@@ -38,7 +38,10 @@ function importSignal(jobSignal: AbortSignal, limits: ImportLimits): { signal: A
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new ImportError('FETCH_TIMEOUT', `The import took longer than ${limits.totalTimeMs / 1000} s`)), limits.totalTimeMs);
   const follow = () => controller.abort(jobSignal.reason);
-  jobSignal.addEventListener('abort', follow, { once: true });
+  // A run stopped before the import began (its budget, a cancellation) must not start it: an
+  // 'abort' listener added after the fact is never called.
+  if (jobSignal.aborted) follow();
+  else jobSignal.addEventListener('abort', follow, { once: true });
   return {
     signal: controller.signal,
     done: () => {
