@@ -99,7 +99,7 @@ describe('installed as a command', () => {
 
   it('runs as `npx quire` from the checkout', async () => {
     const npx = await exec('npx', ['--no-install', 'quire', '--version'], { timeout: 120_000 });
-    expect(npx).toMatchObject({ code: 0, stdout: `${version}\n` });
+    expect(npx, npx.stderr).toMatchObject({ code: 0, stdout: `${version}\n` });
   }, 150_000);
 
   it('runs as `quire` after `npm install -g .`, from any directory', async () => {
