@@ -50,6 +50,7 @@ import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { startBenchServer, type Stats, type Target } from './bench-target.js';
+import { stopChild } from './bench-support/stop-child.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' }, connections: { type: 'string', default: '20' } } });
 const seconds = Number(values.seconds);
@@ -218,11 +219,7 @@ async function startBaseline(page: { body: Buffer; headers: Record<string, strin
       child.send('stats');
       return reply;
     },
-    stop: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.disconnect();
-      await exited;
-    },
+    stop: () => stopChild(child),
   };
 }
 

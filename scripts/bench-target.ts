@@ -7,6 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { stopChild } from './bench-support/stop-child.js';
 
 /** Cumulative figures of the server process (see bench-server.mjs); memory in bytes. */
 export type Stats = { cpuMicros: number; statements: number; rss: number; peakRss: number; heapUsed: number; external: number };
@@ -55,10 +56,6 @@ export async function startBenchServer(kind: 'quire' | 'baseline', databaseUrl: 
       child.send('stats');
       return reply;
     },
-    stop: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.disconnect();
-      await exited;
-    },
+    stop: () => stopChild(child),
   };
 }

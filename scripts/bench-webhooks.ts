@@ -15,12 +15,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { createPrismaClient } from '../src/db/client.js';
-import { ensureDatabase } from '../src/db/embedded.js';
 import { migrateQueue } from '../src/db/queue-schema.js';
-import { applyMigrations } from '../src/db/schema-engine.js';
 import { newId } from '../src/domain/kernel/ids.js';
 import { recordEvents } from '../src/domain/kernel/outbox.js';
 import { signingSecret } from '../src/domain/kernel/signing-secret.js';
@@ -32,6 +29,7 @@ import { webhookConsumer } from '../src/events/webhook-consumer.js';
 import { startWorker } from '../src/jobs/worker.js';
 import { newWebhookSecret } from '../src/lib/webhooks/standard-webhooks.js';
 import { createLogger } from '../src/observability/logger.js';
+import { freshDatabase } from './bench-support/server-process.js';
 
 const { values } = parseArgs({
   options: { events: { type: 'string', default: '10000' }, endpoints: { type: 'string', default: '10' }, batch: { type: 'string', default: '100' }, concurrency: { type: 'string', default: '8' } },
@@ -40,20 +38,6 @@ const EVENTS = Number(values.events);
 const ENDPOINTS = Number(values.endpoints);
 const BATCH = Number(values.batch);
 const DB_NAME = 'quire_bench_webhooks';
-
-async function freshDatabase(): Promise<string> {
-  const base = new URL(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
-  base.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: base.toString() });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
-  await admin.end();
-  await ensureDatabase(base.toString(), DB_NAME);
-  base.pathname = `/${DB_NAME}`;
-  await applyMigrations(base.toString());
-  await migrateQueue(base.toString());
-  return base.toString();
-}
 
 type Receipt = { eventId: string; lagMs: number };
 
@@ -79,7 +63,8 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 async function main(): Promise<void> {
   const t0 = performance.now();
-  const url = await freshDatabase();
+  const url = await freshDatabase(DB_NAME);
+  await migrateQueue(url);
   console.log(`database ${DB_NAME} created and migrated in ${seconds(performance.now() - t0)}`);
   const config = {
     ...loadConfig({ QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS: 'true', QUIRE_WEBHOOK_CONCURRENCY: values.concurrency!, QUIRE_LOG_LEVEL: 'silent' }),

@@ -19,6 +19,7 @@ import { applyMigrations } from '../../src/db/schema-engine.js';
 import { createEventBus } from '../../src/events/bus.js';
 import { startWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/observability/logger.js';
+import { stopChild } from './stop-child.js';
 
 const ROLE = 'QUIRE_BENCH_SERVER_ROLE';
 
@@ -145,11 +146,7 @@ export async function startServer(databaseUrl: string, dataDir: string, profileD
       child.send('collect');
       await reply;
     },
-    stop: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.disconnect();
-      await exited;
-    },
+    stop: () => stopChild(child),
   };
 }
 
