@@ -8,8 +8,8 @@
  * the commit fails, the events stay undispatched and come again — at least once, each time with
  * the same `id`, which a consumer uses to drop a duplicate.
  */
-import type { Prisma } from '../generated/prisma/client.js';
 import type { EventBus, OrganizationEvent } from './bus.js';
+import type { RawSql } from '../domain/kernel/sql.js';
 
 /** An outbox row as a dispatcher claimed it: the event, its place in the outbox and its time. */
 export type OutboxEventRow = Omit<OrganizationEvent, 'at'> & {
@@ -24,8 +24,8 @@ export type OutboxEventRow = Omit<OrganizationEvent, 'at'> & {
 export interface OutboxConsumer {
   /** For the logs. */
   readonly name: string;
-  /** Takes a batch of committed events, oldest first, inside the claiming transaction. */
-  consume(events: readonly OutboxEventRow[], tx: Prisma.TransactionClient): Promise<void> | void;
+  /** Takes a batch of committed events, oldest first, inside the claiming transaction (raw SQL only: raw-sql.ts). */
+  consume(events: readonly OutboxEventRow[], tx: RawSql): Promise<void> | void;
 }
 
 /** The event as subscribers receive it. */

@@ -17,13 +17,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client.js';
-import { createPrismaClient, poolOf, type Db } from '../db/client.js';
+import { poolOf, type Db } from '../db/client.js';
 import { OUTBOX_CHANNEL, outboxOrigin, parseNotification } from '../domain/kernel/outbox.js';
 import { silentLogger, type Logger } from '../observability/logger.js';
 import { createOutageLog } from './outage-log.js';
 import type { OutboxConsumer, OutboxEventRow } from './outbox-consumer.js';
 import { listenToOutbox, type OutboxListener } from './outbox-listener.js';
 import { deleteDispatchedEvents } from './outbox-retention.js';
+import { rawPool } from './raw-sql.js';
 import { deleteExpiredAuditEvents } from '../domain/audit/record.js';
 
 export type OutboxDispatcherOptions = {
@@ -54,8 +55,8 @@ export type OutboxDispatcher = {
 };
 
 const SWEEP_EVERY_MS = 3600_000;
-/** A claim's transaction: the consumers' writes included (a webhook consumer enqueues its deliveries). */
-const CLAIM_LIMITS = { maxWait: 10_000, timeout: 30_000 };
+/** A claim's statements: the consumers' writes included (a webhook consumer enqueues its deliveries). */
+const CLAIM_LIMITS = { timeoutMs: 30_000 };
 
 type Claim = { ids?: readonly string[]; waitingMs?: number };
 
@@ -70,13 +71,14 @@ export function startOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDisp
   const tag = randomUUID();
   const outage = createOutageLog(logger, { name: 'The outbox dispatcher', impact: 'events are delivered once the database answers again' });
   // One connection claims (consumers write through it in the claim's transaction), one listens.
-  const db = createPrismaClient(connectionString, { poolMax: 1, onConnectionLost: (error) => outage.failed('connection', error) });
+  // Raw SQL, not a Prisma client of its own: that would hold a second copy of Prisma's query graph.
+  const db = rawPool(connectionString, { max: 1, onConnectionLost: (error) => outage.failed('connection', error) });
   const withdraw = outboxOrigin.register(tag, opts.db);
   let stopped = false;
 
   /** One claim: up to `batch` rows, delivered and marked in one transaction. */
   async function claimOnce({ ids, waitingMs }: Claim): Promise<number> {
-    return db.$transaction(async (tx) => {
+    return db.transaction(async (tx) => {
       const which = ids ? Prisma.sql`AND "id" = ANY(${[...ids]}::text[])` : Prisma.sql`AND "createdAt" <= now() - make_interval(secs => ${(waitingMs ?? 0) / 1000})`;
       const rows = await tx.$queryRaw<OutboxEventRow[]>`
         SELECT "id", "seq", "kind", "organizationId", "subjectId", "spaceId", "siteId", "actorId", "data", "createdAt", "clientAddress", "userAgent", "source"
@@ -179,7 +181,7 @@ export function startOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDisp
       clearInterval(sweeper);
       await listener.close();
       await running?.catch(() => 0);
-      await db.$disconnect();
+      await db.end();
     },
   };
 }

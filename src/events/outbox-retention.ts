@@ -3,12 +3,12 @@
  * the audit log will read them — and then deletes them, a batch at a time so that no sweep holds
  * many locks or a long transaction. Undispatched rows are never deleted.
  */
-import type { Db } from '../db/client.js';
+import type { RawSql } from '../domain/kernel/sql.js';
 
 const BATCH = 5000;
 
 /** Deletes rows dispatched more than `retentionMs` ago; answers how many. */
-export async function deleteDispatchedEvents(db: Db, retentionMs: number, now = new Date()): Promise<number> {
+export async function deleteDispatchedEvents(db: RawSql, retentionMs: number, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - retentionMs);
   let total = 0;
   for (;;) {

@@ -11,6 +11,7 @@
  */
 import { Prisma } from '../../generated/prisma/client.js';
 import { kindOfId } from '../kernel/ids.js';
+import type { RawSql } from '../kernel/sql.js';
 import { auditActionOf } from './actions.js';
 
 /** An outbox event as the dispatcher claimed it, with the origin its write recorded. */
@@ -45,7 +46,7 @@ const TARGET_LABEL = Prisma.sql`CASE e."targetType"
 END`;
 
 /** Records the audit rows of the audited events among `events` (oldest first); answers how many were new. */
-export async function recordAuditEvents(tx: Prisma.TransactionClient, events: readonly AuditedEvent[]): Promise<number> {
+export async function recordAuditEvents(tx: RawSql, events: readonly AuditedEvent[]): Promise<number> {
   const audited = events.flatMap((e) => {
     const data = e.data && typeof e.data === 'object' && !Array.isArray(e.data) ? (e.data as Record<string, unknown>) : null;
     const action = auditActionOf(e.kind, data);
@@ -70,7 +71,7 @@ export async function recordAuditEvents(tx: Prisma.TransactionClient, events: re
 }
 
 /** Deletes audit rows older than `retentionMs`, a batch at a time; answers how many. */
-export async function deleteExpiredAuditEvents(db: { $executeRaw: Prisma.TransactionClient['$executeRaw'] }, retentionMs: number, now = new Date()): Promise<number> {
+export async function deleteExpiredAuditEvents(db: RawSql, retentionMs: number, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - retentionMs);
   let total = 0;
   for (;;) {

@@ -3,6 +3,15 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { prepare, type RawQueryable } from '../../db/prepared.js';
 
 /**
+ * What a function that sends only raw statements needs of its database: a Prisma client or
+ * transaction, or the outbox dispatcher's raw connection (events/raw-sql.ts).
+ */
+export type RawSql = {
+  $queryRaw<T = unknown>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<T>;
+  $executeRaw(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<number>;
+};
+
+/**
  * Reads rows by ID as the caller `viewerId` sees them: `select(viewer)` is the statement before its
  * `WHERE`, `idColumn` the column the IDs are of. Both statements are prepared once (db/prepared.ts).
  * A single ID is compared with `=`: PostgreSQL then settles on one plan for the statement after a

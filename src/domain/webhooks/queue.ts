@@ -12,9 +12,11 @@
  * (`preserve_run_at`): the head of the queue is not overtaken.
  */
 import { Prisma } from '../../generated/prisma/client.js';
+import type { RawSql } from '../kernel/sql.js';
 import { webhookPayload, type WebhookEvent } from './payload.js';
 
-type Tx = Prisma.TransactionClient;
+/** Raw statements only: a transaction, or the outbox dispatcher's claim (events/raw-sql.ts). */
+type Tx = RawSql;
 
 export const DELIVER_WEBHOOKS_TASK = 'deliver_webhooks';
 
