@@ -16,12 +16,13 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 const RECORDER = path.resolve('test/fixtures/loaded-packages.mjs');
 
 /**
- * Loaded at first use only (each weighs megabytes of heap, see docs/performance.md). Not KaTeX:
- * remark-math brings it to every markdown parser (micromark-extension-math's index imports its
- * HTML renderer too).
+ * Loaded at first use only (each weighs megabytes of heap, see docs/performance.md). KaTeX: by the
+ * first formula a published page renders (the markdown parser takes math's syntax without it,
+ * lib/markdown/remark-math.ts).
  */
 const LOADED_AT_FIRST_USE = [
   'highlight.js',
+  'katex',
   'fontkit',
   '@node-saml/node-saml',
   'xml-crypto',

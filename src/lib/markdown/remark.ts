@@ -7,7 +7,7 @@ import type { Emphasis, Parents, Root } from 'mdast';
 import { defaultHandlers, type Info, type State } from 'mdast-util-to-markdown';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
-import remarkMath from 'remark-math';
+import remarkMath from './remark-math.js';
 import remarkParse from 'remark-parse';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';

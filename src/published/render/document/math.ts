@@ -6,9 +6,14 @@
  * is shown as its source in the error colour rather than failing the page. Results are
  * remembered (an LRU bounded in characters): a formula costs its rendering once.
  */
-import katex from 'katex';
+import type Katex from 'katex';
+import { createRequire } from 'node:module';
 import { LRUCache } from 'lru-cache';
 import { element, escapeHtml } from '../html.js';
+
+/** KaTeX (~2.4 MiB of heap) loads with the first formula, not at start: its CommonJS build, synchronously. */
+let katex: typeof Katex | undefined;
+const loadKatex = () => (katex ??= createRequire(import.meta.url)('katex') as typeof Katex);
 
 /** Longer formulas are shown as source. */
 const MAX_FORMULA = 10_000;
@@ -23,7 +28,7 @@ export function mathHtml(formula: unknown, display: boolean): string {
   let html = cache.get(key);
   if (html === undefined) {
     try {
-      html = katex.renderToString(source, { displayMode: display, throwOnError: false, output: 'htmlAndMathml', trust: false, strict: 'ignore', maxSize: 50, maxExpand: 500 });
+      html = loadKatex().renderToString(source, { displayMode: display, throwOnError: false, output: 'htmlAndMathml', trust: false, strict: 'ignore', maxSize: 50, maxExpand: 500 });
     } catch {
       html = element('span', { class: 'math' }, escapeHtml(source));
     }
