@@ -148,96 +148,100 @@ export async function importCommit(op: GitOperation, commit: string, options: { 
     const ours = sideOf(head);
     // The first import keeps the IDs of pages where the commit has a file where quire would write them.
     const current = baseScope ? undefined : { snapshot: head, layout: slugLayout([...head.values()]) };
-    const theirs = await readTheirs({
-      layout,
-      readBlob: (oid) => op.repo.readBlob(oid),
-      base,
-      mapping,
-      ...(current ? { current } : {}),
-      loadDocument: async (id) => (await loadDocuments(op.db, [id])).get(id),
-      store: op.store,
-      signal: op.signal,
-      progress: (done, total) => op.progress(done, total, 'Reading changed files'),
-    });
-    op.signal.throwIfAborted();
-    const gitInfo = { oid: commit, message: info.message, createdByGitBook: false, ...(commitUrlOf(input, commit) ? { url: commitUrlOf(input, commit) } : {}), ref: input.ref };
-    const newBodies = [...theirs.entities.values()].flatMap((e) => (e.body ? [e.body] : []));
-    const theirsById = theirsSide(theirs);
+    let outcome: ImportOutcome;
+    try {
+      outcome = await op.db.$transaction(
+        async (tx) => {
+          // The commit's side is read inside the transaction: its bodies are stored as they are
+          // converted (theirs.ts storeBodies), so the import never holds them all, and a failure
+          // (or the space moving on) stores none.
+          const theirs = await readTheirs({
+            layout,
+            readBlob: (oid) => op.repo.readBlob(oid),
+            base,
+            mapping,
+            ...(current ? { current } : {}),
+            loadDocument: async (id) => (await loadDocuments(op.db, [id])).get(id),
+            store: op.store,
+            storeBodies: async (bodies) => void (await putDocuments(tx, bodies)),
+            signal: op.signal,
+            progress: (done, total) => op.progress(done, total, 'Reading changed files'),
+          });
+          op.signal.throwIfAborted();
+          const gitInfo = { oid: commit, message: info.message, createdByGitBook: false, ...(commitUrlOf(input, commit) ? { url: commitUrlOf(input, commit) } : {}), ref: input.ref };
+          const theirsById = theirsSide(theirs);
+          if (input.standalone && !options.asPartOfExport) return standalone(tx, op, { headScope, ours, theirsById, gitInfo, commit, warnings: theirs.warnings });
 
-    if (input.standalone && !options.asPartOfExport) {
-      // A revision of its own line, laid over the space's head: it never becomes the space's content.
-      const revisionId = await op.db.$transaction(async (tx) => {
-        await putDocuments(tx, newBodies);
-        const revision = await commitRevision(tx, { spaceId: op.spaceId, lineId: newId('Revision'), head: null, base: { id: headScope.id, seq: headScope.seq }, type: 'edits', parents: [headScope.id], createdById: op.actorId, writes: writesBetween(ours, theirsById) });
-        await tx.revision.update({ where: { id: revision.id }, data: { git: gitInfo } });
-        await endOperation(tx, op, 'import', { state: 'success', commitId: commit, revisionId: revision.id });
-        await op.complete(tx, { commit, revisionId: revision.id, standalone: true, warnings: theirs.warnings });
-        return revision.id;
-      }, { timeout: 600_000 });
-      return { kind: 'standalone', commit, revisionId, warnings: theirs.warnings };
+          op.progress(0, null, 'Merging');
+          // The transaction sees the bodies it stored: the merge reads theirs as it reads ours.
+          const merge = baseScope ? await mergeSides(sideOf(base), ours, theirsById, (ids) => loadDocuments(tx, ids)) : replacement(head, theirsById);
+          const locked = await lockSpaceLine(tx, op.spaceId);
+          if (locked.id !== headScope.id) throw new SpaceMoved(); // rolled back: merge again
+          await lockSync(tx, op.spaceId);
+          if (merge.conflicts.length) return parkConflicts(tx, op, { sync, theirs: theirsById, base, commit, gitInfo, conflicts: merge.conflicts.length, warnings: theirs.warnings });
+
+          // The merged content: theirs where only theirs changed, ours where only ours did, both combined.
+          const final = new Map(ours);
+          for (const [id, entity] of merge.merged) {
+            let version = entity.version;
+            if (version && entity.document) [version] = [{ ...version, documentId: (await putDocuments(tx, [entity.document]))[0]! }];
+            if (version) final.set(id, { kind: entity.kind, version });
+            else final.delete(id);
+          }
+          const writes = writesBetween(ours, final);
+          let spaceRevision = headScope;
+          if (writes.length) {
+            spaceRevision = await commitRevision(tx, { spaceId: op.spaceId, lineId: op.spaceId, head: headScope, type: 'edits', parents: [headScope.id], createdById: op.actorId, writes });
+            await tx.space.update({ where: { id: op.spaceId }, data: { revisionId: spaceRevision.id } });
+            await reindexPages(tx, op.spaceId, spaceRevision, writes.filter((w) => w.kind === 'page').map((w) => w.entityId));
+          }
+          // The commit's content as a revision: the space's own when nothing of ours was kept beside it.
+          const kept = writesBetween(final as Side, theirsById);
+          const syncRevision = kept.length
+            ? await commitRevision(tx, { spaceId: op.spaceId, lineId: newId('Revision'), head: null, base: { id: spaceRevision.id, seq: spaceRevision.seq }, type: 'edits', parents: [spaceRevision.id], createdById: op.actorId, writes: kept })
+            : spaceRevision;
+          if (writes.length) await tx.revision.update({ where: { id: spaceRevision.id }, data: { git: gitInfo } });
+          if (syncRevision !== spaceRevision) await tx.revision.update({ where: { id: syncRevision.id }, data: { git: gitInfo } });
+          const records = new Map<string, BlobRecord>([...theirs.entities.values()].flatMap((e) => (e.record ? [[e.entityId, e.record] as const] : [])));
+          await saveMapping(tx, op.spaceId, mapping, records);
+          // Site redirects: `.gitbook.yaml`'s, and the old paths of pages this import moved (redirects.ts).
+          const pageIdByFile = new Map([...records.values()].flatMap((r) => (r.kind === 'page' ? [[r.path, r.entityId] as const] : [])));
+          const moved = baseScope ? movedPages(ours, final) : [];
+          theirs.warnings.push(...(await writeSyncRedirects(tx, op.actorId, op.spaceId, layout.config.redirects, pageIdByFile, moved)));
+          await tx.gitSync.update({
+            where: { spaceId: op.spaceId },
+            data: { commitOid: commit, revisionId: syncRevision.id, conflictChangeRequestId: null, ...(input.timestamp ? { lastTimestamp: new Date(input.timestamp) } : {}) },
+          });
+          const revisionId = writes.length ? spaceRevision.id : null;
+          if (!options.asPartOfExport) {
+            await endOperation(tx, op, 'import', { state: 'success', commitId: commit, revisionId });
+            await op.complete(tx, { commit, revisionId, written: writes.length, warnings: theirs.warnings });
+          }
+          return { kind: 'imported' as const, commit, revisionId, written: writes.length, warnings: theirs.warnings };
+        },
+        { timeout: 600_000 },
+      );
+    } catch (error) {
+      if (!(error instanceof SpaceMoved)) throw error;
+      if (attempt >= 3) throw syncError('GIT_BUSY', 'The space kept changing while the import merged it: try again');
+      continue;
     }
-
-    op.progress(0, null, 'Merging');
-    const merge = baseScope
-      ? await mergeSides(sideOf(base), ours, theirsById, async (ids) => {
-          const stored = await loadDocuments(op.db, ids);
-          for (const body of newBodies) if (ids.includes(body.id)) stored.set(body.id, JSON.parse(body.json) as JSONDocument);
-          return stored;
-        })
-      : replacement(head, theirsById);
-
-    const outcome = await op.db.$transaction(
-      async (tx) => {
-        const locked = await lockSpaceLine(tx, op.spaceId);
-        if (locked.id !== headScope.id) return null; // the space moved on meanwhile: merge again
-        await lockSync(tx, op.spaceId);
-        await putDocuments(tx, newBodies);
-        if (merge.conflicts.length) return parkConflicts(tx, op, { sync, theirs: theirsById, base, commit, gitInfo, conflicts: merge.conflicts.length, warnings: theirs.warnings });
-
-        // The merged content: theirs where only theirs changed, ours where only ours did, both combined.
-        const final = new Map(ours);
-        for (const [id, entity] of merge.merged) {
-          let version = entity.version;
-          if (version && entity.document) [version] = [{ ...version, documentId: (await putDocuments(tx, [entity.document]))[0]! }];
-          if (version) final.set(id, { kind: entity.kind, version });
-          else final.delete(id);
-        }
-        const writes = writesBetween(ours, final);
-        let spaceRevision = headScope;
-        if (writes.length) {
-          spaceRevision = await commitRevision(tx, { spaceId: op.spaceId, lineId: op.spaceId, head: headScope, type: 'edits', parents: [headScope.id], createdById: op.actorId, writes });
-          await tx.space.update({ where: { id: op.spaceId }, data: { revisionId: spaceRevision.id } });
-          await reindexPages(tx, op.spaceId, spaceRevision, writes.filter((w) => w.kind === 'page').map((w) => w.entityId));
-        }
-        // The commit's content as a revision: the space's own when nothing of ours was kept beside it.
-        const kept = writesBetween(final as Side, theirsById);
-        const syncRevision = kept.length
-          ? await commitRevision(tx, { spaceId: op.spaceId, lineId: newId('Revision'), head: null, base: { id: spaceRevision.id, seq: spaceRevision.seq }, type: 'edits', parents: [spaceRevision.id], createdById: op.actorId, writes: kept })
-          : spaceRevision;
-        if (writes.length) await tx.revision.update({ where: { id: spaceRevision.id }, data: { git: gitInfo } });
-        if (syncRevision !== spaceRevision) await tx.revision.update({ where: { id: syncRevision.id }, data: { git: gitInfo } });
-        const records = new Map<string, BlobRecord>([...theirs.entities.values()].flatMap((e) => (e.record ? [[e.entityId, e.record] as const] : [])));
-        await saveMapping(tx, op.spaceId, mapping, records);
-        // Site redirects: `.gitbook.yaml`'s, and the old paths of pages this import moved (redirects.ts).
-        const pageIdByFile = new Map([...records.values()].flatMap((r) => (r.kind === 'page' ? [[r.path, r.entityId] as const] : [])));
-        const moved = baseScope ? movedPages(ours, final) : [];
-        theirs.warnings.push(...(await writeSyncRedirects(tx, op.actorId, op.spaceId, layout.config.redirects, pageIdByFile, moved)));
-        await tx.gitSync.update({
-          where: { spaceId: op.spaceId },
-          data: { commitOid: commit, revisionId: syncRevision.id, conflictChangeRequestId: null, ...(input.timestamp ? { lastTimestamp: new Date(input.timestamp) } : {}) },
-        });
-        const revisionId = writes.length ? spaceRevision.id : null;
-        if (!options.asPartOfExport) {
-          await endOperation(tx, op, 'import', { state: 'success', commitId: commit, revisionId });
-          await op.complete(tx, { commit, revisionId, written: writes.length, warnings: theirs.warnings });
-        }
-        return { kind: 'imported' as const, commit, revisionId, written: writes.length, warnings: theirs.warnings };
-      },
-      { timeout: 600_000 },
-    );
-    if (outcome) return outcome;
-    if (attempt >= 3) throw syncError('GIT_BUSY', 'The space kept changing while the import merged it: try again');
+    return outcome;
   }
+}
+
+/** The space moved on while the import read and merged: its transaction is rolled back and it merges again. */
+class SpaceMoved extends Error {}
+
+type Standalone = { headScope: RevisionScope; ours: Side; theirsById: Side; gitInfo: Prisma.InputJsonObject; commit: string; warnings: string[] };
+
+/** A revision of its own line, laid over the space's head: it never becomes the space's content. */
+async function standalone(tx: Prisma.TransactionClient, op: GitOperation, s: Standalone): Promise<ImportOutcome> {
+  const revision = await commitRevision(tx, { spaceId: op.spaceId, lineId: newId('Revision'), head: null, base: { id: s.headScope.id, seq: s.headScope.seq }, type: 'edits', parents: [s.headScope.id], createdById: op.actorId, writes: writesBetween(s.ours, s.theirsById) });
+  await tx.revision.update({ where: { id: revision.id }, data: { git: s.gitInfo } });
+  await endOperation(tx, op, 'import', { state: 'success', commitId: s.commit, revisionId: revision.id });
+  await op.complete(tx, { commit: s.commit, revisionId: revision.id, standalone: true, warnings: s.warnings });
+  return { kind: 'standalone', commit: s.commit, revisionId: revision.id, warnings: s.warnings };
 }
 
 type Parking = { sync: GitSync | null; theirs: Side; base: Snapshot; commit: string; gitInfo: Prisma.InputJsonObject; conflicts: number; warnings: string[] };

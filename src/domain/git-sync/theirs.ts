@@ -37,8 +37,6 @@ export type TheirEntity = {
   version: EntityVersion;
   /** Where its blob is in the commit (link pages and groups have none). */
   record?: BlobRecord;
-  /** A body read from the commit, to store with the revision. */
-  body?: PreparedDocument;
 };
 
 export type Theirs = { entities: Map<string, TheirEntity>; warnings: string[] };
@@ -54,6 +52,12 @@ export type TheirsInput = {
   /** A stored body, for the block keys a changed file's new body keeps. */
   loadDocument(id: string): Promise<JSONDocument | undefined>;
   store: BlobStore;
+  /**
+   * Stores bodies read from the commit (their IDs are already in the versions), BODY_BATCH at a
+   * time as they are converted — in the import's transaction, so a failure stores none and the
+   * import never holds every converted body at once.
+   */
+  storeBodies(bodies: PreparedDocument[]): Promise<void>;
   signal: AbortSignal;
   progress(done: number, total: number): void;
 };
@@ -63,6 +67,8 @@ const FRONT_MATTER_FIELDS = ['icon', 'hidden', 'layout'] as const;
 /** Changed files are stored in batches of this many files or bytes, whichever comes first (the bytes of a batch are in memory together). */
 const STORE_BATCH_FILES = 100;
 const STORE_BATCH_BYTES = 32 * 1024 * 1024;
+/** Converted bodies handed to `storeBodies` at once (as imports/write-tree.ts IMPORT_BATCH_PAGES). */
+export const BODY_BATCH = 200;
 
 /** A front matter block that does not parse is the repository's fault: named by file and line. */
 function checkFrontMatter(path: string, markdown: string): void {
@@ -119,9 +125,12 @@ export function siblingPositions(ids: string[], previous: (id: string) => string
   return out as string[];
 }
 
-/** `work` on every item, `size` at a time. */
-async function inWindows<T>(items: readonly T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
-  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(work));
+/** `work` on every item, `size` at a time; `after` once each window is done. */
+async function inWindows<T>(items: readonly T[], size: number, work: (item: T) => Promise<void>, after?: () => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += size) {
+    await Promise.all(items.slice(i, i + size).map(work));
+    await after?.();
+  }
 }
 
 /** `base`, `base-2`, … unused among the siblings. */
@@ -264,11 +273,20 @@ export async function readTheirs(input: TheirsInput): Promise<Theirs> {
     }
   };
 
+  /** Bodies converted and not yet stored: at most BODY_BATCH (plus a window) at a time. */
+  let bodies: PreparedDocument[] = [];
+  const storeBodies = async (atLeast: number) => {
+    if (bodies.length < atLeast || !bodies.length) return;
+    const batch = bodies;
+    bodies = [];
+    await input.storeBodies(batch);
+  };
+
   const entities = new Map<string, TheirEntity>();
   const record = (kind: EntityKind, entityId: string, path: string, oid: string, version: EntityVersion): BlobRecord => ({ kind, entityId, path, oid, fingerprint: fingerprintOf(kind, version), parentId: kind === 'page' ? version.parentId : null });
 
   // Page bodies and titles.
-  const heads = new Map<string, { version: Omit<EntityVersion, 'parentId' | 'position' | 'slug'>; body?: PreparedDocument; slugHint: string }>();
+  const heads = new Map<string, { version: Omit<EntityVersion, 'parentId' | 'position' | 'slug'>; slugHint: string }>();
   const toConvert: Planned[] = [];
   for (const { node, id } of planned) {
     const previous = base.get(id);
@@ -294,8 +312,10 @@ export async function readTheirs(input: TheirsInput): Promise<Theirs> {
     const previous = base.get(id);
     const { page, body } = await convert(node.path!, node.oid!, previous?.documentId);
     const title = (page.title?.trim() || node.title || node.fallbackTitle || 'Untitled').slice(0, 255);
-    heads.set(id, { version: { type: 'document', title, documentId: body.id, data: pageData(page.description, page.frontMatter), createdAt: previous?.createdAt ?? new Date() }, body, slugHint: node.slug });
-  });
+    bodies.push(body);
+    heads.set(id, { version: { type: 'document', title, documentId: body.id, data: pageData(page.description, page.frontMatter), createdAt: previous?.createdAt ?? new Date() }, slugHint: node.slug });
+  }, () => storeBodies(BODY_BATCH));
+  await storeBodies(1);
 
   // The tree: parents, positions among siblings, slugs unique among siblings.
   const siblings = new Map<string | null, Planned[]>();
@@ -315,7 +335,6 @@ export async function readTheirs(input: TheirsInput): Promise<Theirs> {
         entityId: p.id,
         version,
         ...(p.node.path && p.node.oid ? { record: record('page', p.id, p.node.path, p.node.oid, version) } : {}),
-        ...(head.body ? { body: head.body } : {}),
       });
     });
   }
@@ -364,18 +383,20 @@ export async function readTheirs(input: TheirsInput): Promise<Theirs> {
     const id = includeIds.get(include.path)!;
     const previous = base.get(id);
     let version: EntityVersion;
-    let body: PreparedDocument | undefined;
     if (unchanged(id, include.oid)) version = versionOfEntry(previous!);
     else {
       const converted = await convert(include.path, include.oid, previous?.documentId);
-      body = converted.body;
+      const body = converted.body;
+      bodies.push(body);
+      await storeBodies(BODY_BATCH);
       const fromFrontMatter = typeof converted.page.frontMatter.title === 'string' ? converted.page.frontMatter.title.trim() : '';
       const name = include.path.slice(include.path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
       const title = (fromFrontMatter || converted.page.title?.trim() || name).slice(0, 255);
       version = { parentId: null, position: '', type: '', title, slug: '', documentId: body.id, data: {}, createdAt: previous?.createdAt ?? new Date() };
     }
-    entities.set(id, { kind: 'reusable-content', entityId: id, version, record: record('reusable-content', id, include.path, include.oid, version), ...(body ? { body } : {}) });
+    entities.set(id, { kind: 'reusable-content', entityId: id, version, record: record('reusable-content', id, include.path, include.oid, version) });
   }
+  await storeBodies(1);
   // A repository may warn about thousands of files: the job's result keeps the first hundred.
   return { entities, warnings: warnings.length > 100 ? [...warnings.slice(0, 100), `… and ${warnings.length - 100} more`] : warnings };
 }
