@@ -219,7 +219,8 @@ export async function importCommit(op: GitOperation, commit: string, options: { 
           }
           return { kind: 'imported' as const, commit, revisionId, written: writes.length, warnings: theirs.warnings };
         },
-        { timeout: 600_000 },
+        // It reads and converts the commit's files too: as long as the operation may run.
+        { timeout: op.timeLimitMs },
       );
     } catch (error) {
       if (!(error instanceof SpaceMoved)) throw error;

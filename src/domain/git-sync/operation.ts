@@ -22,6 +22,8 @@ export type GitOperation = {
   repo: GitRepository;
   store: BlobStore;
   signal: AbortSignal;
+  /** How long the operation may run (its signal aborts then): its import transaction's timeout too. */
+  timeLimitMs: number;
   progress(done: number, total: number | null, message: string): void;
   /** Marks the job succeeded with `result`, inside the final transaction. */
   complete(tx: Prisma.TransactionClient, result: Prisma.InputJsonObject): Promise<void>;

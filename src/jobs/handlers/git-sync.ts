@@ -64,6 +64,7 @@ export const runGitSync: JobHandler = async (context) => {
       repo,
       store: blobStore(services.config, services.db),
       signal: context.signal,
+      timeLimitMs: limits.totalTimeMs,
       progress: (done, total, message) => context.progress(done, total, message),
       complete: (tx, result) => context.complete(tx, result),
       committer: services.config.gitCommitter,
