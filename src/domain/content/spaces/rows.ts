@@ -190,6 +190,7 @@ export function organizationSpacesChild(reader: Reader, args: PageArgs, columns:
     keyOf: (organizationId) => byCreation(`spaces:${organizationId}`),
     args,
     json: spaceRowsAsJson(read),
+    direct: spaceRowsAsJson(read),
   };
 }
 
