@@ -46,45 +46,28 @@ export type DirectStatement<Row> = {
   run(queryable: object, values: readonly unknown[]): Promise<Row[]> | undefined;
 };
 
-/** The rows of a result, each revived by `rows` (its columns checked: a mismatch is a bug here). */
-function revive<Row>(result: pg.QueryResult<(string | null)[]>, rows: RowMaker<Row>): Row[] {
-  const { fields } = result;
-  if (fields.length !== rows.columns.length || fields.some((field, i) => field.name !== rows.columns[i])) {
-    throw new Error(`direct statement: columns ${fields.map((f) => f.name).join()}, expected ${rows.columns.join()}`);
-  }
-  const out = new Array<Row>(result.rows.length);
-  for (let i = 0; i < out.length; i++) out[i] = rows.make(result.rows[i]);
-  return out;
-}
-
-const statementName = (text: string) => `d${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
-
-function run<Row>(queryable: object, name: string | undefined, text: string, values: readonly unknown[], rows: RowMaker<Row>): Promise<Row[]> | undefined {
-  const direct = directPools.get(queryable);
-  if (!direct || !values.every(bindsAsIs)) return undefined;
-  direct.onQuery?.(text);
-  return direct.pool
-    .query<(string | null)[]>({ name: direct.named ? name : undefined, text, values: values as unknown[], rowMode: 'array', types: TEXT_TYPES })
-    .then((result) => revive(result, rows));
-}
-
 /** A statement of fixed `text` whose rows `rows` revives. */
 export function directStatement<Row>(text: string, rows: RowMaker<Row>): DirectStatement<Row> {
-  const name = statementName(text);
-  return { run: (queryable, values) => run(queryable, name, text, values, rows) };
-}
-
-/** Distinct texts given a name (as db/client.ts bounds Prisma's): later ones run unnamed. */
-const MAX_NAMED = 1000;
-const names = new Map<string, string>();
-
-/**
- * A statement composed for this call (a page's text depends on its arguments), run as
- * directStatement runs one: named after its text, so each distinct text is prepared once per connection.
- */
-export function runDirect<Row>(queryable: object, statement: { text: string; values: readonly unknown[] }, rows: RowMaker<Row>): Promise<Row[]> | undefined {
-  const { text } = statement;
-  let name = names.get(text);
-  if (name === undefined && names.size < MAX_NAMED) names.set(text, (name = statementName(text)));
-  return run(queryable, name, text, statement.values, rows);
+  const name = `d${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+  let checked = false;
+  const revive = (result: pg.QueryResult<(string | null)[]>): Row[] => {
+    if (!checked) {
+      const columns = result.fields.map((field) => field.name).join();
+      if (columns !== rows.columns.join()) throw new Error(`direct statement: columns ${columns}, expected ${rows.columns.join()}`);
+      checked = true;
+    }
+    const out = new Array<Row>(result.rows.length);
+    for (let i = 0; i < out.length; i++) out[i] = rows.make(result.rows[i]);
+    return out;
+  };
+  return {
+    run(queryable, values) {
+      const direct = directPools.get(queryable);
+      if (!direct || !values.every(bindsAsIs)) return undefined;
+      direct.onQuery?.(text);
+      return direct.pool
+        .query<(string | null)[]>({ name: direct.named ? name : undefined, text, values: values as unknown[], rowMode: 'array', types: TEXT_TYPES })
+        .then(revive);
+    },
+  };
 }

@@ -190,7 +190,6 @@ export function organizationSpacesChild(reader: Reader, args: PageArgs, columns:
     keyOf: (organizationId) => byCreation(`spaces:${organizationId}`),
     args,
     json: spaceRowsAsJson(read),
-    direct: spaceRowsAsJson(read),
   };
 }
 

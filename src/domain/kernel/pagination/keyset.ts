@@ -6,7 +6,6 @@
 import { Prisma } from '../../../generated/prisma/client.js';
 import { badRequest } from '../../../lib/errors.js';
 import { decodeCursor, encodeCursor, type KeyType, type KeyValue } from './cursor.js';
-import { runDirect, type RowMaker } from '../../../db/direct.js';
 import { rowsAsJsonSql, rowsFromJson, type RowsAsJson } from './rows-as-json.js';
 
 type Sql = Prisma.Sql;
@@ -236,21 +235,13 @@ export type ChildPages<Row> = {
    * (a collection's spaces: their organization and parent), so that the JSON holds only the rest.
    */
   inherit?(row: Row, parent: Record<string, unknown>): void;
-  /**
-   * How the rows of `query` on its own revive from their columns' text, when they can (every
-   * column's text is what `json` revives: a jsonb, not an array): the page is then read straight
-   * on the pool (db/direct.ts), without Prisma's mapping of each row.
-   */
-  direct?: RowMaker<Row>;
 };
 
 /** The page of a child list (see ChildPages) of the parent `parentId`, read on its own statement. */
 export async function readChildPage<Row>(db: Queryable, child: ChildPages<Row>, parentId: string): Promise<Page<Row>> {
   const key = child.keyOf(parentId);
   const plan = planPage(key, child.args);
-  const query = child.query(sql`${parentId}`, plan);
-  const rows = (child.direct && runDirect(db, query, child.direct)) ?? db.$queryRaw<Row[]>(query);
-  return toPage(key, plan, await rows);
+  return toPage(key, plan, await db.$queryRaw<Row[]>(child.query(sql`${parentId}`, plan)));
 }
 
 /** Whether `args` ask for a first page, which a parent's statement can read (see ChildPages). */
