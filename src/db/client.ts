@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { registerDirectPool } from './direct.js';
 
 export type Db = PrismaClient;
 
@@ -58,5 +59,6 @@ export function createPrismaClient(
     (client as unknown as { $on(e: 'query', cb: (e: { query: string }) => void): void }).$on('query', (e) => listener(e.query));
   }
   pools.set(client, pool);
+  registerDirectPool(client, { pool, named: opts.preparedStatements !== false, onQuery: opts.onQuery });
   return client;
 }

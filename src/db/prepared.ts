@@ -8,6 +8,7 @@
  * passes the same string object and only binds its values, through the same Prisma client.
  */
 import { Prisma } from '../generated/prisma/client.js';
+import { directStatement, type RowMaker } from './direct.js';
 
 /** What runs a prepared statement: the Prisma client or a transaction of it. */
 export type RawQueryable = { $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T> };
@@ -27,17 +28,21 @@ export type Prepared<Args extends readonly unknown[]> = {
 /**
  * Composes a statement once: `compose` gets one placeholder per parameter (a `Prisma.Sql` that
  * binds it; each may appear any number of times). The statement's shape must not depend on
- * the parameters' values: statements of other shapes are other prepared statements.
+ * the parameters' values: statements of other shapes are other prepared statements. With `rows`
+ * (how to revive its columns' text), it runs straight on the client's pool (db/direct.ts).
  */
-export function prepare<Args extends readonly unknown[]>(arity: Args['length'], compose: (...params: Prisma.Sql[]) => Prisma.Sql): Prepared<Args> {
+export function prepare<Args extends readonly unknown[]>(arity: Args['length'], compose: (...params: Prisma.Sql[]) => Prisma.Sql, rows?: RowMaker<unknown>): Prepared<Args> {
   const placeholders = Array.from({ length: arity }, (_, i) => Prisma.sql`${new Slot(i)}`);
   const { text, values } = compose(...placeholders);
   const bindings = values.map((value) => (value instanceof Slot ? value.index : { constant: value }));
   const used = new Set(bindings.filter((b): b is number => typeof b === 'number'));
   if (used.size !== arity) throw new Error(`prepare: the statement binds ${used.size} of its ${arity} parameters`);
+  const direct = rows && directStatement(text, rows);
   return {
     text,
-    query: <Row>(db: RawQueryable, ...args: Args) =>
-      db.$queryRawUnsafe<Row[]>(text, ...bindings.map((b) => (typeof b === 'number' ? args[b] : b.constant))),
+    query: <Row>(db: RawQueryable, ...args: Args) => {
+      const values = bindings.map((b) => (typeof b === 'number' ? args[b] : b.constant));
+      return (direct?.run(db, values) as Promise<Row[]> | undefined) ?? db.$queryRawUnsafe<Row[]>(text, ...values);
+    },
   };
 }

@@ -11,6 +11,7 @@ import { AppError, ERROR_STATUS, type ErrorCode } from '../lib/errors.js';
 import type { RequestContexts } from '../http/request-context.js';
 import { inputProblem, markChecked, UTF8_MESSAGE, utf8Text } from '../http/request-hygiene.js';
 import { idTypeCheck } from './id-types.js';
+import { requestTarget } from './request-target.js';
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from '../db/unavailable.js';
 import { silentLogger, type Logger } from '../observability/logger.js';
 import { requestInfo } from '../observability/request-info.js';
@@ -134,11 +135,16 @@ function parseBody(method: string, body: Buffer | null): Record<string, unknown>
 }
 
 function send(res: ServerResponse, reply: Reply): void {
-  // Encoded once: its length is the header's, its bytes the body.
-  const bytes = reply.body === undefined ? undefined : Buffer.from(JSON.stringify(reply.body));
-  const type = bytes === undefined ? {} : { 'content-type': 'application/json; charset=utf-8', 'content-length': String(bytes.length) };
-  res.writeHead(reply.status, { ...type, ...reply.headers });
-  res.end(bytes);
+  if (reply.body === undefined) {
+    res.writeHead(reply.status, reply.headers);
+    res.end();
+    return;
+  }
+  // A string, not its bytes: Node writes the head and a string body in one write, without a buffer.
+  const json = JSON.stringify(reply.body);
+  const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(json)) };
+  res.writeHead(reply.status, reply.headers ? Object.assign(headers, reply.headers) : headers);
+  res.end(json);
 }
 
 export type RestDependencies = {
@@ -154,7 +160,7 @@ export function createRestHandler(routes: Route[], { yoga, contexts, logger = si
   const unserved = unservedPaths(routes);
 
   async function answer(req: IncomingMessage, body: Buffer | null): Promise<Reply> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = requestTarget(req.url ?? '/');
     const path = url.pathname.replace(/^\/v1/, '') || '/';
     if (path === '/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
       // This server's own API document (scripts/openapi-document.mjs): public, like the SDK's.

@@ -118,7 +118,10 @@ function selectSpaces(viewerId: string | Sql, extra: Sql = sql``, columns: reado
     LEFT JOIN "Member" viewer ON viewer."organizationId" = s."organizationId" AND viewer."userId" = ${viewerId}`;
 }
 
-const byIdWithGrants = rowsById<SpaceRow>('s."id"', (viewer) => selectSpaces(viewer));
+/** Rows of every column and "viewerRole", revived from their text (read on the pool, see rowsById). */
+const fullRows = spaceRowsAsJson(SPACE_COLUMNS);
+
+const byIdWithGrants = rowsById<SpaceRow>('s."id"', (viewer) => selectSpaces(viewer), fullRows);
 
 /** The same with the role only when the membership decides it (see spaceRoleUnlessGrantsSql). */
 const byIdUnlessGrants = rowsById<SpaceRow>(
@@ -126,6 +129,7 @@ const byIdUnlessGrants = rowsById<SpaceRow>(
   (viewer) => sql`SELECT ${columnsSql(SPACE_COLUMNS)}, ${spaceRoleUnlessGrantsSql('viewer', 's')} AS "viewerRole"
     FROM "Space" s
     LEFT JOIN "Member" viewer ON viewer."organizationId" = s."organizationId" AND viewer."userId" = ${viewer}`,
+  fullRows,
 );
 
 /**
