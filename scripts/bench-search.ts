@@ -9,9 +9,11 @@
  * matched. Text is drawn from a 5,000-word vocabulary with Zipf frequencies, so the most common
  * word is in nearly every section; a rare word and a two-word phrase are planted. Figures, no
  * assertions; the load average is printed before and after measuring. Usage:
- *   DATABASE_URL=postgresql://… npx tsx scripts/bench-search.ts [--orgs 2] [--spaces 100] [--pages 200] [--runs 40] [--limit 20]
+ *   DATABASE_URL=postgresql://… npx tsx scripts/bench-search.ts [--orgs 2] [--spaces 100] [--pages 200] [--runs 40] [--limit 20] [--explain words]
  * Without DATABASE_URL it uses the embedded PostgreSQL under ./.quire/bench-search. Each run seeds
  * fresh organizations and measures the first (earlier runs' data stays: use a scratch database).
+ * `--explain "words"` then prints EXPLAIN (ANALYZE, BUFFERS) of the member's search for those words
+ * (the statement as the search sends it), to see where its time goes.
  */
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
@@ -30,7 +32,7 @@ import { createLoaders } from '../src/domain/loaders/index.js';
 import { putDocuments } from '../src/domain/versions/revisions/documents.js';
 import { revisionScope } from '../src/domain/versions/revisions/load.js';
 import { reindexSpace } from '../src/domain/versions/search/index-pages.js';
-import { searchOrganization } from '../src/domain/versions/search/query.js';
+import { searchOrganization, searchStatement } from '../src/domain/versions/search/query.js';
 import { createSpace } from '../src/domain/content/spaces/create.js';
 import type { Reader } from '../src/domain/content/spaces/rows.js';
 
@@ -41,6 +43,7 @@ const { values } = parseArgs({
     pages: { type: 'string', default: '200' },
     runs: { type: 'string', default: '40' },
     limit: { type: 'string', default: '20' },
+    explain: { type: 'string' },
   },
 });
 const ORGS = Number(values.orgs);
@@ -222,6 +225,11 @@ async function main() {
     }
   }
   console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} after measuring`);
+  if (values.explain) {
+    const { statement } = searchStatement(readers[0][1], org.organizationId, values.explain, { first: LIMIT });
+    const plan = await db.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`, ...statement.values);
+    console.log(`\nmember, ${JSON.stringify(values.explain)}:\n${plan.map((r) => r['QUERY PLAN']).join('\n')}`);
+  }
   await db.$disconnect();
   await stop();
 }

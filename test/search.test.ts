@@ -11,6 +11,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { MemberRole } from '@gitbook/api';
 import { describe, expect, it } from 'vitest';
+import { createPrismaClient } from '../src/db/client.js';
 import { ensureDatabase } from '../src/db/embedded.js';
 import { applyMigrations, diffMigrationsToSchema } from '../src/db/schema-engine.js';
 import { searchOrganization, type SearchPage } from '../src/domain/versions/search/query.js';
@@ -402,6 +403,25 @@ describe('organization search bounded by what it returns', () => {
   });
 });
 
+describe('search statement planning', () => {
+  it('plans the search for its words on every execution (never a named statement), without JIT', async () => {
+    const { org, owner, api } = await setup();
+    await spaceWith(api, org.id, 'Planned', { Plover: 'a plover nests' });
+    // One connection: its prepared statements are those of every search below.
+    const db = createPrismaClient(server.databaseUrl, { poolMax: 1 });
+    try {
+      // More than the five executions after which a named statement may keep a generic plan.
+      for (let i = 0; i < 7; i++) expect((await searchOrganization(db, { userId: owner.id, guest: false }, org.id, 'plover', { first: 20 })).totalCount).toBe(1);
+      const prepared = await db.$queryRaw<{ statement: string }[]>`SELECT statement FROM pg_prepared_statements`;
+      expect(prepared.filter((p) => p.statement.includes('SearchSection'))).toEqual([]);
+      expect(prepared.length).toBeGreaterThan(0); // other statements are still named
+      expect(await db.$queryRaw`SELECT current_setting('jit') AS "jit"`).toEqual([{ jit: 'off' }]);
+    } finally {
+      await db.$disconnect();
+    }
+  });
+});
+
 describe('search index migration', () => {
   it('applies on a fresh database (btree_gin created), and the migrations agree with schema.prisma', async () => {
     const url = new URL(server.databaseUrl);
@@ -417,10 +437,12 @@ describe('search index migration', () => {
       expect(await diffMigrationsToSchema(url.toString())).toBe('');
       const fresh = new pg.Client({ connectionString: url.toString() });
       await fresh.connect();
-      const { rows } = await fresh.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'SearchSection' ORDER BY indexname`);
+      const { rows } = await fresh.query(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'SearchSection' ORDER BY indexname`);
       const { rowCount } = await fresh.query(`SELECT 1 FROM pg_extension WHERE extname = 'btree_gin'`);
       await fresh.end();
-      expect(rows.map((r) => r.indexname)).toEqual(['SearchSection_pkey', 'SearchSection_spaceId_pageId_idx', 'SearchSection_spaceId_titleTsv_idx', 'SearchSection_spaceId_tsv_idx']);
+      expect(rows.map((r) => r.indexname)).toEqual(['SearchSection_pkey', 'SearchSection_spaceId_pageId_id_idx', 'SearchSection_spaceId_titleTsv_idx', 'SearchSection_spaceId_tsv_idx']);
+      // The title pass's index carries the title words (Prisma cannot declare INCLUDE: the migration does).
+      expect(rows[1].indexdef).toMatch(/\("spaceId", "pageId", id\) INCLUDE \("titleTsv"\)$/);
       expect(rowCount).toBe(1);
     } finally {
       await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

@@ -205,14 +205,17 @@ export async function diffMigrationsToSchema(url: string): Promise<string> {
  * runs word for word. Prisma cannot compare a GIN index on a text column (btree_gin's default
  * `text_ops`): read back from the database it has no operator class, declared it needs
  * `raw("text_ops")` (the schema parser rejects it without), so it always proposes to rebuild the
- * same index (`SearchSection_spaceId_tsv_idx`).
+ * same index (`SearchSection_spaceId_tsv_idx`). Nor can it declare an index's INCLUDE columns: a
+ * migration's CREATE that adds them to the proposed one word for word is the same index too
+ * (`SearchSection_spaceId_pageId_id_idx`).
  */
 function withoutSameIndexRecreated(diff: string, migrations: string): string {
   const pair = /-- DropIndex\s*DROP INDEX "([^"]+)";\s*/g;
   let out = diff;
   for (const [drop, name] of diff.matchAll(pair)) {
     const create = new RegExp(`-- CreateIndex\\s*(CREATE (?:UNIQUE )?INDEX "${name}" [^;]*;)\\s*`).exec(out);
-    if (create && migrations.includes(create[1])) out = out.replace(drop, '').replace(create[0], '');
+    const same = create && (migrations.includes(create[1]) || migrations.includes(`${create[1].slice(0, -1)} INCLUDE (`));
+    if (same) out = out.replace(drop, '').replace(create[0], '');
   }
   return out;
 }

@@ -30,7 +30,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { Prisma } from '../../../generated/prisma/client.js';
-import type { Db } from '../../../db/client.js';
+import { PLANNED_EACH_TIME, type Db } from '../../../db/client.js';
 import { planPage, toPage, whereAll, type Page, type PageArgs, type Queryable, type SortKey } from '../../kernel/pagination/keyset.js';
 import { guestSeesSpace } from '../../access/role-sql.js';
 import type { Reader } from '../../content/spaces/rows.js';
@@ -176,14 +176,21 @@ export const bestSectionsSql = (spaceId: Sql, pageId: Sql): Sql => sql`(
  * keyset cursor needs a space's score not to change between requests). A title match is a match
  * of the whole section unless the query excludes words (`!` in the tsquery: then the body may hold
  * one); the test folds away when it has nothing to exclude.
+ *
+ * The title pass keeps only IDs until its limit, then reads the vectors of its candidates: with
+ * the query's words in many titles, the (space, page, ID) index, which carries `titleTsv`, is read
+ * in order without touching a row and stops at the share (a GIN probe would fetch and sort every
+ * title match); with rare ones the GIN index finds them, and no full vector is carried through the sort.
  */
 const candidatesSql = (spaceId: Sql, tsquery: Sql, share: Sql): Sql => sql`(
         SELECT x."spaceId", x."pageId", ts_rank_cd(x."tsv", ${tsquery}, 32)::float8 AS "score"
         FROM (
-          (SELECT ss."spaceId", ss."pageId", ss."tsv" FROM "SearchSection" ss
-            WHERE ss."spaceId" = ${spaceId} AND ss."titleTsv" @@ ${tsquery}
-              AND (strpos(${tsquery}::text, '!') = 0 OR ss."tsv" @@ ${tsquery})
-            ORDER BY ss."pageId", ss."id" LIMIT ${share})
+          (SELECT t."spaceId", t."pageId", ss."tsv"
+            FROM (SELECT ss."spaceId", ss."pageId", ss."id" FROM "SearchSection" ss
+              WHERE ss."spaceId" = ${spaceId} AND ss."titleTsv" @@ ${tsquery}
+                AND (strpos(${tsquery}::text, '!') = 0 OR ss."tsv" @@ ${tsquery})
+              ORDER BY ss."pageId", ss."id" LIMIT ${share}) t
+            JOIN "SearchSection" ss ON ss."id" = t."id")
           UNION ALL
           (SELECT ss."spaceId", ss."pageId", ss."tsv" FROM "SearchSection" ss
             WHERE ss."spaceId" = ${spaceId} AND ss."tsv" @@ ${tsquery} AND NOT (ss."titleTsv" @@ ${tsquery})
@@ -280,6 +287,18 @@ export async function pagesInfo(db: Queryable, pages: readonly { spaceId: string
   return new Map(rows.map((r) => [`${r.spaceId}:${r.pageId}`, r]));
 }
 
+/** The statement of a search and its page's sort key (exported for the benchmark's EXPLAIN). */
+export function searchStatement(reader: SearchScope, organizationId: string, query: unknown, args: PageArgs, options: SearchOptions = {}) {
+  const text = searchText(query);
+  const key = spaceOrder(organizationId, text);
+  const plan = planPage(key, args);
+  // Planned for its parameters on every execution (see candidatesSql), as an unnamed statement: a
+  // prepared statement's cached generic plan cannot know how common the query's words are, and read
+  // a word in every section from the GIN index (measured: 900 ms instead of 60 ms on the
+  // benchmark's common term).
+  return { key, plan, statement: sql`${raw(PLANNED_EACH_TIME)}${searchSql(organizationId, reader, text, plan, options)}` };
+}
+
 /**
  * A page of the spaces of the organization whose content matches `query`, for `reader` (a guest
  * sees only the spaces their grants reach). The caller checks the reader belongs to the organization.
@@ -292,16 +311,8 @@ export async function searchOrganization(
   args: PageArgs,
   options: SearchOptions = {},
 ): Promise<SearchPage> {
-  const text = searchText(query);
-  const key = spaceOrder(organizationId, text);
-  const plan = planPage(key, args);
-  // Planned for its parameters on every execution (see candidatesSql): a prepared statement's
-  // cached generic plan cannot know how common the query's words are, and read a word in every
-  // section from the GIN index (measured: 900 ms instead of 60 ms on the benchmark's common term).
-  const [, rows] = await db.$transaction([
-    db.$executeRaw(sql`SELECT set_config('plan_cache_mode', 'force_custom_plan', true)`),
-    db.$queryRaw<HitRow[]>(searchSql(organizationId, reader, text, plan, options)),
-  ]);
+  const { key, plan, statement } = searchStatement(reader, organizationId, query, args, options);
+  const rows = await db.$queryRaw<HitRow[]>(statement);
   const spaces: SpaceHit[] = [];
   const pages = new Map<string, PageHit>();
   for (const row of rows) {
