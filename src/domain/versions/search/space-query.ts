@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Prisma } from '../../../generated/prisma/client.js';
+import { PLANNED_EACH_TIME } from '../../../db/client.js';
 import { planPage, toPage, whereAll, type Page, type PageArgs, type Queryable, type SortKey } from '../../kernel/pagination/keyset.js';
 import { bestSectionsSql, excerptSql, pagesInfo, queryCte, searchText, tsquerySql, type PageHit } from './query.js';
 
@@ -34,7 +35,8 @@ export async function searchSpace(db: Queryable, spaceId: string, query: unknown
   const text = searchText(query);
   const key = pageOrder(spaceId, text);
   const plan = planPage(key, args);
-  const rows = await db.$queryRaw<HitRow[]>(sql`
+  // Planned for its words each time (db/client.ts): a common word's best plan is not a rare one's.
+  const rows = await db.$queryRaw<HitRow[]>(sql`${raw(PLANNED_EACH_TIME)}
     WITH ${queryCte(text)},
     pages AS MATERIALIZED (
       SELECT h."pageId" AS "id", max(h."score") AS "score"
