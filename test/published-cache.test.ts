@@ -16,6 +16,8 @@ import { createPublishedCache } from '../src/published/cache/published-cache.js'
 
 const a = useServer();
 const b = useServer();
+/** A third instance with a rate limit (batched: the kept answer counts without waiting for the store). */
+const limited = useServer({ env: () => ({ QUIRE_RATE_LIMIT: '100000' }) });
 
 /** Writes pages in a change request and merges it (`pages` a function: batches written one after the other, given the IDs so far). */
 async function writePages(token: string, spaceId: string, pages: { title: string; markdown?: string; document?: unknown }[] | ((ids: string[]) => unknown[])[]) {
@@ -204,6 +206,35 @@ describe('the published cache', () => {
     const large = await cold(120);
     expect(large.length, `2 pages:\n${small.join('\n')}\n\n120 pages:\n${large.join('\n')}`).toBe(small.length);
     expect(large.length, large.join('\n')).toBeLessThanOrEqual(COLD_STATEMENTS);
+  });
+
+  it('answers a kept page before the rest of the app as the full path does, counted, with its request ID', async () => {
+    const { path } = await publishedSite();
+    const page = `${path}/page-2`;
+    await warmOnBoth(page);
+    // A query sends the request down the full path (servePublished), which answers the same kept page.
+    const full = `${page}?via=full`;
+    const etag = (await raw(limited, page, {})).headers.etag!;
+    const forms: Record<string, string>[] = [{}, { 'accept-encoding': 'gzip, br' }, { 'accept-encoding': 'gzip' }, { 'if-none-match': etag }];
+    for (const headers of forms) await raw(limited, full, headers); // the compressed forms made
+    const remaining: number[] = [];
+    const comparable = ({ date: _, 'x-request-id': __, 'x-ratelimit-remaining': left, 'content-length': ___, ...rest }: IncomingHttpHeaders) => (remaining.push(Number(left)), rest);
+    for (const headers of forms) {
+      const before = limited.queries.length;
+      const [early, late] = [await raw(limited, page, headers), await raw(limited, full, headers)];
+      expect(limited.queries.length).toBe(before);
+      expect(early.status).toBe(late.status);
+      expect(comparable(early.headers), JSON.stringify(headers)).toEqual(comparable(late.headers));
+      expect(early.body.equals(late.body)).toBe(true);
+      if (early.status === 200) expect(early.headers['content-length']).toBe(String(early.body.length));
+    }
+    // HEAD: the page's headers, with its length, no body.
+    const head = await new Promise<IncomingHttpHeaders>((resolve, reject) => request(`${limited.url}${page}`, { method: 'HEAD' }, (res) => (res.resume(), resolve(res.headers))).on('error', reject).end());
+    expect(head.etag).toBe(etag);
+    expect(head['content-length']).toBe(String((await raw(limited, page, {})).body.length));
+    // Every answer counted once against the address's budget, early or late.
+    expect(remaining.every((left, n) => n === 0 || left < remaining[n - 1])).toBe(true);
+    expect((await raw(limited, page, { 'x-request-id': 'trace-42' })).headers['x-request-id']).toBe('trace-42');
   });
 
   it('keeps pages within its bound in bytes, the least recently used evicted', async () => {
