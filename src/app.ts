@@ -274,9 +274,15 @@ export function buildApp({
    * Authorization), a well-formed Host. The rate limit decides without waiting, or the full path
    * answers (and counts) the request.
    */
+  let wellFormedHost: string | undefined;
   function answerKept(req: IncomingMessage, res: ServerResponse, info: RequestInfo): boolean {
     const { headers } = req;
-    if (headers.origin !== undefined || headers.authorization !== undefined || (headers.host !== undefined && !isWellFormedHost(headers.host))) return false;
+    if (headers.origin !== undefined || headers.authorization !== undefined) return false;
+    // Clients send one host again and again: the last one found well formed is not checked again.
+    if (headers.host !== undefined && headers.host !== wellFormedHost) {
+      if (!isWellFormedHost(headers.host)) return false;
+      wellFormedHost = headers.host;
+    }
     const kept = keptAnswer(req);
     if (!kept) return false;
     const limited = limiter ? limiter.admitNow(addressKeyOf(req, config.trustProxy)) : NO_HEADERS;

@@ -23,7 +23,8 @@ export function createMetrics(opts: { db: Db; pool?: pg.Pool }): Metrics {
   const requests = new Histogram({ name: 'quire_http_request_duration_seconds', help: 'HTTP requests by route template and status', labelNames: ['method', 'route', 'status'], buckets, registers: [registry] });
   const operations = new Histogram({ name: 'quire_graphql_operation_duration_seconds', help: 'GraphQL operations over HTTP by operation name', labelNames: ['operation'], buckets, registers: [registry] });
   const named = new Set<string>();
-  const labelSets = new Map<string, { method: string; route: string; status: string }>();
+  // The histogram of each label set, made once (prom-client makes an observer per unlabelled call).
+  const byLabels = new Map<string, { observe(seconds: number): void }>();
 
   const { pool } = opts;
   if (pool) {
@@ -58,9 +59,9 @@ export function createMetrics(opts: { db: Db; pool?: pg.Pool }): Metrics {
     observeRequest(method, route, status, operation, seconds) {
       // Routes are templates and statuses few: the label sets are bounded.
       const id = `${status} ${method} ${route}`;
-      let labels = labelSets.get(id);
-      if (!labels) labelSets.set(id, (labels = { method, route, status: String(status) }));
-      requests.observe(labels, seconds);
+      let labelled = byLabels.get(id);
+      if (!labelled) byLabels.set(id, (labelled = requests.labels({ method, route, status: String(status) })));
+      labelled.observe(seconds);
       if (operation) {
         if (!named.has(operation) && named.size < MAX_OPERATION_LABELS) named.add(operation);
         operations.observe({ operation: named.has(operation) ? operation : 'other' }, seconds);

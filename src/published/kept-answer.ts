@@ -14,6 +14,7 @@ import type { Config } from '../config.js';
 import { SITE_HOSTNAME } from '../domain/publishing/sites/sites.js';
 import { chosenEncoding } from '../http/content-encoding.js';
 import { pageKey, type CachedPage, type PublishedCache } from './cache/published-cache.js';
+import type { SiteState } from './cache/site-state.js';
 import { replyHeaders } from './reply.js';
 import { hostOf, rememberedSiteOn } from './site-of-request.js';
 import { PUBLISHED_PREFIX } from './urls.js';
@@ -53,26 +54,47 @@ function segmentsOf(path: string): string[] | undefined {
   }
 }
 
+/** URLs whose page key is remembered at once (kept-answer's `named`), before it is emptied. */
+const MAX_NAMED = 5000;
+
+/** What a URL names under a site's state: its page's key (undefined: not a page), and whether it is the site's root. */
+type Named = { state: SiteState; key: string | undefined; root: boolean };
+
 export function createKeptAnswers(cache: PublishedCache, config: Pick<Config, 'publicUrl'>) {
   const apiHost = new URL(config.publicUrl).hostname;
   const prefix = `${PUBLISHED_PREFIX}/`;
+  // What each URL named under its site's state, so that a warm request splits, decodes and keys
+  // nothing: made once per URL and state (the site's next state makes it again).
+  const named = new Map<string, Named>();
 
-  /** The site and path a request names, when both are known without a lookup. */
+  function nameOf(id: string, state: SiteState, sitePath: () => string, path: string): Named | undefined {
+    const known = named.get(id);
+    if (known?.state === state) return known;
+    const segments = segmentsOf(path);
+    if (!segments) return undefined;
+    if (named.size >= MAX_NAMED) named.clear();
+    // The key servePublished remembers the page under, for a visitor of a public site (visitor.ts).
+    const entry = { state, key: notAPage(segments) ? undefined : pageKey(state, sitePath(), segments, { claims: {} }), root: segments.length === 0 };
+    named.set(id, entry);
+    return entry;
+  }
+
+  /** What the request names, when its site is known without a lookup. */
   function placeOf(req: IncomingMessage, url: string) {
     if (url.startsWith(prefix)) {
       const end = url.indexOf('/', prefix.length);
       const siteId = url.slice(prefix.length, end === -1 ? undefined : end);
-      const segments = end === -1 ? [] : segmentsOf(url.slice(end));
       // An ID needing decoding (or too long to be one) is left to servePublished.
-      if (!segments || siteId.length === 0 || siteId.length > 64 || siteId.includes('%')) return undefined;
+      if (siteId.length === 0 || siteId.length > 64 || siteId.includes('%')) return undefined;
       const state = cache.stateNow(siteId);
-      return state && { state, sitePath: `${PUBLISHED_PREFIX}/${siteId}`, segments, on: 'prefix' as const };
+      const name = state && nameOf(url, state, () => `${PUBLISHED_PREFIX}/${siteId}`, end === -1 ? '' : url.slice(end));
+      return name && { name, on: 'prefix' as const };
     }
     const host = hostOf(req);
     const siteId = SITE_HOSTNAME.test(host) && host !== apiHost ? rememberedSiteOn(host) : undefined;
     const state = siteId === undefined ? undefined : cache.stateNow(siteId);
-    const segments = state && state.site.hostname === host && state.site.hostnameVerifiedAt ? segmentsOf(url) : undefined;
-    return segments && { state: state!, sitePath: '', segments, on: 'hostname' as const };
+    const name = state && state.site.hostname === host && state.site.hostnameVerifiedAt ? nameOf(`${host} ${url}`, state, () => '', url) : undefined;
+    return name && { name, on: 'hostname' as const };
   }
 
   /** The kept answer to `req`, or undefined (servePublished decides). */
@@ -81,13 +103,12 @@ export function createKeptAnswers(cache: PublishedCache, config: Pick<Config, 'p
     const url = req.url;
     if ((method !== 'GET' && method !== 'HEAD') || !url || url.includes('?') || req.headers.cookie?.includes('quire_preview_')) return undefined;
     const place = placeOf(req, url);
-    if (!place || notAPage(place.segments)) return undefined;
-    const { site } = place.state;
+    if (!place?.name.key) return undefined;
+    const { site } = place.name.state;
     if (!site.published || (site.visibility !== 'public' && site.visibility !== 'unlisted')) return undefined;
-    // The key servePublished remembers the page under, for a visitor of a public site (visitor.ts).
-    const page = cache.page(pageKey(place.state, place.sitePath, place.segments, { claims: {} }));
+    const page = cache.page(place.name.key);
     if (!page) return undefined;
-    const route = ROUTES[method][place.on][place.segments.length ? 1 : 0];
+    const route = ROUTES[method][place.on][place.name.root ? 0 : 1];
     if (page.etag !== undefined && req.headers['if-none-match'] === page.etag) return { status: 304, headers: headsOf(page, 'notModified'), route };
     // HEAD: the headers of the page as sent without compression (as servePublished sends them), no body.
     if (method === 'HEAD') return { status: 200, headers: headsOf(page, 'identity'), route };
