@@ -268,17 +268,18 @@ export function buildApp({
     if (info) finished(this.req, this, info);
   }
 
+  // The last Host found well formed: clients send one again and again, it is not checked again.
+  let wellFormedHost: string | undefined;
+
   /**
    * A kept published page (published/kept-answer.ts), answered at once with the headers every
    * answer has (request ID, rate limit): no CORS to add (no Origin), no token to authenticate (no
    * Authorization), a well-formed Host. The rate limit decides without waiting, or the full path
    * answers (and counts) the request.
    */
-  let wellFormedHost: string | undefined;
   function answerKept(req: IncomingMessage, res: ServerResponse, info: RequestInfo): boolean {
     const { headers } = req;
     if (headers.origin !== undefined || headers.authorization !== undefined) return false;
-    // Clients send one host again and again: the last one found well formed is not checked again.
     if (headers.host !== undefined && headers.host !== wellFormedHost) {
       if (!isWellFormedHost(headers.host)) return false;
       wellFormedHost = headers.host;
