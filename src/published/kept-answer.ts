@@ -57,8 +57,11 @@ function segmentsOf(path: string): string[] | undefined {
 /** URLs whose page key is remembered at once (kept-answer's `named`), before it is emptied. */
 const MAX_NAMED = 5000;
 
-/** What a URL names under a site's state: its page's key (undefined: not a page), and whether it is the site's root. */
-type Named = { state: SiteState; key: string | undefined; root: boolean };
+/**
+ * What a URL names under a site's state (its stamp: no old state is held alive by it): its page's
+ * key (undefined: not a page), and whether it is the site's root.
+ */
+type Named = { stamp: number; key: string | undefined; root: boolean };
 
 export function createKeptAnswers(cache: PublishedCache, config: Pick<Config, 'publicUrl'>) {
   const apiHost = new URL(config.publicUrl).hostname;
@@ -69,12 +72,12 @@ export function createKeptAnswers(cache: PublishedCache, config: Pick<Config, 'p
 
   function nameOf(id: string, state: SiteState, sitePath: () => string, path: string): Named | undefined {
     const known = named.get(id);
-    if (known?.state === state) return known;
+    if (known?.stamp === state.stamp) return known;
     const segments = segmentsOf(path);
     if (!segments) return undefined;
     if (named.size >= MAX_NAMED) named.clear();
     // The key servePublished remembers the page under, for a visitor of a public site (visitor.ts).
-    const entry = { state, key: notAPage(segments) ? undefined : pageKey(state, sitePath(), segments, { claims: {} }), root: segments.length === 0 };
+    const entry = { stamp: state.stamp, key: notAPage(segments) ? undefined : pageKey(state, sitePath(), segments, { claims: {} }), root: segments.length === 0 };
     named.set(id, entry);
     return entry;
   }
@@ -88,13 +91,13 @@ export function createKeptAnswers(cache: PublishedCache, config: Pick<Config, 'p
       if (siteId.length === 0 || siteId.length > 64 || siteId.includes('%')) return undefined;
       const state = cache.stateNow(siteId);
       const name = state && nameOf(url, state, () => `${PUBLISHED_PREFIX}/${siteId}`, end === -1 ? '' : url.slice(end));
-      return name && { name, on: 'prefix' as const };
+      return name && { name, state: state!, on: 'prefix' as const };
     }
     const host = hostOf(req);
     const siteId = SITE_HOSTNAME.test(host) && host !== apiHost ? rememberedSiteOn(host) : undefined;
     const state = siteId === undefined ? undefined : cache.stateNow(siteId);
     const name = state && state.site.hostname === host && state.site.hostnameVerifiedAt ? nameOf(`${host} ${url}`, state, () => '', url) : undefined;
-    return name && { name, on: 'hostname' as const };
+    return name && { name, state: state!, on: 'hostname' as const };
   }
 
   /** The kept answer to `req`, or undefined (servePublished decides). */
@@ -104,7 +107,7 @@ export function createKeptAnswers(cache: PublishedCache, config: Pick<Config, 'p
     if ((method !== 'GET' && method !== 'HEAD') || !url || url.includes('?') || req.headers.cookie?.includes('quire_preview_')) return undefined;
     const place = placeOf(req, url);
     if (!place?.name.key) return undefined;
-    const { site } = place.name.state;
+    const { site } = place.state;
     if (!site.published || (site.visibility !== 'public' && site.visibility !== 'unlisted')) return undefined;
     const page = cache.page(place.name.key);
     if (!page) return undefined;
