@@ -44,11 +44,13 @@ import { silentLogger, type Logger } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { GRAPHIQL_ASSET_PATH, serveGraphiQLAsset } from './http/graphiql-assets.js';
-import { createRateLimitKeys } from './http/rate-limit-key.js';
+import { addressKeyOf, createRateLimitKeys } from './http/rate-limit-key.js';
+import { mayWrite } from './http/request-writes.js';
+import { createKeptAnswers } from './published/kept-answer.js';
 import { admitWebSockets } from './http/websocket-admission.js';
 import { createCors } from './http/cors.js';
 import compression from 'compression';
-import { requestInfo, startRequest, type RequestInfo } from './observability/request-info.js';
+import { requestInfo, startedInfo, startRequest, type RequestInfo } from './observability/request-info.js';
 import { siteRouteTemplate } from './observability/site-route.js';
 import { clientOf } from './http/client-address.js';
 import { requestOrigin, type RequestOrigin } from './domain/kernel/request-origin.js';
@@ -81,6 +83,9 @@ class BodyTooLarge extends Error {
     super(`Request body exceeds ${limit} bytes`);
   }
 }
+
+/** No headers of the rate limit's (none set). */
+const NO_HEADERS: readonly string[] = [];
 
 const CONTENT_BATCH = /^\/v1\/spaces\/[^/]+\/change-requests\/[^/]+\/content\/?$/;
 
@@ -158,17 +163,19 @@ export function buildApp({
   };
   const limiter = createRateLimiter({ points: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds, syncMs: config.rateLimitSyncMs, redisUrl: config.redisUrl, pool: poolOf(db) });
   const rateLimitKeyOf = createRateLimitKeys(authenticate, config.trustProxy);
+  const keptAnswer = createKeptAnswers(publishedCache, config);
 
   /** One access-log line and one observation per request, once its answer is sent (or cut). */
   function finished(req: IncomingMessage, res: ServerResponse, info: RequestInfo): void {
     const seconds = Number(process.hrtime.bigint() - info.started) / 1e9;
     const route = info.route ?? 'unmatched';
     const method = req.method ?? 'GET';
-    metrics.observeRequest({ method, route, status: res.statusCode, operation: info.operation }, seconds);
-    logger.info(
-      { reqId: info.id, method, route, status: res.statusCode, durationMs: Math.round(seconds * 1e4) / 10, userId: info.userId, operation: info.operation, ...(res.writableFinished ? {} : { aborted: true }) },
-      'request',
-    );
+    metrics.observeRequest(method, route, res.statusCode, info.operation, seconds);
+    // The line's object is made only when it is written.
+    if (!logger.isLevelEnabled('info')) return;
+    const line: Record<string, unknown> = { reqId: info.id, method, route, status: res.statusCode, durationMs: Math.round(seconds * 1e4) / 10, userId: info.userId, operation: info.operation };
+    if (!res.writableFinished) line.aborted = true;
+    logger.info(line, 'request');
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -240,20 +247,51 @@ export function buildApp({
 
   function listener(req: IncomingMessage, res: ServerResponse): void {
     const info = startRequest(req);
+    if (stopping) res.shouldKeepAlive = false;
+    unanswered.add(res);
+    res.on('close', closed);
+    if (answerKept(req, res, info)) return;
     res.setHeader('x-request-id', info.id);
     // No answer of quire's (JSON, errors, files, pages) is to be read by a browser as another type than it says.
     res.setHeader('x-content-type-options', 'nosniff');
-    if (stopping) res.shouldKeepAlive = false;
-    unanswered.add(res);
-    res.once('close', () => {
-      unanswered.delete(res);
-      finished(req, res, info);
-    });
     // What the request writes records its client and user agent (the audit log): the pages of
-    // invitations and SSO sign-in are quire's own UI, the rest its API.
-    requestOrigin.run(originOf(req), () => {
-      respond(req, res, info);
-    });
+    // invitations and SSO sign-in are quire's own UI, the rest its API. A request that writes no
+    // event goes without (http/request-writes.ts).
+    if (mayWrite(req)) requestOrigin.run(originOf(req), () => respond(req, res, info));
+    else respond(req, res, info);
+  }
+
+  /** One listener for every answer (no closure per request): `this` is the answer. */
+  function closed(this: ServerResponse): void {
+    unanswered.delete(this);
+    const info = startedInfo(this.req);
+    if (info) finished(this.req, this, info);
+  }
+
+  // The last Host found well formed: clients send one again and again, it is not checked again.
+  let wellFormedHost: string | undefined;
+
+  /**
+   * A kept published page (published/kept-answer.ts), answered at once with the headers every
+   * answer has (request ID, rate limit): no CORS to add (no Origin), no token to authenticate (no
+   * Authorization), a well-formed Host. The rate limit decides without waiting, or the full path
+   * answers (and counts) the request.
+   */
+  function answerKept(req: IncomingMessage, res: ServerResponse, info: RequestInfo): boolean {
+    const { headers } = req;
+    if (headers.origin !== undefined || headers.authorization !== undefined) return false;
+    if (headers.host !== undefined && headers.host !== wellFormedHost) {
+      if (!isWellFormedHost(headers.host)) return false;
+      wellFormedHost = headers.host;
+    }
+    const kept = keptAnswer(req);
+    if (!kept) return false;
+    const limited = limiter ? limiter.admitNow(addressKeyOf(req, config.trustProxy)) : NO_HEADERS;
+    if (!limited) return false;
+    info.route = kept.route;
+    res.writeHead(kept.status, [...kept.headers, 'x-request-id', info.id, ...limited]);
+    res.end(kept.body);
+    return true;
   }
 
   function originOf(req: IncomingMessage): RequestOrigin {

@@ -16,6 +16,8 @@ import { createPublishedCache } from '../src/published/cache/published-cache.js'
 
 const a = useServer();
 const b = useServer();
+/** A third instance with a rate limit (batched: the kept answer counts without waiting for the store). */
+const limited = useServer({ env: () => ({ QUIRE_RATE_LIMIT: '100000' }) });
 
 /** Writes pages in a change request and merges it (`pages` a function: batches written one after the other, given the IDs so far). */
 async function writePages(token: string, spaceId: string, pages: { title: string; markdown?: string; document?: unknown }[] | ((ids: string[]) => unknown[])[]) {
@@ -167,15 +169,15 @@ describe('the published cache', () => {
   it('serves nothing from memory while its notifications connection is lost, and forgets everything when it is back', async () => {
     const { owner, space, path } = await publishedSite();
     await warmOnBoth(`${path}/`);
-    // Both instances' LISTEN connections end, as when the database restarts or the network fails.
+    // The instances' LISTEN connections end (a, b and the limited one), as when the database restarts or the network fails.
     const listeners = () => a.db.$queryRaw<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN "quire_published"'`;
-    expect((await listeners()).length).toBe(2);
+    expect((await listeners()).length).toBe(3);
     await a.db.$queryRaw`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN "quire_published"'`;
     await expect.poll(async () => (await counted(b, `${path}/`)).statements.length, { timeout: 5000 }).toBeGreaterThan(0);
     await writePages(owner.token, space.id, [{ title: 'Written meanwhile', markdown: '# Written meanwhile\n' }]);
     for (const server of [a, b]) expect(await text(server, `${path}/`)).toContain('Written meanwhile');
     // Listening again (after a second), each instance serves from memory once more.
-    await expect.poll(async () => (await listeners()).length, { timeout: 10_000, interval: 200 }).toBe(2);
+    await expect.poll(async () => (await listeners()).length, { timeout: 10_000, interval: 200 }).toBe(3);
     await warmOnBoth(`${path}/`);
     expect(await text(b, `${path}/`)).toContain('Written meanwhile');
   });
@@ -204,6 +206,35 @@ describe('the published cache', () => {
     const large = await cold(120);
     expect(large.length, `2 pages:\n${small.join('\n')}\n\n120 pages:\n${large.join('\n')}`).toBe(small.length);
     expect(large.length, large.join('\n')).toBeLessThanOrEqual(COLD_STATEMENTS);
+  });
+
+  it('answers a kept page before the rest of the app as the full path does, counted, with its request ID', async () => {
+    const { path } = await publishedSite();
+    const page = `${path}/page-2`;
+    await warmOnBoth(page);
+    // A query sends the request down the full path (servePublished), which answers the same kept page.
+    const full = `${page}?via=full`;
+    const etag = (await raw(limited, page, {})).headers.etag!;
+    const forms: Record<string, string>[] = [{}, { 'accept-encoding': 'gzip, br' }, { 'accept-encoding': 'gzip' }, { 'if-none-match': etag }];
+    for (const headers of forms) await raw(limited, full, headers); // the compressed forms made
+    const remaining: number[] = [];
+    const comparable = ({ date: _, 'x-request-id': __, 'x-ratelimit-remaining': left, 'content-length': ___, ...rest }: IncomingHttpHeaders) => (remaining.push(Number(left)), rest);
+    for (const headers of forms) {
+      const before = limited.queries.length;
+      const [early, late] = [await raw(limited, page, headers), await raw(limited, full, headers)];
+      expect(limited.queries.length).toBe(before);
+      expect(early.status).toBe(late.status);
+      expect(comparable(early.headers), JSON.stringify(headers)).toEqual(comparable(late.headers));
+      expect(early.body.equals(late.body)).toBe(true);
+      if (early.status === 200) expect(early.headers['content-length']).toBe(String(early.body.length));
+    }
+    // HEAD: the page's headers, with its length, no body.
+    const head = await new Promise<IncomingHttpHeaders>((resolve, reject) => request(`${limited.url}${page}`, { method: 'HEAD' }, (res) => (res.resume(), resolve(res.headers))).on('error', reject).end());
+    expect(head.etag).toBe(etag);
+    expect(head['content-length']).toBe(String((await raw(limited, page, {})).body.length));
+    // Every answer counted once against the address's budget, early or late.
+    expect(remaining.every((left, n) => n === 0 || left < remaining[n - 1])).toBe(true);
+    expect((await raw(limited, page, { 'x-request-id': 'trace-42' })).headers['x-request-id']).toBe('trace-42');
   });
 
   it('keeps pages within its bound in bytes, the least recently used evicted', async () => {

@@ -28,6 +28,9 @@ export function createRateLimitKeys(authenticate: Authenticator, trustProxy: str
       if (holder) return `token:${digest}`;
       if (holder === null) refused.set(digest, true);
     }
-    return `address:${clientOf(req, trustProxy).network}`;
+    return addressKeyOf(req, trustProxy);
   };
 }
+
+/** The key of a request without a token (no Authorization header): its client's address. */
+export const addressKeyOf = (req: IncomingMessage, trustProxy: string) => `address:${clientOf(req, trustProxy).network}`;

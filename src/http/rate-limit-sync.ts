@@ -109,6 +109,20 @@ export function createSyncedCounter(store: RateLimiterAbstract, o: { limit: numb
       if (e.pending * 2 >= share && e.sending === 0) void flush(key, e);
       return { allowed: true, used: used + 1, resetAt: e.resetAt, confirmed: e.confirmed };
     },
+    /**
+     * take() when it needs no waiting — a known key in its window, counted in batches, with room
+     * before its batch must wait for the store — and an admission; otherwise undefined, with
+     * nothing counted (take() decides then).
+     */
+    takeNow(key: string): Take | undefined {
+      const e = share > 0 && !connecting ? entries.get(key) : undefined;
+      if (!e || e.ready || e.resetAt <= Date.now() || e.pending + e.sending >= share) return undefined;
+      const used = e.known + e.sending + e.pending;
+      if (used >= o.limit) return undefined;
+      e.pending += 1;
+      if (e.pending * 2 >= share && e.sending === 0) void flush(key, e);
+      return { allowed: true, used: used + 1, resetAt: e.resetAt, confirmed: e.confirmed };
+    },
     /** Stops the timer and sends what is pending, waiting at most timeoutMs. */
     async close(timeoutMs: number): Promise<void> {
       clearInterval(timer);

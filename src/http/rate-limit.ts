@@ -17,6 +17,11 @@ export type RateLimitVerdict = { allowed: true; headers: Record<string, string> 
 export type RateLimiter = {
   /** Counts one request (or WebSocket operation) against `key`'s budget (rate-limit-key.ts). */
   check(key: string): Promise<RateLimitVerdict>;
+  /**
+   * check() without waiting, for a request it admits then: its headers as [name, value, …];
+   * undefined, with nothing counted, when check() must decide (a refusal, the store to ask first).
+   */
+  admitNow(key: string): readonly string[] | undefined;
   close(): Promise<void>;
 };
 
@@ -49,8 +54,9 @@ export function createRateLimiter(opts: {
   }
   const counter = createSyncedCounter(limiter, { limit: opts.points, windowMs: opts.windowSeconds * 1000, syncMs: opts.syncMs ?? 500, maxKeys: opts.maxKeys ?? 50_000, connected });
 
+  const limit = String(opts.points);
   const headersOf = (take: Take) => ({
-    'x-ratelimit-limit': String(opts.points),
+    'x-ratelimit-limit': limit,
     'x-ratelimit-remaining': String(Math.max(0, opts.points - take.used)),
     'x-ratelimit-reset': String(Math.ceil(take.resetAt / 1000)),
   });
@@ -67,6 +73,11 @@ export function createRateLimiter(opts: {
       // stated. Requests are served rather than refused (the database being down answers 503 on
       // its own; Redis being down must not stop the API).
       return { allowed: true, headers: take.confirmed ? headersOf(take) : {} };
+    },
+    admitNow(key) {
+      const take = counter.takeNow(key);
+      if (!take) return undefined;
+      return take.confirmed ? ['x-ratelimit-limit', limit, 'x-ratelimit-remaining', String(Math.max(0, opts.points - take.used)), 'x-ratelimit-reset', String(Math.ceil(take.resetAt / 1000))] : [];
     },
     async close() {
       await counter.close(2000);

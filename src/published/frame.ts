@@ -8,13 +8,28 @@ import { siteView } from './site-view.js';
 import { SITE_CSS_ASSET, type SiteView } from './render/index.js';
 import type { Visitor } from './visitor.js';
 
+/**
+ * Each site space's effective customization, made once per site state: the published cache keeps
+ * the state's rows as read (the same objects until the site changes), so the row's object says
+ * it is the same space, and the site's customization and the space's title the rest it depends on.
+ */
+const customizations = new WeakMap<object, { site: unknown; title: string; value: SiteCustomization }>();
+
+function customizationOf(site: Site, siteSpace: Located['siteSpace']): SiteCustomization {
+  const known = customizations.get(siteSpace);
+  if (known?.site === site.customization && known.title === siteSpace.space.title) return known.value;
+  const value = effectiveCustomization(site.customization as unknown as SiteCustomization, siteSpace.customization as never, siteSpace.space.title);
+  customizations.set(siteSpace, { site: site.customization, title: siteSpace.space.title, value });
+  return value;
+}
+
 /** What every page of the site space shares: links, the site's look, its tabs and variants. */
 export function frame(site: Site, sitePath: string, located: Located, visitor: Visitor) {
   const { section, siteSpace } = located;
   const join = (...parts: string[]) => `${sitePath}/${parts.filter(Boolean).map(encodeURIComponent).join('/')}`;
   const { sectionPrefix, prefix: spacePrefix } = located;
   const hrefOf = (pagePath: string) => `${join(...spacePrefix)}${pagePath ? `/${pagePath.split('/').map(encodeURIComponent).join('/')}` : ''}`.replace(/\/\/+/g, '/');
-  const customization = effectiveCustomization(site.customization as unknown as SiteCustomization, siteSpace.customization as never, siteSpace.space.title);
+  const customization = customizationOf(site, siteSpace);
   const lang = customization.internationalization.locale || 'en';
   const view = {
     lang,

@@ -17,20 +17,26 @@ const PAGE_CSP = `default-src 'self'; img-src * data:; font-src 'self' http: htt
  */
 export type Reply = { status: number; body: string | Buffer; type: string; etag?: string; cache: string; cookies?: string[]; location?: string; encoding?: Encoding | 'identity' };
 
-export function send(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
+/** The headers of an answer but `Vary` (appended to CORS's own by send(); kept-answer.ts writes it itself). */
+export function replyHeaders(reply: Omit<Reply, 'body'>): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = { 'content-type': reply.type, 'cache-control': reply.cache, 'x-content-type-options': 'nosniff' };
   if (reply.etag) headers.etag = reply.etag;
   if (reply.location) headers.location = reply.location;
-  if (reply.encoding) {
-    res.appendHeader('vary', 'Accept-Encoding'); // beside CORS's `Origin`
-    if (reply.encoding !== 'identity') headers['content-encoding'] = reply.encoding;
-  }
+  if (reply.encoding && reply.encoding !== 'identity') headers['content-encoding'] = reply.encoding;
   if (reply.cookies?.length) headers['set-cookie'] = reply.cookies;
   if (reply.type.startsWith('text/html')) headers['content-security-policy'] = PAGE_CSP;
+  return headers;
+}
+
+export function send(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
+  const headers = replyHeaders(reply);
+  if (reply.encoding) res.appendHeader('vary', 'Accept-Encoding'); // beside CORS's `Origin`
   if (reply.etag && reply.status === 200 && req.headers['if-none-match'] === reply.etag) {
     res.writeHead(304, headers);
     return void res.end();
   }
+  // Its length stated (writeHead sends the headers at once: without it, the body would go chunked); HEAD's too.
+  headers['content-length'] = String(Buffer.byteLength(reply.body));
   res.writeHead(reply.status, headers);
   res.end(req.method === 'HEAD' ? undefined : reply.body);
 }

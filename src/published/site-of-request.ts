@@ -30,12 +30,18 @@ async function verifiedSite(db: Db, host: string, remembered: string | undefined
   return site?.hostname === host && site.hostnameVerifiedAt ? site : null;
 }
 
+/** The ID of the site remembered on `host`, without a lookup (undefined: not remembered now). */
+export const rememberedSiteOn = (host: string): string | undefined => hostSites.get(host);
+
+/** The request's host as sites are claimed on: lowercase, without the port. */
+export const hostOf = (req: IncomingMessage) => (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
+
 /** Reads a site's row (the published cache's, when serving). */
 export type SiteById = (siteId: string) => Promise<Site | null>;
 
 /** The site a request names, and the rest of its path (segments, decoded). */
 export function siteOf(db: Db, req: IncomingMessage, pathname: string, config: Config, siteById?: SiteById) {
-  return siteAt(db, (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, ''), pathname, config, siteById);
+  return siteAt(db, hostOf(req), pathname, config, siteById);
 }
 
 /** The site a URL's host (without port) and path name: `/sites/{siteId}/…` on any host, or the root of a verified custom hostname. */

@@ -30,11 +30,22 @@ const MARK = '~';
  * A page as sent: its bytes once encoded, and the headers it is sent with; `encoded`, its
  * compressed forms, each made on the first request that accepts it and kept with the page.
  */
-export type CachedPage = { status: number; body: Buffer; type: string; etag?: string; cache: string; encoded: Partial<Record<Encoding, Buffer>> };
+export type CachedPage = {
+  status: number;
+  body: Buffer;
+  type: string;
+  etag?: string;
+  cache: string;
+  encoded: Partial<Record<Encoding, Buffer>>;
+  /** The headers of each answer sent from memory (published/kept-answer.ts), built on first use. */
+  heads?: Partial<Record<Encoding | 'identity' | 'notModified', readonly string[]>>;
+};
 
 export type PublishedCache = {
   /** The site's current state (null: no such site), from memory while the cache serves. */
   state(siteId: string): Promise<SiteState | null>;
+  /** The site's state when it is in memory now (and the cache serves): what a kept page's answer needs, without waiting. */
+  stateNow(siteId: string): SiteState | undefined;
   page(key: string): CachedPage | undefined;
   rememberPage(key: string, page: CachedPage): void;
   /** The page's body compressed as `encoding`: kept with the page (and counted in its weight) once made. */
@@ -149,6 +160,7 @@ export function createPublishedCache(db: Db, opts: PublishedCacheOptions): Publi
 
   return {
     state,
+    stateNow: (siteId) => (serving ? states.get(siteId) : undefined),
     caughtUp,
     page: (key) => (serving ? pages?.get(key) : undefined),
     rememberPage(key, page) {

@@ -16,10 +16,21 @@ function faviconLinks(favicon: ThemedUrl | undefined): string {
   return `<link${attrs({ rel: 'icon', href: light, media: '(prefers-color-scheme: light)' })}><link${attrs({ rel: 'icon', href: dark, media: '(prefers-color-scheme: dark)' })}>`;
 }
 
+/** Colour styles made, by their colours (JSON): sites have few palettes, and each takes contrast computations to make. */
+const colorStyles = new Map<string, string>();
+const MAX_COLOR_STYLES = 1000;
+
 /** The site's colours as custom properties, light and dark. */
 export function siteColorStyle(site: SiteView): string {
   const colors = site.colors ?? {};
-  return themeRules(colorVariables(colors, 'light'), colorVariables(colors, 'dark'));
+  const id = JSON.stringify(colors);
+  let style = colorStyles.get(id);
+  if (style === undefined) {
+    style = themeRules(colorVariables(colors, 'light'), colorVariables(colors, 'dark'));
+    if (colorStyles.size >= MAX_COLOR_STYLES) colorStyles.clear();
+    colorStyles.set(id, style);
+  }
+  return style;
 }
 
 /** A family name or URL fit for CSS: anything that could close the string or the declaration is refused. */
