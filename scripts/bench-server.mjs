@@ -82,7 +82,8 @@ async function answerSpace(/** @type {pg.Pool} */ pool, /** @type {import('node:
   const id = /^\/v1\/spaces\/([^/?]+)$/.exec(req.url ?? '')?.[1];
   const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
   if (!id || !token) return [404, { error: { code: 404, message: 'Not found' } }];
-  const { rows } = await pool.query(SPACE_BY_ID_FOR_TOKEN, [id, createHash('sha256').update(token).digest('hex')]);
+  // Named: prepared once per connection, then only bound and executed (as quire's statements are).
+  const { rows } = await pool.query({ name: 'space_by_id_for_token', text: SPACE_BY_ID_FOR_TOKEN, values: [id, createHash('sha256').update(token).digest('hex')] });
   return rows[0] ? [200, { object: 'space', ...rows[0] }] : [404, { error: { code: 404, message: 'Not found' } }];
 }
 
