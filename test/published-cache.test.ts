@@ -6,6 +6,7 @@
  * instance on the same database. Pages are bounded by bytes; a cold page's statements do not grow
  * with the size of the space.
  */
+import { randomInt } from 'node:crypto';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +19,10 @@ const a = useServer();
 const b = useServer();
 /** A third instance with a rate limit (batched: the kept answer counts without waiting for the store). */
 const limited = useServer({ env: () => ({ QUIRE_RATE_LIMIT: '100000' }) });
+// The limited instance is asked from an address of its own: the budgets of addresses are counted in
+// the database every test file shares, and others (graphiql's) give 127.0.0.1 a budget of ten.
+const LIMITED_FROM = `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+const fromOf = (server: TestServer) => (server === limited ? LIMITED_FROM : undefined);
 
 /** Writes pages in a change request and merges it (`pages` a function: batches written one after the other, given the IDs so far). */
 async function writePages(token: string, spaceId: string, pages: { title: string; markdown?: string; document?: unknown }[] | ((ids: string[]) => unknown[])[]) {
@@ -72,7 +77,7 @@ async function warmOnBoth(path: string) {
 /** The answer as sent (no decoding): status, headers and bytes. */
 function raw(server: TestServer, path: string, headers: Record<string, string>) {
   return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    request(`${server.url}${path}`, { headers }, (res) => {
+    request(`${server.url}${path}`, { headers, localAddress: fromOf(server) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -229,7 +234,7 @@ describe('the published cache', () => {
       if (early.status === 200) expect(early.headers['content-length']).toBe(String(early.body.length));
     }
     // HEAD: the page's headers, with its length, no body.
-    const head = await new Promise<IncomingHttpHeaders>((resolve, reject) => request(`${limited.url}${page}`, { method: 'HEAD' }, (res) => (res.resume(), resolve(res.headers))).on('error', reject).end());
+    const head = await new Promise<IncomingHttpHeaders>((resolve, reject) => request(`${limited.url}${page}`, { method: 'HEAD', localAddress: LIMITED_FROM }, (res) => (res.resume(), resolve(res.headers))).on('error', reject).end());
     expect(head.etag).toBe(etag);
     expect(head['content-length']).toBe(String((await raw(limited, page, {})).body.length));
     // Every answer counted once against the address's budget, early or late.
