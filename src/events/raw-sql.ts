@@ -9,6 +9,7 @@
 import pg from 'pg';
 import type { RawSql } from '../domain/kernel/sql.js';
 import { Prisma } from '../generated/prisma/client.js';
+import { utcDateOfText } from '../domain/kernel/pagination/rows-as-json.js';
 
 type Values = unknown[];
 
@@ -21,7 +22,7 @@ export type RawPool = RawSql & {
 const TIMESTAMP = 1114;
 const INT8 = 20;
 const parsers: Record<number, (text: string) => unknown> = {
-  [TIMESTAMP]: (text) => new Date(`${text.replace(' ', 'T')}Z`),
+  [TIMESTAMP]: utcDateOfText,
   [INT8]: (text) => BigInt(text),
 };
 const types = { getTypeParser: (oid: number, format?: string) => parsers[oid] ?? pg.types.getTypeParser(oid, format as 'text') };

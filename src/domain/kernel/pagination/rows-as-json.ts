@@ -33,7 +33,9 @@ export type RowsAsJson<Row> = {
   readonly make: (values: readonly (string | null)[], nested?: unknown) => Row;
 };
 
-const date = (text: string) => new Date(`${text.replace(' ', 'T')}Z`);
+/** A `timestamp` (without time zone, holding UTC) as PostgreSQL writes it in text, as a Date. */
+export const utcDateOfText = (text: string) => new Date(`${text.replace(' ', 'T')}Z`);
+const date = utcDateOfText;
 const bytes = (text: string) => Buffer.from(text.slice(2), 'hex');
 const REVIVE: Record<ColumnKind, (v: string) => string> = {
   text: (v) => v,
