@@ -2,7 +2,8 @@
  * `quire files migrate --to <store>` copies every stored file from the configured store
  * (QUIRE_FILE_STORE) to another, resumable and verified (domain/versions/files/blob-copy.ts);
  * `quire files gc` deletes bytes nothing names any more, past their grace period
- * (QUIRE_FILE_GC_GRACE_HOURS; domain/versions/files/blob-gc.ts). Progress goes to standard error;
+ * (QUIRE_FILE_GC_GRACE_HOURS; domain/versions/files/blob-gc.ts), and stored page bodies no revision
+ * names (revisions/document-gc.ts). Progress goes to standard error;
  * each command prints one JSON object on the last line of standard output.
  */
 import type { Config } from '../config.js';
@@ -10,6 +11,7 @@ import { openDatabase } from '../db/database.js';
 import type { FileStoreKind } from '../domain/versions/files/blob-backend.js';
 import { copyBlobs } from '../domain/versions/files/blob-copy.js';
 import { collectGarbage } from '../domain/versions/files/blob-gc.js';
+import { collectDocuments } from '../domain/versions/revisions/document-gc.js';
 import { blobBackend } from '../domain/versions/files/blob-store.js';
 import { UsageError } from './usage-error.js';
 
@@ -36,7 +38,8 @@ export async function files(config: Config, sub: string | undefined, values: { t
       if (result.corrupt.length > 0) process.exitCode = 1;
     } else {
       const result = await collectGarbage(database.db, current, { graceMs: config.fileGcGraceMs });
-      process.stdout.write(`${JSON.stringify({ store: config.fileStore, ...result })}\n`);
+      const documents = await collectDocuments(database.db, { graceMs: config.fileGcGraceMs });
+      process.stdout.write(`${JSON.stringify({ store: config.fileStore, ...result, documents })}\n`);
     }
   } finally {
     await database.close();

@@ -34,7 +34,12 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 export const UNAVAILABLE_MESSAGE = 'The database is unavailable; try again shortly';
 
+/** Whether PostgreSQL refused a statement with this SQLSTATE (`23503`: a foreign key), through Prisma or pg. */
+export function hasSqlState(error: unknown, state: string): boolean {
+  return someInChain(error, (e, cause) => cause?.originalCode === state || cause?.code === state || e.code === state);
+}
+
 /** Whether an error is PostgreSQL cancelling a statement that ran past statement_timeout (57014). */
 export function isStatementTimeout(error: unknown): boolean {
-  return someInChain(error, (e, cause) => cause?.originalCode === '57014' || cause?.code === '57014' || e.code === '57014');
+  return hasSqlState(error, '57014');
 }

@@ -1,6 +1,6 @@
 /**
- * The file garbage collection (domain/versions/files/blob-gc.ts, also `quire files gc`) run by the
- * job runner every QUIRE_FILE_GC_INTERVAL_HOURS (0: never). One graphile-worker job under a fixed
+ * The file garbage collection (domain/versions/files/blob-gc.ts, also `quire files gc`), and with it
+ * that of stored page bodies no entry names (revisions/document-gc.ts), run by the job runner every QUIRE_FILE_GC_INTERVAL_HOURS (0: never). One graphile-worker job under a fixed
  * job key stands for the next run, whatever the number of instances: each worker's start adds it
  * only when it is missing (`preserve_run_at`: a restart never postpones it), and the run adds
  * the one after it before collecting (a run that fails still leaves the next one queued). Its
@@ -8,6 +8,7 @@
  */
 import type { AddJobFunction, Task } from 'graphile-worker';
 import { collectGarbage } from '../domain/versions/files/blob-gc.js';
+import { collectDocuments } from '../domain/versions/revisions/document-gc.js';
 import { blobBackend } from '../domain/versions/files/blob-store.js';
 import type { JobServices } from './handler.js';
 
@@ -39,5 +40,8 @@ export function fileGcTask(services: JobServices): Task {
     const started = Date.now();
     const result = await collectGarbage(db, blobBackend(config, db), { graceMs: config.fileGcGraceMs });
     logger.info({ store: config.fileStore ?? 'disk', ...result, durationMs: Date.now() - started }, 'file garbage collection: removed unreferenced file bytes');
+    const bodiesStarted = Date.now();
+    const documents = await collectDocuments(db, { graceMs: config.fileGcGraceMs });
+    logger.info({ ...documents, durationMs: Date.now() - bodiesStarted }, 'document garbage collection: removed page bodies no revision names');
   };
 }

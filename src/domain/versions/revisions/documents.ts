@@ -29,20 +29,26 @@ export async function putDocuments(db: Prisma.TransactionClient, documents: read
 const DOCUMENTS_PER_STATEMENT = 2_000;
 
 async function insertDocuments(db: Prisma.TransactionClient, unique: readonly PreparedDocument[]): Promise<void> {
-  {
-    const links = unique.flatMap((d) => d.links.map((link) => ({ documentId: d.id, ...link })));
-    const rows = unique.map((d) => Prisma.sql`(${d.id}::text, ${d.json}::jsonb, ${d.size}::int)`);
-    await db.$executeRaw(Prisma.sql`WITH stored AS (
-        INSERT INTO "Document" ("id", "body", "size")
-        VALUES ${Prisma.join(rows)}
-        ON CONFLICT ("id") DO NOTHING
-        RETURNING "id"
-      )
+  const links = unique.flatMap((d) => d.links.map((link) => ({ documentId: d.id, ...link })));
+  const rows = unique.map((d) => Prisma.sql`(${d.id}::text, ${d.json}::jsonb, ${d.size}::int)`);
+  // `kept` locks the documents stored before (the lock the foreign key of the entries about to
+  // name them takes anyway, taken now, for the rest of the transaction): the garbage collection
+  // (document-gc.ts) skips a locked row, and a row it deleted after this statement's snapshot is
+  // not locked but inserted again by `stored`. The final SELECT reads `kept` so that it runs.
+  await db.$executeRaw(Prisma.sql`WITH stored AS (
+      INSERT INTO "Document" ("id", "body", "size")
+      VALUES ${Prisma.join(rows)}
+      ON CONFLICT ("id") DO NOTHING
+      RETURNING "id"
+    ), kept AS (
+      SELECT "id" FROM "Document" WHERE "id" = ANY(${unique.map((d) => d.id)}::text[]) FOR KEY SHARE
+    ), linked AS (
       INSERT INTO "DocumentLink" ("documentId", "ordinal", "kind", "target", "ref")
       SELECT l.* FROM unnest(${links.map((l) => l.documentId)}::text[], ${links.map((l) => l.ordinal)}::int[], ${links.map((l) => l.kind)}::text[],
         ${links.map((l) => l.target)}::text[], ${links.map((l) => JSON.stringify(l.ref))}::jsonb[]) AS l("documentId", "ordinal", "kind", "target", "ref")
-      WHERE l."documentId" IN (SELECT "id" FROM stored)`);
-  }
+      WHERE l."documentId" IN (SELECT "id" FROM stored)
+    )
+    SELECT count(*) FROM kept`);
 }
 
 /**
