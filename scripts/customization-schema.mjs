@@ -1,4 +1,4 @@
-// Writes src/domain/publishing/sites/customization-schema.json: the JSON schemas the public OpenAPI document
+// Writes src/domain/publishing/sites/customization/schema.json: the JSON schemas the public OpenAPI document
 // of @gitbook/api (spec/openapi.json) gives for a site's customization — SiteCustomizationSettings
 // (what GET answers), SiteCustomizationSettingsInput (the PUT body) and the PATCH body of a
 // site-space override (named SiteCustomizationOverridePatch here) — with every component they
@@ -107,7 +107,7 @@ export function customizationSchema() {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  const file = path.resolve(import.meta.dirname, '../src/domain/publishing/sites/customization-schema.json');
+  const file = path.resolve(import.meta.dirname, '../src/domain/publishing/sites/customization/schema.json');
   writeFileSync(file, `${JSON.stringify(customizationSchema(), null, 1)}\n`);
   console.log(`Wrote ${path.relative(process.cwd(), file)}`);
 }

@@ -7,7 +7,7 @@
  * organization's token (404), events.
  */
 import { describe, expect, it } from 'vitest';
-import { evaluateCondition, validateCondition } from '../src/domain/publishing/sites/condition.js';
+import { evaluateCondition, validateCondition } from '../src/domain/publishing/sites/visitors/condition.js';
 import { gqlOk, http, sdk, sdkError } from './helpers/clients.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { expectDocumented } from './helpers/documented.js';

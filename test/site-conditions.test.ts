@@ -1,12 +1,12 @@
 /**
- * Visitor conditions of site sections, site spaces and header links (src/domain/publishing/sites/condition.ts):
+ * Visitor conditions of site sections, site spaces and header links (src/domain/publishing/sites/visitors/condition.ts):
  * which expressions are accepted (the safe subset), which are refused with a 400 naming the field —
  * hostile and absurdly nested ones included — and what they evaluate to against a visitor's claims.
  * No database needed.
  */
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../src/lib/errors.js';
-import { evaluateCondition, validateCondition } from '../src/domain/publishing/sites/condition.js';
+import { evaluateCondition, validateCondition } from '../src/domain/publishing/sites/visitors/condition.js';
 
 const FIELD = 'siteSpaces.0.condition';
 

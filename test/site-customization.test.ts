@@ -1,5 +1,5 @@
 /**
- * Site customization (2.11, 4.9; src/domain/publishing/sites/customization*): the committed schema file is the
+ * Site customization (2.11, 4.9; src/domain/publishing/sites/customization/): the committed schema file is the
  * script's output, the defaults are a valid record, PUT bodies are refused with a 400 naming the
  * dotted path of the first bad field (enumerations list their values), valid ones round-trip, and
  * the site-space override follows PATCH semantics. No database needed.
@@ -19,7 +19,7 @@ import {
   validateCustomization,
   validateOverridePatch,
   type SiteCustomization,
-} from '../src/domain/publishing/sites/customization.js';
+} from '../src/domain/publishing/sites/customization/validate.js';
 
 const full = (): Record<string, any> => structuredClone(DEFAULT_CUSTOMIZATION) as Record<string, any>;
 /** A full record with `change` applied to a copy. */
@@ -43,7 +43,7 @@ describe('customization schema file', () => {
   it('is the output of scripts/customization-schema.mjs (rerun it after upgrading @gitbook/api)', async () => {
     // @ts-expect-error: a plain JavaScript module
     const { customizationSchema } = await import('../scripts/customization-schema.mjs');
-    const committed = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../src/domain/publishing/sites/customization-schema.json'), 'utf8'));
+    const committed = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../src/domain/publishing/sites/customization/schema.json'), 'utf8'));
     expect(committed, 'run `node scripts/customization-schema.mjs`').toEqual(customizationSchema());
   });
 

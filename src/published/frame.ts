@@ -1,7 +1,7 @@
 /** What every page of a site space shares: its URLs, the site's look, the section tabs and variants, and what its ETag depends on. */
 import type { Site } from '../generated/prisma/client.js';
-import { effectiveCustomization } from '../domain/publishing/sites/customization.js';
-import type { SiteCustomization } from '../domain/publishing/sites/customization-defaults.js';
+import { effectiveCustomization } from '../domain/publishing/sites/customization/validate.js';
+import type { SiteCustomization } from '../domain/publishing/sites/customization/defaults.js';
 import type { Located } from './locate.js';
 import { emojiCode, KATEX_ASSETS } from './assets.js';
 import { siteView } from './site-view.js';

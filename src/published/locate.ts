@@ -7,7 +7,7 @@
  */
 import type { Site, SiteExternalLink, SiteSection, SiteSpace, Space } from '../generated/prisma/client.js';
 import type { Db } from '../db/client.js';
-import { evaluateCondition } from '../domain/publishing/sites/condition.js';
+import { evaluateCondition } from '../domain/publishing/sites/visitors/condition.js';
 import { bySiblingOrder } from '../domain/publishing/sites/order.js';
 import { isLive } from '../domain/content/spaces/lifecycle.js';
 import { loadSiteStructure, type SiteStructure } from './cache/site-state.js';

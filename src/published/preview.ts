@@ -1,6 +1,6 @@
 /**
  * Site previews on the published server: a link made by `GET …/publishing/preview`
- * (domain/publishing/sites/preview.ts) as `?preview=`, then a cookie scoped to the site, opens the
+ * (domain/publishing/sites/visitors/preview.ts) as `?preview=`, then a cookie scoped to the site, opens the
  * site — published or not, whatever its visibility — as a visitor with the link's claims, while
  * the link has not expired and its user still may preview the site. Answers are then private and
  * not indexed.
@@ -8,7 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Site } from '../generated/prisma/client.js';
 import { signingSecret } from '../domain/kernel/signing-secret.js';
-import { verifyPreviewToken } from '../domain/publishing/sites/preview.js';
+import { verifyPreviewToken } from '../domain/publishing/sites/visitors/preview.js';
 import type { PublishedDeps } from './deps.js';
 import { cookie, setCookie, type Visitor } from './visitor.js';
 

@@ -7,7 +7,7 @@
  */
 import type { Db } from '../db/client.js';
 import type { Site, SiteRedirect } from '../generated/prisma/client.js';
-import { liveRedirectFor, wildcardSuffix, type RedirectDestination } from '../domain/publishing/sites/redirects.js';
+import { liveRedirectFor, wildcardSuffix, type RedirectDestination } from '../domain/publishing/sites/structure/redirects.js';
 import { revisionScope } from '../domain/versions/revisions/load.js';
 import { pathsOf } from '../domain/versions/revisions/paths.js';
 import { entityIn } from '../domain/versions/revisions/read.js';

@@ -1,7 +1,7 @@
 /** A site's customization as the renderer's SiteView: title, logo, favicon, links, footer, announcement, colours, theme. */
-import type { ContentRef, SiteCustomization } from '../domain/publishing/sites/customization-defaults.js';
-import { themeColors } from '../domain/publishing/sites/customization.js';
-import { evaluateCondition } from '../domain/publishing/sites/condition.js';
+import type { ContentRef, SiteCustomization } from '../domain/publishing/sites/customization/defaults.js';
+import { themeColors } from '../domain/publishing/sites/customization/validate.js';
+import { evaluateCondition } from '../domain/publishing/sites/visitors/condition.js';
 import type { HeaderLink, Link, SiteView } from './render/index.js';
 
 /** Where a customization link goes; only URLs can be followed from here (other kinds of targets are left as text). */

@@ -1,11 +1,11 @@
 /**
- * The site redirects a git import writes (publishing/sites/redirects.ts writeSpaceRedirects), in
+ * The site redirects a git import writes (publishing/sites/structure/redirects.ts writeSpaceRedirects), in
  * the import's transaction: `.gitbook.yaml`'s `redirects` (an old path → the page file it now
  * is) replace any redirect of that source; and a page the import moved or renamed keeps its old
  * URL working — a redirect from its old path, unless one of that source exists already.
  */
 import type { Prisma } from '../../generated/prisma/client.js';
-import { writeSpaceRedirects } from '../publishing/sites/redirects.js';
+import { writeSpaceRedirects } from '../publishing/sites/structure/redirects.js';
 
 type Tx = Prisma.TransactionClient;
 type Versioned = { kind: string; version: { parentId: string | null; slug: string; type: string } };

@@ -6,7 +6,7 @@
  * and the mutations of schema/types/site-operations.ts. Another organization's site is 404.
  */
 import { badRequest, notFound } from '../../lib/errors.js';
-import { previewClaims } from '../../domain/publishing/sites/preview.js';
+import { previewClaims } from '../../domain/publishing/sites/visitors/preview.js';
 import { SECTION_GROUP_FRAGMENT, SITE_SECTION_FRAGMENT, SITE_SPACE_FRAGMENT, presentExternalLink, presentSectionGroup, presentSiteSection, presentSiteSpace } from '../present-sites.js';
 import { booleanParam, CONNECTION_FIELDS, listOf, pageArgs, returnPreference, route, stringParam, type RestInput } from '../route.js';
 import { presentSearchSpace, SEARCH_FRAGMENT } from './search.js';

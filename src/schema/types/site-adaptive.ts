@@ -2,9 +2,9 @@
  * Adaptive content in the graph: a site's visitor attributes JSON schema (`Site.adaptiveSchema`),
  * the condition templates derived from it (`Site.adaptiveTemplateConditions`) and its
  * replacement (`updateSiteAdaptiveSchema`). Validated and derived by the domain
- * (src/domain/publishing/sites/adaptive-schema.ts).
+ * (src/domain/publishing/sites/visitors/adaptive-schema.ts).
  */
-import { siteAdaptiveSchema, siteTemplateConditions, updateAdaptiveSchema, type SiteAdaptiveSchema, type TemplateCondition } from '../../domain/publishing/sites/adaptive-schema.js';
+import { siteAdaptiveSchema, siteTemplateConditions, updateAdaptiveSchema, type SiteAdaptiveSchema, type TemplateCondition } from '../../domain/publishing/sites/visitors/adaptive-schema.js';
 import { builder } from '../builder.js';
 import { SiteRef } from './site.js';
 import { inOrganization, siteArgs } from './site-args.js';

@@ -1,10 +1,10 @@
 /**
  * External links of a site's navigation in the graph: `Site.externalLinks`,
  * `SiteSectionGroup.externalLinks` and the writes. Inputs are the public document's request
- * bodies as JSON, validated by the domain (src/domain/publishing/sites/external-links.ts).
+ * bodies as JSON, validated by the domain (src/domain/publishing/sites/structure/external-links.ts).
  */
 import type { SiteExternalLink } from '../../generated/prisma/client.js';
-import { createExternalLink, deleteExternalLink, updateExternalLink } from '../../domain/publishing/sites/external-links.js';
+import { createExternalLink, deleteExternalLink, updateExternalLink } from '../../domain/publishing/sites/structure/external-links.js';
 import { builder } from '../builder.js';
 import { apiUrl } from '../urls.js';
 import { forgetLoaded, type Context } from '../context.js';

@@ -3,11 +3,11 @@
  * sections and site spaces (add, update, move, delete), share links and customization. Each runs
  * one domain command (src/domain/publishing/sites/), which checks the caller's role and validates its input.
  */
-import { deleteSiteSpaceCustomization, patchSiteSpaceCustomization, putSiteCustomization } from '../../domain/publishing/sites/customization-store.js';
-import { addSection, deleteSection, moveSection, updateSection } from '../../domain/publishing/sites/sections.js';
-import { createSectionGroup, deleteSectionGroup, moveSectionGroup, updateSectionGroup } from '../../domain/publishing/sites/section-groups.js';
-import { createShareLink, deleteShareLink, updateShareLink } from '../../domain/publishing/sites/share-links.js';
-import { addSiteSpace, deleteSiteSpace, moveSiteSpace, updateSiteSpace } from '../../domain/publishing/sites/site-spaces.js';
+import { deleteSiteSpaceCustomization, patchSiteSpaceCustomization, putSiteCustomization } from '../../domain/publishing/sites/customization/store.js';
+import { addSection, deleteSection, moveSection, updateSection } from '../../domain/publishing/sites/structure/sections.js';
+import { createSectionGroup, deleteSectionGroup, moveSectionGroup, updateSectionGroup } from '../../domain/publishing/sites/structure/section-groups.js';
+import { createShareLink, deleteShareLink, updateShareLink } from '../../domain/publishing/sites/visitors/share-links.js';
+import { addSiteSpace, deleteSiteSpace, moveSiteSpace, updateSiteSpace } from '../../domain/publishing/sites/structure/site-spaces.js';
 import { createSite, deleteSite, setPublished, updateSite } from '../../domain/publishing/sites/sites.js';
 import { builder } from '../builder.js';
 import { forgetLoaded, type Context } from '../context.js';

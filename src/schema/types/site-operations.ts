@@ -2,17 +2,17 @@
  * The site operations beyond its structure's plain writes: searching a site's content, how its
  * visitors authenticate (read, change, rotate the key), a signed preview link, sorting its
  * structure and duplicating a site space. Each calls one domain command
- * (src/domain/publishing/sites/: search, publishing-auth, preview, sort, duplicate).
+ * (src/domain/publishing/sites/: search, visitors/publishing-auth, visitors/preview, structure/sort, duplicate).
  */
 import type { SiteExternalLink, SiteSection, SiteSectionGroup, SiteSpace } from '../../generated/prisma/client.js';
 import { effectiveImportWaitMs } from '../../config.js';
 import { kindOfId } from '../../domain/kernel/ids.js';
 import { signingSecret } from '../../domain/kernel/signing-secret.js';
 import { startSiteSpaceDuplicate } from '../../domain/publishing/sites/duplicate.js';
-import { preparePreview, PREVIEW_TTL_SECONDS, signPreviewToken } from '../../domain/publishing/sites/preview.js';
-import { readPublishingAuth, regeneratePublishingAuth, updatePublishingAuth, type PublishingAuth } from '../../domain/publishing/sites/publishing-auth.js';
+import { preparePreview, PREVIEW_TTL_SECONDS, signPreviewToken } from '../../domain/publishing/sites/visitors/preview.js';
+import { readPublishingAuth, regeneratePublishingAuth, updatePublishingAuth, type PublishingAuth } from '../../domain/publishing/sites/visitors/publishing-auth.js';
 import { prewarmSiteSearch, searchSite } from '../../domain/publishing/sites/search.js';
-import { sortSiteStructure } from '../../domain/publishing/sites/sort.js';
+import { sortSiteStructure } from '../../domain/publishing/sites/structure/sort.js';
 import { jobResult } from '../../jobs/outcome.js';
 import { waitForJob } from '../../jobs/wait.js';
 import { badRequest } from '../../lib/errors.js';

@@ -5,7 +5,7 @@
  */
 import type { Site } from '../../generated/prisma/client.js';
 import type { Role } from '../../domain/access/roles.js';
-import { inviteToSite, setSiteGrant, siteAudience, siteTeamGrants, siteUserGrants, type SiteAudienceEntry } from '../../domain/publishing/sites/permissions.js';
+import { inviteToSite, setSiteGrant, siteAudience, siteTeamGrants, siteUserGrants, type SiteAudienceEntry } from '../../domain/publishing/sites/visitors/permissions.js';
 import type { Grantee } from '../../domain/access/grants.js';
 import { notFound } from '../../lib/errors.js';
 import { builder } from '../builder.js';

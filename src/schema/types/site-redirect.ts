@@ -1,11 +1,11 @@
 /**
  * Site redirects in the graph: `Site.redirects` (a keyset connection), `Site.redirect(source)`
  * and the writes (create, update, delete, bulk upsert). The inputs are the public document's
- * request bodies as JSON, validated by the domain (src/domain/publishing/sites/redirects.ts), so
+ * request bodies as JSON, validated by the domain (src/domain/publishing/sites/structure/redirects.ts), so
  * REST and GraphQL refuse the same things with the same field names.
  */
 import type { SiteRedirect } from '../../generated/prisma/client.js';
-import { bulkUpsertRedirects, createRedirect, deleteRedirect, redirectBySource, redirectsPage, updateRedirect, type BulkResult, type RedirectDestination } from '../../domain/publishing/sites/redirects.js';
+import { bulkUpsertRedirects, createRedirect, deleteRedirect, redirectBySource, redirectsPage, updateRedirect, type BulkResult, type RedirectDestination } from '../../domain/publishing/sites/structure/redirects.js';
 import { destinationUrl } from '../../published/redirects.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';

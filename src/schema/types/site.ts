@@ -10,11 +10,11 @@ import type { Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace } fr
 import { sitePermissions } from '../../domain/access/capabilities.js';
 import { notFound } from '../../lib/errors.js';
 import { sectionBaseUrl, shareLinkUrl, siteBaseUrl, siteSpaceBaseUrl } from '../../published/urls.js';
-import { shareLinksPage } from '../../domain/publishing/sites/share-links.js';
-import { siteCustomization, siteSpaceCustomization } from '../../domain/publishing/sites/customization-store.js';
+import { shareLinksPage } from '../../domain/publishing/sites/visitors/share-links.js';
+import { siteCustomization, siteSpaceCustomization } from '../../domain/publishing/sites/customization/store.js';
 import { apiVisibility } from '../../domain/publishing/sites/sites.js';
 import { organizationSites } from '../../domain/publishing/sites/read.js';
-import { siblingsPage } from '../../domain/publishing/sites/sibling-pages.js';
+import { siblingsPage } from '../../domain/publishing/sites/structure/sibling-pages.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
 import type { Context } from '../context.js';

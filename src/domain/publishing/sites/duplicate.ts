@@ -20,8 +20,8 @@ import type { JobRow } from '../../work/jobs/rows.js';
 import { recordSiteEvent } from './events.js';
 import { lockSite } from './lock.js';
 import { bySiblingOrder, positionAmong } from './order.js';
-import { freePath } from './paths.js';
-import { siblingSiteSpaces } from './site-spaces.js';
+import { freePath } from './structure/paths.js';
+import { siblingSiteSpaces } from './structure/site-spaces.js';
 
 type Tx = Prisma.TransactionClient;
 

@@ -13,11 +13,11 @@ import { badRequest } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { parseInput } from '../../../lib/validation.js';
-import { DEFAULT_CUSTOMIZATION } from './customization.js';
+import { DEFAULT_CUSTOMIZATION } from './customization/validate.js';
 import { namedFields, recordSiteEvent } from './events.js';
-import { freePath } from './paths.js';
-import { insertSiteSpace } from './site-spaces.js';
-import { newVisitorAuthKey } from './publishing-auth.js';
+import { freePath } from './structure/paths.js';
+import { insertSiteSpace } from './structure/site-spaces.js';
+import { newVisitorAuthKey } from './visitors/publishing-auth.js';
 import { siteWrite } from './write.js';
 import { claimData, reclaim } from '../hostnames/custom-hostnames.js';
 

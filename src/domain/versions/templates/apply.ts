@@ -27,7 +27,7 @@ import { recordEvents } from '../../kernel/outbox.js';
 import { conflict } from '../../../lib/errors.js';
 import { isTemplateId, templatePages, TEMPLATE_IDS, type TemplateId } from '../../../lib/templates/index.js';
 import { parseInput } from '../../../lib/validation.js';
-import { attachSpace } from '../../publishing/sites/site-spaces.js';
+import { attachSpace } from '../../publishing/sites/structure/site-spaces.js';
 import { siteWrite } from '../../publishing/sites/write.js';
 import { writeImportTree } from '../../work/imports/write-tree.js';
 import { lockSpaceLine } from '../change-requests/line.js';

@@ -6,19 +6,19 @@
  * unreachable at a root the site no longer shows).
  */
 import { z } from 'zod';
-import type { Prisma, Site, SiteSection } from '../../../generated/prisma/client.js';
-import type { Db } from '../../../db/client.js';
-import type { Access } from '../../access/access.js';
-import { badRequest, notFound } from '../../../lib/errors.js';
-import { newId } from '../../kernel/ids.js';
-import { parseInput } from '../../../lib/validation.js';
-import { validateCondition } from './condition.js';
-import { bySiblingOrder, positionAmong } from './order.js';
-import { moveSchema, type Position } from '../../kernel/position.js';
-import { namedFields, recordSiteEvent } from './events.js';
+import type { Prisma, Site, SiteSection } from '../../../../generated/prisma/client.js';
+import type { Db } from '../../../../db/client.js';
+import type { Access } from '../../../access/access.js';
+import { badRequest, notFound } from '../../../../lib/errors.js';
+import { newId } from '../../../kernel/ids.js';
+import { parseInput } from '../../../../lib/validation.js';
+import { validateCondition } from '../visitors/condition.js';
+import { bySiblingOrder, positionAmong } from '../order.js';
+import { moveSchema, type Position } from '../../../kernel/position.js';
+import { namedFields, recordSiteEvent } from '../events.js';
 import { freePath, sitePathSchema } from './paths.js';
 import { insertSiteSpace } from './site-spaces.js';
-import { siteStructureWrite } from './write.js';
+import { siteStructureWrite } from '../write.js';
 
 type Tx = Prisma.TransactionClient;
 

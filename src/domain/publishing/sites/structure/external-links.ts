@@ -7,18 +7,18 @@
  * locked write, with `siteExternalLink…` events.
  */
 import { z } from 'zod';
-import type { Prisma, Site, SiteExternalLink } from '../../../generated/prisma/client.js';
-import type { Db } from '../../../db/client.js';
-import type { Access } from '../../access/access.js';
-import { badRequest, notFound } from '../../../lib/errors.js';
-import { parseInput } from '../../../lib/validation.js';
-import { newId } from '../../kernel/ids.js';
-import type { Position } from '../../kernel/position.js';
-import { validateCondition } from './condition.js';
-import { namedFields, recordSiteEvent } from './events.js';
-import { positionAmong } from './order.js';
+import type { Prisma, Site, SiteExternalLink } from '../../../../generated/prisma/client.js';
+import type { Db } from '../../../../db/client.js';
+import type { Access } from '../../../access/access.js';
+import { badRequest, notFound } from '../../../../lib/errors.js';
+import { parseInput } from '../../../../lib/validation.js';
+import { newId } from '../../../kernel/ids.js';
+import type { Position } from '../../../kernel/position.js';
+import { validateCondition } from '../visitors/condition.js';
+import { namedFields, recordSiteEvent } from '../events.js';
+import { positionAmong } from '../order.js';
 import { httpUrlSchema } from './redirects.js';
-import { siteStructureWrite } from './write.js';
+import { siteStructureWrite } from '../write.js';
 
 type Tx = Prisma.TransactionClient;
 

@@ -1,6 +1,6 @@
 /** Header links may carry a visitor condition (the public `Expression`): the schema only bounds its length, so it is parsed too. */
-import { validateCondition } from './condition.js';
-import { isPlainObject } from './customization-schema.js';
+import { validateCondition } from '../visitors/condition.js';
+import { isPlainObject } from './schema.js';
 
 /** Throws a 400 naming `header.links.<i>.condition` when one does not parse; an empty condition means none. */
 export function checkHeaderConditions(header: unknown): void {

@@ -2,14 +2,14 @@
  * A site's customization (2.11, 4.9): the record `PUT …/sites/{siteId}/customization` takes in full
  * and GET answers. Validated against the public SiteCustomizationSettingsInput schema.
  */
-import { DEFAULT_CUSTOMIZATION, type SiteCustomization } from './customization-defaults.js';
-import { schemaError } from './customization-errors.js';
-import { checkHeaderConditions } from './customization-conditions.js';
-import { definitions, prune, shapeOf, validatorFor } from './customization-schema.js';
+import { DEFAULT_CUSTOMIZATION, type SiteCustomization } from './defaults.js';
+import { schemaError } from './errors.js';
+import { checkHeaderConditions } from './conditions.js';
+import { definitions, prune, shapeOf, validatorFor } from './schema.js';
 
-export { DEFAULT_CUSTOMIZATION, type SiteCustomization } from './customization-defaults.js';
-export { applyOverridePatch, effectiveCustomization, validateOverridePatch, type Override, type OverridePatch } from './customization-override.js';
-export { themeColors } from './customization-theme.js';
+export { DEFAULT_CUSTOMIZATION, type SiteCustomization } from './defaults.js';
+export { applyOverridePatch, effectiveCustomization, validateOverridePatch, type Override, type OverridePatch } from './override.js';
+export { themeColors } from './theme.js';
 
 const inputShape = shapeOf(definitions.SiteCustomizationSettingsInput);
 

@@ -5,24 +5,24 @@
  * and changes access, so it holds the organization's access lock exclusively (guarded-write.ts).
  */
 import { z } from 'zod';
-import { Prisma, type SitePermission } from '../../../generated/prisma/client.js';
-import type { Db } from '../../../db/client.js';
-import type { Access } from '../../access/access.js';
-import { maySite } from '../../access/capabilities.js';
-import { inviteInput, requireGrantees, type Grantee, type InviteInput } from '../../access/grants.js';
-import { guardedWrite } from '../../access/guarded-write.js';
-import { siteRoleSql } from '../../access/role-sql.js';
-import { highest, isRole, ROLES, roleSchema, type Role } from '../../access/roles.js';
-import { forbidden } from '../../../lib/errors.js';
-import { parseInput } from '../../../lib/validation.js';
-import { newId } from '../../kernel/ids.js';
-import { counted, type CountedPage } from '../../kernel/pagination/counted.js';
-import { countRows } from '../../kernel/pagination/count.js';
-import { byTimeThenId, readPage, type PageArgs } from '../../kernel/pagination/keyset.js';
-import { callerSeesTeam } from '../../people/teams/rows.js';
-import { countMembersWithin, membersPage, type MemberFilter, type MemberRow, type MemberSubset } from '../../people/members/rows.js';
-import { recordSiteEvent } from './events.js';
-import type { SiteRow } from './rows.js';
+import { Prisma, type SitePermission } from '../../../../generated/prisma/client.js';
+import type { Db } from '../../../../db/client.js';
+import type { Access } from '../../../access/access.js';
+import { maySite } from '../../../access/capabilities.js';
+import { inviteInput, requireGrantees, type Grantee, type InviteInput } from '../../../access/grants.js';
+import { guardedWrite } from '../../../access/guarded-write.js';
+import { siteRoleSql } from '../../../access/role-sql.js';
+import { highest, isRole, ROLES, roleSchema, type Role } from '../../../access/roles.js';
+import { forbidden } from '../../../../lib/errors.js';
+import { parseInput } from '../../../../lib/validation.js';
+import { newId } from '../../../kernel/ids.js';
+import { counted, type CountedPage } from '../../../kernel/pagination/counted.js';
+import { countRows } from '../../../kernel/pagination/count.js';
+import { byTimeThenId, readPage, type PageArgs } from '../../../kernel/pagination/keyset.js';
+import { callerSeesTeam } from '../../../people/teams/rows.js';
+import { countMembersWithin, membersPage, type MemberFilter, type MemberRow, type MemberSubset } from '../../../people/members/rows.js';
+import { recordSiteEvent } from '../events.js';
+import type { SiteRow } from '../rows.js';
 
 type Tx = Prisma.TransactionClient;
 type Sql = Prisma.Sql;

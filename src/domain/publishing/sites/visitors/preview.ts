@@ -6,13 +6,13 @@
  * published server checks again, on every request, that the user it was made for still may.
  */
 import { z } from 'zod';
-import type { Site, SiteSection, SiteSpace } from '../../../generated/prisma/client.js';
-import type { Db } from '../../../db/client.js';
-import type { Access } from '../../access/access.js';
-import { badRequest } from '../../../lib/errors.js';
-import { decodeRison, RisonError } from '../../../lib/rison.js';
-import { parseInput } from '../../../lib/validation.js';
-import { signLink, stringClaim, verifyLink, type LinkSigner } from '../../kernel/signed-links.js';
+import type { Site, SiteSection, SiteSpace } from '../../../../generated/prisma/client.js';
+import type { Db } from '../../../../db/client.js';
+import type { Access } from '../../../access/access.js';
+import { badRequest } from '../../../../lib/errors.js';
+import { decodeRison, RisonError } from '../../../../lib/rison.js';
+import { parseInput } from '../../../../lib/validation.js';
+import { signLink, stringClaim, verifyLink, type LinkSigner } from '../../../kernel/signed-links.js';
 
 export const PREVIEW_TTL_SECONDS = 60 * 60;
 const PURPOSE = 'site-preview';

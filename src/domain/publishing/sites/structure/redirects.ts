@@ -7,19 +7,19 @@
  * events (`siteRedirect…`) in its transaction.
  */
 import { z } from 'zod';
-import { Prisma, type SiteRedirect } from '../../../generated/prisma/client.js';
-import type { Db } from '../../../db/client.js';
-import type { Access } from '../../access/access.js';
-import { AppError, badRequest, conflict, notFound, type ErrorCode } from '../../../lib/errors.js';
-import { parseInput } from '../../../lib/validation.js';
-import { newId } from '../../kernel/ids.js';
-import { counted, type CountedPage } from '../../kernel/pagination/counted.js';
-import { readPage, type PageArgs, type SortKey } from '../../kernel/pagination/keyset.js';
-import { revisionScope } from '../../versions/revisions/load.js';
-import { entityIn, pageAtPath } from '../../versions/revisions/read.js';
-import { namedFields, recordSiteEvent } from './events.js';
-import { lockSite } from './lock.js';
-import { siteWrite } from './write.js';
+import { Prisma, type SiteRedirect } from '../../../../generated/prisma/client.js';
+import type { Db } from '../../../../db/client.js';
+import type { Access } from '../../../access/access.js';
+import { AppError, badRequest, conflict, notFound, type ErrorCode } from '../../../../lib/errors.js';
+import { parseInput } from '../../../../lib/validation.js';
+import { newId } from '../../../kernel/ids.js';
+import { counted, type CountedPage } from '../../../kernel/pagination/counted.js';
+import { readPage, type PageArgs, type SortKey } from '../../../kernel/pagination/keyset.js';
+import { revisionScope } from '../../../versions/revisions/load.js';
+import { entityIn, pageAtPath } from '../../../versions/revisions/read.js';
+import { namedFields, recordSiteEvent } from '../events.js';
+import { lockSite } from '../lock.js';
+import { siteWrite } from '../write.js';
 
 const { sql, raw } = Prisma;
 type Tx = Prisma.TransactionClient;

@@ -6,7 +6,7 @@
  */
 import jsep from 'jsep';
 import { LRUCache } from 'lru-cache';
-import { badRequest } from '../../../lib/errors.js';
+import { badRequest } from '../../../../lib/errors.js';
 
 export const CONDITION_MAX_LENGTH = 1024;
 export type VisitorContext = { visitor: { claims: Record<string, unknown> } & Record<string, unknown> };

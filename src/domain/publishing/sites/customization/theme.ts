@@ -1,5 +1,5 @@
 /** The colours a published page is painted with, each a `{light, dark}` pair, from a customization record. */
-import type { SiteCustomization, Themed } from './customization-defaults.js';
+import type { SiteCustomization, Themed } from './defaults.js';
 
 export type ThemeColors = { primary: Themed; tint: Themed; info: Themed; success: Themed; warning: Themed; danger: Themed };
 

@@ -15,12 +15,12 @@
  * (`manageSites`), in the site's locked write with a `siteAdaptiveSchemaUpdated` event.
  */
 import { Ajv, type ErrorObject } from 'ajv';
-import type { Site } from '../../../generated/prisma/client.js';
-import type { Db } from '../../../db/client.js';
-import type { Access } from '../../access/access.js';
-import { badRequest } from '../../../lib/errors.js';
-import { recordSiteEvent } from './events.js';
-import { siteWrite } from './write.js';
+import type { Site } from '../../../../generated/prisma/client.js';
+import type { Db } from '../../../../db/client.js';
+import type { Access } from '../../../access/access.js';
+import { badRequest } from '../../../../lib/errors.js';
+import { recordSiteEvent } from '../events.js';
+import { siteWrite } from '../write.js';
 
 export const ADAPTIVE_SCHEMA_MAX_BYTES = 64 * 1024;
 export const ADAPTIVE_SCHEMA_MAX_DEPTH = 8;

@@ -3,13 +3,13 @@
  * against the public document's schema), and a site space's override (PATCH: null unsets a
  * field, omitted keeps it; DELETE removes the override), answered merged over the site's.
  */
-import { Prisma, type Site, type SiteSpace } from '../../../generated/prisma/client.js';
-import type { Db } from '../../../db/client.js';
-import type { Access } from '../../access/access.js';
-import { notFound } from '../../../lib/errors.js';
-import { applyOverridePatch, effectiveCustomization, validateCustomization, validateOverridePatch, type SiteCustomization } from './customization.js';
-import { recordSiteEvent } from './events.js';
-import { siteWrite } from './write.js';
+import { Prisma, type Site, type SiteSpace } from '../../../../generated/prisma/client.js';
+import type { Db } from '../../../../db/client.js';
+import type { Access } from '../../../access/access.js';
+import { notFound } from '../../../../lib/errors.js';
+import { applyOverridePatch, effectiveCustomization, validateCustomization, validateOverridePatch, type SiteCustomization } from './validate.js';
+import { recordSiteEvent } from '../events.js';
+import { siteWrite } from '../write.js';
 
 export const siteCustomization = (site: Site) => site.customization as unknown as SiteCustomization;
 

@@ -6,10 +6,10 @@
  * (a colour pair, a logo, the header links, the whole `announcement`) replaces the overridden one.
  * `title: null` unsets the title, which then falls back to the site's, then the content's.
  */
-import { DEFAULT_CUSTOMIZATION, type SiteCustomization } from './customization-defaults.js';
-import { schemaError } from './customization-errors.js';
-import { definitions, isPlainObject, prune, shapeOf, validatorFor, type Shape } from './customization-schema.js';
-import { checkHeaderConditions } from './customization-conditions.js';
+import { DEFAULT_CUSTOMIZATION, type SiteCustomization } from './defaults.js';
+import { schemaError } from './errors.js';
+import { definitions, isPlainObject, prune, shapeOf, validatorFor, type Shape } from './schema.js';
+import { checkHeaderConditions } from './conditions.js';
 
 type Groupwise<T> = { [K in keyof T]?: T[K] extends unknown[] ? T[K] : T[K] extends object ? Groupwise<T[K]> : T[K] };
 /** The overridden fields only, as stored for a site space. */

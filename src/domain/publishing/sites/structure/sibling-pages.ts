@@ -5,10 +5,10 @@
  * sibling order (order.ts), so paging stays stable while items are added, moved or removed, as
  * every other connection's does; a cursor of another list (or another site) is a 400.
  */
-import { Prisma } from '../../../generated/prisma/client.js';
-import { counted, type CountedPage } from '../../kernel/pagination/counted.js';
-import { planPage, toPage, type PageArgs, type SortKey } from '../../kernel/pagination/keyset.js';
-import { bySiblingOrder } from './order.js';
+import { Prisma } from '../../../../generated/prisma/client.js';
+import { counted, type CountedPage } from '../../../kernel/pagination/counted.js';
+import { planPage, toPage, type PageArgs, type SortKey } from '../../../kernel/pagination/keyset.js';
+import { bySiblingOrder } from '../order.js';
 
 type Sibling = { id: string; position: string };
 

@@ -3,8 +3,8 @@
  * field: `Invalid value for "styling.theme": must be one of: clean, muted, bold, gradient`.
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { AppError, badRequest } from '../../../lib/errors.js';
-import { definitions, resolve, type JsonSchema } from './customization-schema.js';
+import { AppError, badRequest } from '../../../../lib/errors.js';
+import { definitions, resolve, type JsonSchema } from './schema.js';
 
 // Errors that only summarize their branches' failures (reported instead when nothing better exists).
 const SUMMARIES = new Set(['oneOf', 'anyOf', 'allOf', 'propertyNames', 'if', 'not']);

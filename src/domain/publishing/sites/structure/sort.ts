@@ -7,17 +7,17 @@
  * item to another parent is its update's business, not sorting's.
  */
 import { z } from 'zod';
-import type { Prisma, Site, SiteExternalLink, SiteSection, SiteSectionGroup, SiteSpace } from '../../../generated/prisma/client.js';
-import type { Db } from '../../../db/client.js';
-import type { Access } from '../../access/access.js';
-import { badRequest } from '../../../lib/errors.js';
-import { parseInput } from '../../../lib/validation.js';
-import type { Position } from '../../kernel/position.js';
+import type { Prisma, Site, SiteExternalLink, SiteSection, SiteSectionGroup, SiteSpace } from '../../../../generated/prisma/client.js';
+import type { Db } from '../../../../db/client.js';
+import type { Access } from '../../../access/access.js';
+import { badRequest } from '../../../../lib/errors.js';
+import { parseInput } from '../../../../lib/validation.js';
+import type { Position } from '../../../kernel/position.js';
 import { placeExternalLink } from './external-links.js';
 import { placeSectionGroup } from './section-groups.js';
 import { placeSection } from './sections.js';
 import { placeSiteSpace } from './site-spaces.js';
-import { siteStructureWrite } from './write.js';
+import { siteStructureWrite } from '../write.js';
 
 export const STRUCTURE_ITEM_TYPES = ['site-space', 'site-section', 'site-section-group', 'site-external-link'] as const;
 export type StructureItemType = (typeof STRUCTURE_ITEM_TYPES)[number];

@@ -5,16 +5,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { Prisma, type SiteShareLink } from '../../../generated/prisma/client.js';
-import type { Db } from '../../../db/client.js';
-import type { Access } from '../../access/access.js';
-import { notFound } from '../../../lib/errors.js';
-import { newId } from '../../kernel/ids.js';
-import { byTimeThenId, readPage, type PageArgs } from '../../kernel/pagination/keyset.js';
-import { counted, type CountedPage } from '../../kernel/pagination/counted.js';
-import { parseInput } from '../../../lib/validation.js';
-import { namedFields, recordSiteEvent } from './events.js';
-import { siteWrite } from './write.js';
+import { Prisma, type SiteShareLink } from '../../../../generated/prisma/client.js';
+import type { Db } from '../../../../db/client.js';
+import type { Access } from '../../../access/access.js';
+import { notFound } from '../../../../lib/errors.js';
+import { newId } from '../../../kernel/ids.js';
+import { byTimeThenId, readPage, type PageArgs } from '../../../kernel/pagination/keyset.js';
+import { counted, type CountedPage } from '../../../kernel/pagination/counted.js';
+import { parseInput } from '../../../../lib/validation.js';
+import { namedFields, recordSiteEvent } from '../events.js';
+import { siteWrite } from '../write.js';
 
 const { sql } = Prisma;
 

@@ -1,6 +1,6 @@
 /** Paths of sections and site spaces in a published site's URLs: one segment, unique among siblings. */
 import { z } from 'zod';
-import { slugOf } from '../../../lib/documents/slug.js';
+import { slugOf } from '../../../../lib/documents/slug.js';
 
 export const sitePathSchema = z
   .string()

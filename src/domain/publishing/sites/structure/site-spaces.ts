@@ -6,18 +6,18 @@
  * site spaces of a parent; moves go before or after a sibling, to the end by default.
  */
 import { z } from 'zod';
-import type { Prisma, Site, SiteSpace } from '../../../generated/prisma/client.js';
-import type { Db } from '../../../db/client.js';
-import type { Access } from '../../access/access.js';
-import { badRequest, notFound } from '../../../lib/errors.js';
-import { newId } from '../../kernel/ids.js';
-import { parseInput } from '../../../lib/validation.js';
-import { validateCondition } from './condition.js';
-import { bySiblingOrder, positionAmong } from './order.js';
-import { moveSchema, type Position } from '../../kernel/position.js';
-import { namedFields, recordSiteEvent } from './events.js';
+import type { Prisma, Site, SiteSpace } from '../../../../generated/prisma/client.js';
+import type { Db } from '../../../../db/client.js';
+import type { Access } from '../../../access/access.js';
+import { badRequest, notFound } from '../../../../lib/errors.js';
+import { newId } from '../../../kernel/ids.js';
+import { parseInput } from '../../../../lib/validation.js';
+import { validateCondition } from '../visitors/condition.js';
+import { bySiblingOrder, positionAmong } from '../order.js';
+import { moveSchema, type Position } from '../../../kernel/position.js';
+import { namedFields, recordSiteEvent } from '../events.js';
 import { freePath, sitePathSchema } from './paths.js';
-import { siteStructureWrite } from './write.js';
+import { siteStructureWrite } from '../write.js';
 
 type Tx = Prisma.TransactionClient;
 

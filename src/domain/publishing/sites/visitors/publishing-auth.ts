@@ -8,13 +8,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { Site } from '../../../generated/prisma/client.js';
-import type { Db } from '../../../db/client.js';
-import type { Access } from '../../access/access.js';
-import { badRequest } from '../../../lib/errors.js';
-import { httpUrlSchema, parseInput } from '../../../lib/validation.js';
-import { recordSiteEvent } from './events.js';
-import { siteWrite } from './write.js';
+import type { Site } from '../../../../generated/prisma/client.js';
+import type { Db } from '../../../../db/client.js';
+import type { Access } from '../../../access/access.js';
+import { badRequest } from '../../../../lib/errors.js';
+import { httpUrlSchema, parseInput } from '../../../../lib/validation.js';
+import { recordSiteEvent } from '../events.js';
+import { siteWrite } from '../write.js';
 
 /** A new visitor-auth key: 256 random bits. */
 export const newVisitorAuthKey = () => randomBytes(32).toString('base64url');

@@ -1,11 +1,11 @@
 /**
- * The public schemas of the site customization (customization-schema.json, written by
+ * The public schemas of the site customization (schema.json, written by
  * scripts/customization-schema.mjs from the SDK's OpenAPI document), compiled with ajv, and the
  * "shape" of a schema: which keys it knows and which of them are plain groups of settings.
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import document from './customization-schema.json' with { type: 'json' };
+import document from './schema.json' with { type: 'json' };
 
 export type SchemaName = 'SiteCustomizationSettings' | 'SiteCustomizationSettingsInput' | 'SiteCustomizationOverridePatch';
 export type JsonSchema = { [keyword: string]: any };

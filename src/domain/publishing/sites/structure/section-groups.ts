@@ -3,16 +3,16 @@
  * level: a group holds sections, not other groups (nesting is refused with a 400).
  */
 import { z } from 'zod';
-import type { Prisma, Site, SiteSectionGroup } from '../../../generated/prisma/client.js';
-import type { Db } from '../../../db/client.js';
-import type { Access } from '../../access/access.js';
-import { badRequest, notFound } from '../../../lib/errors.js';
-import { newId } from '../../kernel/ids.js';
-import { parseInput } from '../../../lib/validation.js';
-import { bySiblingOrder, positionAmong } from './order.js';
-import { moveSchema, type Position } from '../../kernel/position.js';
-import { namedFields, recordSiteEvent } from './events.js';
-import { siteStructureWrite } from './write.js';
+import type { Prisma, Site, SiteSectionGroup } from '../../../../generated/prisma/client.js';
+import type { Db } from '../../../../db/client.js';
+import type { Access } from '../../../access/access.js';
+import { badRequest, notFound } from '../../../../lib/errors.js';
+import { newId } from '../../../kernel/ids.js';
+import { parseInput } from '../../../../lib/validation.js';
+import { bySiblingOrder, positionAmong } from '../order.js';
+import { moveSchema, type Position } from '../../../kernel/position.js';
+import { namedFields, recordSiteEvent } from '../events.js';
+import { siteStructureWrite } from '../write.js';
 
 type Tx = Prisma.TransactionClient;
 
