@@ -242,6 +242,40 @@ describe('the published cache', () => {
     expect((await raw(limited, page, { 'x-request-id': 'trace-42' })).headers['x-request-id']).toBe('trace-42');
   });
 
+  it('answers a kept page on a verified custom hostname without SQL, as the full path does, and stops at once when the hostname is removed', async () => {
+    const { org, owner, site } = await publishedSite();
+    const hostname = `docs-${randomInt(1e9)}.example.com`;
+    // What a proven claim writes (custom-hostnames.ts applyCheck): the site's verified hostname and the hostname's holder.
+    await a.db.$transaction([
+      a.db.site.update({ where: { id: site.id }, data: { hostname, hostnameClaimedAt: new Date(), hostnameVerifiedAt: new Date(), hostnameStatus: 'live' } }),
+      a.db.verifiedHostname.create({ data: { hostname, siteId: site.id, organizationId: org.id } }),
+    ]);
+    const onHost = (path: string, headers: Record<string, string> = {}) => raw(a, path, { host: hostname, ...headers });
+    // The write was not a mutation of this instance: its notification comes when it comes.
+    await expect.poll(async () => (await onHost('/page-2')).body.toString(), { timeout: 5000, interval: 20 }).toContain('The first text of page 2.');
+    const etag = (await onHost('/page-2')).headers.etag!;
+    const forms: Record<string, string>[] = [{}, { 'accept-encoding': 'gzip, br' }, { 'accept-encoding': 'gzip' }, { 'if-none-match': etag }];
+    for (const headers of forms) await onHost('/page-2?via=full', headers); // the compressed forms made
+    const comparable = ({ date: _, 'x-request-id': __, ...rest }: IncomingHttpHeaders) => rest;
+    for (const headers of forms) {
+      const before = a.queries.length;
+      const kept = await onHost('/page-2', headers);
+      expect(a.queries.slice(before), JSON.stringify(headers)).toEqual([]);
+      const full = await onHost('/page-2?via=full', headers);
+      expect(kept.status).toBe(full.status);
+      expect(comparable(kept.headers), JSON.stringify(headers)).toEqual(comparable(full.headers));
+      expect(kept.body.equals(full.body)).toBe(true);
+    }
+    // The site's root, kept too.
+    await onHost('/');
+    const before = a.queries.length;
+    expect((await onHost('/')).status).toBe(200);
+    expect(a.queries.slice(before)).toEqual([]);
+    // Removed: the hostname serves nothing at once (this instance heard its own write before answering).
+    expect((await http(a.url, owner.token, 'DELETE', `/custom-hostnames/${hostname}`)).status).toBe(205);
+    for (const path of ['/page-2', '/']) expect((await onHost(path)).body.toString()).not.toContain('The first text of page');
+  });
+
   it('keeps pages within its bound in bytes, the least recently used evicted', async () => {
     const cache = createPublishedCache(a.db, { maxPageBytes: 10_000 });
     try {
