@@ -15,6 +15,8 @@
  *                 revalidation): 304, no body;
  *   full render   the same page, quire started with QUIRE_PUBLISHED_CACHE_MB=0 (no page kept):
  *                 the page read and rendered each time (the site's state still remembered);
+ *   304 not kept  the same page revalidated (`If-None-Match`), with no page kept: answered from the
+ *                 ETag alone (src/published/page-reply.ts), before the page's frame is built;
  *   cold 200      a different page each request, all 200 in turn (one counter shared by every
  *                 connection), with no page kept either: what a page costs the first time;
  *   baseline      a bare node:http server answering the warm page's bytes and headers from memory
@@ -343,8 +345,9 @@ try {
   const uncached = await startQuire(url, '0');
   try {
     results.push(
-      await run(uncached, () => [
+      await run(uncached, (etag) => [
         { id: 'render', name: `full render  ${warm.path} (QUIRE_PUBLISHED_CACHE_MB=0)`, status: 200, requests: [{ method: 'GET', path: one }] },
+        { id: '304 not kept', name: `304 not kept the same, If-None-Match (QUIRE_PUBLISHED_CACHE_MB=0)`, status: 304, requests: [{ method: 'GET', path: one, headers: { 'if-none-match': etag } }] },
         { id: 'cold', name: `cold 200     ${data.pages.length} pages in turn (no page kept)`, status: 200, requests: rotation },
       ]),
     );

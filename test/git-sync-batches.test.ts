@@ -3,20 +3,12 @@
  * one transaction: it never holds them all, and a failure after some batches were stored leaves
  * no body behind.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BODY_BATCH } from '../src/domain/git-sync/theirs.js';
-import { useServer } from './helpers/server.js';
-import { startGitServer, type GitServer } from './support/git-server.js';
-import { gitSyncClient } from './support/git-sync-client.js';
+import { useGitSync } from './support/git-sync-client.js';
 import { commitFiles } from './support/git-repo.js';
 
-const server = useServer({ worker: true });
-let git: GitServer;
-beforeAll(async () => {
-  git = await startGitServer({ user: 'bot', password: 'pw-batches' });
-});
-afterAll(() => git?.close());
-const { setup, sync, pages } = gitSyncClient(server, () => git);
+const { server, git, setup, sync, pages } = useGitSync({ password: 'pw-batches' });
 
 const COUNT = BODY_BATCH + 50;
 const name = (i: number) => `page-${String(i).padStart(3, '0')}.md`;

@@ -4,22 +4,14 @@
  * monorepo's project directory leaving the rest untouched, hostile trees and broken layouts
  * named by file and line, `timestamp` ordering, `standalone`, GraphQL, events, and who may sync.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gqlOk, http } from './helpers/clients.js';
 import { createActor } from './helpers/factories.js';
-import { useServer } from './helpers/server.js';
-import { startGitServer, type GitServer } from './support/git-server.js';
-import { gitSyncClient } from './support/git-sync-client.js';
+import { useGitSync } from './support/git-sync-client.js';
 import { bareDir, branchTip, commitFiles, hashObject, log, readFiles, writeRawTree, commitTree } from './support/git-repo.js';
 import { gitText } from './support/git-cli.js';
 
-const server = useServer({ worker: true });
-let git: GitServer;
-beforeAll(async () => {
-  git = await startGitServer({ user: 'bot', password: 'pw-flows' });
-});
-afterAll(() => git?.close());
-const { setup, settled, sync, pages, edit } = gitSyncClient(server, () => git);
+const { server, git, setup, settled, sync, pages, edit } = useGitSync({ password: 'pw-flows' });
 
 const BASE: Record<string, string> = {
   'README.md': '# Home\n\nWelcome.\n',

@@ -3,19 +3,11 @@
  * that publishes the synced space (the source scoped to that site space's path), and a page an
  * import renames keeps its old URL — the published site follows both over plain HTTP.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useServer } from './helpers/server.js';
-import { startGitServer, type GitServer } from './support/git-server.js';
-import { gitSyncClient } from './support/git-sync-client.js';
+import { describe, expect, it } from 'vitest';
+import { useGitSync } from './support/git-sync-client.js';
 import { commitFiles } from './support/git-repo.js';
 
-const server = useServer({ worker: true });
-let git: GitServer;
-beforeAll(async () => {
-  git = await startGitServer({ user: 'bot', password: 'pw-redirects' });
-});
-afterAll(() => git?.close());
-const { setup, sync, pages } = gitSyncClient(server, () => git);
+const { server, git, setup, sync, pages } = useGitSync({ password: 'pw-redirects' });
 
 const FILES: Record<string, string> = {
   '.gitbook.yaml': 'redirects:\n  old/setup: setup.md\n  legacy: missing.md\n',

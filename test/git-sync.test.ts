@@ -4,23 +4,15 @@
  * nothing else in the commit changed, both sides editing different pages, the same block edited
  * on both sides parked in a change request, credentials never shown, another organization's token.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gqlOk, http, sdk } from './helpers/clients.js';
 import { createOrg } from './helpers/factories.js';
-import { useServer } from './helpers/server.js';
-import { startGitServer, type GitServer } from './support/git-server.js';
-import { gitSyncClient } from './support/git-sync-client.js';
+import { useGitSync } from './support/git-sync-client.js';
 import { bareDir, commitFiles, log, readFiles } from './support/git-repo.js';
 import { gitText } from './support/git-cli.js';
 
-const server = useServer({ worker: true });
 const PASSWORD = 's3cret-pass';
-let git: GitServer;
-beforeAll(async () => {
-  git = await startGitServer({ user: 'bot', password: PASSWORD });
-});
-afterAll(() => git?.close());
-const { setup, sync, pages, edit } = gitSyncClient(server, () => git);
+const { server, git, setup, sync, pages, edit } = useGitSync({ password: PASSWORD });
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 

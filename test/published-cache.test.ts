@@ -9,6 +9,7 @@
 import { randomInt } from 'node:crypto';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { http, sdk } from './helpers/clients.js';
 import { createOrg } from './helpers/factories.js';
@@ -23,6 +24,8 @@ const limited = useServer({ env: () => ({ QUIRE_RATE_LIMIT: '100000' }) });
 // the database every test file shares, and others (graphiql's) give 127.0.0.1 a budget of ten.
 const LIMITED_FROM = `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
 const fromOf = (server: TestServer) => (server === limited ? LIMITED_FROM : undefined);
+/** A fourth that keeps no page (every request renders, or answers 304 from the ETag alone). */
+const unkept = useServer({ env: () => ({ QUIRE_PUBLISHED_CACHE_MB: '0' }) });
 
 /** Writes pages in a change request and merges it (`pages` a function: batches written one after the other, given the IDs so far). */
 async function writePages(token: string, spaceId: string, pages: { title: string; markdown?: string; document?: unknown }[] | ((ids: string[]) => unknown[])[]) {
@@ -174,15 +177,15 @@ describe('the published cache', () => {
   it('serves nothing from memory while its notifications connection is lost, and forgets everything when it is back', async () => {
     const { owner, space, path } = await publishedSite();
     await warmOnBoth(`${path}/`);
-    // The instances' LISTEN connections end (a, b and the limited one), as when the database restarts or the network fails.
+    // The instances' LISTEN connections end (a, b, the limited one and the one keeping no page), as when the database restarts or the network fails.
     const listeners = () => a.db.$queryRaw<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN "quire_published"'`;
-    expect((await listeners()).length).toBe(3);
+    expect((await listeners()).length).toBe(4);
     await a.db.$queryRaw`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN "quire_published"'`;
     await expect.poll(async () => (await counted(b, `${path}/`)).statements.length, { timeout: 5000 }).toBeGreaterThan(0);
     await writePages(owner.token, space.id, [{ title: 'Written meanwhile', markdown: '# Written meanwhile\n' }]);
     for (const server of [a, b]) expect(await text(server, `${path}/`)).toContain('Written meanwhile');
     // Listening again (after a second), each instance serves from memory once more.
-    await expect.poll(async () => (await listeners()).length, { timeout: 10_000, interval: 200 }).toBe(3);
+    await expect.poll(async () => (await listeners()).length, { timeout: 10_000, interval: 200 }).toBe(4);
     await warmOnBoth(`${path}/`);
     expect(await text(b, `${path}/`)).toContain('Written meanwhile');
   });
@@ -240,6 +243,85 @@ describe('the published cache', () => {
     // Every answer counted once against the address's budget, early or late.
     expect(remaining.every((left, n) => n === 0 || left < remaining[n - 1])).toBe(true);
     expect((await raw(limited, page, { 'x-request-id': 'trace-42' })).headers['x-request-id']).toBe('trace-42');
+  });
+
+  it('answers a kept page on a verified custom hostname without SQL, as the full path does, and stops at once when the hostname is removed', async () => {
+    const { org, owner, site } = await publishedSite();
+    const hostname = `docs-${randomInt(1e9)}.example.com`;
+    // What a proven claim writes (custom-hostnames.ts applyCheck): the site's verified hostname and the hostname's holder.
+    await a.db.$transaction([
+      a.db.site.update({ where: { id: site.id }, data: { hostname, hostnameClaimedAt: new Date(), hostnameVerifiedAt: new Date(), hostnameStatus: 'live' } }),
+      a.db.verifiedHostname.create({ data: { hostname, siteId: site.id, organizationId: org.id } }),
+    ]);
+    const onHost = (path: string, headers: Record<string, string> = {}) => raw(a, path, { host: hostname, ...headers });
+    // The write was not a mutation of this instance: its notification comes when it comes.
+    await expect.poll(async () => (await onHost('/page-2')).body.toString(), { timeout: 5000, interval: 20 }).toContain('The first text of page 2.');
+    const etag = (await onHost('/page-2')).headers.etag!;
+    const forms: Record<string, string>[] = [{}, { 'accept-encoding': 'gzip, br' }, { 'accept-encoding': 'gzip' }, { 'if-none-match': etag }];
+    for (const headers of forms) await onHost('/page-2?via=full', headers); // the compressed forms made
+    const comparable = ({ date: _, 'x-request-id': __, ...rest }: IncomingHttpHeaders) => rest;
+    for (const headers of forms) {
+      const before = a.queries.length;
+      const kept = await onHost('/page-2', headers);
+      expect(a.queries.slice(before), JSON.stringify(headers)).toEqual([]);
+      const full = await onHost('/page-2?via=full', headers);
+      expect(kept.status).toBe(full.status);
+      expect(comparable(kept.headers), JSON.stringify(headers)).toEqual(comparable(full.headers));
+      expect(kept.body.equals(full.body)).toBe(true);
+    }
+    // The site's root, kept too.
+    await onHost('/');
+    const before = a.queries.length;
+    expect((await onHost('/')).status).toBe(200);
+    expect(a.queries.slice(before)).toEqual([]);
+    // Removed: the hostname serves nothing at once (this instance heard its own write before answering).
+    expect((await http(a.url, owner.token, 'DELETE', `/custom-hostnames/${hostname}`)).status).toBe(205);
+    for (const path of ['/page-2', '/']) expect((await onHost(path)).body.toString()).not.toContain('The first text of page');
+  });
+
+  it('answers a revalidation of a page it does not keep 304 without reading, and 200 with a new ETag once the revision, the customization or the visitor differs', async () => {
+    const { org, owner, api, space, site, path } = await publishedSite();
+    const page = `${path}/page-2`;
+    const revalidated = async (etag: string, headers: Record<string, string> = {}) => {
+      const before = unkept.queries.length;
+      const answer = await raw(unkept, page, { ...headers, 'if-none-match': etag });
+      return { ...answer, etag: answer.headers.etag!, statements: unkept.queries.slice(before) };
+    };
+    const first = await raw(unkept, page, {});
+    expect(first.status).toBe(200);
+    const same = await revalidated(first.headers.etag!);
+    expect(same.status).toBe(304);
+    expect(same.statements, same.statements.join('\n')).toEqual([]);
+    expect(unkept.queries.length).toBeGreaterThan(0);
+    // Another instance's writes reach this one by notification: each check waits for it.
+    const changed = async (etag: string, shows: string, headers: Record<string, string> = {}) => {
+      await expect.poll(async () => (await revalidated(etag, headers)).status, { timeout: 5000, interval: 20 }).toBe(200);
+      const answer = await revalidated(etag, headers);
+      expect(answer.etag).not.toBe(etag);
+      expect(answer.body.toString()).toContain(shows);
+      expect((await revalidated(answer.etag, headers)).status).toBe(304);
+      return answer.etag;
+    };
+    // A merge: a new revision.
+    await writePages(owner.token, space.id, [{ title: 'Zebra news', markdown: '# Zebra news\n' }]);
+    const merged = await changed(first.headers.etag!, 'Zebra news');
+    // A customization change.
+    const url = `/orgs/${org.id}/sites/${site.id}/customization`;
+    const customization = (await http(a.url, owner.token, 'GET', url)).body;
+    expect((await http(a.url, owner.token, 'PUT', url, { ...customization, title: 'Renamed handbook' })).status).toBe(200);
+    await changed(merged, 'Renamed handbook');
+    // Another visitor: a visitor-auth site's pages depend on the visitor's claims.
+    await api.orgs.updateSiteById(org.id, site.id, { visibility: 'visitor-auth' as never });
+    const { privateKey } = (await http(a.url, owner.token, 'GET', `/orgs/${org.id}/sites/${site.id}/publishing/auth`)).body;
+    const as = async (claims: Record<string, unknown>) => ({ cookie: `quire_visitor_${site.id}=${await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(privateKey))}` });
+    const [pro, team] = [await as({ plan: 'pro' }), await as({ plan: 'team' })];
+    await expect.poll(async () => (await raw(unkept, page, pro)).status, { timeout: 5000, interval: 20 }).toBe(200);
+    const asPro = (await raw(unkept, page, pro)).headers.etag!;
+    expect((await revalidated(asPro, pro)).status).toBe(304);
+    const asTeam = await revalidated(asPro, team);
+    expect(asTeam.status).toBe(200);
+    expect(asTeam.etag).not.toBe(asPro);
+    expect(asTeam.body.toString()).toContain('Renamed handbook');
   });
 
   it('keeps pages within its bound in bytes, the least recently used evicted', async () => {

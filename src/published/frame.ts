@@ -50,9 +50,28 @@ export function frame(site: Site, sitePath: string, located: Located, visitor: V
     stylesheetUrl: `${join('~assets')}/${SITE_CSS_ASSET}`,
     mathStylesheetUrl: join('~assets', KATEX_ASSETS, 'katex.min.css'),
   };
-  const etagParts = [site.id, sitePath, site.updatedAt, site.defaultSectionId, site.defaultSiteSpaceId, located.sections.map((s) => [s.id, s.updatedAt, s.defaultSiteSpaceId]), located.externalLinks.map((l) => [l.id, l.updatedAt]), located.siteSpaces.map((ss) => [ss.id, ss.updatedAt, ss.space.revisionId, ss.space.updatedAt]), visitor.claims, visitor.shareKey ?? null, visitor.preview ?? false];
-  return { view, hrefOf, etagParts, customization };
+  return { view, hrefOf, customization };
 }
+
+/**
+ * What an answer in the site space's frame depends on, for its ETag: the site's row (its
+ * customization), the structure shown (sections, links, site spaces with their customizations),
+ * the spaces' revisions, the visitor. Known without building the frame, so that a revalidation
+ * answers 304 before it.
+ */
+export const frameEtagParts = (site: Site, sitePath: string, located: Located, visitor: Visitor): unknown[] => [
+  site.id,
+  sitePath,
+  site.updatedAt,
+  site.defaultSectionId,
+  site.defaultSiteSpaceId,
+  located.sections.map((s) => [s.id, s.updatedAt, s.defaultSiteSpaceId]),
+  located.externalLinks.map((l) => [l.id, l.updatedAt]),
+  located.siteSpaces.map((ss) => [ss.id, ss.updatedAt, ss.space.revisionId, ss.space.updatedAt]),
+  visitor.claims,
+  visitor.shareKey ?? null,
+  visitor.preview ?? false,
+];
 
 
 /** A site without an icon URL gets quire's own (its emoji, or its initial): never a 404 for the browser's favicon request. */

@@ -1,7 +1,7 @@
 /** A page of a published site space, rendered. */
 import type { Site } from '../generated/prisma/client.js';
 import type { Located } from './locate.js';
-import { frame } from './frame.js';
+import { frame, frameEtagParts } from './frame.js';
 import { pageContent, revisionNavigation } from './page-content.js';
 import { renderDocumentWithOutline, renderMessagePage, renderPage, type PageView } from './render/index.js';
 import { cacheFor, etagOf, type Reply } from './reply.js';
@@ -9,15 +9,15 @@ import type { PublishedDeps } from './deps.js';
 import type { Visitor } from './visitor.js';
 
 /**
- * The ETag depends only on what frame() read (site, structure, revisions, customization, the
- * visitor) and the page's path: a revalidation the client can skip (`ifNoneMatch` equal) answers
- * 304 without reading or rendering the page.
+ * The ETag depends only on what the frame depends on (site, structure, revisions, customization,
+ * the visitor: frameEtagParts) and the page's path: a revalidation the client can skip
+ * (`ifNoneMatch` equal) answers 304 without building the frame, reading or rendering the page.
  */
 export async function pageReply(deps: PublishedDeps, site: Site, sitePath: string, located: Located, visitor: Visitor, ifNoneMatch?: string, redirect?: () => Promise<Reply | null>): Promise<Reply> {
-  const { view, hrefOf, etagParts } = frame(site, sitePath, located, visitor);
-  const etag = etagOf([...etagParts, located.pagePath]);
+  const etag = etagOf([...frameEtagParts(site, sitePath, located, visitor), located.pagePath]);
   const cache = cacheFor(site, visitor);
   if (ifNoneMatch === etag) return { status: 200, body: '', type: 'text/html; charset=utf-8', etag, cache };
+  const { view, hrefOf } = frame(site, sitePath, located, visitor);
   const { siteSpace } = located;
   const content = await pageContent(deps.db, siteSpace.space.revisionId, located.pagePath, hrefOf);
   // No page at this path: a redirect of the site may answer it (redirects.ts), else the 404 page.

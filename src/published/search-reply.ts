@@ -2,7 +2,7 @@
 import type { Site } from '../generated/prisma/client.js';
 import { searchOrganization } from '../domain/versions/search/query.js';
 import type { Located } from './locate.js';
-import { frame } from './frame.js';
+import { frame, frameEtagParts } from './frame.js';
 import { revisionNavigation } from './page-content.js';
 import { renderSearchPage } from './render/index.js';
 import { cacheFor, etagOf, type Reply } from './reply.js';
@@ -10,7 +10,7 @@ import type { PublishedDeps } from './deps.js';
 import type { Visitor } from './visitor.js';
 
 export async function searchReply(deps: PublishedDeps, site: Site, sitePath: string, located: Located, visitor: Visitor, url: URL): Promise<Reply> {
-  const { view, etagParts, hrefOf } = frame(site, sitePath, located, visitor);
+  const { view, hrefOf } = frame(site, sitePath, located, visitor);
   const query = (url.searchParams.get('q') ?? '').slice(0, 512);
   const spaces = new Map(located.siteSpaces.map((ss) => [ss.space.id, ss]));
   let results: { title: string; href: string; snippet?: string; section?: string }[] = [];
@@ -32,6 +32,6 @@ export async function searchReply(deps: PublishedDeps, site: Site, sitePath: str
   // The site space's navigation stays beside the results, as on its pages.
   const nav = await revisionNavigation(deps.db, located.siteSpace.space.revisionId, hrefOf);
   const body = renderSearchPage({ ...view, nav, query, results });
-  return { status: 200, body, type: 'text/html; charset=utf-8', etag: etagOf([...etagParts, 'search', query]), cache: cacheFor(site, visitor) };
+  return { status: 200, body, type: 'text/html; charset=utf-8', etag: etagOf([...frameEtagParts(site, sitePath, located, visitor), 'search', query]), cache: cacheFor(site, visitor) };
 }
 

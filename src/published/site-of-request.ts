@@ -8,11 +8,16 @@ import { PUBLISHED_PREFIX } from './urls.js';
 import { SITE_HOSTNAME } from '../domain/publishing/sites/sites.js';
 
 /**
- * Which site answers on a hostname: only a verified claim's (custom-hostnames.ts), remembered for
- * a few seconds. A hostname with none is looked up again each time (a primary-key read), so a
- * claim answers as soon as it is verified.
+ * Which site answers on a hostname: only a verified claim's (custom-hostnames.ts), remembered
+ * until its site's row stops saying so. The row decides, read with every use (from the published
+ * cache's site state, exact, or from the database): a site's `hostnameVerifiedAt` is set only
+ * while it holds the hostname's VerifiedHostname row, and is cleared in the write that lets it go
+ * (removed, changed, taken over), which changes the site's state. So nothing remembered here needs
+ * to expire, and a kept page served on the hostname reads nothing, ever (kept-answer.ts). A
+ * hostname with none is looked up again each time (a primary-key read), so a claim answers as
+ * soon as it is verified.
  */
-const hostSites = new LRUCache<string, string>({ max: 10_000, ttl: 10_000, allowStale: false });
+const hostSites = new LRUCache<string, string>({ max: 10_000 });
 
 /**
  * The site verified on `host`: the remembered site's row (which says whether its claim still holds,

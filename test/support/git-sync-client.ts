@@ -3,11 +3,30 @@
  * the same name) per test, an operation asked over REST and waited for through `git/info`, the
  * space's pages flat in tree order, and edits merged through a change request.
  */
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { http, sdk } from '../helpers/clients.js';
 import { createOrg } from '../helpers/factories.js';
-import type { TestServer } from '../helpers/server.js';
-import type { GitServer } from './git-server.js';
+import { useServer, type TestServer } from '../helpers/server.js';
+import { startGitServer, type GitServer } from './git-server.js';
+
+/**
+ * What every git sync suite starts with: quire with a job runner (`server`), a git server of its
+ * own whose user `bot` has `password` (`git`: it stands for the server once beforeAll started it),
+ * and the client below driving both.
+ */
+export function useGitSync({ password }: { password: string }) {
+  const server = useServer({ worker: true });
+  let started: GitServer | undefined;
+  beforeAll(async () => void (started = await startGitServer({ user: 'bot', password })));
+  afterAll(() => started?.close());
+  const current = () => started ?? raise('the git server starts in beforeAll: use it in a test or a hook');
+  const git = new Proxy({} as GitServer, { get: (_, key) => Reflect.get(current(), key), set: (_, key, value) => Reflect.set(current(), key, value) });
+  return { server, git, ...gitSyncClient(server, current) };
+}
+
+const raise = (message: string): never => {
+  throw new Error(message);
+};
 
 export function gitSyncClient(server: TestServer, git: () => GitServer) {
   /** An organization, its owner, a space and an empty repository, all named `name`. */
