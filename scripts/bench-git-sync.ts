@@ -93,11 +93,16 @@ async function rowsWritten(client: pg.Client, mark: Awaited<ReturnType<typeof ro
   return { rows: after.counts, written, entriesInserted: inserted, entriesClosed: written.ContentEntry - inserted };
 }
 
-type Phase = { message: string; ms: number };
+type Phase = { message: string; ms: number; maxRss: number };
 
-/** The job's progress messages as the runner records them (every 200 ms at most), with when they were first seen. */
-async function watchJob(client: pg.Client, spaceId: string) {
-  const latest = `SELECT "id", "message", "progressTotal" FROM "Job" WHERE "spaceId" = $1 ORDER BY "createdAt" DESC LIMIT 1`;
+/**
+ * The job's progress messages as the runner records them (every 200 ms at most), with when they
+ * were first seen and the server's largest RSS while each was the latest (sampled every 25 ms).
+ */
+async function watchJob(client: pg.Client, spaceId: string, pid: number, snapshot: boolean) {
+  const latest = `SELECT "id", "message", "progressDone", "progressTotal" FROM "Job" WHERE "spaceId" = $1 ORDER BY "createdAt" DESC LIMIT 1`;
+  /** `--heap-snapshot`: one halfway through the changed files, one 3 s into the merge (the server writes them on SIGUSR2). */
+  const snapshots = { reading: !snapshot, merging: !snapshot };
   const previous = (await client.query(latest, [spaceId])).rows[0]?.id ?? null;
   const phases: Phase[] = [];
   let stopped = false;
@@ -106,7 +111,17 @@ async function watchJob(client: pg.Client, spaceId: string) {
     while (!stopped) {
       const [row] = (await client.query(latest, [spaceId]).catch(() => ({ rows: [] }))).rows;
       const message = row && row.id !== previous ? `${row.message ?? 'queued'}${row.progressTotal ? ` (${row.progressTotal})` : ''}` : 'queued';
-      if (phases.at(-1)?.message !== message) phases.push({ message, ms: performance.now() - start });
+      if (phases.at(-1)?.message !== message) phases.push({ message, ms: performance.now() - start, maxRss: 0 });
+      const phase = phases.at(-1)!;
+      if (!snapshots.reading && row?.message === 'Reading changed files' && row.progressDone * 2 >= row.progressTotal) {
+        snapshots.reading = true;
+        process.kill(pid, 'SIGUSR2');
+      }
+      if (!snapshots.merging && row?.message === 'Merging' && performance.now() - start - phase.ms > 3000) {
+        snapshots.merging = true;
+        process.kill(pid, 'SIGUSR2');
+      }
+      phase.maxRss = Math.max(phase.maxRss, (await currentRss(pid)) ?? 0);
       await new Promise((r) => setTimeout(r, 25));
     }
   })();
@@ -114,7 +129,7 @@ async function watchJob(client: pg.Client, spaceId: string) {
     async stop(totalMs: number): Promise<string> {
       stopped = true;
       await done;
-      return phases.map((p, i) => `${p.message} ${(((phases[i + 1]?.ms ?? totalMs) - p.ms) / 1000).toFixed(1)} s`).join(' → ');
+      return phases.map((p, i) => `${p.message} ${(((phases[i + 1]?.ms ?? totalMs) - p.ms) / 1000).toFixed(1)} s (RSS up to ${mb(p.maxRss)})`).join(' → ');
     },
   };
 }
@@ -128,6 +143,8 @@ type StepResult = {
   statements: number;
   sqlMs: number;
   loopDelayMaxMs: number;
+  /** The main thread's largest V8 heap in use during the step (sampled every 50 ms): what of the peak RSS is its JavaScript. */
+  heapUsedMax: number;
   /** The job's statements by kind during the step, the slowest first. */
   sqlKinds: [string, { count: number; ms: number }][];
   /** CLOCK_MONOTONIC, as the CPU profile's timestamps. */
@@ -147,7 +164,7 @@ async function measureSync(ctx: Context, label: string, direction: 'import' | 'e
   const rssBefore = await currentRss(server.pid);
   await resetPeakRss(server.pid);
   const before = await server.stats();
-  const watcher = await watchJob(client, spaceId);
+  const watcher = await watchJob(client, spaceId, server.pid, ctx.snapshotDir !== undefined && label.startsWith('1.'));
   const start = performance.now();
   const startNs = process.hrtime.bigint();
   let info: { operation?: { state: string; error?: string } };
@@ -184,6 +201,7 @@ async function measureSync(ctx: Context, label: string, direction: 'import' | 'e
     statements: after.jobStatements - before.jobStatements,
     sqlMs: after.jobSqlMs - before.jobSqlMs,
     loopDelayMaxMs: after.loopDelayMaxMs,
+    heapUsedMax: after.heapUsedMax,
     sqlKinds: Object.entries(after.sqlByKind)
       .map(([kind, { count, ms }]): [string, { count: number; ms: number }] => [kind, { count: count - (before.sqlByKind[kind]?.count ?? 0), ms: ms - (before.sqlByKind[kind]?.ms ?? 0) }])
       .filter(([, k]) => k.count > 0)
@@ -196,7 +214,7 @@ async function measureSync(ctx: Context, label: string, direction: 'import' | 'e
   };
 }
 
-type Context = { server: Server; client: pg.Client; token: string; spaceId: string; git: GitServer };
+type Context = { server: Server; client: pg.Client; token: string; spaceId: string; git: GitServer; snapshotDir?: string };
 
 const mb = (bytes: number | null) => (bytes === null ? 'n/a' : `${Math.round(bytes / 1024 / 1024)} MB`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -204,7 +222,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 function printStep(step: StepResult): void {
   const w = step.written;
   console.log(`\n## ${step.label}: ${step.state}`);
-  console.log(`  wall ${seconds(step.ms)}; server CPU ${seconds(step.cpuMs)} (worker threads included); peak RSS ${mb(step.peakRss)} (before: ${mb(step.rssBefore)}); event loop held up to ${seconds(step.loopDelayMaxMs)} at once`);
+  console.log(`  wall ${seconds(step.ms)}; server CPU ${seconds(step.cpuMs)} (worker threads included); peak RSS ${mb(step.peakRss)} (before: ${mb(step.rssBefore)}), main thread's heap up to ${mb(step.heapUsedMax)}; event loop held up to ${seconds(step.loopDelayMaxMs)} at once`);
   console.log(`  SQL: ${step.statements} statements of the job, ${seconds(step.sqlMs)} summed; slowest kinds: ${step.sqlKinds.slice(0, 6).map(([k, v]) => `${k} ×${v.count} ${seconds(v.ms)}`).join(', ')}`);
   console.log(`  rows written (new row versions): ContentEntry ${w.written.ContentEntry} (${w.entriesInserted} inserted, ${w.entriesClosed} closed), Document ${w.written.Document}, DocumentLink ${w.written.DocumentLink}, SearchSection ${w.written.SearchSection}, GitSyncBlob ${w.written.GitSyncBlob}`);
   console.log(`  rows after: ${TABLES.map((t) => `${t} ${w.rows[t]}`).join(', ')}`);
@@ -356,12 +374,13 @@ async function runSteps(ctx: Context, repo: Repository, steps: StepResult[]): Pr
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { pages: { type: 'string', default: '10000' }, assets: { type: 'string', default: '200' }, profile: { type: 'string' } } });
+  const { values } = parseArgs({ options: { pages: { type: 'string', default: '10000' }, assets: { type: 'string', default: '200' }, profile: { type: 'string' }, 'heap-snapshot': { type: 'string' } } });
   const pages = Number(values.pages);
   const assetCount = Number(values.assets);
   if (!Number.isInteger(pages) || pages < 2) throw new Error(`--pages must be an integer ≥ 2 (got ${values.pages})`);
   if (!Number.isInteger(assetCount) || assetCount < 0) throw new Error(`--assets must be an integer ≥ 0 (got ${values.assets})`);
   const profileDir = values.profile ? path.resolve(values.profile) : undefined;
+  const snapshotDir = values['heap-snapshot'] ? path.resolve(values['heap-snapshot']) : undefined;
 
   let t = performance.now();
   const databaseUrl = await freshDatabase(BENCH_DB);
@@ -380,12 +399,12 @@ async function main(): Promise<void> {
     const bytes = [...repo.files.values()].reduce((n, b) => n + b.length, 0);
     console.log(`repository: ${repo.pages.length} pages, ${repo.assets.length} assets, ${repo.files.size} files, ${mb(bytes)}, committed in ${seconds(performance.now() - t)} (${first.slice(0, 7)})`);
 
-    server = await startServer(databaseUrl, dataDir, profileDir);
+    server = await startServer(databaseUrl, dataDir, profileDir, snapshotDir);
     const setupDb: Db = createPrismaClient(databaseUrl, { poolMax: 1 });
     const { organization, token } = await createOrganizationWithOwner(setupDb, { title: 'Bench git', ownerEmail: 'owner@bench-git.test', ownerName: 'Docs Owner' });
     await setupDb.$disconnect();
     const space = await api(server, token, 'POST', `/orgs/${organization.id}/spaces`, { title: 'Docs' });
-    const ctx: Context = { server, client, token, spaceId: space.id, git };
+    const ctx: Context = { server, client, token, spaceId: space.id, git, ...(snapshotDir ? { snapshotDir } : {}) };
     const restingRss = await currentRss(server.pid);
     console.log(`server process ${server.pid} (application and job runner, TypeScript sources through tsx): RSS ${mb(restingRss)} at rest`);
 
