@@ -23,7 +23,7 @@ import { newId } from '../kernel/ids.js';
 import { lockSpaceLine } from '../versions/change-requests/line.js';
 import { changeRequestOf, recordChangeRequestEvent, writtenEntities } from '../versions/change-requests/events.js';
 import { commitRevision, type EntityWrite } from '../versions/revisions/commit.js';
-import { loadDocuments, putDocuments } from '../versions/revisions/documents.js';
+import { loadDocuments, loadDocumentText, putDocuments } from '../versions/revisions/documents.js';
 import { revisionScope } from '../versions/revisions/load.js';
 import { sameVersion } from '../versions/revisions/same-version.js';
 import type { RevisionScope } from '../versions/revisions/scope.js';
@@ -162,6 +162,7 @@ export async function importCommit(op: GitOperation, commit: string, options: { 
             mapping,
             ...(current ? { current } : {}),
             loadDocument: async (id) => (await loadDocuments(op.db, [id])).get(id),
+            loadDocumentText: (id) => loadDocumentText(op.db, id),
             store: op.store,
             storeBodies: async (bodies) => void (await putDocuments(tx, bodies)),
             signal: op.signal,
