@@ -18,7 +18,7 @@
  * updated — ContentEntry's split into new rows and rows closed), and a timeline of the job's own
  * progress messages (fetch, read the tree, convert, merge and write). Figures, no assertions; a
  * markdown table at the end. Usage:
- *   npx tsx scripts/bench-git-sync.ts [--pages 10000] [--assets 200] [--profile dir]
+ *   npx tsx scripts/bench-git-sync.ts [--pages 10000 | --pages 1000,10000] [--assets 200] [--profile dir] [--heap-snapshot dir]
  * The database is `quire_bench_git` (or QUIRE_BENCH_DB) on DATABASE_URL's server (default postgresql://postgres@127.0.0.1:5432),
  * dropped and created again on every run, migrated by the script. `--profile dir`: a CPU profile of
  * the server process (node --cpu-prof) written there, and its heaviest functions and modules
@@ -101,7 +101,7 @@ type Phase = { message: string; ms: number; maxRss: number };
  */
 async function watchJob(client: pg.Client, spaceId: string, pid: number, snapshot: boolean) {
   const latest = `SELECT "id", "message", "progressDone", "progressTotal" FROM "Job" WHERE "spaceId" = $1 ORDER BY "createdAt" DESC LIMIT 1`;
-  /** `--heap-snapshot`: one halfway through the changed files, one 3 s into the merge (the server writes them on SIGUSR2). */
+  /** `--heap-snapshot`: one halfway through the changed files, one 10 s into the merge (the server writes them on SIGUSR2). */
   const snapshots = { reading: !snapshot, merging: !snapshot };
   const previous = (await client.query(latest, [spaceId])).rows[0]?.id ?? null;
   const phases: Phase[] = [];
@@ -117,7 +117,7 @@ async function watchJob(client: pg.Client, spaceId: string, pid: number, snapsho
         snapshots.reading = true;
         process.kill(pid, 'SIGUSR2');
       }
-      if (!snapshots.merging && row?.message === 'Merging' && performance.now() - start - phase.ms > 3000) {
+      if (!snapshots.merging && row?.message === 'Merging' && performance.now() - start - phase.ms > 10_000) {
         snapshots.merging = true;
         process.kill(pid, 'SIGUSR2');
       }
@@ -233,14 +233,14 @@ function printStep(step: StepResult): void {
 function printTable(steps: StepResult[], pages: number, files: number, restingRss: number | null): void {
   console.log(`\n### Git sync, ${pages.toLocaleString('en')} pages (${files.toLocaleString('en')} files)\n`);
   console.log(`Server process (application and job runner through tsx) at rest: ${mb(restingRss)}. Rows written: row versions created (inserted or updated).\n`);
-  console.log('| Step | Wall time | Peak RSS of the server (at the start) | Event loop held (max) | SQL statements (job) | ContentEntry written | Document written | GitSyncBlob written | Result |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|');
+  console.log('| Step | Wall time | Peak RSS of the server (at the start) | Main thread heap used (max) | Event loop held (max) | SQL statements (job) | ContentEntry written | Document written | GitSyncBlob written | Result |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const s of steps) {
     const w = s.written;
     const progress = s.sqlKinds.find(([kind]) => kind === 'UPDATE Job')?.[1].count ?? 0;
     const statements = `${s.statements.toLocaleString('en')}${progress ? ` (${progress} of them the job's progress and heartbeat)` : ''}`;
     const entries = `${w.written.ContentEntry.toLocaleString('en')}${w.entriesClosed ? ` (${w.entriesInserted} new, ${w.entriesClosed} closed)` : ''}`;
-    console.log(`| ${s.label} | ${seconds(s.ms)} | ${mb(s.peakRss)} (${mb(s.rssBefore)}) | ${seconds(s.loopDelayMaxMs)} | ${statements} | ${entries} | ${w.written.Document.toLocaleString('en')} | ${w.written.GitSyncBlob.toLocaleString('en')} | ${s.note || s.state} |`);
+    console.log(`| ${s.label} | ${seconds(s.ms)} | ${mb(s.peakRss)} (${mb(s.rssBefore)}) | ${mb(s.heapUsedMax)} | ${seconds(s.loopDelayMaxMs)} | ${statements} | ${entries} | ${w.written.Document.toLocaleString('en')} | ${w.written.GitSyncBlob.toLocaleString('en')} | ${s.note || s.state} |`);
   }
 }
 
@@ -375,13 +375,19 @@ async function runSteps(ctx: Context, repo: Repository, steps: StepResult[]): Pr
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { pages: { type: 'string', default: '10000' }, assets: { type: 'string', default: '200' }, profile: { type: 'string' }, 'heap-snapshot': { type: 'string' } } });
-  const pages = Number(values.pages);
+  const counts = values.pages.split(',').map(Number);
   const assetCount = Number(values.assets);
-  if (!Number.isInteger(pages) || pages < 2) throw new Error(`--pages must be an integer ≥ 2 (got ${values.pages})`);
+  for (const pages of counts) if (!Number.isInteger(pages) || pages < 2) throw new Error(`--pages must be integers ≥ 2, comma-separated (got ${values.pages})`);
   if (!Number.isInteger(assetCount) || assetCount < 0) throw new Error(`--assets must be an integer ≥ 0 (got ${values.assets})`);
   const profileDir = values.profile ? path.resolve(values.profile) : undefined;
   const snapshotDir = values['heap-snapshot'] ? path.resolve(values['heap-snapshot']) : undefined;
+  // One run per page count, each with a new database, repository and server process; the tables again at the end.
+  const tables: (() => void)[] = [];
+  for (const pages of counts) tables.push(await runOnce(pages, assetCount, profileDir, snapshotDir));
+  if (counts.length > 1) for (const table of tables) table();
+}
 
+async function runOnce(pages: number, assetCount: number, profileDir: string | undefined, snapshotDir: string | undefined): Promise<() => void> {
   let t = performance.now();
   const databaseUrl = await freshDatabase(BENCH_DB);
   console.log(`database ${BENCH_DB} created and migrated in ${seconds(performance.now() - t)}`);
@@ -391,6 +397,7 @@ async function main(): Promise<void> {
   await client.connect();
   let server: Server | undefined;
   const steps: StepResult[] = [];
+  let table = () => undefined as void;
   try {
     t = performance.now();
     const repo = buildRepository(pages, assetCount);
@@ -410,6 +417,7 @@ async function main(): Promise<void> {
 
     await runSteps(ctx, repo, steps);
     printTable(steps, repo.pages.length, repo.files.size, restingRss);
+    table = () => printTable(steps, repo.pages.length, repo.files.size, restingRss);
   } finally {
     await server?.stop();
     await client.end();
@@ -417,6 +425,7 @@ async function main(): Promise<void> {
     await rm(dataDir, { recursive: true, force: true });
   }
   if (profileDir) await summarizeProfile(profileDir, steps);
+  return table;
 }
 
 await main();

@@ -168,6 +168,8 @@ export async function importCommit(op: GitOperation, commit: string, options: { 
             signal: op.signal,
             progress: (done, total) => op.progress(done, total, 'Reading changed files'),
           });
+          // Every file the import needs was read: the merge and the writes run without the pack.
+          op.repo.forgetObjects();
           op.signal.throwIfAborted();
           const gitInfo = { oid: commit, message: info.message, createdByGitBook: false, ...(commitUrlOf(input, commit) ? { url: commitUrlOf(input, commit) } : {}), ref: input.ref };
           const theirsById = theirsSide(theirs);
