@@ -18,7 +18,7 @@
  * updated — ContentEntry's split into new rows and rows closed), and a timeline of the job's own
  * progress messages (fetch, read the tree, convert, merge and write). Figures, no assertions; a
  * markdown table at the end. Usage:
- *   npx tsx scripts/bench-git-sync.ts [--pages 10000] [--assets 200] [--profile dir]
+ *   npx tsx scripts/bench-git-sync.ts [--pages 10000 | --pages 1000,10000] [--assets 200] [--profile dir] [--heap-snapshot dir]
  * The database is `quire_bench_git` (or QUIRE_BENCH_DB) on DATABASE_URL's server (default postgresql://postgres@127.0.0.1:5432),
  * dropped and created again on every run, migrated by the script. `--profile dir`: a CPU profile of
  * the server process (node --cpu-prof) written there, and its heaviest functions and modules
@@ -93,11 +93,16 @@ async function rowsWritten(client: pg.Client, mark: Awaited<ReturnType<typeof ro
   return { rows: after.counts, written, entriesInserted: inserted, entriesClosed: written.ContentEntry - inserted };
 }
 
-type Phase = { message: string; ms: number };
+type Phase = { message: string; ms: number; maxRss: number };
 
-/** The job's progress messages as the runner records them (every 200 ms at most), with when they were first seen. */
-async function watchJob(client: pg.Client, spaceId: string) {
-  const latest = `SELECT "id", "message", "progressTotal" FROM "Job" WHERE "spaceId" = $1 ORDER BY "createdAt" DESC LIMIT 1`;
+/**
+ * The job's progress messages as the runner records them (every 200 ms at most), with when they
+ * were first seen and the server's largest RSS while each was the latest (sampled every 25 ms).
+ */
+async function watchJob(client: pg.Client, spaceId: string, pid: number, snapshot: boolean) {
+  const latest = `SELECT "id", "message", "progressDone", "progressTotal" FROM "Job" WHERE "spaceId" = $1 ORDER BY "createdAt" DESC LIMIT 1`;
+  /** `--heap-snapshot`: one halfway through the changed files, one 10 s into the merge (the server writes them on SIGUSR2). */
+  const snapshots = { reading: !snapshot, merging: !snapshot };
   const previous = (await client.query(latest, [spaceId])).rows[0]?.id ?? null;
   const phases: Phase[] = [];
   let stopped = false;
@@ -106,7 +111,17 @@ async function watchJob(client: pg.Client, spaceId: string) {
     while (!stopped) {
       const [row] = (await client.query(latest, [spaceId]).catch(() => ({ rows: [] }))).rows;
       const message = row && row.id !== previous ? `${row.message ?? 'queued'}${row.progressTotal ? ` (${row.progressTotal})` : ''}` : 'queued';
-      if (phases.at(-1)?.message !== message) phases.push({ message, ms: performance.now() - start });
+      if (phases.at(-1)?.message !== message) phases.push({ message, ms: performance.now() - start, maxRss: 0 });
+      const phase = phases.at(-1)!;
+      if (!snapshots.reading && row?.message === 'Reading changed files' && row.progressDone * 2 >= row.progressTotal) {
+        snapshots.reading = true;
+        process.kill(pid, 'SIGUSR2');
+      }
+      if (!snapshots.merging && row?.message === 'Merging' && performance.now() - start - phase.ms > 10_000) {
+        snapshots.merging = true;
+        process.kill(pid, 'SIGUSR2');
+      }
+      phase.maxRss = Math.max(phase.maxRss, (await currentRss(pid)) ?? 0);
       await new Promise((r) => setTimeout(r, 25));
     }
   })();
@@ -114,7 +129,7 @@ async function watchJob(client: pg.Client, spaceId: string) {
     async stop(totalMs: number): Promise<string> {
       stopped = true;
       await done;
-      return phases.map((p, i) => `${p.message} ${(((phases[i + 1]?.ms ?? totalMs) - p.ms) / 1000).toFixed(1)} s`).join(' → ');
+      return phases.map((p, i) => `${p.message} ${(((phases[i + 1]?.ms ?? totalMs) - p.ms) / 1000).toFixed(1)} s (RSS up to ${mb(p.maxRss)})`).join(' → ');
     },
   };
 }
@@ -128,6 +143,8 @@ type StepResult = {
   statements: number;
   sqlMs: number;
   loopDelayMaxMs: number;
+  /** The main thread's largest V8 heap in use during the step (sampled every 50 ms): what of the peak RSS is its JavaScript. */
+  heapUsedMax: number;
   /** The job's statements by kind during the step, the slowest first. */
   sqlKinds: [string, { count: number; ms: number }][];
   /** CLOCK_MONOTONIC, as the CPU profile's timestamps. */
@@ -147,7 +164,7 @@ async function measureSync(ctx: Context, label: string, direction: 'import' | 'e
   const rssBefore = await currentRss(server.pid);
   await resetPeakRss(server.pid);
   const before = await server.stats();
-  const watcher = await watchJob(client, spaceId);
+  const watcher = await watchJob(client, spaceId, server.pid, ctx.snapshotDir !== undefined && label.startsWith('1.'));
   const start = performance.now();
   const startNs = process.hrtime.bigint();
   let info: { operation?: { state: string; error?: string } };
@@ -184,6 +201,7 @@ async function measureSync(ctx: Context, label: string, direction: 'import' | 'e
     statements: after.jobStatements - before.jobStatements,
     sqlMs: after.jobSqlMs - before.jobSqlMs,
     loopDelayMaxMs: after.loopDelayMaxMs,
+    heapUsedMax: after.heapUsedMax,
     sqlKinds: Object.entries(after.sqlByKind)
       .map(([kind, { count, ms }]): [string, { count: number; ms: number }] => [kind, { count: count - (before.sqlByKind[kind]?.count ?? 0), ms: ms - (before.sqlByKind[kind]?.ms ?? 0) }])
       .filter(([, k]) => k.count > 0)
@@ -196,7 +214,7 @@ async function measureSync(ctx: Context, label: string, direction: 'import' | 'e
   };
 }
 
-type Context = { server: Server; client: pg.Client; token: string; spaceId: string; git: GitServer };
+type Context = { server: Server; client: pg.Client; token: string; spaceId: string; git: GitServer; snapshotDir?: string };
 
 const mb = (bytes: number | null) => (bytes === null ? 'n/a' : `${Math.round(bytes / 1024 / 1024)} MB`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -204,7 +222,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 function printStep(step: StepResult): void {
   const w = step.written;
   console.log(`\n## ${step.label}: ${step.state}`);
-  console.log(`  wall ${seconds(step.ms)}; server CPU ${seconds(step.cpuMs)} (worker threads included); peak RSS ${mb(step.peakRss)} (before: ${mb(step.rssBefore)}); event loop held up to ${seconds(step.loopDelayMaxMs)} at once`);
+  console.log(`  wall ${seconds(step.ms)}; server CPU ${seconds(step.cpuMs)} (worker threads included); peak RSS ${mb(step.peakRss)} (before: ${mb(step.rssBefore)}), main thread's heap up to ${mb(step.heapUsedMax)}; event loop held up to ${seconds(step.loopDelayMaxMs)} at once`);
   console.log(`  SQL: ${step.statements} statements of the job, ${seconds(step.sqlMs)} summed; slowest kinds: ${step.sqlKinds.slice(0, 6).map(([k, v]) => `${k} ×${v.count} ${seconds(v.ms)}`).join(', ')}`);
   console.log(`  rows written (new row versions): ContentEntry ${w.written.ContentEntry} (${w.entriesInserted} inserted, ${w.entriesClosed} closed), Document ${w.written.Document}, DocumentLink ${w.written.DocumentLink}, SearchSection ${w.written.SearchSection}, GitSyncBlob ${w.written.GitSyncBlob}`);
   console.log(`  rows after: ${TABLES.map((t) => `${t} ${w.rows[t]}`).join(', ')}`);
@@ -215,14 +233,14 @@ function printStep(step: StepResult): void {
 function printTable(steps: StepResult[], pages: number, files: number, restingRss: number | null): void {
   console.log(`\n### Git sync, ${pages.toLocaleString('en')} pages (${files.toLocaleString('en')} files)\n`);
   console.log(`Server process (application and job runner through tsx) at rest: ${mb(restingRss)}. Rows written: row versions created (inserted or updated).\n`);
-  console.log('| Step | Wall time | Peak RSS of the server (at the start) | Event loop held (max) | SQL statements (job) | ContentEntry written | Document written | GitSyncBlob written | Result |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|');
+  console.log('| Step | Wall time | Peak RSS of the server (at the start) | Main thread heap used (max) | Event loop held (max) | SQL statements (job) | ContentEntry written | Document written | GitSyncBlob written | Result |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const s of steps) {
     const w = s.written;
     const progress = s.sqlKinds.find(([kind]) => kind === 'UPDATE Job')?.[1].count ?? 0;
     const statements = `${s.statements.toLocaleString('en')}${progress ? ` (${progress} of them the job's progress and heartbeat)` : ''}`;
     const entries = `${w.written.ContentEntry.toLocaleString('en')}${w.entriesClosed ? ` (${w.entriesInserted} new, ${w.entriesClosed} closed)` : ''}`;
-    console.log(`| ${s.label} | ${seconds(s.ms)} | ${mb(s.peakRss)} (${mb(s.rssBefore)}) | ${seconds(s.loopDelayMaxMs)} | ${statements} | ${entries} | ${w.written.Document.toLocaleString('en')} | ${w.written.GitSyncBlob.toLocaleString('en')} | ${s.note || s.state} |`);
+    console.log(`| ${s.label} | ${seconds(s.ms)} | ${mb(s.peakRss)} (${mb(s.rssBefore)}) | ${mb(s.heapUsedMax)} | ${seconds(s.loopDelayMaxMs)} | ${statements} | ${entries} | ${w.written.Document.toLocaleString('en')} | ${w.written.GitSyncBlob.toLocaleString('en')} | ${s.note || s.state} |`);
   }
 }
 
@@ -356,13 +374,20 @@ async function runSteps(ctx: Context, repo: Repository, steps: StepResult[]): Pr
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { pages: { type: 'string', default: '10000' }, assets: { type: 'string', default: '200' }, profile: { type: 'string' } } });
-  const pages = Number(values.pages);
+  const { values } = parseArgs({ options: { pages: { type: 'string', default: '10000' }, assets: { type: 'string', default: '200' }, profile: { type: 'string' }, 'heap-snapshot': { type: 'string' } } });
+  const counts = values.pages.split(',').map(Number);
   const assetCount = Number(values.assets);
-  if (!Number.isInteger(pages) || pages < 2) throw new Error(`--pages must be an integer ≥ 2 (got ${values.pages})`);
+  for (const pages of counts) if (!Number.isInteger(pages) || pages < 2) throw new Error(`--pages must be integers ≥ 2, comma-separated (got ${values.pages})`);
   if (!Number.isInteger(assetCount) || assetCount < 0) throw new Error(`--assets must be an integer ≥ 0 (got ${values.assets})`);
   const profileDir = values.profile ? path.resolve(values.profile) : undefined;
+  const snapshotDir = values['heap-snapshot'] ? path.resolve(values['heap-snapshot']) : undefined;
+  // One run per page count, each with a new database, repository and server process; the tables again at the end.
+  const tables: (() => void)[] = [];
+  for (const pages of counts) tables.push(await runOnce(pages, assetCount, profileDir, snapshotDir));
+  if (counts.length > 1) for (const table of tables) table();
+}
 
+async function runOnce(pages: number, assetCount: number, profileDir: string | undefined, snapshotDir: string | undefined): Promise<() => void> {
   let t = performance.now();
   const databaseUrl = await freshDatabase(BENCH_DB);
   console.log(`database ${BENCH_DB} created and migrated in ${seconds(performance.now() - t)}`);
@@ -372,6 +397,7 @@ async function main(): Promise<void> {
   await client.connect();
   let server: Server | undefined;
   const steps: StepResult[] = [];
+  let table = () => undefined as void;
   try {
     t = performance.now();
     const repo = buildRepository(pages, assetCount);
@@ -380,17 +406,18 @@ async function main(): Promise<void> {
     const bytes = [...repo.files.values()].reduce((n, b) => n + b.length, 0);
     console.log(`repository: ${repo.pages.length} pages, ${repo.assets.length} assets, ${repo.files.size} files, ${mb(bytes)}, committed in ${seconds(performance.now() - t)} (${first.slice(0, 7)})`);
 
-    server = await startServer(databaseUrl, dataDir, profileDir);
+    server = await startServer(databaseUrl, dataDir, profileDir, snapshotDir);
     const setupDb: Db = createPrismaClient(databaseUrl, { poolMax: 1 });
     const { organization, token } = await createOrganizationWithOwner(setupDb, { title: 'Bench git', ownerEmail: 'owner@bench-git.test', ownerName: 'Docs Owner' });
     await setupDb.$disconnect();
     const space = await api(server, token, 'POST', `/orgs/${organization.id}/spaces`, { title: 'Docs' });
-    const ctx: Context = { server, client, token, spaceId: space.id, git };
+    const ctx: Context = { server, client, token, spaceId: space.id, git, ...(snapshotDir ? { snapshotDir } : {}) };
     const restingRss = await currentRss(server.pid);
     console.log(`server process ${server.pid} (application and job runner, TypeScript sources through tsx): RSS ${mb(restingRss)} at rest`);
 
     await runSteps(ctx, repo, steps);
     printTable(steps, repo.pages.length, repo.files.size, restingRss);
+    table = () => printTable(steps, repo.pages.length, repo.files.size, restingRss);
   } finally {
     await server?.stop();
     await client.end();
@@ -398,6 +425,7 @@ async function main(): Promise<void> {
     await rm(dataDir, { recursive: true, force: true });
   }
   if (profileDir) await summarizeProfile(profileDir, steps);
+  return table;
 }
 
 await main();

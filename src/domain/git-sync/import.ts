@@ -23,7 +23,7 @@ import { newId } from '../kernel/ids.js';
 import { lockSpaceLine } from '../versions/change-requests/line.js';
 import { changeRequestOf, recordChangeRequestEvent, writtenEntities } from '../versions/change-requests/events.js';
 import { commitRevision, type EntityWrite } from '../versions/revisions/commit.js';
-import { loadDocuments, putDocuments } from '../versions/revisions/documents.js';
+import { loadDocuments, loadDocumentText, putDocuments } from '../versions/revisions/documents.js';
 import { revisionScope } from '../versions/revisions/load.js';
 import { sameVersion } from '../versions/revisions/same-version.js';
 import type { RevisionScope } from '../versions/revisions/scope.js';
@@ -162,11 +162,14 @@ export async function importCommit(op: GitOperation, commit: string, options: { 
             mapping,
             ...(current ? { current } : {}),
             loadDocument: async (id) => (await loadDocuments(op.db, [id])).get(id),
+            loadDocumentText: (id) => loadDocumentText(op.db, id),
             store: op.store,
             storeBodies: async (bodies) => void (await putDocuments(tx, bodies)),
             signal: op.signal,
             progress: (done, total) => op.progress(done, total, 'Reading changed files'),
           });
+          // Every file the import needs was read: the merge and the writes run without the pack.
+          op.repo.forgetObjects();
           op.signal.throwIfAborted();
           const gitInfo = { oid: commit, message: info.message, createdByGitBook: false, ...(commitUrlOf(input, commit) ? { url: commitUrlOf(input, commit) } : {}), ref: input.ref };
           const theirsById = theirsSide(theirs);

@@ -13,12 +13,11 @@ import YAML from 'yaml';
 import type { PreparedDocument } from '../../lib/documents/document-id.js';
 import type { JSONDocument } from '../../lib/documents/types.js';
 import { slugOf } from '../../lib/documents/slug.js';
-import { prepareOffLoop } from '../../lib/documents/prepare.js';
 import { poolSettings } from '../../lib/threads/pool.js';
 import type { GitLayout, GitPageNode } from '../../lib/git-layout/index.js';
 import { ImportError } from '../../lib/import-readers/import-error.js';
 import { syncError } from './sync-error.js';
-import { convertMarkdown, MarkdownLimitError, relativeTargets, rewriteUrlTargets, type ContentLayout, type ContentRef } from '../../lib/markdown/index.js';
+import { convertMarkdownStored, MarkdownLimitError, type ContentLayout, type ContentRef } from '../../lib/markdown/index.js';
 import { folderOf, joinRelative } from '../../lib/markdown/layout.js';
 import { newId } from '../kernel/ids.js';
 import type { EntityVersion } from '../versions/revisions/commit.js';
@@ -27,6 +26,7 @@ import type { BlobStore } from '../versions/files/blob-store.js';
 import { acceptFile, type IncomingFile } from '../versions/files/file-input.js';
 import { fileVersion, storeFiles } from '../versions/files/store-files.js';
 import { fingerprintOf } from './fingerprint.js';
+import { linkCandidates } from './link-candidates.js';
 import type { BlobRecord, Mapping } from './mapping.js';
 import { matchSimilar, MAX_CANDIDATES, plainTextOf } from './renames.js';
 import { versionOfEntry, type Snapshot } from './snapshot.js';
@@ -49,8 +49,10 @@ export type TheirsInput = {
   mapping: Mapping;
   /** First sync only: where the space's current pages would be written, to keep their IDs. */
   current?: { layout: ContentLayout; snapshot: Snapshot };
-  /** A stored body, for the block keys a changed file's new body keeps. */
+  /** A stored body (moved pages are recognized by their text). */
   loadDocument(id: string): Promise<JSONDocument | undefined>;
+  /** A stored body as JSON text, for the block keys a changed file's new body keeps (parsed in the pool). */
+  loadDocumentText(id: string): Promise<string | null>;
   store: BlobStore;
   /**
    * Stores bodies read from the commit (their IDs are already in the versions), BODY_BATCH at a
@@ -256,17 +258,31 @@ export async function readTheirs(input: TheirsInput): Promise<Theirs> {
   let done = 0;
   const step = () => input.progress(++done, toRead);
 
-  /** A changed markdown blob, converted with its previous body's keys, links resolved. */
+  /**
+   * A changed markdown blob, converted with its previous body's keys, links resolved — in the
+   * pool, which answers the stored form: the event loop never holds the document (its structured
+   * clone, a copy for the links, canonical JSON and hash were most of what an import left for the
+   * garbage collector). The links are resolved from the text first (link-candidates.ts); a
+   * target the conversion left that resolves was missed there, and the file is converted again.
+   */
   const convert = async (path: string, oid: string, previousId: string | null | undefined) => {
     const markdown = texts.get(oid) ?? decodeText(await input.readBlob(oid));
     checkFrontMatter(path, markdown);
-    const previous = previousId ? await input.loadDocument(previousId) : undefined;
+    const previousJson = previousId ? await input.loadDocumentText(previousId) : null;
+    const resolve = resolver(path);
+    const links: Record<string, ContentRef> = {};
+    const add = (url: string) => {
+      const ref = resolve(url);
+      if (ref) links[url] = ref;
+      return ref !== undefined;
+    };
+    for (const url of linkCandidates(markdown)) add(url);
+    const once = () => convertMarkdownStored(markdown, { ...(previousJson ? { previousJson } : {}), links, signal: input.signal });
     try {
-      const page = await convertMarkdown(markdown, { ...(previous ? { previous } : {}), signal: input.signal });
-      const document = relativeTargets(page.document).length ? rewriteUrlTargets(page.document, resolver(path)) : page.document;
-      const body = await prepareOffLoop(document as JSONDocument, { keys: false, signal: input.signal });
+      let page = await once();
+      if (page.targets.filter((url) => !Object.hasOwn(links, url) && add(url)).length) page = await once();
       step();
-      return { page, body };
+      return { page, body: page.stored };
     } catch (error) {
       if (error instanceof MarkdownLimitError) throw new ImportError('TOO_LARGE', `${path}: ${error.message}`);
       throw error;

@@ -42,8 +42,11 @@ const GIT_ADDRESS_POLICY = 'git sync only reaches public addresses';
 const BREATH_MS = 20;
 
 export class GitRepository {
-  /** isomorphic-git's cache of parsed packs, shared by every call of the operation. */
-  private readonly cache = {};
+  /**
+   * isomorphic-git's cache of parsed packs, shared by every call of the operation: the fetched
+   * pack (read whole into memory at the first object read) and its index, until forgetObjects().
+   */
+  private cache = {};
   /** The file system of this repository alone (see operation-fs.ts). */
   private readonly fs: ReturnType<typeof operationFs>;
   private readonly budget: GitBudget;
@@ -211,6 +214,14 @@ export class GitRepository {
         throw new GitError('GIT_PUSH_REJECTED', `The git server refused the push to ${ref}${reason ? `: ${reason}` : ''}.`);
       }
     });
+  }
+
+  /**
+   * Lets go of the pack held in memory (about 1.5 KB a markdown page: 14.5 MB at 10,000) once
+   * the files were read; a later read loads it again from the temporary folder.
+   */
+  forgetObjects(): void {
+    this.cache = {};
   }
 
   /** Removes the temporary repository and stops the operation's timer. */
