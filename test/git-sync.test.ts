@@ -213,9 +213,11 @@ describe('git sync', () => {
     expect(info.operation.state).toBe('failure');
     expect(info.installationStatus).toBe('unauthenticated');
     expect(JSON.stringify(info)).not.toContain('wrong-pass');
-    const jobs = await gqlOk(server.url, owner.token, `query($id: ID!) { space(id: $id) { jobs(first: 5) { edges { node { kind state error { code message } } } } } }`, { id: space.id });
-    const job = jobs.space.jobs.edges[0].node;
-    expect(job).toMatchObject({ kind: 'git_import', state: 'failed', error: { code: 'GIT_AUTH_FAILED' } });
+    // The sync's operation ends first; the job runner writes the job's failure a moment later.
+    const jobsOf = () => gqlOk(server.url, owner.token, `query($id: ID!) { space(id: $id) { jobs(first: 5) { edges { node { kind state error { code message } } } } } }`, { id: space.id });
+    await expect.poll(async () => (await jobsOf()).space.jobs.edges[0].node.state, { timeout: 10_000 }).toBe('failed');
+    const jobs = await jobsOf();
+    expect(jobs.space.jobs.edges[0].node).toMatchObject({ kind: 'git_import', state: 'failed', error: { code: 'GIT_AUTH_FAILED' } });
     expect(JSON.stringify(jobs)).not.toContain('wrong-pass');
     const secret = await server.db.job.findMany({ where: { spaceId: space.id }, select: { secret: true, input: true } });
     expect(secret.every((j) => j.secret === null)).toBe(true);

@@ -34,6 +34,8 @@ export type GitOperation = {
 export type OperationEnd = {
   state: 'success' | 'failure' | 'timeout';
   error?: string | null;
+  /** A failure's stable reason (its job's error code). */
+  errorCode?: string | null;
   commitId?: string | null;
   revisionId?: string | null;
   changeRequestId?: string | null;
@@ -50,7 +52,7 @@ export async function lockSync(tx: Prisma.TransactionClient, spaceId: string): P
  * have replaced it) — and tells the space's readers.
  */
 export async function endOperation(tx: Prisma.TransactionClient, op: Pick<GitOperation, 'jobId' | 'spaceId' | 'organizationId' | 'actorId'>, direction: GitDirection, end: OperationEnd): Promise<void> {
-  await tx.$executeRaw`UPDATE "GitSync" SET "operationState" = ${end.state}, "operationEndedAt" = now(), "operationError" = ${end.error ?? null}, "updatedAt" = now()
+  await tx.$executeRaw`UPDATE "GitSync" SET "operationState" = ${end.state}, "operationEndedAt" = now(), "operationError" = ${end.error ?? null}, "operationErrorCode" = ${end.errorCode ?? null}, "updatedAt" = now()
     WHERE "spaceId" = ${op.spaceId} AND "operationJobId" = ${op.jobId}`;
   await recordEvents(tx, {
     kind: 'spaceGitSyncCompleted',
@@ -78,8 +80,8 @@ export function endWithoutContent(op: Pick<GitOperation, 'db' | 'jobId' | 'space
 }
 
 /** A failed operation's end, in a transaction of its own (the operation's own was rolled back). */
-export function recordFailure(db: Db, op: Pick<GitOperation, 'jobId' | 'spaceId' | 'organizationId' | 'actorId'>, direction: GitDirection, state: 'failure' | 'timeout', error: string): Promise<void> {
-  return db.$transaction((tx) => endOperation(tx, op, direction, { state, error }));
+export function recordFailure(db: Db, op: Pick<GitOperation, 'jobId' | 'spaceId' | 'organizationId' | 'actorId'>, direction: GitDirection, state: 'failure' | 'timeout', error: string, errorCode: string | null): Promise<void> {
+  return db.$transaction((tx) => endOperation(tx, op, direction, { state, error, errorCode }));
 }
 
 /** The URL of a commit for people (`repoCommitURL` + oid), when the request gave the prefix. */

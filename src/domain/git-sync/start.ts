@@ -78,7 +78,7 @@ export async function startGitSync(
       repoTreeURL: input.repoTreeURL ?? null,
       repoCommitURL: input.repoCommitURL ?? null,
     };
-    const operation = { operationJobId: job.id, operationState: 'running', operationDirection: direction, operationStartedAt: new Date(), operationEndedAt: null, operationError: null };
+    const operation = { operationJobId: job.id, operationState: 'running', operationDirection: direction, operationStartedAt: new Date(), operationEndedAt: null, operationError: null, operationErrorCode: null };
     // A new target starts over: its commits have nothing to do with the last one's.
     const restart = retargets ? { commitOid: null, revisionId: null, lastTimestamp: null, conflictChangeRequestId: null } : {};
     await tx.gitSync.upsert({

@@ -43,7 +43,7 @@ export const runGitSync: JobHandler = async (context) => {
   const tempRoot = path.join(services.config.dataDir, 'tmp', 'git');
   try {
     // A run after a failed one is the operation running again.
-    await services.db.$executeRaw`UPDATE "GitSync" SET "operationState" = 'running', "operationEndedAt" = NULL, "operationError" = NULL WHERE "spaceId" = ${job.spaceId} AND "operationJobId" = ${job.id}`;
+    await services.db.$executeRaw`UPDATE "GitSync" SET "operationState" = 'running', "operationEndedAt" = NULL, "operationError" = NULL, "operationErrorCode" = NULL WHERE "spaceId" = ${job.spaceId} AND "operationJobId" = ${job.id}`;
     await sweepStaleClones(tempRoot, 2 * services.config.jobTimeBudgetMs);
     // The creator's right, as of now: a member who lost it syncs nothing.
     await access.requireSpace(job.spaceId, 'gitSync');
@@ -74,7 +74,8 @@ export const runGitSync: JobHandler = async (context) => {
     const expected = error instanceof ImportError || (error instanceof AppError && error.status < 500);
     const timedOut = error instanceof ImportError && error.code === 'FETCH_TIMEOUT';
     const message = expected ? redactCredentials((error as Error).message) : 'An internal error stopped the operation; it is retried a few times';
-    await recordFailure(services.db, ends, input.direction, timedOut ? 'timeout' : 'failure', message).catch(() => undefined);
+    const code = expected ? (error as ImportError | AppError).code : null;
+    await recordFailure(services.db, ends, input.direction, timedOut ? 'timeout' : 'failure', message, code).catch(() => undefined);
     throw error;
   } finally {
     await repo?.close();

@@ -98,7 +98,7 @@ export const GitSyncStateRef = builder.objectRef<GitSyncView>('GitSyncState').im
     installationStatus: t.field({
       type: GitSyncInstallationStatusEnum,
       description: '`unauthenticated` when the server refused the last operation\'s credentials, `active` otherwise.',
-      resolve: (s) => (s.job?.errorCode === 'GIT_AUTH_FAILED' ? 'unauthenticated' : 'active'),
+      resolve: (s) => (s.operationErrorCode === 'GIT_AUTH_FAILED' ? 'unauthenticated' : 'active'),
     }),
     provider: t.string({ description: 'What the server is: `github`, `gitlab` or `git` (any other smart-HTTP server). A quire addition.', resolve: (s) => providerOf(s.url) }),
     repoName: t.string({ description: "The repository's path on its server (`owner/name`).", resolve: (s) => repoNameOf(s.url) }),
