@@ -43,6 +43,8 @@ const LOADED_AT_FIRST_USE = [
   'graphile-worker',
   'graphile-config',
   'cosmiconfig',
+  'ioredis',
+  'pino-pretty',
 ];
 
 const directory = mkdtempSync(path.join(tmpdir(), 'quire-startup-modules-'));
