@@ -18,7 +18,8 @@ const RECORDER = path.resolve('test/fixtures/loaded-packages.mjs');
 /**
  * Loaded at first use only (each weighs megabytes of heap, see docs/performance.md). KaTeX: by the
  * first formula a published page renders (the markdown parser takes math's syntax without it,
- * lib/markdown/remark-math.ts).
+ * lib/markdown/remark-math.ts). graphile-worker: by a job runner, or by the queue schema's migration
+ * when the installed version is not its last (db/queue-schema.ts).
  */
 const LOADED_AT_FIRST_USE = [
   'highlight.js',
@@ -39,6 +40,11 @@ const LOADED_AT_FIRST_USE = [
   'pdfkit',
   'nodemailer',
   '@aws-sdk/client-s3',
+  'graphile-worker',
+  'graphile-config',
+  'cosmiconfig',
+  'ioredis',
+  'pino-pretty',
 ];
 
 const directory = mkdtempSync(path.join(tmpdir(), 'quire-startup-modules-'));

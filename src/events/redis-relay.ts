@@ -8,7 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { loadIoredis } from '../lib/ioredis.js';
 import type { Logger } from '../observability/logger.js';
 import { createOutageLog } from './outage-log.js';
 
@@ -26,8 +27,9 @@ export function createRedisRelay(redisUrl: string, logger: Logger): RedisRelay {
   // Two connections: one in subscriber mode cannot publish. A publish waits for at most two
   // reconnection attempts; a subscription made during an outage waits for Redis to come back
   // (then it is made; ioredis re-subscribes the earlier ones itself).
-  const publisher = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
-  const subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const { Redis: RedisClient } = loadIoredis();
+  const publisher = new RedisClient(redisUrl, { maxRetriesPerRequest: 2 });
+  const subscriber = new RedisClient(redisUrl, { maxRetriesPerRequest: null });
   const clients = [publisher, subscriber];
   let closing = false;
   const available = () => clients.every((client) => client.status === 'ready');

@@ -7,7 +7,8 @@
  * Requests are counted in this process and sent to the store in batches (rate-limit-sync.ts);
  * with the store unreachable, requests are served, limited only by this instance's own counts.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { loadIoredis } from '../lib/ioredis.js';
 import type pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { createSyncedCounter, type Take } from './rate-limit-sync.js';
@@ -41,7 +42,7 @@ export function createRateLimiter(opts: {
   let connected: Promise<unknown> | undefined;
   const common = { points: opts.points, duration: opts.windowSeconds, keyPrefix: 'quire-rl' };
   if (opts.redisUrl) {
-    redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+    redis = new (loadIoredis().Redis)(opts.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
     redis.on('error', () => {}); // counted as unavailable below; the bus logs Redis trouble
     // Commands fail at once while Redis is not connected; the first requests wait for the first
     // connection (a second at most) rather than find the store down while it is being reached.

@@ -5,7 +5,7 @@
  * and database errors are logged as one line (Prisma's messages span a screen, with the query).
  */
 import { pino, stdSerializers, type DestinationStream, type Logger } from 'pino';
-import { PinoPretty } from 'pino-pretty';
+import { createRequire } from 'node:module';
 
 export type { Logger };
 
@@ -22,6 +22,8 @@ function serializeError(error: unknown) {
 
 /** Readable lines, written synchronously in this thread (no transport worker to lose lines at exit). */
 function prettyStream(destination?: DestinationStream): DestinationStream {
+  // Loaded by the first pretty logger only: JSON lines need none of it.
+  const { PinoPretty } = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
   return PinoPretty({
     sync: true,
     colorize: destination === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR,

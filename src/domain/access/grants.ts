@@ -8,7 +8,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { notFound } from '../../lib/errors.js';
 import { newId } from '../kernel/ids.js';
 import { recordEvents, type EventRecord } from '../kernel/outbox.js';
-import { parseInput } from '../../lib/validation.js';
+import { lazySchema, parseInput } from '../../lib/validation.js';
 import { roleSchema } from './roles.js';
 import type { Access } from './access.js';
 import { requireContent, type ContentRef } from './content.js';
@@ -18,10 +18,10 @@ import type { Role } from './roles.js';
 type Tx = Prisma.TransactionClient;
 export type Grantee = { kind: 'user' | 'team'; id: string };
 
-const ids = z.array(z.string().min(1)).min(1).optional();
-export const inviteInput = z
+const ids = lazySchema(() => z.array(z.string().min(1)).min(1).optional());
+export const inviteInput = lazySchema(() => z
   .object({ role: roleSchema, users: ids, teams: ids })
-  .refine((d) => d.users || d.teams, { message: 'give "users", "teams" or both', path: ['users'] });
+  .refine((d) => d.users || d.teams, { message: 'give "users", "teams" or both', path: ['users'] }));
 
 export type InviteInput = z.input<typeof inviteInput>;
 

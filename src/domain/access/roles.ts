@@ -1,11 +1,12 @@
 /** The role lattice: admin > create > review > edit > comment > read; null is "no role" (guest). */
 import { z } from 'zod';
 import type { Role } from '../../generated/prisma/enums.js';
+import { lazySchema } from '../../lib/validation.js';
 
 export const ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const satisfies readonly Role[];
 export type { Role };
 
-export const roleSchema = z.enum(ROLES);
+export const roleSchema = lazySchema(() => z.enum(ROLES));
 
 const RANK: Record<Role, number> = { admin: 6, create: 5, review: 4, edit: 3, comment: 2, read: 1 };
 

@@ -11,21 +11,21 @@ import type { BlockNode, JSONDocument } from '../../lib/documents/types.js';
 import { withKeys } from '../../lib/documents/with-keys.js';
 import { badRequest } from '../../lib/errors.js';
 import { convertMarkdownStored, ensureKeys, MarkdownLimitError } from '../../lib/markdown/index.js';
-import { parseInput } from '../../lib/validation.js';
+import { lazySchema, parseInput } from '../../lib/validation.js';
 import type { LinkResolver } from './links.js';
 
 export const COMMENT_MARKDOWN_MAX = 20_000;
 export const COMMENT_DOCUMENT_MAX = 100 * 1024;
 
-const documentShape = z
+const documentShape = lazySchema(() => z
   .object({ object: z.literal('document'), data: z.record(z.string(), z.unknown()).optional(), nodes: z.array(z.unknown()) })
-  .passthrough();
+  .passthrough());
 
-export const commentBodySchema = z.union([
+export const commentBodySchema = lazySchema(() => z.union([
   z.object({ markdown: z.string().max(COMMENT_MARKDOWN_MAX, `at most ${COMMENT_MARKDOWN_MAX} characters of markdown`) }).strict(),
   z.object({ document: documentShape }).strict(),
   z.object({}).strict(),
-]);
+]));
 
 const EMPTY = (): JSONDocument => ({ object: 'document', data: {}, nodes: [] });
 

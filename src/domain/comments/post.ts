@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { parseInput } from '../../lib/validation.js';
+import { lazySchema, parseInput } from '../../lib/validation.js';
 import type { Access } from '../access/access.js';
 import { guardedWrite } from '../access/guarded-write.js';
 import { newId } from '../kernel/ids.js';
@@ -18,16 +18,16 @@ import { recordCommentEvent } from './events.js';
 import { recordMentions } from './mentions.js';
 import { requireCommentScope } from './scope.js';
 
-const id = z.string().min(1).max(100);
+const id = lazySchema(() => z.string().min(1).max(100));
 
-const postInput = z
+const postInput = lazySchema(() => z
   .object({
     page: id.nullish(),
     node: id.nullish(),
     tableCell: z.object({ record: z.string().min(1).max(200), definition: z.string().min(1).max(200) }).strict().nullish(),
     body: z.unknown(),
   })
-  .strict();
+  .strict());
 
 export type CommentTarget = { spaceId: string; changeRequestId?: string | null };
 

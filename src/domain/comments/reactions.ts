@@ -6,13 +6,14 @@
 import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.js';
 import { newId } from '../kernel/ids.js';
+import { lazySchema } from '../../lib/validation.js';
 
 const { sql } = Prisma;
 
 export const MAX_REACTIONS = 20;
 export const MAX_EMOJI = 32;
 
-export const reactionListSchema = z.array(z.string().trim().min(1).max(MAX_EMOJI)).max(MAX_REACTIONS);
+export const reactionListSchema = lazySchema(() => z.array(z.string().trim().min(1).max(MAX_EMOJI)).max(MAX_REACTIONS));
 
 export type ReactionChange = { added?: readonly string[] | null; removed?: readonly string[] | null };
 

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { badRequest, forbidden, notFound } from '../../lib/errors.js';
-import { parseInput } from '../../lib/validation.js';
+import { lazySchema, parseInput } from '../../lib/validation.js';
 import type { Access } from '../access/access.js';
 import { guardedWrite } from '../access/guarded-write.js';
 import { newId } from '../kernel/ids.js';
@@ -23,8 +23,8 @@ import { bodyInThread, postUpdateInput } from './update.js';
 
 const { sql } = Prisma;
 
-const postInput = z.object({ body: z.unknown() }).strict();
-const updateInput = z.object(postUpdateInput).strict();
+const postInput = lazySchema(() => z.object({ body: z.unknown() }).strict());
+const updateInput = lazySchema(() => z.object(postUpdateInput).strict());
 
 /** The comment of the scope's place, share-locked against its deletion; 404 when there is none. */
 async function threadOf(tx: Prisma.TransactionClient, scope: CommentScope, commentId: string): Promise<CommentRow> {

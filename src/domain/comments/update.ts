@@ -9,7 +9,7 @@ import type { Db } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import type { JSONDocument } from '../../lib/documents/types.js';
-import { parseInput } from '../../lib/validation.js';
+import { lazySchema, parseInput } from '../../lib/validation.js';
 import type { Access } from '../access/access.js';
 import { guardedWrite } from '../access/guarded-write.js';
 import { commentBody } from './body.js';
@@ -30,7 +30,7 @@ export const postUpdateInput = {
   removedReactions: reactionListSchema.nullish(),
 };
 
-const updateInput = z.object({ ...postUpdateInput, resolved: z.boolean().nullish() }).strict();
+const updateInput = lazySchema(() => z.object({ ...postUpdateInput, resolved: z.boolean().nullish() }).strict());
 
 /**
  * A body given in an update or a reply, converted before the transaction (markdown runs in the

@@ -7,14 +7,15 @@
  */
 import { z } from 'zod';
 import { badRequest } from '../../lib/errors.js';
+import { lazySchema } from '../../lib/validation.js';
 
 /** Before or after a sibling (by ID); neither: at the end. */
 export type Position = { before?: string | null; after?: string | null };
 
-export const positionSchema = z.object({ before: z.string().nullish(), after: z.string().nullish() }).strict();
+export const positionSchema = lazySchema(() => z.object({ before: z.string().nullish(), after: z.string().nullish() }).strict());
 
 /** A move's input where the position is all there is to say (sections, section groups, site spaces). */
-export const moveSchema = z.object({ position: positionSchema.optional() }).strict();
+export const moveSchema = lazySchema(() => z.object({ position: positionSchema.optional() }).strict());
 
 /** The sibling a position names and on which side, with the input field that named it; null: at the end. */
 export type Anchor = { id: string; side: 'before' | 'after'; field: 'position.before' | 'position.after' };

@@ -5,9 +5,9 @@
  */
 import { z } from 'zod';
 import { EVENT_KINDS } from '../kernel/event-kinds.js';
-import { parseInput } from '../../lib/validation.js';
+import { lazySchema, parseInput } from '../../lib/validation.js';
 
-const url = z
+const url = lazySchema(() => z
   .string()
   .trim()
   .min(1)
@@ -17,27 +17,27 @@ const url = z
     if (!parsed || !/^https?:$/.test(parsed.protocol)) ctx.addIssue({ code: 'custom', message: 'must be an http or https URL' });
     else if (parsed.username || parsed.password) ctx.addIssue({ code: 'custom', message: 'must not contain credentials (the signature authenticates quire)' });
   })
-  .transform((value) => new URL(value).href);
+  .transform((value) => new URL(value).href));
 
 const kinds = Object.keys(EVENT_KINDS);
-const events = z
+const events = lazySchema(() => z
   .array(
     z.string().superRefine((kind, ctx) => {
       if (!kinds.includes(kind)) ctx.addIssue({ code: 'custom', message: `unknown event kind "${kind.slice(0, 100)}"` });
     }),
   )
   .max(kinds.length)
-  .transform((list) => [...new Set(list)].sort());
+  .transform((list) => [...new Set(list)].sort()));
 
-const createSchema = z
+const createSchema = lazySchema(() => z
   .object({
     url,
     events: events.optional(),
     description: z.string().trim().max(500).optional(),
     active: z.boolean().optional(),
   })
-  .strict();
-const updateSchema = createSchema.partial();
+  .strict());
+const updateSchema = lazySchema(() => createSchema.partial());
 
 export type EndpointInput = z.output<typeof updateSchema>;
 

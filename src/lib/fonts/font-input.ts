@@ -4,10 +4,10 @@
  * create; on update a null `storageKey` removes that weight, except 400, which can never be removed.
  */
 import { z } from 'zod';
-import { parseInput } from '../validation.js';
+import { lazySchema, parseInput } from '../validation.js';
 
 /** Family name used in CSS: also refuses characters that could break out of a quoted `font-family`. */
-export const fontFamilySchema = z
+export const fontFamilySchema = lazySchema(() => z
   .string()
   .trim()
   .min(1)
@@ -15,13 +15,13 @@ export const fontFamilySchema = z
   // eslint-disable-next-line no-control-regex
   .refine((family) => !/["'\\;{}<>\u0000-\u001f\u007f]/.test(family), {
     message: 'Font family must not contain quotes, backslashes, semicolons, braces, angle brackets or control characters',
-  });
+  }));
 
 /** `FontWeight` of the public document: an integer 1-1000 (CSS numeric font-weight). */
-export const fontWeightSchema = z.number().int().min(1).max(1000);
+export const fontWeightSchema = lazySchema(() => z.number().int().min(1).max(1000));
 
 /** `StorageFileKey`: the key answered when the file was uploaded. */
-export const storageKeySchema = z.string().min(1).max(512);
+export const storageKeySchema = lazySchema(() => z.string().min(1).max(512));
 
 export const REGULAR_WEIGHT = 400;
 
@@ -38,7 +38,7 @@ const uniqueWeights = (faces: Face[], ctx: z.RefinementCtx) => {
   });
 };
 
-export const createFontSchema = z.object({
+export const createFontSchema = lazySchema(() => z.object({
   fontFamily: fontFamilySchema,
   fontFaces: z
     .array(z.object({ weight: fontWeightSchema, storageKey: storageKeySchema }))
@@ -49,9 +49,9 @@ export const createFontSchema = z.object({
         ctx.addIssue({ code: 'custom', message: `A font face with weight ${REGULAR_WEIGHT} (regular) is required` });
       }
     }),
-});
+}));
 
-export const updateFontSchema = z.object({
+export const updateFontSchema = lazySchema(() => z.object({
   fontFamily: fontFamilySchema.optional(),
   fontFaces: z
     .array(z.object({ weight: fontWeightSchema, storageKey: storageKeySchema.nullable() }))
@@ -68,7 +68,7 @@ export const updateFontSchema = z.object({
       });
     })
     .optional(),
-});
+}));
 
 export type CreateFontInput = z.output<typeof createFontSchema>;
 export type UpdateFontInput = z.output<typeof updateFontSchema>;

@@ -16,7 +16,8 @@ export type FolderTreeBuilder<T> = {
 
 type Folder = { name: string; path: string; pages: string[]; folders: Map<string, Folder> };
 
-const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+/** Made at its first sort: a collator maps megabytes of Node's ICU data (docs/performance.md, Memory). */
+let collator: Intl.Collator | undefined;
 
 /** `pages`: root-relative page files; `readme`: preferred as the root's first page. */
 export function folderTree<T>(pages: Iterable<string>, readme: string, build: FolderTreeBuilder<T>): { first?: string; pages: T[] } {
@@ -49,7 +50,7 @@ function childPages<T>(folder: Folder, own: string | undefined, build: FolderTre
     ...folder.pages.filter((path) => path !== own).map((path) => ({ name: baseName(path).replace(/\.[^.]+$/, ''), node: () => build.page(path, []) })),
     ...[...folder.folders.values()].map((sub) => ({ name: sub.name, node: () => folderNode(sub, build, topLevel) })),
   ];
-  entries.sort((a, b) => collator.compare(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  entries.sort((a, b) => (collator ??= new Intl.Collator('en', { numeric: true, sensitivity: 'base' })).compare(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return entries.map((entry) => entry.node());
 }
 

@@ -7,16 +7,16 @@ import { recordEvents } from '../../kernel/outbox.js';
 import { collectionEvent } from '../events.js';
 import { newId } from '../../kernel/ids.js';
 import type { Access } from '../../access/access.js';
-import { parseInput, titleSchema } from '../../../lib/validation.js';
+import { lazySchema, parseInput, titleSchema } from '../../../lib/validation.js';
 
-export const collectionTitle = titleSchema(50);
-export const collectionDescription = z.string().trim().max(100);
+export const collectionTitle = lazySchema(() => titleSchema(50));
+export const collectionDescription = lazySchema(() => z.string().trim().max(100));
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   organizationId: z.string(),
   title: collectionTitle.optional(),
   parent: z.string().optional(),
-});
+}));
 
 export type CreateCollectionInput = z.input<typeof input>;
 

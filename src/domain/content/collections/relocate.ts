@@ -10,12 +10,12 @@ import { recordEvents } from '../../kernel/outbox.js';
 import { collectionEvent, transferEvents } from '../events.js';
 import { parentOf, requireCreatableParent } from '../content-tree/parent.js';
 import type { CollectionRow } from './rows.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import { LIVE } from '../spaces/lifecycle.js';
 import { detachToRoot } from '../spaces/visibility.js';
 import { collectionSubtree } from './subtree.js';
 
-const moveInput = z.object({ parent: z.string().nullish(), position: positionSchema.nullish() });
+const moveInput = lazySchema(() => z.object({ parent: z.string().nullish(), position: positionSchema.nullish() }));
 export type MoveCollectionInput = { parent?: string | null; position?: Position | null };
 
 export async function moveCollection(db: Db, access: Access, id: string, raw: MoveCollectionInput): Promise<string> {
@@ -39,7 +39,7 @@ export async function moveCollection(db: Db, access: Access, id: string, raw: Mo
   return id;
 }
 
-const transferInput = z.object({ organization: z.string().min(1) });
+const transferInput = lazySchema(() => z.object({ organization: z.string().min(1) }));
 export type TransferCollectionInput = z.input<typeof transferInput>;
 
 /**

@@ -4,16 +4,16 @@ import type { Access } from '../../access/access.js';
 import { guardedWrite } from '../../access/guarded-write.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { collectionEvent } from '../events.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import { roleSchema } from '../../access/roles.js';
 import { collectionDescription, collectionTitle } from './create.js';
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   title: collectionTitle.optional(),
   /** null or an empty string clears the description */
   description: collectionDescription.nullish(),
   defaultLevel: roleSchema.optional(),
-});
+}));
 
 export type UpdateCollectionInput = z.input<typeof input>;
 

@@ -8,12 +8,12 @@ import { guardedWrite } from '../../access/guarded-write.js';
 import { newId } from '../../kernel/ids.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { spaceEvent } from '../events.js';
-import { parseInput, titleSchema } from '../../../lib/validation.js';
+import { lazySchema, parseInput, titleSchema } from '../../../lib/validation.js';
 
-export const spaceTitle = titleSchema(50);
-export const emoji = z.string().max(50);
+export const spaceTitle = lazySchema(() => titleSchema(50));
+export const emoji = lazySchema(() => z.string().max(50));
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   organizationId: z.string(),
   title: spaceTitle.optional(),
   emoji: emoji.optional(),
@@ -21,7 +21,7 @@ const input = z.object({
   editMode: z.enum(['live', 'locked']).optional(),
   /** Deprecated: private spaces are no longer supported; every space is private to its organization unless published. */
   private: z.boolean().optional(),
-});
+}));
 
 export type CreateSpaceInput = z.input<typeof input>;
 

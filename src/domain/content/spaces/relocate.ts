@@ -9,10 +9,10 @@ import { placeItem } from '../content-tree/position.js';
 import { positionSchema, type Position } from '../../kernel/position.js';
 import { badRequest, conflict } from '../../../lib/errors.js';
 import type { Access } from '../../access/access.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import { visibilityUnder } from './visibility.js';
 
-const moveInput = z.object({ parent: z.string().nullish(), position: positionSchema.nullish() });
+const moveInput = lazySchema(() => z.object({ parent: z.string().nullish(), position: positionSchema.nullish() }));
 export type MoveInput = { parent?: string | null; position?: Position | null };
 
 export async function moveSpace(db: Db, access: Access, id: string, raw: MoveInput): Promise<string> {
@@ -32,7 +32,7 @@ export async function moveSpace(db: Db, access: Access, id: string, raw: MoveInp
   return id;
 }
 
-const transferInput = z.object({ organization: z.string().min(1), parent: z.string().nullish() });
+const transferInput = lazySchema(() => z.object({ organization: z.string().min(1), parent: z.string().nullish() }));
 export type TransferInput = z.input<typeof transferInput>;
 
 /**

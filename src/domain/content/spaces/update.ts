@@ -4,18 +4,18 @@ import type { Access } from '../../access/access.js';
 import { guardedWrite } from '../../access/guarded-write.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { spaceEvent } from '../events.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import { roleSchema } from '../../access/roles.js';
 import { emoji, spaceTitle } from './create.js';
 import { requireRuleUsers, spaceMergeRulesSchema } from '../../versions/change-requests/merge-rules.js';
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   title: spaceTitle.optional(),
   emoji: emoji.optional(),
   editMode: z.enum(['live', 'locked']).optional(),
   defaultLevel: roleSchema.optional(),
   mergeRules: spaceMergeRulesSchema.optional(),
-});
+}));
 
 export type UpdateSpaceInput = z.input<typeof input>;
 

@@ -6,13 +6,13 @@ import { newId } from '../../kernel/ids.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { memberEvent } from '../events.js';
 import { organizationTitle } from '../organizations/update.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import { roleSchema } from '../../access/roles.js';
 import { issueToken } from './tokens.js';
 
-const email = z.string().trim().toLowerCase().email();
+const email = lazySchema(() => z.string().trim().toLowerCase().email());
 
-const userInput = z.object({ email, name: z.string().trim().min(1).max(255).optional() });
+const userInput = lazySchema(() => z.object({ email, name: z.string().trim().min(1).max(255).optional() }));
 
 async function findOrCreateUser(tx: Pick<Db, 'user'>, data: z.output<typeof userInput>) {
   const existing = await tx.user.findUnique({ where: { email: data.email } });

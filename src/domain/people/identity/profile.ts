@@ -8,11 +8,11 @@
 import { z } from 'zod';
 import type { User } from '../../../generated/prisma/client.js';
 import { forbidden, notFound } from '../../../lib/errors.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import type { Access } from '../../access/access.js';
 import type { Db } from '../../../db/client.js';
 
-const profileSchema = z
+const profileSchema = lazySchema(() => z
   .object({
     displayName: z.string().trim().min(1).max(64).optional(),
     photoURL: z
@@ -22,7 +22,7 @@ const profileSchema = z
       .nullish(),
   })
   .strict()
-  .refine((input) => Object.keys(input).length > 0, 'give displayName or photoURL');
+  .refine((input) => Object.keys(input).length > 0, 'give displayName or photoURL'));
 
 export async function updateProfile(db: Db, access: Access, userId: string, input: Record<string, unknown>): Promise<User> {
   if (userId !== access.userId) {

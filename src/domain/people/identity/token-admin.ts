@@ -8,14 +8,14 @@
 import { z } from 'zod';
 import type { Db } from '../../../db/client.js';
 import { badRequest, notFound } from '../../../lib/errors.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import type { Reach } from '../../access/reach.js';
 import { issueNamedToken, recordTokenEvents, TOKEN_FIELDS } from './tokens.js';
 
-const createInput = z.object({
+const createInput = lazySchema(() => z.object({
   name: z.string().trim().max(100).optional(),
   expiresAt: z.date().nullish(),
-});
+}));
 
 /** Whose tokens, as seen by which credential: an operator's is not confined. */
 export type TokenOwner = Reach & { userId: string };

@@ -22,7 +22,7 @@ import { newId } from '../../kernel/ids.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { inviteEmail, normalizeEmail, type Mailer } from '../mail/index.js';
 import { byTimeThenId, readPage, type Page, type PageArgs } from '../../kernel/pagination/keyset.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 
 const { sql } = Prisma;
 
@@ -32,7 +32,7 @@ const MAIL_CONCURRENCY = 5;
 /** An account's address: validated, and lower-cased whole (accounts are matched case-insensitively). */
 export const accountEmail = (value: unknown, field: string) => normalizeEmail(value, field).toLowerCase();
 
-const roleOrGuest = z.enum(ROLES).nullable();
+const roleOrGuest = lazySchema(() => z.enum(ROLES).nullable());
 
 export type InviteeInput = { email: unknown; role?: Role | null };
 export type EmailInvitesInput = { emails: unknown; role?: Role | null; sso?: unknown };

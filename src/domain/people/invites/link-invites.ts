@@ -14,7 +14,7 @@ import { badRequest, forbidden, notFound } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { byTimeThenId, readPage, type Page, type PageArgs } from '../../kernel/pagination/keyset.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 
 const { sql } = Prisma;
 
@@ -23,13 +23,13 @@ export type LinkInviteInput = { role?: Role | null; level?: Role | null; space?:
 
 const MAX_LIFETIME_MS = 365 * 24 * 3600 * 1000;
 
-const role = z.enum(ROLES);
-const expiry = z
+const role = lazySchema(() => z.enum(ROLES));
+const expiry = lazySchema(() => z
   .string()
   .datetime({ offset: true, message: 'must be an ISO 8601 date-time' })
   .transform((value) => new Date(value))
   .refine((date) => date.getTime() > Date.now(), 'must be in the future')
-  .refine((date) => date.getTime() <= Date.now() + MAX_LIFETIME_MS, 'must be at most a year ahead');
+  .refine((date) => date.getTime() <= Date.now() + MAX_LIFETIME_MS, 'must be at most a year ahead'));
 
 /** The variant of the body: `{role}`, `{level, space}` or `{level, collection}`. */
 function variant(raw: LinkInviteInput): { kind: LinkInviteKind; role: Role | null; target?: string } {

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { Db } from '../../../db/client.js';
 import type { Access } from '../../access/access.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import { roleSchema } from '../../access/roles.js';
 import { assertNotLastAdmin, existing, memberWrite } from './admins.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { memberEvent } from '../events.js';
 
-const input = z.object({ role: roleSchema.nullable().optional() });
+const input = lazySchema(() => z.object({ role: roleSchema.nullable().optional() }));
 
 export type UpdateMemberInput = z.input<typeof input>;
 

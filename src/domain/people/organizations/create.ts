@@ -7,19 +7,19 @@
 import { z } from 'zod';
 import type { Db } from '../../../db/client.js';
 import { badRequest, forbidden } from '../../../lib/errors.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import type { Reach } from '../../access/reach.js';
 import { newId } from '../../kernel/ids.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { memberEvent } from '../events.js';
 import { emailDomainsSchema, organizationTitle } from './update.js';
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   title: organizationTitle,
   emailDomains: emailDomainsSchema.optional(),
   // The public document's onboarding of a default site (`withDefaultSite`): not done here.
   onboardingPreferences: z.unknown().optional(),
-});
+}));
 
 export type CreateOrganizationInput = z.input<typeof input> & { withDefaultSite?: boolean | null; openapiUrl?: string | null };
 

@@ -6,15 +6,15 @@ import type { Access } from '../../access/access.js';
 import { guardedWrite } from '../../access/guarded-write.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { organizationUpdated } from '../events.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import { roleSchema } from '../../access/roles.js';
 import { organizationMergeRulesSchema, requireRuleUsers } from '../../versions/change-requests/merge-rules.js';
 
-export const organizationTitle = z.string().trim().min(2).max(255);
+export const organizationTitle = lazySchema(() => z.string().trim().min(2).max(255));
 
-export const emailDomainsSchema = z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'must be a domain name')).max(100);
+export const emailDomainsSchema = lazySchema(() => z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'must be a domain name')).max(100));
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   title: organizationTitle.optional(),
   emailDomains: emailDomainsSchema.optional(),
   hostname: z.string().regex(/^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/, 'must be 3-32 lowercase letters, digits or hyphens').nullish(),
@@ -26,7 +26,7 @@ const input = z.object({
   ai: z.boolean().optional(),
   inviteLinks: z.boolean().optional(),
   mergeRules: organizationMergeRulesSchema.optional(),
-});
+}));
 
 export type UpdateOrganizationInput = z.input<typeof input>;
 

@@ -13,7 +13,7 @@ import { newId } from '../../kernel/ids.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { byTimeThenId, readPage, type PageArgs } from '../../kernel/pagination/keyset.js';
 import { counted, type CountedPage } from '../../kernel/pagination/counted.js';
-import { httpUrlSchema, parseInput } from '../../../lib/validation.js';
+import { httpUrlSchema, lazySchema, parseInput } from '../../../lib/validation.js';
 import { roleSchema } from '../../access/roles.js';
 import { normalizeCertificate } from '../../../lib/saml/certificate.js';
 
@@ -22,7 +22,7 @@ const { sql } = Prisma;
 /** Where the identity provider reaches this server for a provider (its URLs are the transport's: http/paths.ts). */
 export type SamlService = { acsURL: string; startURL: string; entityID: string };
 
-const httpUrl = httpUrlSchema;
+const httpUrl = lazySchema(() => httpUrlSchema);
 const fields = {
   label: z.string().trim().min(1).max(30),
   entityID: z.string().trim().min(1).max(1024),
@@ -31,8 +31,8 @@ const fields = {
   defaultTeam: z.string().max(100),
   defaultRole: roleSchema.nullable(),
 };
-const createSchema = z.object({ ...fields, entityID: fields.entityID.optional(), certificate: fields.certificate.optional(), ssoURL: fields.ssoURL.optional(), defaultTeam: fields.defaultTeam.optional(), defaultRole: fields.defaultRole.optional() }).strict();
-const updateSchema = createSchema.partial();
+const createSchema = lazySchema(() => z.object({ ...fields, entityID: fields.entityID.optional(), certificate: fields.certificate.optional(), ssoURL: fields.ssoURL.optional(), defaultTeam: fields.defaultTeam.optional(), defaultRole: fields.defaultRole.optional() }).strict());
+const updateSchema = lazySchema(() => createSchema.partial());
 
 type Input = z.output<typeof updateSchema>;
 

@@ -5,13 +5,13 @@ import type { Access } from '../../access/access.js';
 import { guardedWrite } from '../../access/guarded-write.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { teamEvent } from '../events.js';
-import { parseInput, titleSchema } from '../../../lib/validation.js';
+import { lazySchema, parseInput, titleSchema } from '../../../lib/validation.js';
 import { resolveMembers } from './identify.js';
 
-export const teamTitle = titleSchema(64, 1);
-export const memberIdentifiers = z.array(z.string().trim().min(1).max(320)).max(1000);
+export const teamTitle = lazySchema(() => titleSchema(64, 1));
+export const memberIdentifiers = lazySchema(() => z.array(z.string().trim().min(1).max(320)).max(1000));
 
-const input = z.object({ organizationId: z.string(), title: teamTitle, members: memberIdentifiers.optional() });
+const input = lazySchema(() => z.object({ organizationId: z.string(), title: teamTitle, members: memberIdentifiers.optional() }));
 
 export type CreateTeamInput = z.input<typeof input>;
 

@@ -8,21 +8,21 @@ import { guardedWrite } from '../../access/guarded-write.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { teamEvent } from '../events.js';
 import type { Prisma } from '../../../generated/prisma/client.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import { lockTeam, requireTeam, TEAM_ROLES } from './access.js';
 import { memberIdentifiers } from './create.js';
 import { resolveMembers } from './identify.js';
 
 type Tx = Prisma.TransactionClient;
 
-const teamRole = z.enum(TEAM_ROLES);
+const teamRole = lazySchema(() => z.enum(TEAM_ROLES));
 
-const bulkInput = z.object({
+const bulkInput = lazySchema(() => z.object({
   add: memberIdentifiers.optional(),
   remove: memberIdentifiers.optional(),
   /** Role per member (user ID or e-mail); members not yet in the team are added with it. */
   memberships: z.array(z.object({ user: z.string().trim().min(1).max(320), role: teamRole })).max(1000).optional(),
-});
+}));
 
 export type UpdateTeamMembersInput = z.input<typeof bulkInput>;
 
@@ -67,7 +67,7 @@ export async function updateTeamMembers(db: Db, access: Access, organizationId: 
   return teamId;
 }
 
-const setInput = z.object({ role: teamRole.optional() });
+const setInput = lazySchema(() => z.object({ role: teamRole.optional() }));
 
 /** Adds an organization member to the team (as `member` unless a role is given) or changes their role. */
 export async function setTeamMember(

@@ -4,11 +4,11 @@ import type { Access } from '../../access/access.js';
 import { guardedWrite } from '../../access/guarded-write.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { teamEvent } from '../events.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import { requireTeam } from './access.js';
 import { teamTitle } from './create.js';
 
-const input = z.object({ title: teamTitle });
+const input = lazySchema(() => z.object({ title: teamTitle }));
 
 /** Renames a team. Organization admins and team owners. */
 export async function updateTeam(db: Db, access: Access, organizationId: string, teamId: string, raw: z.input<typeof input>): Promise<string> {

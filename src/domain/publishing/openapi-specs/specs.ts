@@ -15,15 +15,15 @@ import { recordEvents } from '../../kernel/outbox.js';
 import { enqueueJob } from '../../work/jobs/enqueue.js';
 import { byTimeThenId, readPage, type PageArgs } from '../../kernel/pagination/keyset.js';
 import { counted, type CountedPage } from '../../kernel/pagination/counted.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import { slugSchema } from '../../../lib/openapi/slug.js';
 
 const { sql } = Prisma;
 
-const sourceSchema = z.union([
+const sourceSchema = lazySchema(() => z.union([
   z.object({ url: z.string().max(2048).refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http or https URL') }).strict(),
   z.object({ text: z.string().min(1).max(10 * 1024 * 1024) }).strict(),
-]);
+]));
 
 export type SpecSourceInput = z.infer<typeof sourceSchema>;
 
@@ -91,7 +91,7 @@ export function deleteSpec(db: Db, access: Access, organizationId: string, slug:
   });
 }
 
-const visibilitySchema = z.object({ visibility: z.enum(['private', 'public']) }).strict();
+const visibilitySchema = lazySchema(() => z.object({ visibility: z.enum(['private', 'public']) }).strict());
 
 /** `PATCH`: who may read the specification's content without a token (`public`), or members only. */
 export function updateSpecVisibility(db: Db, access: Access, organizationId: string, slug: string, raw: unknown): Promise<OpenAPISpec> {

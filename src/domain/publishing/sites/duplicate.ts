@@ -13,7 +13,7 @@ import type { Prisma, SiteSpace } from '../../../generated/prisma/client.js';
 import type { Db } from '../../../db/client.js';
 import type { Access } from '../../access/access.js';
 import { badRequest, notFound } from '../../../lib/errors.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import { newId } from '../../kernel/ids.js';
 import { startSpaceDuplicate } from '../../content/spaces/duplicate.js';
 import type { JobRow } from '../../work/jobs/rows.js';
@@ -28,7 +28,7 @@ type Tx = Prisma.TransactionClient;
 /** Where a copy goes, carried in the copying job's input. */
 export type SitePlacement = { siteId: string; siteSpaceId: string };
 
-const bodySchema = z.object({ draft: z.boolean().optional() }).strict();
+const bodySchema = lazySchema(() => z.object({ draft: z.boolean().optional() }).strict());
 
 /** The site right a copy's placement needs (checked by the copy's guarded write too). */
 export const placementCheck = (placement: SitePlacement) => (access: Access) => access.requireSite(placement.siteId, 'structure');

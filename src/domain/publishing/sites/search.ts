@@ -18,19 +18,19 @@ import type { SiteSpace } from '../../../generated/prisma/client.js';
 import type { Db } from '../../../db/client.js';
 import type { Access } from '../../access/access.js';
 import { badRequest } from '../../../lib/errors.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import type { PageArgs } from '../../kernel/pagination/keyset.js';
 import { searchOrganization, type SearchPage } from '../../versions/search/query.js';
 
-const id = z.string().min(1).max(100);
-const scopeSchema = z
+const id = lazySchema(() => z.string().min(1).max(100));
+const scopeSchema = lazySchema(() => z
   .object({
     mode: z.enum(['default', 'specific', 'all']),
     currentSiteSpace: id.nullish(),
     restrictTo: z.enum(['currentSiteSpace', 'otherSiteSpaces']).nullish(),
     siteSpaceIds: z.array(id).min(1).max(1000).nullish(),
   })
-  .strict();
+  .strict());
 
 export type SiteSearchScope = z.input<typeof scopeSchema>;
 

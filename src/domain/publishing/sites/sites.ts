@@ -12,7 +12,7 @@ import { ROLES } from '../../access/roles.js';
 import { badRequest } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { recordEvents } from '../../kernel/outbox.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import { DEFAULT_CUSTOMIZATION } from './customization/validate.js';
 import { namedFields, recordSiteEvent } from './events.js';
 import { freePath } from './structure/paths.js';
@@ -28,16 +28,16 @@ export const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-
 export const storedVisibility = (v: (typeof SITE_VISIBILITIES)[number]) => v.replace('-', '_') as Site['visibility'];
 export const apiVisibility = (v: Site['visibility']) => v.replace('_', '-') as (typeof SITE_VISIBILITIES)[number];
 
-const titleSchema = z.string().trim().min(2).max(128);
+const titleSchema = lazySchema(() => z.string().trim().min(2).max(128));
 
-const createSchema = z
+const createSchema = lazySchema(() => z
   .object({
     title: titleSchema.optional(),
     visibility: z.enum(SITE_VISIBILITIES).optional(),
     type: z.enum(SITE_TYPES).optional(),
     spaces: z.array(z.string().min(1).max(100)).max(50).optional(),
   })
-  .strict();
+  .strict());
 
 export async function createSite(db: Db, access: Access, organizationId: string, raw: unknown): Promise<Site> {
   const input = parseInput(createSchema, raw ?? {});
@@ -65,9 +65,9 @@ export async function createSite(db: Db, access: Access, organizationId: string,
 /** A site's custom hostname: three labels or more (the public document's `SiteHostname`). */
 export const SITE_HOSTNAME = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/;
 
-const hostnameSchema = z.string().max(512).regex(SITE_HOSTNAME, 'a hostname such as docs.example.com');
+const hostnameSchema = lazySchema(() => z.string().max(512).regex(SITE_HOSTNAME, 'a hostname such as docs.example.com'));
 
-const updateSchema = z
+const updateSchema = lazySchema(() => z
   .object({
     title: titleSchema.optional(),
     visibility: z.enum(SITE_VISIBILITIES).optional(),
@@ -78,7 +78,7 @@ const updateSchema = z
     defaultSiteSpace: z.string().max(100).optional(),
     defaultSiteSection: z.string().max(100).optional(),
   })
-  .strict();
+  .strict());
 
 /**
  * `defaultSiteSpace`: the root's default site space, or — when the site has sections — the default

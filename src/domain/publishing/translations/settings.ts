@@ -13,7 +13,7 @@ import { newId } from '../../kernel/ids.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { byTimeThenId, readPage, type PageArgs } from '../../kernel/pagination/keyset.js';
 import { counted, type CountedPage } from '../../kernel/pagination/counted.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 
 const { sql } = Prisma;
 
@@ -23,7 +23,7 @@ export const TRANSLATION_LANGUAGES = [
   'da', 'fi', 'el', 'cs', 'hu', 'ro', 'th', 'vi', 'id', 'ms', 'he', 'uk', 'sk', 'bg', 'hr', 'lt', 'lv', 'et', 'sl',
 ] as const;
 
-const settingsSchema = z
+const settingsSchema = lazySchema(() => z
   .object({
     title: z.string().trim().min(1).max(100),
     languages: z
@@ -32,7 +32,7 @@ const settingsSchema = z
       .refine((list) => new Set(list).size === list.length, 'each language at most once')
       .optional(),
   })
-  .strict();
+  .strict());
 
 export async function findTranslation(db: Db, access: Access, organizationId: string, id: string): Promise<TranslationSettings> {
   await access.requireOrganization(organizationId, 'viewTranslations');

@@ -4,14 +4,14 @@ import type { Access } from '../../access/access.js';
 import { guardedWrite } from '../../access/guarded-write.js';
 import { newId } from '../../kernel/ids.js';
 import { commitRevision } from '../revisions/commit.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import { changeRequestOf, recordChangeRequestEvent } from './events.js';
 import { lockSpaceLine } from './line.js';
 
 export const SUBJECT_MAX = 100;
-export const subjectSchema = z.string().trim().max(SUBJECT_MAX);
+export const subjectSchema = lazySchema(() => z.string().trim().max(SUBJECT_MAX));
 
-const input = z.object({ subject: subjectSchema.optional() }).strict();
+const input = lazySchema(() => z.object({ subject: subjectSchema.optional() }).strict());
 
 /**
  * Opens a change request on the space's current revision: the next number of the space (numbers

@@ -25,6 +25,7 @@ import { Prisma, type ChangeRequest, type Organization, type Space } from '../..
 import { badRequest, conflict } from '../../../lib/errors.js';
 import type { Queryable } from '../../kernel/pagination/keyset.js';
 import { currentReviews, type ReviewRow } from './reviews.js';
+import { lazySchema } from '../../../lib/validation.js';
 
 const { sql } = Prisma;
 
@@ -59,7 +60,7 @@ function unknownRule(input: unknown): string {
   return `must be one of ${known}`;
 }
 
-const ruleSchema = z.discriminatedUnion(
+const ruleSchema = lazySchema(() => z.discriminatedUnion(
   'rule',
   [
     simple('require_at_least_one_review'),
@@ -74,24 +75,24 @@ const ruleSchema = z.discriminatedUnion(
     z.object({ rule: z.literal('allow_bypass'), users: userList(0) }).strict(),
   ],
   { error: (issue) => (issue.code === 'invalid_union' ? unknownRule(issue.input) : undefined) },
-);
+));
 
 export type MergeRule = z.output<typeof ruleSchema>;
 export type MergeRuleType = MergeRule['rule'];
 
-const rulesConfig = z.object({ type: z.literal('rules'), rules: z.array(ruleSchema).max(MAX_RULES, `at most ${MAX_RULES} rules`) }).strict();
-const noneConfig = z.object({ type: z.literal('none') }).strict();
-const inheritConfig = z.object({ type: z.literal('inherit') }).strict();
+const rulesConfig = lazySchema(() => z.object({ type: z.literal('rules'), rules: z.array(ruleSchema).max(MAX_RULES, `at most ${MAX_RULES} rules`) }).strict());
+const noneConfig = lazySchema(() => z.object({ type: z.literal('none') }).strict());
+const inheritConfig = lazySchema(() => z.object({ type: z.literal('inherit') }).strict());
 
 /** `mergeRules` of an organization (PATCH /orgs/{organizationId}). */
-export const organizationMergeRulesSchema = z.discriminatedUnion('type', [rulesConfig, noneConfig], {
+export const organizationMergeRulesSchema = lazySchema(() => z.discriminatedUnion('type', [rulesConfig, noneConfig], {
   error: (issue) => (issue.code === 'invalid_union' ? 'must be {type: "none"} or {type: "rules", rules}' : undefined),
-});
+}));
 
 /** `mergeRules` of a space (PATCH /spaces/{spaceId}): also `{type: "inherit"}`. */
-export const spaceMergeRulesSchema = z.discriminatedUnion('type', [inheritConfig, rulesConfig, noneConfig], {
+export const spaceMergeRulesSchema = lazySchema(() => z.discriminatedUnion('type', [inheritConfig, rulesConfig, noneConfig], {
   error: (issue) => (issue.code === 'invalid_union' ? 'must be {type: "inherit"}, {type: "none"} or {type: "rules", rules}' : undefined),
-});
+}));
 
 export type OrganizationMergeRules = z.output<typeof organizationMergeRulesSchema>;
 export type SpaceMergeRules = z.output<typeof spaceMergeRulesSchema>;

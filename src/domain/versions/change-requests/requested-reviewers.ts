@@ -17,7 +17,7 @@ import { spaceRoleSql } from '../../access/role-sql.js';
 import { badRequest } from '../../../lib/errors.js';
 import { countRows } from '../../kernel/pagination/count.js';
 import { byTimeThenId, readPage, type Page, type PageArgs, type Queryable } from '../../kernel/pagination/keyset.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import { subjectSchema } from './create.js';
 import { changeRequestOf, recordChangeRequestEvent } from './events.js';
 import { lockChangeRequest } from './line.js';
@@ -55,7 +55,7 @@ export function reviewerRequests(db: Queryable, changeRequestId: string, userIds
   return db.$queryRaw<ReviewerRequestRow[]>(sql`${SELECT_REQUESTS} WHERE q."changeRequestId" = ${changeRequestId} ${only} ORDER BY q."createdAt", q."userId"`);
 }
 
-const requestInput = z
+const requestInput = lazySchema(() => z
   .object({
     users: z
       .array(z.string().min(1).max(64))
@@ -64,7 +64,7 @@ const requestInput = z
     /** The REST body may update the subject at the same time. */
     subject: subjectSchema.optional(),
   })
-  .strict();
+  .strict());
 
 /** The users among `userIds` who are active members of the space's organization and can read it. */
 async function readersOfSpace(db: Queryable, spaceId: string, userIds: readonly string[]): Promise<Set<string>> {

@@ -9,7 +9,7 @@ import type { Access } from '../../access/access.js';
 import { notFound } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { loadDocumentText, putDocuments } from '../revisions/documents.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import { resolveBody } from './page-body.js';
 import type { PageBody } from './page-input.js';
 import { resolveBatchLinks } from './resolve-links.js';
@@ -18,8 +18,8 @@ import type { Prisma } from '../../../generated/prisma/client.js';
 import { bodySchema } from './page-input.js';
 import { editContent } from './write-content.js';
 
-const create = z.object({ title: z.string().trim().min(1).max(255), document: bodySchema.optional() }).strict();
-const update = z.object({ title: z.string().trim().min(1).max(255).optional(), document: bodySchema.optional() }).strict();
+const create = lazySchema(() => z.object({ title: z.string().trim().min(1).max(255), document: bodySchema.optional() }).strict());
+const update = lazySchema(() => z.object({ title: z.string().trim().min(1).max(255).optional(), document: bodySchema.optional() }).strict());
 
 /** Stores `body` as reusable content `id`'s document (written by `write`), its markdown links resolved. */
 async function storeBody(tx: Prisma.TransactionClient, ws: Workspace, id: string, body: PageBody, previous: string | null, write: (documentId: string) => void) {

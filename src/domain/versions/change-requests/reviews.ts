@@ -24,7 +24,7 @@ import { newId } from '../../kernel/ids.js';
 import { documentToMarkdown } from '../../../lib/markdown/index.js';
 import { countRows } from '../../kernel/pagination/count.js';
 import { byTimeThenId, readPage, type Page, type PageArgs, type Queryable, type SortKey } from '../../kernel/pagination/keyset.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import { bodySchema } from './page-input.js';
 import { changeRequestOf, recordChangeRequestEvent } from './events.js';
 import { lockChangeRequest } from './line.js';
@@ -73,13 +73,13 @@ export function currentReviews(db: Queryable, changeRequestId: string): Promise<
   return db.$queryRaw<ReviewRow[]>(sql`${SELECT_REVIEWS} WHERE r."changeRequestId" = ${changeRequestId} AND NOT ${OUTDATED}`);
 }
 
-const submitInput = z
+const submitInput = lazySchema(() => z
   .object({
     // GraphQL's enum value, or the REST spelling.
     status: z.enum(['approved', 'changes_requested', 'changes-requested'], { error: 'must be approved or changes-requested' }),
     comment: bodySchema.nullish(),
   })
-  .strict();
+  .strict());
 
 /** A comment as written (`{markdown}`, `{document}` or `{}`) as the markdown kept (null: none). */
 function commentText(comment: z.output<typeof bodySchema> | null | undefined): string | null {

@@ -2,12 +2,12 @@ import { z } from 'zod';
 import type { Db } from '../../../db/client.js';
 import type { Access } from '../../access/access.js';
 import { guardedWrite } from '../../access/guarded-write.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import { subjectSchema } from './create.js';
 import { changeRequestOf, recordChangeRequestEvent } from './events.js';
 import { lockChangeRequest } from './line.js';
 
-const input = z.object({ subject: subjectSchema.optional(), status: z.enum(['draft', 'open', 'archived']).optional() }).strict();
+const input = lazySchema(() => z.object({ subject: subjectSchema.optional(), status: z.enum(['draft', 'open', 'archived']).optional() }).strict());
 
 /**
  * Subject and status. Any of draft, open and archived may become any other (archiving and

@@ -35,7 +35,7 @@ import { planPage, toPage, whereAll, type Page, type PageArgs, type Queryable, t
 import { guestSeesSpace } from '../../access/role-sql.js';
 import type { Reader } from '../../content/spaces/rows.js';
 import { liveSql } from '../../content/spaces/lifecycle.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import { SEARCH_CONFIG } from './index-pages.js';
 
 type Sql = Prisma.Sql;
@@ -87,13 +87,13 @@ export type SpaceHit = { id: string; title: string; score: number; pages: PageHi
 
 export type SearchPage = Page<SpaceHit> & { totalCount: number };
 
-const querySchema = z.object({
+const querySchema = lazySchema(() => z.object({
   query: z
     .string({ error: 'required' })
     .trim()
     .min(1, 'must not be empty')
     .max(MAX_QUERY_LENGTH, `at most ${MAX_QUERY_LENGTH} characters`),
-});
+}));
 
 /** The query text, trimmed: 1 to 512 characters, or a 400 naming `query`. */
 export function searchText(query: unknown): string {

@@ -14,17 +14,17 @@ import type { BlobStore } from '../files/blob-store.js';
 import { DEFAULT_MAX_FONT_BYTES } from '../../../lib/fonts/index.js';
 import { signLink, stringClaim, verifyLink, type LinkSigner } from '../../kernel/signed-links.js';
 import { newId } from '../../kernel/ids.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 
 const PURPOSE = 'upload';
 const TTL_SECONDS = 60 * 60;
 
-const startSchema = z
+const startSchema = lazySchema(() => z
   .object({
     file: z.object({ name: z.string().trim().min(1).max(256), type: z.string().max(255), size: z.number().int().min(1).max(DEFAULT_MAX_FONT_BYTES) }).strict(),
     kind: z.enum(['customization_font', 'import_file', 'organization_file']),
   })
-  .strict();
+  .strict());
 
 /** `uploadUrl`: the URL the bytes go to, made of the signed token (the transport's, http/paths.ts). */
 export async function startUpload(db: Db, access: Access, organizationId: string, raw: unknown, signer: LinkSigner, uploadUrl: (token: string) => string) {

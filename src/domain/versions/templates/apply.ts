@@ -26,7 +26,7 @@ import { insertSpace } from '../../content/spaces/create.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { conflict } from '../../../lib/errors.js';
 import { isTemplateId, templatePages, TEMPLATE_IDS, type TemplateId } from '../../../lib/templates/index.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import { attachSpace } from '../../publishing/sites/structure/site-spaces.js';
 import { siteWrite } from '../../publishing/sites/write.js';
 import { writeImportTree } from '../../work/imports/write-tree.js';
@@ -38,14 +38,14 @@ import { reindexPages } from '../search/index-pages.js';
 
 type Tx = Prisma.TransactionClient;
 
-const inputSchema = z
+const inputSchema = lazySchema(() => z
   .object({
     id: z.string().max(100).refine(isTemplateId, `this server offers only the template${TEMPLATE_IDS.length > 1 ? 's' : ''} ${TEMPLATE_IDS.map((t) => `"${t}"`).join(', ')}`),
     // `contentRefs` fill a template's placeholders; quire's templates have none.
     params: z.object({ contentRefs: z.record(z.string(), z.unknown()).refine((refs) => !Object.keys(refs).length, 'the template has no content references to fill').optional() }).strict().optional(),
     changeRequestId: z.string().min(1).max(100).optional(),
   })
-  .strict();
+  .strict());
 
 /** Writes the template's pages into the workspace (after its last top-level page). */
 function writeTemplate(tx: Tx, ws: Workspace, id: TemplateId) {

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { Prisma, type JobState } from '../../../generated/prisma/client.js';
 import type { Db } from '../../../db/client.js';
 import { badRequest, notFound } from '../../../lib/errors.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import type { Access } from '../../access/access.js';
 import { guestSpaceIds } from '../../access/role-sql.js';
 import { countRows } from '../../kernel/pagination/count.js';
@@ -28,9 +28,9 @@ const { sql } = Prisma;
 /** What a run's job input holds besides the import's own (start.ts ImportInput). */
 export type ImportRunInput = { url: string; source: string; pageId?: string; siteId?: string; run?: boolean };
 
-const id = z.string().min(1).max(64);
+const id = lazySchema(() => z.string().min(1).max(64));
 
-const startSchema = z
+const startSchema = lazySchema(() => z
   .object({
     source: z.discriminatedUnion('type', [
       z.object({ type: z.literal('website'), url: z.string().max(2048).refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http or https URL') }).strict(),
@@ -41,7 +41,7 @@ const startSchema = z
     // AI enhancement of the imported content: this server has no AI; the import is the same either way.
     enhance: z.boolean().optional(),
   })
-  .strict();
+  .strict());
 
 export type StartImportRunInput = z.input<typeof startSchema>;
 

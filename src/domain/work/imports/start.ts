@@ -12,12 +12,12 @@ import { enqueueJob } from '../jobs/enqueue.js';
 import type { JobRow } from '../jobs/rows.js';
 import { revisionScope } from '../../versions/revisions/load.js';
 import { entityIn } from '../../versions/revisions/read.js';
-import { parseInput } from '../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../lib/validation.js';
 import { IMPORT_SOURCE_NAMES, type ImportSourceName } from '../../../lib/import-readers/sources/names.js';
 
 const SOURCE_NAMES: readonly ImportSourceName[] = IMPORT_SOURCE_NAMES;
 
-const importSchema = z
+const importSchema = lazySchema(() => z
   .object({
     url: z
       .string()
@@ -25,7 +25,7 @@ const importSchema = z
       .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), 'must be an http or https URL'),
     source: z.string().max(100),
   })
-  .strict();
+  .strict());
 
 export type ImportInput = { url: string; source: ImportSourceName; pageId?: string };
 

@@ -11,7 +11,7 @@ import type { Prisma, Site, SiteExternalLink } from '../../../../generated/prism
 import type { Db } from '../../../../db/client.js';
 import type { Access } from '../../../access/access.js';
 import { badRequest, notFound } from '../../../../lib/errors.js';
-import { parseInput } from '../../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../../lib/validation.js';
 import { newId } from '../../../kernel/ids.js';
 import type { Position } from '../../../kernel/position.js';
 import { validateCondition } from '../visitors/condition.js';
@@ -23,7 +23,7 @@ import { siteStructureWrite } from '../write.js';
 type Tx = Prisma.TransactionClient;
 
 /** Localized texts are not kept by this server: refused (400 naming them), never dropped. */
-const unsupported = z.unknown().refine((v) => v === undefined || v === null, 'localized texts are not supported by this server yet').optional();
+const unsupported = lazySchema(() => z.unknown().refine((v) => v === undefined || v === null, 'localized texts are not supported by this server yet').optional());
 const fields = {
   title: z.string().trim().min(2).max(128),
   localizedTitle: unsupported,
@@ -34,8 +34,8 @@ const fields = {
   draft: z.boolean().optional(),
   condition: z.unknown().optional(),
 };
-const createSchema = z.object({ ...fields, parent: z.string().max(100).optional() }).strict();
-const updateSchema = z.object({ ...fields, title: fields.title.optional(), url: fields.url.optional(), parent: z.string().max(100).nullable().optional() }).strict();
+const createSchema = lazySchema(() => z.object({ ...fields, parent: z.string().max(100).optional() }).strict());
+const updateSchema = lazySchema(() => z.object({ ...fields, title: fields.title.optional(), url: fields.url.optional(), parent: z.string().max(100).nullable().optional() }).strict());
 
 /** The site's structure must be sections; `parent` (a group of the site) or the root. */
 async function placement(tx: Tx, siteId: string, parent: string | null | undefined): Promise<string | null> {

@@ -1,12 +1,13 @@
 /** Paths of sections and site spaces in a published site's URLs: one segment, unique among siblings. */
 import { z } from 'zod';
 import { slugOf } from '../../../../lib/documents/slug.js';
+import { lazySchema } from '../../../../lib/validation.js';
 
-export const sitePathSchema = z
+export const sitePathSchema = lazySchema(() => z
   .string()
   .min(1)
   .max(100)
-  .regex(/^[\p{L}\p{N}][\p{L}\p{N}._~-]*$/u, 'letters, digits, ".", "_", "~" and "-", starting with a letter or digit');
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N}._~-]*$/u, 'letters, digits, ".", "_", "~" and "-", starting with a letter or digit'));
 
 /** A path from a title, not among `taken` (`docs`, `docs-2`, …). */
 export function freePath(title: string, taken: ReadonlySet<string>): string {

@@ -11,7 +11,7 @@ import { Prisma, type SiteRedirect } from '../../../../generated/prisma/client.j
 import type { Db } from '../../../../db/client.js';
 import type { Access } from '../../../access/access.js';
 import { AppError, badRequest, conflict, notFound, type ErrorCode } from '../../../../lib/errors.js';
-import { parseInput } from '../../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../../lib/validation.js';
 import { newId } from '../../../kernel/ids.js';
 import { counted, type CountedPage } from '../../../kernel/pagination/counted.js';
 import { readPage, type PageArgs, type SortKey } from '../../../kernel/pagination/keyset.js';
@@ -26,10 +26,10 @@ type Tx = Prisma.TransactionClient;
 
 /** The public document's SiteRedirectSourcePath: `/a/b`, `/a/b/*` or `/a/b*`, at most 512 characters. */
 export const SOURCE_PATTERN = /^\/(?!\*)(?!.*\*.+)(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+(?:\/(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\/\*|\*)?$/;
-export const sourceSchema = z.string().max(512).regex(SOURCE_PATTERN, 'must be a path such as /old/page, /old/* or /old*');
+export const sourceSchema = lazySchema(() => z.string().max(512).regex(SOURCE_PATTERN, 'must be a path such as /old/page, /old/* or /old*'));
 
 /** An absolute HTTP(S) URL of at most 2,048 characters. */
-export const httpUrlSchema = z
+export const httpUrlSchema = lazySchema(() => z
   .string()
   .max(2048)
   .refine((value) => {
@@ -38,30 +38,30 @@ export const httpUrlSchema = z
     } catch {
       return false;
     }
-  }, 'must be an absolute http or https URL');
+  }, 'must be an absolute http or https URL'));
 
-const id = z.string().min(1).max(100);
+const id = lazySchema(() => z.string().min(1).max(100));
 /** The public document's SiteRedirectDestination, as stored. */
-export const destinationSchema = z.discriminatedUnion('kind', [
+export const destinationSchema = lazySchema(() => z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('site-section'), siteSectionId: id }).strict(),
   z.object({ kind: z.literal('site-space'), siteSpaceId: id }).strict(),
   z.object({ kind: z.literal('site-page'), siteSpaceId: id, pageId: id }).strict(),
   z.object({ kind: z.literal('external'), url: httpUrlSchema }).strict(),
-]);
+]));
 export type RedirectDestination = z.infer<typeof destinationSchema>;
 /** SiteRedirectInputDestination: a stored destination, or a page named by its space and path (resolved when written). */
-const inputDestinationSchema = z.union([destinationSchema, z.object({ kind: z.literal('path'), spaceId: id, path: z.string().max(2048) }).strict()]);
+const inputDestinationSchema = lazySchema(() => z.union([destinationSchema, z.object({ kind: z.literal('path'), spaceId: id, path: z.string().max(2048) }).strict()]));
 type InputDestination = z.infer<typeof inputDestinationSchema>;
 
-const createSchema = z
+const createSchema = lazySchema(() => z
   .object({ source: sourceSchema, captureWildcard: z.boolean().optional(), draft: z.boolean().optional(), permanent: z.boolean().optional(), destination: inputDestinationSchema })
-  .strict();
-const updateSchema = z
+  .strict());
+const updateSchema = lazySchema(() => z
   .object({ source: sourceSchema.optional(), captureWildcard: z.boolean().optional(), draft: z.boolean().optional(), permanent: z.boolean().optional(), destination: destinationSchema.optional() })
-  .strict();
+  .strict());
 
 export const MAX_BULK_REDIRECTS = 500;
-const bulkItemSchema = z.union([
+const bulkItemSchema = lazySchema(() => z.union([
   z.object({ source: sourceSchema, intent: z.literal('publish') }).strict(),
   z
     .object({
@@ -72,8 +72,8 @@ const bulkItemSchema = z.union([
       destination: inputDestinationSchema.nullable(),
     })
     .strict(),
-]);
-const bulkSchema = z.object({ redirects: z.array(z.unknown()).min(1).max(MAX_BULK_REDIRECTS) }).strict();
+]));
+const bulkSchema = lazySchema(() => z.object({ redirects: z.array(z.unknown()).min(1).max(MAX_BULK_REDIRECTS) }).strict());
 
 export type RedirectOrder = 'createdAt' | 'updatedAt' | 'source';
 export type RedirectFilter = { search?: string | null; draft?: boolean | null; orderBy?: RedirectOrder | null };

@@ -8,7 +8,7 @@ import type { Db } from '../../../../db/client.js';
 import type { Access } from '../../../access/access.js';
 import { badRequest, notFound } from '../../../../lib/errors.js';
 import { newId } from '../../../kernel/ids.js';
-import { parseInput } from '../../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../../lib/validation.js';
 import { bySiblingOrder, positionAmong } from '../order.js';
 import { moveSchema, type Position } from '../../../kernel/position.js';
 import { namedFields, recordSiteEvent } from '../events.js';
@@ -32,12 +32,12 @@ async function assignSections(tx: Tx, site: Site, groupId: string, sectionIds: r
   await tx.siteSection.updateMany({ where: { id: { in: [...sectionIds] } }, data: { sectionGroupId: groupId } });
 }
 
-const icon = z.string().trim().max(50).nullish();
+const icon = lazySchema(() => z.string().trim().max(50).nullish());
 const noNesting = (value: unknown, field: string) => {
   if (value !== undefined && value !== null) throw badRequest(`Invalid value for "${field}": section groups do not nest on this server`, field);
 };
 
-const createSchema = z.object({ title: z.string().trim().min(1).max(100), icon, sections: z.array(z.string().max(100)).max(200).optional(), parent: z.unknown().optional(), draft: z.literal(false).optional() }).strict();
+const createSchema = lazySchema(() => z.object({ title: z.string().trim().min(1).max(100), icon, sections: z.array(z.string().max(100)).max(200).optional(), parent: z.unknown().optional(), draft: z.literal(false).optional() }).strict());
 
 export function createSectionGroup(db: Db, access: Access, siteId: string, raw: unknown): Promise<SiteSectionGroup> {
   const input = parseInput(createSchema, raw);
@@ -50,7 +50,7 @@ export function createSectionGroup(db: Db, access: Access, siteId: string, raw: 
   });
 }
 
-const updateSchema = z.object({ title: z.string().trim().min(1).max(100).optional(), icon, parentSectionGroupId: z.unknown().optional(), draft: z.literal(false).optional() }).strict();
+const updateSchema = lazySchema(() => z.object({ title: z.string().trim().min(1).max(100).optional(), icon, parentSectionGroupId: z.unknown().optional(), draft: z.literal(false).optional() }).strict());
 
 export function updateSectionGroup(db: Db, access: Access, siteId: string, id: string, raw: unknown): Promise<SiteSectionGroup> {
   const input = parseInput(updateSchema, raw);

@@ -11,7 +11,7 @@ import type { Db } from '../../../../db/client.js';
 import type { Access } from '../../../access/access.js';
 import { badRequest, notFound } from '../../../../lib/errors.js';
 import { newId } from '../../../kernel/ids.js';
-import { parseInput } from '../../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../../lib/validation.js';
 import { validateCondition } from '../visitors/condition.js';
 import { bySiblingOrder, positionAmong } from '../order.js';
 import { moveSchema, type Position } from '../../../kernel/position.js';
@@ -30,7 +30,7 @@ async function requireSection(tx: Tx, site: Site, id: string): Promise<SiteSecti
   return section;
 }
 
-const addSchema = z.object({ spaceId: z.string().min(1).max(100), title: z.string().trim().min(2).max(64).optional() }).strict();
+const addSchema = lazySchema(() => z.object({ spaceId: z.string().min(1).max(100), title: z.string().trim().min(2).max(64).optional() }).strict());
 
 /** Adds a section holding `spaceId` (as its first site space); titled after the space unless `title` is given. */
 export function addSection(db: Db, access: Access, siteId: string, raw: unknown): Promise<SiteSection> {
@@ -58,7 +58,7 @@ export function addSection(db: Db, access: Access, siteId: string, raw: unknown)
 }
 
 const optionalText = (max: number) => z.string().trim().max(max).nullish();
-const updateSchema = z
+const updateSchema = lazySchema(() => z
   .object({
     title: z.string().trim().min(2).max(128).optional(),
     path: sitePathSchema.optional(),
@@ -67,7 +67,7 @@ const updateSchema = z
     icon: optionalText(50),
     description: optionalText(256),
   })
-  .strict();
+  .strict());
 
 /** `condition`, `icon`, `description`: null removes, omitted keeps. */
 export function updateSection(db: Db, access: Access, siteId: string, id: string, raw: unknown): Promise<SiteSection> {

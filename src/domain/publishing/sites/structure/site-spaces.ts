@@ -11,7 +11,7 @@ import type { Db } from '../../../../db/client.js';
 import type { Access } from '../../../access/access.js';
 import { badRequest, notFound } from '../../../../lib/errors.js';
 import { newId } from '../../../kernel/ids.js';
-import { parseInput } from '../../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../../lib/validation.js';
 import { validateCondition } from '../visitors/condition.js';
 import { bySiblingOrder, positionAmong } from '../order.js';
 import { moveSchema, type Position } from '../../../kernel/position.js';
@@ -73,14 +73,14 @@ async function requireSiteSpace(tx: Tx, site: Site, id: string): Promise<SiteSpa
   return siteSpace;
 }
 
-const addSchema = z.object({ spaceId: z.string().min(1).max(100), sectionId: z.string().max(100).nullish() }).strict();
+const addSchema = lazySchema(() => z.object({ spaceId: z.string().min(1).max(100), sectionId: z.string().max(100).nullish() }).strict());
 
 export function addSiteSpace(db: Db, access: Access, siteId: string, raw: unknown): Promise<SiteSpace> {
   const input = parseInput(addSchema, raw);
   return siteStructureWrite(db, access, siteId, (tx, site) => insertSiteSpace(tx, access, site, input.spaceId, input.sectionId));
 }
 
-const updateSchema = z.object({ path: sitePathSchema.optional(), condition: z.unknown().optional() }).strict();
+const updateSchema = lazySchema(() => z.object({ path: sitePathSchema.optional(), condition: z.unknown().optional() }).strict());
 
 /** `condition`: null removes it, omitted keeps it. `path` must be free among the site space's siblings. */
 export function updateSiteSpace(db: Db, access: Access, siteId: string, id: string, raw: unknown): Promise<SiteSpace> {

@@ -11,7 +11,7 @@ import type { Prisma, Site, SiteExternalLink, SiteSection, SiteSectionGroup, Sit
 import type { Db } from '../../../../db/client.js';
 import type { Access } from '../../../access/access.js';
 import { badRequest } from '../../../../lib/errors.js';
-import { parseInput } from '../../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../../lib/validation.js';
 import type { Position } from '../../../kernel/position.js';
 import { placeExternalLink } from './external-links.js';
 import { placeSectionGroup } from './section-groups.js';
@@ -22,13 +22,13 @@ import { siteStructureWrite } from '../write.js';
 export const STRUCTURE_ITEM_TYPES = ['site-space', 'site-section', 'site-section-group', 'site-external-link'] as const;
 export type StructureItemType = (typeof STRUCTURE_ITEM_TYPES)[number];
 
-const pointer = z.object({ type: z.enum(STRUCTURE_ITEM_TYPES), id: z.string().min(1).max(100) }).strict();
-const sortSchema = z
+const pointer = lazySchema(() => z.object({ type: z.enum(STRUCTURE_ITEM_TYPES), id: z.string().min(1).max(100) }).strict());
+const sortSchema = lazySchema(() => z
   .object({
     item: pointer,
     position: z.object({ before: pointer.nullish(), after: pointer.nullish() }).strict().nullish(),
   })
-  .strict();
+  .strict());
 
 export type SortedItem =
   | { type: 'site-space'; item: SiteSpace }

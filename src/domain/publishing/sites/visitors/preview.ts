@@ -11,7 +11,7 @@ import type { Db } from '../../../../db/client.js';
 import type { Access } from '../../../access/access.js';
 import { badRequest } from '../../../../lib/errors.js';
 import { decodeRison, RisonError } from '../../../../lib/rison.js';
-import { parseInput } from '../../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../../lib/validation.js';
 import { signLink, stringClaim, verifyLink, type LinkSigner } from '../../../kernel/signed-links.js';
 
 export const PREVIEW_TTL_SECONDS = 60 * 60;
@@ -38,7 +38,7 @@ export function previewClaims(rison: string | undefined): Record<string, unknown
   return value;
 }
 
-const inputSchema = z.object({ siteSpace: z.string().min(1).max(100).optional(), claims: z.record(z.string(), z.unknown()).optional() }).strict();
+const inputSchema = lazySchema(() => z.object({ siteSpace: z.string().min(1).max(100).optional(), claims: z.record(z.string(), z.unknown()).optional() }).strict());
 
 /**
  * Checks the caller may preview the site and names where the preview opens: `siteSpace` (one of

@@ -12,7 +12,7 @@ import type { Site } from '../../../../generated/prisma/client.js';
 import type { Db } from '../../../../db/client.js';
 import type { Access } from '../../../access/access.js';
 import { badRequest } from '../../../../lib/errors.js';
-import { httpUrlSchema, parseInput } from '../../../../lib/validation.js';
+import { httpUrlSchema, lazySchema, parseInput } from '../../../../lib/validation.js';
 import { recordSiteEvent } from '../events.js';
 import { siteWrite } from '../write.js';
 
@@ -32,13 +32,13 @@ export async function readPublishingAuth(access: Access, siteId: string): Promis
   return publishingAuthOf(await access.requireSite(siteId, 'manage'));
 }
 
-const updateSchema = z
+const updateSchema = lazySchema(() => z
   .object({
     backend: z.enum(['custom', 'integration']),
     fallbackURL: httpUrlSchema.nullish(),
     logoutURL: httpUrlSchema.nullish(),
   })
-  .strict();
+  .strict());
 
 /** `fallbackURL`, `logoutURL`: null unsets, omitted keeps. `backend: "integration"` is a 400 (no integrations here). */
 export function updatePublishingAuth(db: Db, access: Access, siteId: string, raw: unknown): Promise<PublishingAuth> {

@@ -12,7 +12,7 @@ import { notFound } from '../../../../lib/errors.js';
 import { newId } from '../../../kernel/ids.js';
 import { byTimeThenId, readPage, type PageArgs } from '../../../kernel/pagination/keyset.js';
 import { counted, type CountedPage } from '../../../kernel/pagination/counted.js';
-import { parseInput } from '../../../../lib/validation.js';
+import { lazySchema, parseInput } from '../../../../lib/validation.js';
 import { namedFields, recordSiteEvent } from '../events.js';
 import { siteWrite } from '../write.js';
 
@@ -25,7 +25,7 @@ export async function shareLinksPage(db: Db, access: Access, siteId: string, arg
   return counted(page, () => db.siteShareLink.count({ where: { siteId } }));
 }
 
-const nameSchema = z.string().trim().min(1).max(50);
+const nameSchema = lazySchema(() => z.string().trim().min(1).max(50));
 
 export function createShareLink(db: Db, access: Access, siteId: string, raw: unknown): Promise<SiteShareLink> {
   const { name } = parseInput(z.object({ name: nameSchema }).strict(), raw);
