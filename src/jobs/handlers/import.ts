@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { forbidden, notFound } from '../../lib/errors.js';
+import { forgetPrismaDebugHistory } from '../../db/debug-history.js';
 import { DEFAULT_GIT_LIMITS } from '../../lib/git/limits.js';
 import { editContent } from '../../domain/versions/change-requests/write-content.js';
 import { blobStore } from '../../domain/versions/files/blob-store.js';
@@ -102,5 +103,7 @@ export const runImport: JobHandler = async (context) => {
     );
   } finally {
     done();
+    // The revision's statement (a row per page) would otherwise stay alive after the import.
+    forgetPrismaDebugHistory();
   }
 };

@@ -81,14 +81,25 @@ const isOutOfMemory = (error: unknown) => (error as { code?: string })?.code ===
  */
 export async function runTask<I, O>(task: string, input: I, signal?: AbortSignal): Promise<O> {
   const { timeoutMs, memoryMb } = settings;
-  const timeout = AbortSignal.timeout(timeoutMs);
+  // A timer and a listener of its own, both removed when the task ends: AbortSignal.timeout and
+  // AbortSignal.any would leave a timer of the whole budget and weak references per task (an
+  // import runs thousands) alive, keeping the task's objects past young collections.
+  const stop = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => ((timedOut = true), stop.abort()), timeoutMs).unref();
+  const follow = () => stop.abort(signal?.reason);
+  if (signal?.aborted) follow();
+  else signal?.addEventListener('abort', follow, { once: true });
   try {
-    return (await currentPool().run(input, { name: task, signal: signal ? AbortSignal.any([signal, timeout]) : timeout })) as O;
+    return (await currentPool().run(input, { name: task, signal: stop.signal })) as O;
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
-    if (timeout.aborted) throw new WorkerBudgetError('time', `The conversion took longer than the ${timeoutMs / 1000} s limit (conversion time)`);
+    if (timedOut) throw new WorkerBudgetError('time', `The conversion took longer than the ${timeoutMs / 1000} s limit (conversion time)`);
     if (isOutOfMemory(error)) throw new WorkerBudgetError('memory', `The conversion needed more than the ${memoryMb} MB memory limit (conversion memory)`);
     throw error;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', follow);
   }
 }
 

@@ -15,7 +15,8 @@ import { googleDocsHtml as googleDocsPage } from '../import-readers/sources/goog
 import { readConfluencePage, type ConfluencePageRead } from '../import-readers/sources/confluence/page.js';
 import { readSpaceIndex, type IndexEntry } from '../import-readers/sources/confluence/space-index.js';
 import type { ImportLimits } from '../import-readers/tree.js';
-import { markdownToDocument, relativeTargets, type ContentRef } from '../markdown/index.js';
+import { cachedTargets, importedTarget, type ImportTargets } from '../import-readers/link-targets.js';
+import { markdownToDocument, relativeTargets, rewriteUrlTargets, type ContentRef } from '../markdown/index.js';
 import { documentSizeBreach, markdownLimitBreach, type MarkdownLimit } from '../markdown/limits.js';
 import type { DocxOutcome, MarkdownOutcome, Refusal, StoredDocumentOutcome, StoredMarkdownOutcome } from './outcomes.js';
 import { preparedFields } from '../documents/document-id.js';
@@ -50,6 +51,24 @@ export function markdownStored(input: { markdown: string; previousJson?: string;
   const tooLarge = documentSizeBreach(stored.json.length);
   if (tooLarge) return refusal(tooLarge);
   // The targets still URLs that the caller may resolve against the page tree (links.ts resolveLink).
+  return { ok: true, page: { ...page, stored, targets: relativeTargets(document).map((t) => t.url) } };
+}
+
+/**
+ * An imported page's markdown (read from `source`) → its document's stored form, with its links
+ * and images that name what the import writes (`targets`) made references (keys of `previous`
+ * kept for unchanged blocks, before); `targets` in the answer: those left as relative URLs, which
+ * the import resolves against the change request's tree once it is written.
+ */
+export function importPage(input: { markdown: string; source: string; previousJson?: string; targets: ImportTargets }): StoredMarkdownOutcome {
+  const breach = markdownLimitBreach(input.markdown);
+  if (breach) return refusal(breach);
+  const previous = input.previousJson ? (JSON.parse(input.previousJson) as JSONDocument) : undefined;
+  const { document: read, ...page } = markdownToDocument(input.markdown, previous ? { previous } : {});
+  const document = rewriteUrlTargets(read, importedTarget(cachedTargets(input.targets), input.source));
+  const stored = preparedFields(document);
+  const tooLarge = documentSizeBreach(stored.json.length);
+  if (tooLarge) return refusal(tooLarge);
   return { ok: true, page: { ...page, stored, targets: relativeTargets(document).map((t) => t.url) } };
 }
 

@@ -21,13 +21,18 @@ import { slugOf } from '../../../lib/documents/slug.js';
 import { newId } from '../../kernel/ids.js';
 import { convertMarkdown, MarkdownLimitError, relativeTargets, resolveLink, rewriteUrlTargets, type ContentLayout, type ContentRef } from '../../../lib/markdown/index.js';
 import { workspaceLayout } from '../../versions/change-requests/resolve-links.js';
-import { loadDocuments, putDocuments } from '../../versions/revisions/documents.js';
+import { loadDocumentText, putDocuments } from '../../versions/revisions/documents.js';
 import { prepareOffLoop } from '../../../lib/documents/prepare.js';
-import type { PreparedDocument } from '../../../lib/documents/document-id.js';
 import type { EntityVersion } from '../../versions/revisions/commit.js';
 import type { Workspace, WorkingPage } from '../../versions/change-requests/workspace.js';
 import { fileVersion, type StoredFile } from '../../versions/files/store-files.js';
 import { ImportError } from '../../../lib/import-readers/import-error.js';
+import { forgetPrismaDebugHistory } from '../../../db/debug-history.js';
+import { importPageInPool } from '../../../lib/import-readers/in-pool.js';
+import type { PreparedDocument } from '../../../lib/documents/document-id.js';
+import { poolSettings } from '../../../lib/threads/pool.js';
+import { convertInWindow } from '../../../lib/threads/windowed.js';
+import { decodeTargets, encodeImportTargets, importedTarget, locate, type ImportTargets } from '../../../lib/import-readers/link-targets.js';
 import type { ImportedPage, ImportTree } from '../../../lib/import-readers/tree.js';
 
 export type ImportedFileStored = { source: string; file: StoredFile };
@@ -39,25 +44,7 @@ export type ImportTarget = {
   tree: boolean;
 };
 
-/** A source's location as a URL (zip paths under `file:///`), without its fragment. */
-function locate(target: string, base?: string): string | undefined {
-  try {
-    const url = new URL(target, base ?? 'file:///');
-    url.hash = '';
-    return url.href;
-  } catch {
-    return undefined;
-  }
-}
-
-const fragmentOf = (target: string) => (target.includes('#') ? target.slice(target.indexOf('#') + 1) : '');
-
-/**
- * A page's markdown converted in the conversion pool (one page at a time, so each has the whole
- * time budget), and its document prepared for storing (large ones in the pool too,
- * revisions/prepare.ts); a page past the markdown or document limits fails the import with
- * TOO_LARGE, naming the page.
- */
+/** A page past the markdown or document limits fails the import with TOO_LARGE, naming the page. */
 async function pageLimits<T>(page: ImportedPage, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
@@ -67,9 +54,6 @@ async function pageLimits<T>(page: ImportedPage, work: () => Promise<T>): Promis
   }
 }
 
-const convertPage = (page: ImportedPage, previous: JSONDocument | undefined, signal?: AbortSignal) =>
-  pageLimits(page, () => convertMarkdown(page.markdown, { ...(previous ? { previous } : {}), ...(signal ? { signal } : {}) }));
-
 /**
  * A page's place and what its body became: small, kept for every page until the tree is written
  * (the body itself is stored as soon as its batch is converted, and dropped). `documentId`
@@ -77,8 +61,11 @@ const convertPage = (page: ImportedPage, previous: JSONDocument | undefined, sig
  */
 type Planned = { page: ImportedPage; id: string; parentId: string | null; group: boolean; title: string; documentId?: string; pending?: boolean };
 
-/** Pages converted at once: their documents are what the import holds in memory at a time. */
-export const IMPORT_BATCH_PAGES = 200;
+/** Pages stored by one statement: with those converting meanwhile, what the import holds of their bodies at a time. */
+export const IMPORT_BATCH_PAGES = 50;
+
+/** Pages converting at a time: two per conversion thread, so that none waits for the event loop. */
+const CONVERSIONS_UNDER_WAY = () => 2 * poolSettings().threads;
 
 /** Sibling slugs, unique among themselves and the pages already there (`taken`). */
 async function uniqueSlug(title: string, used: Set<string>, taken: (slug: string) => Promise<boolean>): Promise<string> {
@@ -102,6 +89,44 @@ function resolveAgainst(layout: ContentLayout, document: JSONDocument, pageId: s
   return links.size ? rewriteUrlTargets(document, (url) => links.get(url)) : document;
 }
 
+/**
+ * Where each imported page goes, parents before children, with its ID; and what the pages' links
+ * may name (`targets`: every page with a file of its own, and `fileIds`). Two pages read from the
+ * same location get the same ID. Groups have no file of their own (a summary's groups differ only
+ * by their fragment, which `locate` drops), so each group gets its own ID and none is a link target.
+ */
+function planPages(tree: ImportTree, target: ImportTarget, fileIds: Map<string, string>): { planned: Planned[]; replaced?: Planned; targets: ImportTargets } {
+  const pageIds = new Map<string, string>();
+  const idOf = (page: ImportedPage, id?: string) => {
+    const key = page.type === 'group' ? undefined : locate(page.source);
+    const own = id ?? ((key && pageIds.get(key)) || newId('RevisionPage'));
+    if (key && !pageIds.has(key)) pageIds.set(key, own);
+    return own;
+  };
+  const slot = (page: ImportedPage, parentId: string | null, id: string, groupAllowed: boolean): Planned => {
+    const group = page.type === 'group' && groupAllowed;
+    return { page, id, parentId, group, title: group ? page.title || 'Group' : '' };
+  };
+  const planned: Planned[] = [];
+  const place = (pages: ImportedPage[], parentId: string | null) => {
+    for (const page of pages) {
+      const item = slot(page, parentId, idOf(page), parentId === null);
+      planned.push(item);
+      place(page.children, item.id);
+    }
+  };
+  const [first, ...rest] = tree.pages;
+  let replaced: Planned | undefined;
+  if (target.page && first) {
+    replaced = slot(first, target.page.parentId, idOf(first, target.page.entityId), false);
+    // Into a page, a single page source has nothing else to place.
+    if (target.tree) place([...first.children, ...rest], target.page.entityId);
+  } else {
+    place(tree.pages, null);
+  }
+  return { planned, ...(replaced ? { replaced } : {}), targets: encodeImportTargets(pageIds, fileIds) };
+}
+
 export async function writeImportTree(
   tx: Prisma.TransactionClient,
   ws: Workspace,
@@ -112,83 +137,37 @@ export async function writeImportTree(
   /** Called as each batch of bodies is stored, with how many pages it held. */
   progress?: (pages: number) => void,
 ): Promise<{ pages: number; files: number }> {
-  const pageIds = new Map<string, string>();
   const fileIds = new Map<string, string>();
-  // Each page's own ID. Groups have no file of their own (a summary's groups differ only by
-  // their fragment, which `locate` drops), so each group gets its own ID and none is a link target.
-  const ownIds = new Map<ImportedPage, string>();
-  const [first, ...rest] = tree.pages;
-  const walk = (pages: ImportedPage[], fn: (page: ImportedPage) => void) => pages.forEach((p) => (fn(p), walk(p.children, fn)));
-  walk(tree.pages, (page) => {
-    const key = page.type === 'group' ? undefined : locate(page.source);
-    const id = page === first && target.page ? target.page.entityId : (key && pageIds.get(key)) || newId('RevisionPage');
-    ownIds.set(page, id);
-    if (key && !pageIds.has(key)) pageIds.set(key, id);
-  });
   for (const { source } of files) {
     const key = locate(source);
     if (key && !fileIds.has(key)) fileIds.set(key, newId('File'));
   }
+  const { planned, replaced, targets } = planPages(tree, target, fileIds);
+  if (target.page && replaced && target.tree) for (const child of await ws.descendants(target.page.entityId)) ws.write('page', child.entityId, null);
+  const previousJson = target.page?.documentId ? ((await loadDocumentText(tx, target.page.documentId)) ?? undefined) : undefined;
+  const previousOf = (p: Planned) => (previousJson !== undefined && p.id === target.page?.entityId ? previousJson : undefined);
 
-  /** A page's link or image target as a reference to what this import writes (undefined: left as is). */
-  const resolver = (base: string) => (url: string): ContentRef | undefined => {
-    const key = locate(url, locate(base));
-    if (!key) return undefined;
-    const file = fileIds.get(key);
-    if (file) return { kind: 'file', file };
-    const page = pageIds.get(key);
-    if (!page) return undefined;
-    const anchor = fragmentOf(url);
-    return anchor ? { kind: 'anchor', page, anchor } : { kind: 'page', page };
-  };
-
-  const previous = target.page?.documentId ? (await loadDocuments(tx, [target.page.documentId])).get(target.page.documentId) : undefined;
-  /** A page's body converted, its links to what this import writes resolved (links left: `layout`, when given). */
-  const convert = async (p: Planned, layout?: ContentLayout) => {
-    const read = await convertPage(p.page, p.id === target.page?.entityId ? previous : undefined, signal);
-    const document = rewriteUrlTargets(read.document, resolver(p.page.source));
-    return { read, document: layout ? resolveAgainst(layout, document, p.id) : document };
-  };
-  const slot = (page: ImportedPage, parentId: string | null, id: string, groupAllowed: boolean): Planned => {
-    const group = page.type === 'group' && groupAllowed;
-    return { page, id, parentId, group, title: group ? page.title || 'Group' : '' };
-  };
-  const idOf = (page: ImportedPage) => ownIds.get(page) ?? newId('RevisionPage');
-
-  // Where each imported page goes, parents before children.
-  const planned: Planned[] = [];
-  const place = (pages: ImportedPage[], parentId: string | null) => {
-    for (const page of pages) {
-      const item = slot(page, parentId, idOf(page), parentId === null);
-      planned.push(item);
-      place(page.children, item.id);
-    }
-  };
-  let replaced: Planned | undefined;
-  if (target.page && first) {
-    replaced = slot(first, target.page.parentId, target.page.entityId, false);
-    if (target.tree) {
-      for (const child of await ws.descendants(target.page.entityId)) ws.write('page', child.entityId, null);
-      place([...first.children, ...rest], target.page.entityId);
-    }
-  } else {
-    place(tree.pages, null);
-  }
-
-  // The bodies, a batch at a time: converted (in the pool, side by side), stored, dropped. A body
-  // with links that name nothing imported waits for the tree (`pending`): it is converted again then.
+  // The bodies: converted in the pool, a few at a time (threads/windowed.ts), each page's links to
+  // what the import writes resolved there; the event loop gets each body's stored form only, and
+  // stores them a group at a time while the next pages convert. A body with links that name
+  // nothing imported waits for the tree (`pending`): it is converted again then.
   const withBody = [...(replaced ? [replaced] : []), ...planned].filter((p) => !p.group);
-  await inBatches(withBody, async (batch) => {
-    const converted = await Promise.all(batch.map(async (p) => ({ p, ...(await convert(p)) })));
-    const ready: { p: Planned; stored: Promise<PreparedDocument> }[] = [];
-    for (const { p, read, document } of converted) {
+  const convert = (p: Planned) => {
+    const previous = previousOf(p);
+    return pageLimits(p.page, () => importPageInPool({ markdown: p.page.markdown, source: p.page.source, ...(previous ? { previousJson: previous } : {}), targets }, signal));
+  };
+  await convertInWindow(withBody, { window: CONVERSIONS_UNDER_WAY(), group: IMPORT_BATCH_PAGES }, convert, async (group) => {
+    const ready: { p: Planned; stored: PreparedDocument }[] = [];
+    for (const { item: p, result: read } of group) {
       p.title = (read.title || p.page.title || 'Untitled').slice(0, 255);
-      if (relativeTargets(document).length) p.pending = true;
-      else ready.push({ p, stored: prepare(p.page, document, signal) });
+      if (read.targets.length) p.pending = true;
+      else ready.push({ p, stored: read.stored });
     }
-    const ids = await putDocuments(tx, await Promise.all(ready.map((r) => r.stored)));
+    const ids = await putDocuments(tx, ready.map((r) => r.stored));
+    // The group's statement would otherwise stay alive, parameters and all (db/debug-history.ts).
+    forgetPrismaDebugHistory();
     ready.forEach((r, i) => (r.p.documentId = ids[i]));
-    progress?.(batch.length);
+    progress?.(group.length);
   });
 
   // The tree, with positions and slugs per parent: new parents hold only imported pages; the top
@@ -196,7 +175,11 @@ export async function writeImportTree(
   const versions = new Map<Planned, EntityVersion>();
   if (replaced && target.page) versions.set(replaced, { ...target.page, title: replaced.title });
   const byParent = new Map<string | null, Planned[]>();
-  for (const p of planned) byParent.set(p.parentId, [...(byParent.get(p.parentId) ?? []), p]);
+  for (const p of planned) {
+    const siblings = byParent.get(p.parentId);
+    if (siblings) siblings.push(p);
+    else byParent.set(p.parentId, [p]);
+  }
   for (const [parentId, siblings] of byParent) {
     const isNew = parentId !== null && parentId !== target.page?.entityId;
     const [last] = isNew ? [undefined] : await ws.neighbours(parentId, undefined, '');
@@ -223,13 +206,23 @@ export async function writeImportTree(
     if (id) ws.write('file', id, fileVersion(file));
   }
 
-  // Links left, read from where the pages now sit in the change request's tree.
+  // Links left, read from where the pages now sit in the change request's tree (on the event loop:
+  // the whole layout is needed to resolve them).
   const pending = withBody.filter((p) => p.pending);
   if (pending.length) {
     const layout = await workspaceLayout(ws);
+    const imported = decodeTargets(targets);
+    const previous = previousJson === undefined ? undefined : (JSON.parse(previousJson) as JSONDocument);
     await inBatches(pending, async (batch) => {
-      const stored = await Promise.all(batch.map(async (p) => prepare(p.page, (await convert(p, layout)).document, signal)));
+      const stored = await Promise.all(
+        batch.map(async (p) => {
+          const read = await pageLimits(p.page, () => convertMarkdown(p.page.markdown, { ...(previousOf(p) && previous ? { previous } : {}), ...(signal ? { signal } : {}) }));
+          const document = resolveAgainst(layout, rewriteUrlTargets(read.document, importedTarget(imported, p.page.source)), p.id);
+          return pageLimits(p.page, () => prepareOffLoop(document, { keys: false, ...(signal ? { signal } : {}) }));
+        }),
+      );
       const ids = await putDocuments(tx, stored);
+      forgetPrismaDebugHistory();
       batch.forEach((p, i) => ws.write('page', p.id, { ...versions.get(p)!, documentId: ids[i]! }));
     });
   }
@@ -239,6 +232,3 @@ export async function writeImportTree(
 async function inBatches<T>(items: T[], work: (batch: T[]) => Promise<void>): Promise<void> {
   for (let i = 0; i < items.length; i += IMPORT_BATCH_PAGES) await work(items.slice(i, i + IMPORT_BATCH_PAGES));
 }
-
-/** A document prepared for storing (large ones in the pool), a page past the limits refused naming it. */
-const prepare = (page: ImportedPage, document: JSONDocument, signal?: AbortSignal) => pageLimits(page, () => prepareOffLoop(document, { keys: false, ...(signal ? { signal } : {}) }));

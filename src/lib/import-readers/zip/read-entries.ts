@@ -98,7 +98,11 @@ function inflateAt(archive: Buffer, entry: Located): Uint8Array {
   const start = offset + 30 + archive.readUInt16LE(offset + 26) + archive.readUInt16LE(offset + 28);
   if (start + entry.compressedSize > archive.length) throw new RangeError('entry past the archive');
   const data = archive.subarray(start, start + entry.compressedSize);
-  return entry.compressionMethod === 0 ? data : inflateRawSync(data, { maxOutputLength: Math.max(entry.uncompressedSize, 1) });
+  if (entry.compressionMethod === 0) return data;
+  // zlib's output chunk sized to the entry: with its default (16 KB, from Buffer's pool) the result
+  // is a slice that keeps the whole chunk alive — 16 KB held per page of 1–2 KB while the archive's
+  // pages are read. One byte more than the entry, so that a full chunk never makes zlib take another.
+  return inflateRawSync(data, { maxOutputLength: Math.max(entry.uncompressedSize, 1), chunkSize: Math.max(entry.uncompressedSize + 1, 64) });
 }
 
 const LOCAL_HEADER_SIGNATURE = 0x04034b50;
