@@ -89,12 +89,18 @@ export const SpaceRef = builder.prismaNode('Space', {
       type: RoleEnum,
       nullable: true,
       description: "The caller's effective role on the space.",
-      resolve: (space, _args, ctx) => ctx.access.spaceRole(space),
+      resolve: (space, _args, ctx) => {
+        const role = ctx.access.spaceRoleNow(space);
+        return role !== undefined ? role : ctx.access.spaceRole(space);
+      },
     }),
     permissions: t.field({
       description: 'What the caller may do with it.',
       type: SpacePermissions,
-      resolve: async (space, _args, ctx) => spacePermissions(space, await ctx.access.spaceRole(space)),
+      resolve: (space, _args, ctx) => {
+        const role = ctx.access.spaceRoleNow(space);
+        return role !== undefined ? spacePermissions(space, role) : ctx.access.spaceRole(space).then((r) => spacePermissions(space, r));
+      },
     }),
   }),
 });
