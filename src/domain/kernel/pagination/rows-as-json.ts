@@ -46,13 +46,19 @@ export type RowsAsJson<Row> = {
 export const utcDateOfText = (text: string) => new Date(`${text.replace(' ', 'T')}Z`);
 const date = utcDateOfText;
 
+/** What a fraction of 0–3 digits (PostgreSQL drops trailing zeros), by the text's length, lacks of three. */
+const FRACTION_PAD: Record<number, string> = { 19: '.000', 21: '00', 22: '0', 23: '' };
+
 /**
- * A `timestamp` as PostgreSQL writes it in text, as IsoDateTime: the common shape (milliseconds
- * written, a four-digit year: `2026-01-31 12:00:00.123`) rearranged, any other (no or fewer
- * fractional digits, more of them, a year BC) through a Date, as before.
+ * A `timestamp` as PostgreSQL writes it in text, as IsoDateTime: a four-digit year and up to
+ * milliseconds (`2026-01-31 12:00:00.12`) rearranged and padded; any other shape (microseconds,
+ * a year BC or past 9999) through a Date, as before.
  */
-export const isoOfTimestampText = (text: string): IsoDateTime =>
-  text.length === 23 && text[10] === ' ' && text[19] === '.' ? `${text.slice(0, 10)}T${text.slice(11)}Z` : utcDateOfText(text).toISOString();
+export function isoOfTimestampText(text: string): IsoDateTime {
+  const pad = FRACTION_PAD[text.length];
+  if (pad === undefined || text[4] !== '-' || text[10] !== ' ' || (text.length > 19 && text[19] !== '.')) return utcDateOfText(text).toISOString();
+  return `${text.slice(0, 10)}T${text.slice(11)}${pad}Z`;
+}
 const iso = isoOfTimestampText;
 const bytes = (text: string) => Buffer.from(text.slice(2), 'hex');
 const REVIVE: Record<ColumnKind, (v: string) => string> = {
