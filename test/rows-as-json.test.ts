@@ -45,6 +45,20 @@ describe('rows as JSON', () => {
     expect(plain(revived)).toEqual(plain(direct));
   });
 
+  it('carries timestamps as ISO text, as the Date Prisma reads would write it', async () => {
+    const TIMES = Prisma.sql`
+      SELECT * FROM (VALUES (1, timestamp '2026-11-25 01:02:03.456'), (2, timestamp '2026-01-01 00:00:00'), (3, timestamp '2026-01-01 00:00:00.5'),
+        (4, timestamp '2026-01-01 00:00:00.12'), (5, timestamp '0042-06-30 23:59:59.999'), (6, timestamp '9999-12-31 23:59:59.001'),
+        (7, timestamp(6) '2026-05-05 05:05:05.123456'), (8, NULL)) AS t("id", "at") ORDER BY "id"`;
+    const iso = rowsAsJson<{ id: number; at: string | null }>({ id: 'int', at: 'iso' });
+    const direct = await db.$queryRaw<{ id: number; at: Date | null }[]>(TIMES);
+    const [{ rows }] = await db.$queryRaw<{ rows: string }[]>(Prisma.sql`SELECT ${rowsAsJsonSql(iso, TIMES)}::text AS rows`);
+    const revived = rowsFromJson(iso, rows);
+    expect(revived.map((r) => r.at)).toEqual(direct.map((r) => r.at?.toISOString() ?? null));
+    expect(revived[1].at).toBe('2026-01-01T00:00:00.000Z');
+    expect(revived[6].at).toBe('2026-05-05T05:05:05.123Z');
+  });
+
   it('carries a nested list beside each row, and an empty list as []', async () => {
     const nested = rowsAsJson<Record<string, unknown>>({ id: 'text', position: 'int' }, '_children');
     const children = rowsAsJsonSql(json, Prisma.sql`SELECT * FROM (${ROWS}) r WHERE r."id" = p."id"`);

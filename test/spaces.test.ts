@@ -78,6 +78,38 @@ describe('spaces over REST (SDK)', () => {
     expect(last.next).toBeUndefined();
   });
 
+  it('lists times on the wire as read by ID: ISO 8601 with milliseconds, ties paged by their cursor', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const collection = (await http(server.url, owner.token, 'POST', `/orgs/${org.id}/collections`, { title: 'Shelf' })).body;
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await http(server.url, owner.token, 'POST', `/orgs/${org.id}/spaces`, { title: `T${i}`, parent: collection.id })).body.id);
+    // PostgreSQL writes these as `12:00:00`, `12:00:00.5` and `12:00:00.123` (trailing zeros dropped);
+    // the first two spaces were created at the same instant (a tie their IDs break).
+    const times = [
+      ['2026-01-31T12:00:00.000Z', '2026-01-31T12:00:00.500Z'],
+      ['2026-01-31T12:00:00.000Z', '2026-02-01T00:00:00.120Z'],
+      ['0999-12-31T23:59:59.123Z', '9999-12-31T23:59:59.999Z'],
+    ];
+    for (const [i, [createdAt, updatedAt]] of times.entries()) await server.db.space.update({ where: { id: ids[i] }, data: { createdAt: new Date(createdAt), updatedAt: new Date(updatedAt) } });
+    const wire = (space: { createdAt: string; updatedAt: string }) => [space.createdAt, space.updatedAt];
+    const byId = await Promise.all(ids.map(async (id) => (await http(server.url, owner.token, 'GET', `/spaces/${id}`)).body));
+    expect(byId.map(wire)).toEqual(times);
+    expect(byId.every((space) => !('deletedAt' in space))).toBe(true);
+    const inCollection = (await http(server.url, owner.token, 'GET', `/collections/${collection.id}/spaces`)).body.items;
+    expect(inCollection).toEqual(byId);
+    // Oldest first, one a page: each cursor carries its space's time as the list read it.
+    const paged: unknown[] = [];
+    let page: string | undefined;
+    do {
+      const body = (await http(server.url, owner.token, 'GET', `/orgs/${org.id}/spaces?limit=1${page ? `&page=${page}` : ''}`)).body;
+      paged.push(...body.items);
+      page = body.next?.page;
+    } while (page);
+    const oldestFirst = [byId[2], ...byId.slice(0, 2).sort((a, b) => (a.id < b.id ? -1 : 1))];
+    expect(paged).toEqual(oldestFirst);
+    expect(JSON.stringify(paged)).toBe(JSON.stringify(oldestFirst));
+  });
+
   it('deletes to the trash, restores within 7 days, and not after', async () => {
     const { org, owner } = await createOrg(server.db);
     const api = sdk(server.url, owner.token);

@@ -63,6 +63,10 @@ export const SPACE_FRAGMENT = /* GraphQL */ `
   }
 `;
 
+/**
+ * Absent optionals are undefined here, which JSON leaves out as `optional` does: every space of a
+ * list (a hundred a page) is then one object literal of one shape, with no object spread into it.
+ */
 export const presentSpace = (s: Obj) => ({
   object: 'space',
   id: s.id,
@@ -71,11 +75,11 @@ export const presentSpace = (s: Obj) => ({
   visibility: wireEnum(s.visibility),
   createdAt: s.createdAt,
   updatedAt: s.updatedAt,
-  ...optional({ deletedAt: s.deletedAt }),
+  deletedAt: s.deletedAt ?? undefined,
   editMode: s.editMode,
   urls: s.urls,
   organization: s.organizationId,
-  ...optional({ parent: s.parentId }),
+  parent: s.parentId ?? undefined,
   revision: s.revisionId,
   defaultLevel: s.defaultLevel,
   comments: s.comments,

@@ -5,7 +5,7 @@ import type { Role } from '../access/roles.js';
 import { kindOfId } from '../kernel/ids.js';
 import { childCollectionsPages, countGuestChildCollections, loadCollections, type CollectionRow } from '../content/collections/rows.js';
 import type { Page } from '../kernel/pagination/keyset.js';
-import { collectionSpacesPages, countGuestCollectionSpaces, loadSpaces, type SpaceColumn, type SpaceRow } from '../content/spaces/rows.js';
+import { collectionSpacesPages, countGuestCollectionSpaces, loadSpaces, type SpaceColumn, type SpaceListRow, type SpaceRow } from '../content/spaces/rows.js';
 import { byId } from './keys.js';
 import { fromPageVariant, type LoaderRegistry } from './registry.js';
 
@@ -16,7 +16,7 @@ export function contentLoaders(db: Db, viewerId: string, registry: LoaderRegistr
     space: registry.track<string, SpaceRow | null>(async (ids) => byId(await loadSpaces(db, viewerId, ids), ids)),
     collection: registry.track<string, CollectionRow | null>(async (ids) => byId(await loadCollections(db, viewerId, ids), ids)),
     /** A page of the live spaces of each collection; variant: pageVariant(args, callerIsGuest, columns?). */
-    collectionSpaces: registry.variants<Page<SpaceRow>>((variant, ids) => {
+    collectionSpaces: registry.variants<Page<SpaceListRow>>((variant, ids) => {
       const { args, more } = fromPageVariant(variant);
       return collectionSpacesPages(db, reader(more), ids, args, (more[1] as SpaceColumn[] | undefined) ?? undefined);
     }),

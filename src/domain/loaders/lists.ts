@@ -6,14 +6,14 @@
  */
 import type { OpenAPISpecVersion } from '../../generated/prisma/client.js';
 import type { CollectionRow } from '../content/collections/rows.js';
-import type { Reader, SpaceColumn, SpaceRow } from '../content/spaces/rows.js';
+import type { Reader, SpaceColumn, SpaceListRow } from '../content/spaces/rows.js';
 import { counted, countFor, type CountedPage } from '../kernel/pagination/counted.js';
 import type { PageArgs } from '../kernel/pagination/keyset.js';
 import type { Loaders } from './index.js';
 import { pageVariant } from './registry.js';
 
 /** Live spaces directly inside the collection that the reader can see, in tree order. */
-export async function collectionSpaces(loaders: Loaders, reader: Reader, collection: { id: string; spaceCount: number }, args: PageArgs, columns: readonly SpaceColumn[]): Promise<CountedPage<SpaceRow>> {
+export async function collectionSpaces(loaders: Loaders, reader: Reader, collection: { id: string; spaceCount: number }, args: PageArgs, columns: readonly SpaceColumn[]): Promise<CountedPage<SpaceListRow>> {
   const page = await loaders.collectionSpaces(pageVariant(args, reader.guest, columns)).load(collection.id);
   return counted(page, countFor(reader, { member: collection.spaceCount, guest: () => loaders.guestCollectionSpaceCount.load(collection.id) }));
 }

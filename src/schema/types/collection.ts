@@ -12,14 +12,14 @@ import { reloaded } from '../../domain/loaders/reload.js';
 import { loadOrganizationWith } from '../../domain/people/organizations/rows.js';
 import { pageVariant } from '../../domain/loaders/index.js';
 import { isFirstPage, type PageArgs } from '../../domain/kernel/pagination/keyset.js';
-import { collectionSpacesChild, type Reader, type SpaceRow } from '../../domain/content/spaces/rows.js';
+import { collectionSpacesChild, type Reader, type SpaceListRow } from '../../domain/content/spaces/rows.js';
 import { childField, nestedConnection, type Selection } from '../selection.js';
 import { forgetLoaded, type Context } from '../context.js';
 import { apiUrl, appUrl } from '../urls.js';
 import { RoleEnum } from './enums.js';
 import { OrganizationRef, organizationReadAheads } from './organization.js';
 import { PositionInput } from './position.js';
-import { SpaceRef, spaceColumnsFor } from './space.js';
+import { SpaceRef, spaceColumnsFor, spaceNodes } from './space.js';
 
 const CollectionPermissions = builder.simpleObject('CollectionPermissions', {
   description: 'What the caller may do with the collection.',
@@ -99,7 +99,7 @@ export const CollectionRef = builder.prismaNode('Collection', {
       type: SpaceRef,
       description: 'Live spaces directly inside this collection that the caller can access, in order.',
       resolve: async (collection, args, ctx, info) => {
-        return pageConnection(await collectionSpaces(ctx.loaders, await ctx.access.reader(collection.organizationId), collection, args, spaceColumnsFor(info)));
+        return pageConnection(spaceNodes(await collectionSpaces(ctx.loaders, await ctx.access.reader(collection.organizationId), collection, args, spaceColumnsFor(info))));
       },
     }),
     urls: t.field({
@@ -158,7 +158,7 @@ builder.prismaObjectFields('Organization', (t) => ({
       // The first page of each collection's spaces, when selected, comes with the collections;
       // both may have come with the organization.
       const { nested, spaces, key } = collectionsList(info, reader, org.id, args);
-      const readAhead = ctx.loaders.readAhead.get(key) as CollectionsPage<SpaceRow> | undefined;
+      const readAhead = ctx.loaders.readAhead.get(key) as CollectionsPage<SpaceListRow> | undefined;
       const page = await organizationCollections(ctx.db, reader, org, nested, args, spaces?.child, readAhead);
       for (const [id, spacesPage] of page.children ?? []) ctx.loaders.collectionSpaces(spaces!.variant).prime(id, spacesPage);
       return pageConnection(page);

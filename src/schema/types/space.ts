@@ -11,11 +11,12 @@ import { deleteSpace, restoreSpace } from '../../domain/content/spaces/trash.js'
 import { updateSpace } from '../../domain/content/spaces/update.js';
 import { builder } from '../builder.js';
 import { pageConnection } from '../connection.js';
-import { organizationSpaces, organizationSpacesChild, SPACE_COLUMNS, type SpaceColumn, type SpaceRow } from '../../domain/content/spaces/rows.js';
+import { organizationSpaces, organizationSpacesChild, SPACE_COLUMNS, type SpaceColumn, type SpaceListRow, type SpaceRow } from '../../domain/content/spaces/rows.js';
 import { loadOrganizationWith } from '../../domain/people/organizations/rows.js';
 import { pageVariant } from '../../domain/loaders/index.js';
 import { reloaded } from '../../domain/loaders/reload.js';
 import { isFirstPage, type Page, type PageArgs } from '../../domain/kernel/pagination/keyset.js';
+import type { CountedPage } from '../../domain/kernel/pagination/counted.js';
 import { childField, columnsFor, selectedNodeFields } from '../selection.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import { forgetLoaded, type Context } from '../context.js';
@@ -88,12 +89,18 @@ export const SpaceRef = builder.prismaNode('Space', {
       type: RoleEnum,
       nullable: true,
       description: "The caller's effective role on the space.",
-      resolve: (space, _args, ctx) => ctx.access.spaceRole(space),
+      resolve: (space, _args, ctx) => {
+        const role = ctx.access.spaceRoleNow(space);
+        return role !== undefined ? role : ctx.access.spaceRole(space);
+      },
     }),
     permissions: t.field({
       description: 'What the caller may do with it.',
       type: SpacePermissions,
-      resolve: async (space, _args, ctx) => spacePermissions(space, await ctx.access.spaceRole(space)),
+      resolve: (space, _args, ctx) => {
+        const role = ctx.access.spaceRoleNow(space);
+        return role !== undefined ? spacePermissions(space, role) : ctx.access.spaceRole(space).then((r) => spacePermissions(space, r));
+      },
     }),
   }),
 });
@@ -153,6 +160,13 @@ export function spaceColumnsFor(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'f
   return columns;
 }
 
+/**
+ * A list's page (SpaceListRow: times as ISO text) as a page of Space, whose shape is Prisma's row
+ * (times as Dates). Space reads its times only in `createdAt`, `updatedAt` and `deletedAt`, as
+ * DateTime, whose scalar writes ISO text as it is; none of its other fields reads them.
+ */
+export const spaceNodes = (page: CountedPage<SpaceListRow>) => page as unknown as CountedPage<SpaceRow>;
+
 /** Where a page of `Organization.spaces` read ahead with the organization is kept for its resolver. */
 const organizationSpacesKey = (organizationId: string, args: PageArgs, guest: boolean, columns: readonly SpaceColumn[]) =>
   `spaces:${organizationId}:${pageVariant(args, guest, columns)}`;
@@ -164,8 +178,8 @@ builder.prismaObjectFields('Organization', (t) => ({
     resolve: async (org, args, ctx, info) => {
       const reader = await ctx.access.reader(org.id);
       const columns = spaceColumnsFor(info);
-      const readAhead = ctx.loaders.readAhead.get(organizationSpacesKey(org.id, args, reader.guest, columns)) as Page<SpaceRow> | undefined;
-      return pageConnection(await organizationSpaces(ctx.db, reader, org, args, columns, readAhead));
+      const readAhead = ctx.loaders.readAhead.get(organizationSpacesKey(org.id, args, reader.guest, columns)) as Page<SpaceListRow> | undefined;
+      return pageConnection(spaceNodes(await organizationSpaces(ctx.db, reader, org, args, columns, readAhead)));
     },
   }),
 }));

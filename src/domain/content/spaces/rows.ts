@@ -11,7 +11,7 @@ import type { Role } from '../../access/roles.js';
 import { byTimeThenId, readChildPage, readPage, readPagesWith, whereAll, type ChildPages, type Page, type PageArgs, type PageQuery, type SortKey, type Queryable } from '../../kernel/pagination/keyset.js';
 import { countPerKey, countRows } from '../../kernel/pagination/count.js';
 import { counted, countFor, emptyPage, type CountedPage } from '../../kernel/pagination/counted.js';
-import { rowsAsJson, type ColumnKind, type RowsAsJson } from '../../kernel/pagination/rows-as-json.js';
+import { rowsAsJson, type ColumnKind, type IsoDateTime, type RowsAsJson } from '../../kernel/pagination/rows-as-json.js';
 import { siblingOrder } from '../content-tree/order.js';
 import { liveSql } from './lifecycle.js';
 
@@ -20,6 +20,14 @@ const { sql, raw } = Prisma;
 
 /** A space and the caller's effective role on it (null: no access). */
 export type SpaceRow = Space & { viewerRole: Role | null };
+
+type SpaceTime = 'createdAt' | 'updatedAt' | 'deletedAt';
+
+/**
+ * A space of a list page, with the caller's role: its times as ISO text (see LIST_TIME_KIND),
+ * not Dates. They are only sent: the sort key's cursor and the DateTime scalar take the text.
+ */
+export type SpaceListRow = Omit<SpaceRow, SpaceTime> & { createdAt: IsoDateTime; updatedAt: IsoDateTime; deletedAt: IsoDateTime | null };
 
 /** Columns of `s`, shaped as Prisma's model (enum values by their Prisma names). */
 const COLUMN_SQL = {
@@ -84,27 +92,33 @@ const COLUMN_KIND: Record<SpaceColumn | 'viewerRole', ColumnKind> = {
   viewerRole: 'text',
 };
 
-const spaceRowsAsJsonCache = new Map<string, RowsAsJson<SpaceRow>>();
+/**
+ * How a list's rows carry their times: as ISO text to the answer (a hundred spaces a page), instead
+ * of a Date made from PostgreSQL's text for each and written back as text by the DateTime scalar.
+ */
+const LIST_KIND: typeof COLUMN_KIND = { ...COLUMN_KIND, createdAt: 'iso', updatedAt: 'iso', deletedAt: 'iso' };
+
+const spaceRowsAsJsonCache = new Map<string, RowsAsJson<SpaceListRow>>();
 
 /** What a collection's live spaces share with it, set from the collection row (see ChildPages.inherit). */
 const INHERITED: readonly SpaceColumn[] = ['organizationId', 'parentId', 'deletedAt'];
 
-function inheritFromCollection(space: SpaceRow, collection: Record<string, unknown>): void {
+function inheritFromCollection(space: SpaceListRow, collection: Record<string, unknown>): void {
   space.organizationId = collection.organizationId as string;
   space.parentId = collection.id as string;
   space.deletedAt = null;
 }
 
 /**
- * Space rows of `columns` (and "viewerRole") read as JSON (see RowsAsJson). `inherited`: without
- * the columns a parent collection's row gives (INHERITED).
+ * Space rows of a list, of `columns` (and "viewerRole"), read as JSON (see RowsAsJson; times as
+ * ISO text). `inherited`: without the columns a parent collection's row gives (INHERITED).
  */
-function spaceRowsAsJson(columns: readonly SpaceColumn[], inherited = false): RowsAsJson<SpaceRow> {
+function spaceRowsAsJson(columns: readonly SpaceColumn[], inherited = false): RowsAsJson<SpaceListRow> {
   const read = [...readColumns(columns).filter((c) => !inherited || !INHERITED.includes(c)), 'viewerRole' as const];
   const key = read.join();
   let json = spaceRowsAsJsonCache.get(key);
   if (!json) {
-    json = rowsAsJson<SpaceRow>(Object.fromEntries(read.map((column) => [column, COLUMN_KIND[column]])));
+    json = rowsAsJson<SpaceListRow>(Object.fromEntries(read.map((column) => [column, LIST_KIND[column]])));
     if (spaceRowsAsJsonCache.size < 256) spaceRowsAsJsonCache.set(key, json); // selections are finitely many; bounded anyway
   }
   return json;
@@ -118,8 +132,11 @@ function selectSpaces(viewerId: string | Sql, extra: Sql = sql``, columns: reado
     LEFT JOIN "Member" viewer ON viewer."organizationId" = s."organizationId" AND viewer."userId" = ${viewerId}`;
 }
 
-/** Rows of every column and "viewerRole", revived from their text (read on the pool, see rowsById). */
-const fullRows = spaceRowsAsJson(SPACE_COLUMNS);
+/**
+ * Rows of every column and "viewerRole", revived from their text (read on the pool, see rowsById):
+ * times as Dates, as Prisma gives them when the statement runs in a transaction.
+ */
+const fullRows = rowsAsJson<SpaceRow>(Object.fromEntries([...readColumns(SPACE_COLUMNS), 'viewerRole' as const].map((column) => [column, COLUMN_KIND[column]])));
 
 const byIdWithGrants = rowsById<SpaceRow>('s."id"', (viewer) => selectSpaces(viewer), fullRows);
 
@@ -166,19 +183,19 @@ const live = liveSql('s');
 const visibleTo = (reader: Reader) => (reader.guest ? [guestSeesSpace('s', reader.userId)] : []);
 
 /** Oldest first; `desc` newest first. */
-function byCreation(tag: string, descending = false): SortKey<SpaceRow> {
-  return byTimeThenId<SpaceRow>(tag, 's."createdAt"', 's."id"', (s) => [s.createdAt, s.id], { descending, leading: [raw('s."deletedAt"')] });
+function byCreation<Row extends SpaceRow | SpaceListRow>(tag: string, descending = false): SortKey<Row> {
+  return byTimeThenId<Row>(tag, 's."createdAt"', 's."id"', (s) => [s.createdAt, s.id], { descending, leading: [raw('s."deletedAt"')] });
 }
 
 /** The content tree's order within a parent collection. */
-const byPosition = (tag: string) => siblingOrder<SpaceRow>(tag, 's', [raw('s."deletedAt"')]);
+const byPosition = (tag: string) => siblingOrder<SpaceListRow>(tag, 's', [raw('s."deletedAt"')]);
 
 /**
  * Live spaces of an organization the reader can see, oldest first (`columns`: see
  * CORE_SPACE_COLUMNS), as a list of the organization (see ChildPages): inside the organization's
  * statement (`outer`), the caller's membership is that statement's row, not joined again.
  */
-export function organizationSpacesChild(reader: Reader, args: PageArgs, columns: readonly SpaceColumn[] = SPACE_COLUMNS): ChildPages<SpaceRow> {
+export function organizationSpacesChild(reader: Reader, args: PageArgs, columns: readonly SpaceColumn[] = SPACE_COLUMNS): ChildPages<SpaceListRow> {
   const read: readonly SpaceColumn[] = [...columns, 'createdAt'];
   return {
     query: (organizationId, plan, outer) => sql`
@@ -187,7 +204,7 @@ export function organizationSpacesChild(reader: Reader, args: PageArgs, columns:
       LEFT JOIN "Collection" pc ON pc."id" = s."parentId"
       ${outer ? sql`` : sql`LEFT JOIN "Member" viewer ON viewer."organizationId" = s."organizationId" AND viewer."userId" = ${reader.userId}`}
       ${whereAll([sql`s."organizationId" = ${organizationId}`, live, ...visibleTo(reader), ...plan.seek])} ORDER BY ${plan.orderBy} LIMIT ${plan.limit}`,
-    keyOf: (organizationId) => byCreation(`spaces:${organizationId}`),
+    keyOf: (organizationId) => byCreation<SpaceListRow>(`spaces:${organizationId}`),
     args,
     json: spaceRowsAsJson(read),
   };
@@ -200,7 +217,7 @@ export function organizationSpacesPage(
   organizationId: string,
   args: PageArgs,
   columns: readonly SpaceColumn[] = SPACE_COLUMNS,
-): Promise<Page<SpaceRow>> {
+): Promise<Page<SpaceListRow>> {
   return readChildPage(db, organizationSpacesChild(reader, args, columns), organizationId);
 }
 
@@ -214,8 +231,8 @@ export async function organizationSpaces(
   org: { id: string; spaceCount: number },
   args: PageArgs,
   columns: readonly SpaceColumn[],
-  readAhead?: Page<SpaceRow>,
-): Promise<CountedPage<SpaceRow>> {
+  readAhead?: Page<SpaceListRow>,
+): Promise<CountedPage<SpaceListRow>> {
   const page = readAhead ?? (await organizationSpacesPage(db, reader, org.id, args, columns));
   return counted(page, countFor(reader, { member: org.spaceCount, guest: () => countGuestSpaces(db, reader.userId, org.id) }));
 }
@@ -243,12 +260,12 @@ export function collectionSpacesPages(
   collectionIds: readonly string[],
   args: PageArgs,
   columns: readonly SpaceColumn[] = SPACE_COLUMNS,
-): Promise<Page<SpaceRow>[]> {
+): Promise<Page<SpaceListRow>[]> {
   return readPagesWith(db, collectionIds, collectionSpacesQuery(reader, columns), collectionSpacesKey, args, spaceRowsAsJson(columns));
 }
 
 /** The first page of each collection's spaces, read with the collections (see ChildPages). */
-export function collectionSpacesChild(reader: Reader, args: PageArgs, columns: readonly SpaceColumn[] = SPACE_COLUMNS): ChildPages<SpaceRow> {
+export function collectionSpacesChild(reader: Reader, args: PageArgs, columns: readonly SpaceColumn[] = SPACE_COLUMNS): ChildPages<SpaceListRow> {
   return { query: collectionSpacesQuery(reader, columns), keyOf: collectionSpacesKey, args, json: spaceRowsAsJson(columns, true), inherit: inheritFromCollection };
 }
 
@@ -305,7 +322,7 @@ export function memberSpacesPage(
     sql`NOT subject."disabled"`,
     ...(member.guest ? [guestSeesSpace('s', member.userId)] : []),
   ];
-  const key = byCreation(`member-spaces:${member.organizationId}:${member.userId}:${order}`, order === 'desc') as SortKey<MemberSpaceRow>;
+  const key = byCreation<MemberSpaceRow>(`member-spaces:${member.organizationId}:${member.userId}:${order}`, order === 'desc');
   return readPage(db, select, conditions, key, args);
 }
 

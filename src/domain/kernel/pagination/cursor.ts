@@ -12,7 +12,8 @@ export type KeyValue = string | number | Date | Uint8Array;
 function encodeValue(type: KeyType, value: KeyValue): string | number {
   switch (type) {
     case 'timestamp':
-      return (value as Date).toISOString();
+      // A Date, or a row's time already as ISO text (IsoDateTime, see rows-as-json.ts).
+      return typeof value === 'string' ? value : (value as Date).toISOString();
     case 'bytea':
       return Buffer.from(value as Uint8Array).toString('hex');
     default:

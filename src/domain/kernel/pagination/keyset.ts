@@ -6,7 +6,7 @@
 import { Prisma } from '../../../generated/prisma/client.js';
 import { badRequest } from '../../../lib/errors.js';
 import { decodeCursor, encodeCursor, type KeyType, type KeyValue } from './cursor.js';
-import { rowsAsJsonSql, rowsFromJson, type RowsAsJson } from './rows-as-json.js';
+import { rowsAsJsonSql, rowsFromJson, type IsoDateTime, type RowsAsJson } from './rows-as-json.js';
 
 type Sql = Prisma.Sql;
 const { sql, join, raw } = Prisma;
@@ -34,13 +34,13 @@ export type SortKey<Row> = {
 
 /**
  * The most common total order: a timestamp column (`time`, SQL), ties broken by a unique text
- * column (`id`). `keyOf` reads both from a row.
+ * column (`id`). `keyOf` reads both from a row (the time as a Date, or as ISO text: IsoDateTime).
  */
 export function byTimeThenId<Row>(
   tag: string,
   time: string,
   id: string,
-  keyOf: (row: Row) => [Date, string],
+  keyOf: (row: Row) => [Date | IsoDateTime, string],
   opts: Pick<SortKey<Row>, 'descending' | 'leading'> = {},
 ): SortKey<Row> {
   return {

@@ -19,9 +19,18 @@ const { sql, raw } = Prisma;
 
 /**
  * A column's kind: `text` (text, enums cast to text), `int`, `date` (timestamp without time zone,
- * holding UTC), `json` (jsonb, or an array: sent as JSON text), `bytea` (as `\x…` hex).
+ * holding UTC, as a Date), `iso` (the same timestamp as ISO 8601 text: see IsoDateTime), `json`
+ * (jsonb, or an array: sent as JSON text), `bytea` (as `\x…` hex).
  */
-export type ColumnKind = 'text' | 'int' | 'date' | 'json' | 'bytea';
+export type ColumnKind = 'text' | 'int' | 'date' | 'iso' | 'json' | 'bytea';
+
+/**
+ * A UTC date and time as `Date#toISOString` writes it (`2026-01-31T12:00:00.000Z`): how rows carry
+ * timestamps that are only ever sent (the DateTime scalar writes the text as it is), without a
+ * Date made from PostgreSQL's text for each and turned back into text for the answer. Such text
+ * sorts and compares like the dates it holds (years 1–9999); `new Date(text)` gives the Date.
+ */
+export type IsoDateTime = string;
 
 export type RowsAsJson<Row> = {
   /** The columns read from each row of the list's statement (aliased `item`), in order. */
@@ -36,11 +45,27 @@ export type RowsAsJson<Row> = {
 /** A `timestamp` (without time zone, holding UTC) as PostgreSQL writes it in text, as a Date. */
 export const utcDateOfText = (text: string) => new Date(`${text.replace(' ', 'T')}Z`);
 const date = utcDateOfText;
+
+/** What a fraction of 0–3 digits (PostgreSQL drops trailing zeros), by the text's length, lacks of three. */
+const FRACTION_PAD: Record<number, string> = { 19: '.000', 21: '00', 22: '0', 23: '' };
+
+/**
+ * A `timestamp` as PostgreSQL writes it in text, as IsoDateTime: a four-digit year and up to
+ * milliseconds (`2026-01-31 12:00:00.12`) rearranged and padded; any other shape (microseconds,
+ * a year BC or past 9999) through a Date, as before.
+ */
+export function isoOfTimestampText(text: string): IsoDateTime {
+  const pad = FRACTION_PAD[text.length];
+  if (pad === undefined || text[4] !== '-' || text[10] !== ' ' || (text.length > 19 && text[19] !== '.')) return utcDateOfText(text).toISOString();
+  return `${text.slice(0, 10)}T${text.slice(11)}${pad}Z`;
+}
+const iso = isoOfTimestampText;
 const bytes = (text: string) => Buffer.from(text.slice(2), 'hex');
 const REVIVE: Record<ColumnKind, (v: string) => string> = {
   text: (v) => v,
   int: (v) => `(${v} === null ? null : +${v})`,
   date: (v) => `(${v} === null ? null : date(${v}))`,
+  iso: (v) => `(${v} === null ? null : iso(${v}))`,
   json: (v) => `(${v} === null ? null : JSON.parse(${v}))`,
   bytea: (v) => `(${v} === null ? null : bytes(${v}))`,
 };
@@ -55,7 +80,7 @@ export function rowsAsJson<Row>(columns: Readonly<Record<string, ColumnKind>>, n
   const names = Object.keys(columns);
   const fields = names.map((name, i) => `${JSON.stringify(name)}: ${REVIVE[columns[name]](`v[${i}]`)}`);
   if (nested) fields.push(`${JSON.stringify(nested)}: n`);
-  const make = new Function('date', 'bytes', `return (v, n) => ({ ${fields.join(', ')} });`)(date, bytes) as RowsAsJson<Row>['make'];
+  const make = new Function('date', 'iso', 'bytes', `return (v, n) => ({ ${fields.join(', ')} });`)(date, iso, bytes) as RowsAsJson<Row>['make'];
   return { columns: names, kinds: names.map((name) => columns[name]), nested, make };
 }
 
