@@ -7,9 +7,8 @@
  * `title: null` unsets the title, which then falls back to the site's, then the content's.
  */
 import { DEFAULT_CUSTOMIZATION, type SiteCustomization } from './defaults.js';
-import { schemaError } from './errors.js';
-import { definitions, isPlainObject, prune, shapeOf, validatorFor, type Shape } from './schema.js';
-import { checkHeaderConditions } from './conditions.js';
+import { checkedBody } from './checked-body.js';
+import { definitions, isPlainObject, shapeOf, type Shape } from './schema.js';
 
 type Groupwise<T> = { [K in keyof T]?: T[K] extends unknown[] ? T[K] : T[K] extends object ? Groupwise<T[K]> : T[K] };
 /** The overridden fields only, as stored for a site space. */
@@ -20,11 +19,7 @@ export type OverridePatch = { [K in keyof SiteCustomization]?: unknown };
 const patchShape = shapeOf(definitions.SiteCustomizationOverridePatch);
 
 export function validateOverridePatch(input: unknown): OverridePatch {
-  const validate = validatorFor('SiteCustomizationOverridePatch');
-  if (!validate(input)) throw schemaError(validate.errors);
-  const body = input as Record<string, unknown>;
-  checkHeaderConditions(body.header);
-  return prune(body, patchShape) as OverridePatch;
+  return checkedBody('SiteCustomizationOverridePatch', input, patchShape) as OverridePatch;
 }
 
 function patchLevel(current: Record<string, unknown>, patch: Record<string, unknown>, shape: Shape): Record<string, unknown> {

@@ -3,9 +3,8 @@
  * and GET answers. Validated against the public SiteCustomizationSettingsInput schema.
  */
 import { DEFAULT_CUSTOMIZATION, type SiteCustomization } from './defaults.js';
-import { schemaError } from './errors.js';
-import { checkHeaderConditions } from './conditions.js';
-import { definitions, prune, shapeOf, validatorFor } from './schema.js';
+import { checkedBody } from './checked-body.js';
+import { definitions, shapeOf } from './schema.js';
 
 export { DEFAULT_CUSTOMIZATION, type SiteCustomization } from './defaults.js';
 export { applyOverridePatch, effectiveCustomization, validateOverridePatch, type Override, type OverridePatch } from './override.js';
@@ -19,9 +18,5 @@ const inputShape = shapeOf(definitions.SiteCustomizationSettingsInput);
  * the input lacks (`pdf`, `aiSearch`, `git`) come from the defaults. `updatedAt` is the store's.
  */
 export function validateCustomization(input: unknown): SiteCustomization {
-  const validate = validatorFor('SiteCustomizationSettingsInput');
-  if (!validate(input)) throw schemaError(validate.errors);
-  const body = input as Record<string, unknown>;
-  checkHeaderConditions(body.header);
-  return structuredClone({ ...DEFAULT_CUSTOMIZATION, ...prune(body, inputShape) }) as SiteCustomization;
+  return structuredClone({ ...DEFAULT_CUSTOMIZATION, ...checkedBody('SiteCustomizationSettingsInput', input, inputShape) }) as SiteCustomization;
 }
