@@ -6,9 +6,8 @@
  * corrupt .docx) comes back with its own reason.
  */
 import { runTask, WorkerBudgetError } from '../threads/pool.js';
-import type { DocxOutcome, StoredMarkdownOutcome } from '../threads/outcomes.js';
-import { PreparedDocument } from '../documents/document-id.js';
-import { runLimitedTask, type StoredMarkdown } from '../markdown/convert.js';
+import type { DocxOutcome } from '../threads/outcomes.js';
+import { runStoredMarkdownTask, type StoredMarkdown } from '../markdown/convert.js';
 import type { ImportTargets } from './link-targets.js';
 import type { HtmlMarkdown } from './html/to-markdown.js';
 import type { ConfluencePageRead } from './sources/confluence/page.js';
@@ -57,6 +56,5 @@ export async function docxToTreeInPool(input: { bytes: Uint8Array; name: string;
  * resolved in the thread (threads/tasks.ts `importPage`); past a page limit, a MarkdownLimitError.
  */
 export async function importPageInPool(input: { markdown: string; source: string; previousJson?: string; targets: ImportTargets }, signal?: AbortSignal): Promise<StoredMarkdown> {
-  const { page } = await runLimitedTask<typeof input, StoredMarkdownOutcome>('importPage', input, signal);
-  return { ...page, stored: new PreparedDocument(page.stored) };
+  return runStoredMarkdownTask('importPage', input, signal);
 }

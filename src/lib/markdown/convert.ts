@@ -43,6 +43,11 @@ export async function convertMarkdownStored(
   options: { previousJson?: string; links?: Record<string, ContentRef>; signal?: AbortSignal } = {},
 ): Promise<StoredMarkdown> {
   const input = { markdown, ...(options.previousJson ? { previousJson: options.previousJson } : {}), ...(options.links ? { links: options.links } : {}) };
-  const { page } = await runLimitedTask<typeof input, StoredMarkdownOutcome>('markdownStored', input, options.signal);
+  return runStoredMarkdownTask('markdownStored', input, options.signal);
+}
+
+/** Runs a pool task answering a StoredMarkdownOutcome (`markdownStored`, an import's `importPage`); its stored form made a PreparedDocument. */
+export async function runStoredMarkdownTask<I>(task: string, input: I, signal?: AbortSignal): Promise<StoredMarkdown> {
+  const { page } = await runLimitedTask<I, StoredMarkdownOutcome>(task, input, signal);
   return { ...page, stored: new PreparedDocument(page.stored) };
 }

@@ -46,6 +46,11 @@ export function markdownStored(input: { markdown: string; previousJson?: string;
   if (breach) return refusal(breach);
   const previous = input.previousJson ? (JSON.parse(input.previousJson) as JSONDocument) : undefined;
   const { document, ...page } = markdownToDocument(input.markdown, { ...(previous ? { previous } : {}), ...(input.links ? { links: input.links } : {}) });
+  return storedOutcome(document, page);
+}
+
+/** A converted page's answer: its document's stored form, refused past the size limit. */
+function storedOutcome(document: JSONDocument, page: Omit<ReturnType<typeof markdownToDocument>, 'document'>): StoredMarkdownOutcome {
   const stored = preparedFields(document);
   // The canonical JSON has the characters of JSON.stringify's, in another order: the same length.
   const tooLarge = documentSizeBreach(stored.json.length);
@@ -65,11 +70,7 @@ export function importPage(input: { markdown: string; source: string; previousJs
   if (breach) return refusal(breach);
   const previous = input.previousJson ? (JSON.parse(input.previousJson) as JSONDocument) : undefined;
   const { document: read, ...page } = markdownToDocument(input.markdown, previous ? { previous } : {});
-  const document = rewriteUrlTargets(read, importedTarget(cachedTargets(input.targets), input.source));
-  const stored = preparedFields(document);
-  const tooLarge = documentSizeBreach(stored.json.length);
-  if (tooLarge) return refusal(tooLarge);
-  return { ok: true, page: { ...page, stored, targets: relativeTargets(document).map((t) => t.url) } };
+  return storedOutcome(rewriteUrlTargets(read, importedTarget(cachedTargets(input.targets), input.source)), page);
 }
 
 /**
