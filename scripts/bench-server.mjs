@@ -61,6 +61,10 @@ async function startQuire(/** @type {string} */ url) {
   const db = createPrismaClient(url, { poolMax: POOL_MAX });
   countStatementsOf(poolOf(db));
   const app = buildApp({ db, config: { ...loadConfig({ PORT: '0', QUIRE_RATE_LIMIT: process.env.QUIRE_RATE_LIMIT ?? '1000000000', ...(process.env.QUIRE_PUBLISHED_CACHE_MB ? { QUIRE_PUBLISHED_CACHE_MB: process.env.QUIRE_PUBLISHED_CACHE_MB } : {}) }), databaseUrl: url } });
+  // As `quire serve` does before its port opens (observability/startup-collection.ts; a build of
+  // QUIRE_BENCH_DIST from before it has none).
+  const collection = await import(`${ROOT}/observability/startup-collection.js`).catch(() => undefined);
+  collection?.collectStartupGarbage();
   const { port } = await app.start(0, '127.0.0.1');
   const stop = async () => {
     await app.stop();

@@ -7,6 +7,7 @@ import { webhookConsumer } from '../events/webhook-consumer.js';
 import { auditConsumer } from '../events/audit-consumer.js';
 import { startWorker } from '../jobs/worker.js';
 import { createLogger } from '../observability/logger.js';
+import { collectStartupGarbage } from '../observability/startup-collection.js';
 import { startupSummary } from '../observability/startup-summary.js';
 
 /** Runs background jobs without serving HTTP (scale workers separately from gateways). */
@@ -22,6 +23,7 @@ export async function worker(config: Config): Promise<void> {
   // subscribers). Without it, it could tell no subscriber: the servers dispatch them instead.
   const dispatcher = config.redisUrl ? startOutboxDispatcher({ db: database.db, consumers: [auditConsumer(), webhookConsumer(), busConsumer(events)], logger, retentionMs: config.outboxRetentionMs, auditRetentionMs: config.auditRetentionMs }) : null;
   const runner = await startWorker(database.url, { db: database.db, events, logger, config });
+  logger.debug({ ms: Math.round(collectStartupGarbage()) }, 'start-up garbage collected');
   logger.info('worker running');
   const shutdown = async () => {
     await runner.stop();
