@@ -5,6 +5,7 @@
  * the link has not expired and its user still may preview the site. Answers are then private and
  * not indexed.
  */
+import type { RequestTarget } from '../http/request-target.js';
 import type { IncomingMessage } from 'node:http';
 import type { Site } from '../generated/prisma/client.js';
 import { signingSecret } from '../domain/kernel/signing-secret.js';
@@ -13,7 +14,7 @@ import type { PublishedDeps } from './deps.js';
 import { cookie, setCookie, type Visitor } from './visitor.js';
 
 /** The preview visitor, or null when the request brings no valid preview of this site. */
-export async function previewVisitor(deps: PublishedDeps, site: Site, req: IncomingMessage, url: URL, sitePath: string, secure: boolean): Promise<Visitor | null> {
+export async function previewVisitor(deps: PublishedDeps, site: Site, req: IncomingMessage, url: RequestTarget, sitePath: string, secure: boolean): Promise<Visitor | null> {
   if (!deps.accessOf) return null;
   const name = `quire_preview_${site.id}`;
   const given = url.searchParams.get('preview');

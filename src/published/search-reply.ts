@@ -1,4 +1,5 @@
 /** The search page of a published site: the organization search over the site spaces shown to the visitor, beside the site space's navigation. */
+import type { RequestTarget } from '../http/request-target.js';
 import type { Site } from '../generated/prisma/client.js';
 import { searchOrganization } from '../domain/versions/search/query.js';
 import type { Located } from './locate.js';
@@ -9,7 +10,7 @@ import { cacheFor, etagOf, type Reply } from './reply.js';
 import type { PublishedDeps } from './deps.js';
 import type { Visitor } from './visitor.js';
 
-export async function searchReply(deps: PublishedDeps, site: Site, sitePath: string, located: Located, visitor: Visitor, url: URL): Promise<Reply> {
+export async function searchReply(deps: PublishedDeps, site: Site, sitePath: string, located: Located, visitor: Visitor, url: RequestTarget): Promise<Reply> {
   const { view, hrefOf } = frame(site, sitePath, located, visitor);
   const query = (url.searchParams.get('q') ?? '').slice(0, 512);
   const spaces = new Map(located.siteSpaces.map((ss) => [ss.space.id, ss]));

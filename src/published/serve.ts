@@ -11,6 +11,7 @@
  * With the app's published cache (cache/published-cache.ts) the site's state and the pages
  * rendered from it are kept in memory, and a warm page is answered without reading the database.
  */
+import { requestTarget } from '../http/request-target.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PublishedDeps } from './deps.js';
 import { serveFile } from './files.js';
@@ -30,7 +31,8 @@ import { previewVisitor } from './preview.js';
 import { clientOf } from '../http/client-address.js';
 
 export async function servePublished(req: IncomingMessage, res: ServerResponse, deps: PublishedDeps): Promise<boolean> {
-  const url = new URL(req.url ?? '/', 'http://x');
+  // The path and query without a URL parse for a plain target (most requests are not a site's).
+  const url = requestTarget(req.url ?? '/');
   // Every answer but a page's (kept, and sent compressed as kept) goes through the app's compression.
   const compressed = () => deps.compress?.(req, res);
   const sendCompressed = (answer: Reply) => (compressed(), send(req, res, answer));

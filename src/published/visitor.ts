@@ -5,6 +5,7 @@
  * whose claims the site's conditions read. The key and token are kept in an HttpOnly cookie
  * scoped to the site, so links between pages need not carry them.
  */
+import type { RequestTarget } from '../http/request-target.js';
 import type { IncomingMessage } from 'node:http';
 import { jwtVerify } from 'jose';
 import type { Site } from '../generated/prisma/client.js';
@@ -19,7 +20,7 @@ export type Admission = { ok: true; visitor: Visitor } | { ok: false; status: 40
  * Where a visitor-auth site sends a visitor without a valid token: its fallback URL, with the
  * path they asked for (under the site) as `location`, so the upstream sign-in can bring them back.
  */
-function fallbackOf(site: Site, url: URL, sitePath: string): string | undefined {
+function fallbackOf(site: Site, url: RequestTarget, sitePath: string): string | undefined {
   if (!site.visitorAuthFallbackUrl) return undefined;
   const target = new URL(site.visitorAuthFallbackUrl);
   const path = url.pathname.startsWith(sitePath) ? url.pathname.slice(sitePath.length) : url.pathname;
@@ -50,7 +51,7 @@ export const setCookie = (name: string, value: string, path: string, secure: boo
  * `secure`: the request came over HTTPS (this server's TLS, or a trusted proxy's X-Forwarded-Proto);
  * `activeShareKeys`: the site's active share links' keys when known (the published cache's), else read.
  */
-export async function admitVisitor(db: Db, site: Site, req: IncomingMessage, url: URL, sitePath: string, secure: boolean, activeShareKeys?: ReadonlySet<string>): Promise<Admission> {
+export async function admitVisitor(db: Db, site: Site, req: IncomingMessage, url: RequestTarget, sitePath: string, secure: boolean, activeShareKeys?: ReadonlySet<string>): Promise<Admission> {
   const visitor: Visitor = { claims: {}, cookies: [] };
   if (site.visibility === 'public' || site.visibility === 'unlisted') return { ok: true, visitor };
   if (site.visibility === 'share_link') {

@@ -11,7 +11,7 @@ import { AppError, ERROR_STATUS, type ErrorCode } from '../lib/errors.js';
 import type { RequestContexts } from '../http/request-context.js';
 import { inputProblem, markChecked, UTF8_MESSAGE, utf8Text } from '../http/request-hygiene.js';
 import { idTypeCheck } from './id-types.js';
-import { requestTarget } from './request-target.js';
+import { requestTarget } from '../http/request-target.js';
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from '../db/unavailable.js';
 import { silentLogger, type Logger } from '../observability/logger.js';
 import { requestInfo } from '../observability/request-info.js';
