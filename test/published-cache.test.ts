@@ -324,6 +324,30 @@ describe('the published cache', () => {
     expect(asTeam.body.toString()).toContain('Renamed handbook');
   });
 
+  it('answers a revalidation of its search page 304 without searching, and 200 with new results once a merge changed them', async () => {
+    const { owner, space, path } = await publishedSite();
+    const search = `${path}/~search?q=zebra`;
+    const revalidated = async (etag: string) => {
+      const before = unkept.queries.length;
+      const answer = await raw(unkept, search, { 'if-none-match': etag });
+      return { ...answer, statements: unkept.queries.slice(before) };
+    };
+    const first = await raw(unkept, search, {});
+    expect(first.status).toBe(200);
+    expect(first.body.toString()).not.toContain('Zebra news');
+    const same = await revalidated(first.headers.etag!);
+    expect(same.status).toBe(304);
+    expect(same.statements, same.statements.join('\n')).toEqual([]);
+    // Another query is another answer.
+    expect((await raw(unkept, `${path}/~search?q=page`, { 'if-none-match': first.headers.etag! })).status).toBe(200);
+    // A merge that the search finds: the ETag changes with the revision, and the results show it.
+    await writePages(owner.token, space.id, [{ title: 'Zebra news', markdown: '# Zebra news\n\nStriped.\n' }]);
+    await expect.poll(async () => (await revalidated(first.headers.etag!)).status, { timeout: 5000, interval: 20 }).toBe(200);
+    const after = await revalidated(first.headers.etag!);
+    expect(after.headers.etag).not.toBe(first.headers.etag);
+    expect(after.body.toString()).toContain('Zebra news');
+  });
+
   it('keeps pages within its bound in bytes, the least recently used evicted', async () => {
     const cache = createPublishedCache(a.db, { maxPageBytes: 10_000 });
     try {

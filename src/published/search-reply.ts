@@ -10,9 +10,17 @@ import { cacheFor, etagOf, type Reply } from './reply.js';
 import type { PublishedDeps } from './deps.js';
 import type { Visitor } from './visitor.js';
 
-export async function searchReply(deps: PublishedDeps, site: Site, sitePath: string, located: Located, visitor: Visitor, url: RequestTarget): Promise<Reply> {
-  const { view, hrefOf } = frame(site, sitePath, located, visitor);
+/**
+ * The results depend only on what the frame depends on (the site spaces' revisions, the visitor:
+ * frameEtagParts) and the query: a revalidation the client can skip (`ifNoneMatch` equal) answers
+ * 304 without searching, as a page's does (page-reply.ts).
+ */
+export async function searchReply(deps: PublishedDeps, site: Site, sitePath: string, located: Located, visitor: Visitor, url: RequestTarget, ifNoneMatch?: string): Promise<Reply> {
   const query = (url.searchParams.get('q') ?? '').slice(0, 512);
+  const etag = etagOf([...frameEtagParts(site, sitePath, located, visitor), 'search', query]);
+  const cache = cacheFor(site, visitor);
+  if (ifNoneMatch === etag) return { status: 200, body: '', type: 'text/html; charset=utf-8', etag, cache };
+  const { view, hrefOf } = frame(site, sitePath, located, visitor);
   const spaces = new Map(located.siteSpaces.map((ss) => [ss.space.id, ss]));
   let results: { title: string; href: string; snippet?: string; section?: string }[] = [];
   if (query.trim()) {
@@ -33,6 +41,6 @@ export async function searchReply(deps: PublishedDeps, site: Site, sitePath: str
   // The site space's navigation stays beside the results, as on its pages.
   const nav = await revisionNavigation(deps.db, located.siteSpace.space.revisionId, hrefOf);
   const body = renderSearchPage({ ...view, nav, query, results });
-  return { status: 200, body, type: 'text/html; charset=utf-8', etag: etagOf([...frameEtagParts(site, sitePath, located, visitor), 'search', query]), cache: cacheFor(site, visitor) };
+  return { status: 200, body, type: 'text/html; charset=utf-8', etag, cache };
 }
 

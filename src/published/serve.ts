@@ -103,7 +103,7 @@ export async function servePublished(req: IncomingMessage, res: ServerResponse, 
     const redirected = searching ? null : await redirect();
     return (sendCompressed(redirected ? { ...redirected, cookies: visitor.cookies } : message(site, 404, 'This site has no content yet.', sitePath)), true);
   }
-  const reply = searching ? await searchReply(deps, site, sitePath, located, visitor, url) : await pageReply(deps, site, sitePath, located, visitor, req.headers['if-none-match'], redirect);
+  const reply = searching ? await searchReply(deps, site, sitePath, located, visitor, url, req.headers['if-none-match']) : await pageReply(deps, site, sitePath, located, visitor, req.headers['if-none-match'], redirect);
   // A page's whole answer (not a 304's empty one, a redirect or a missing page) is remembered.
   if (key && reply.status === 200 && reply.etag && reply.body.length) {
     const page = { status: 200, body: Buffer.from(reply.body), type: reply.type, etag: reply.etag, cache: reply.cache, encoded: {} };
