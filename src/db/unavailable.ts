@@ -34,9 +34,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 export const UNAVAILABLE_MESSAGE = 'The database is unavailable; try again shortly';
 
-/** Whether PostgreSQL refused a statement with this SQLSTATE (`23503`: a foreign key), through Prisma or pg. */
+/** Whether PostgreSQL refused a statement with this SQLSTATE (`23503`: a foreign key), through Prisma (its driver adapter's cause, or a raw query's `meta.code`) or pg. */
 export function hasSqlState(error: unknown, state: string): boolean {
-  return someInChain(error, (e, cause) => cause?.originalCode === state || cause?.code === state || e.code === state);
+  return someInChain(error, (e, cause) => cause?.originalCode === state || cause?.code === state || e.code === state || e.meta?.code === state);
 }
 
 /** Whether an error is PostgreSQL cancelling a statement that ran past statement_timeout (57014). */

@@ -20,6 +20,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db } from '../../db/client.js';
+import { hasSqlState } from '../../db/unavailable.js';
 import { lockParents, type TreeParent } from '../content/content-tree/transaction.js';
 import { conflict } from '../../lib/errors.js';
 import { createLoaders } from '../loaders/index.js';
@@ -60,9 +61,8 @@ const ATTEMPTS = 4;
 
 /** Aborted by PostgreSQL for reasons another attempt may not meet: deadlock, serialization, start timeout. */
 function isTransient(error: unknown): boolean {
-  const e = error as { code?: string; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string; code?: string } } } };
-  const state = e.meta?.driverAdapterError?.cause?.originalCode ?? e.meta?.driverAdapterError?.cause?.code ?? e.meta?.code;
-  return e.code === 'P2034' || e.code === 'P2028' || state === '40001' || state === '40P01';
+  const code = (error as { code?: string }).code;
+  return code === 'P2034' || code === 'P2028' || hasSqlState(error, '40001') || hasSqlState(error, '40P01');
 }
 
 /** Runs `work` in one transaction, after the guard's lock and check (and parents' locks) inside it. */
