@@ -16,16 +16,18 @@ import { createOrg } from './helpers/factories.js';
 import { useServer, type TestServer } from './helpers/server.js';
 import { createPublishedCache } from '../src/published/cache/published-cache.js';
 
-const a = useServer();
-const b = useServer();
+/** This file's servers name their connections: other files' servers LISTEN on the same database meanwhile. */
+const APPLICATION = `published-cache-${randomInt(1e9)}`;
+const a = useServer({ applicationName: APPLICATION });
+const b = useServer({ applicationName: APPLICATION });
 /** A third instance with a rate limit (batched: the kept answer counts without waiting for the store). */
-const limited = useServer({ env: () => ({ QUIRE_RATE_LIMIT: '100000' }) });
+const limited = useServer({ applicationName: APPLICATION, env: () => ({ QUIRE_RATE_LIMIT: '100000' }) });
 // The limited instance is asked from an address of its own: the budgets of addresses are counted in
 // the database every test file shares, and others (graphiql's) give 127.0.0.1 a budget of ten.
 const LIMITED_FROM = `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
 const fromOf = (server: TestServer) => (server === limited ? LIMITED_FROM : undefined);
 /** A fourth that keeps no page (every request renders, or answers 304 from the ETag alone). */
-const unkept = useServer({ env: () => ({ QUIRE_PUBLISHED_CACHE_MB: '0' }) });
+const unkept = useServer({ applicationName: APPLICATION, env: () => ({ QUIRE_PUBLISHED_CACHE_MB: '0' }) });
 
 /** Writes pages in a change request and merges it (`pages` a function: batches written one after the other, given the IDs so far). */
 async function writePages(token: string, spaceId: string, pages: { title: string; markdown?: string; document?: unknown }[] | ((ids: string[]) => unknown[])[]) {
@@ -178,9 +180,9 @@ describe('the published cache', () => {
     const { owner, space, path } = await publishedSite();
     await warmOnBoth(`${path}/`);
     // The instances' LISTEN connections end (a, b, the limited one and the one keeping no page), as when the database restarts or the network fails.
-    const listeners = () => a.db.$queryRaw<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN "quire_published"'`;
+    const listeners = () => a.db.$queryRaw<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = ${APPLICATION} AND query = 'LISTEN "quire_published"'`;
     expect((await listeners()).length).toBe(4);
-    await a.db.$queryRaw`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN "quire_published"'`;
+    await a.db.$queryRaw`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = ${APPLICATION} AND query = 'LISTEN "quire_published"'`;
     await expect.poll(async () => (await counted(b, `${path}/`)).statements.length, { timeout: 5000 }).toBeGreaterThan(0);
     await writePages(owner.token, space.id, [{ title: 'Written meanwhile', markdown: '# Written meanwhile\n' }]);
     for (const server of [a, b]) expect(await text(server, `${path}/`)).toContain('Written meanwhile');

@@ -16,9 +16,13 @@ export type TestServer = { url: string; db: Db; databaseUrl: string; queries: st
  * jobs: every runner has the same settings (imports may fetch from 127.0.0.1), and job
  * subscriptions re-read their job often, since the runner of another file publishes elsewhere.
  * `env` adds settings, read when the server starts (e.g. the URL of an SMTP server the file started).
+ * `applicationName` names its database connections (`pg_stat_activity.application_name`), so a
+ * file can tell its servers' connections from those of the files running beside it.
  */
-export function useServer(options: { worker?: boolean; env?: () => Record<string, string> } = {}): TestServer {
-  const server = { url: '', databaseUrl: inject('databaseUrl'), queries: [] as string[] } as TestServer;
+export function useServer(options: { worker?: boolean; env?: () => Record<string, string>; applicationName?: string } = {}): TestServer {
+  const databaseUrl = new URL(inject('databaseUrl'));
+  if (options.applicationName) databaseUrl.searchParams.set('application_name', options.applicationName);
+  const server = { url: '', databaseUrl: databaseUrl.href, queries: [] as string[] } as TestServer;
   let stop = async () => {};
   beforeAll(async () => {
     // The rate limit has a suite of its own (rate-limit-and-cors.test.ts): elsewhere tests send as fast as they like.
