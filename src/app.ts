@@ -27,7 +27,7 @@ import { receiveUploadRequest, serveFont } from './http/storage.js';
 import { serveSso } from './http/sso.js';
 import { serveInvitation } from './http/invites.js';
 import { attachSpooled, MultipartInvalid, MultipartTooLarge, spoolDirectory, spoolMultipart, sweepSpool } from './http/multipart-spool.js';
-import { FILE_DOWNLOAD_PATH, FONT_PATH, INVITE_PATH, OPENAPI_PATH, PDF_DOWNLOAD_PATH, SSO_PATH, UPLOAD_PATH } from './http/paths.js';
+import { FILE_DOWNLOAD_PATH, FONT_PATH, INVITE_PATH, OPENAPI_PATH, OWN_HANDLER_ROUTES, PDF_DOWNLOAD_PATH, SSO_PATH, UPLOAD_PATH } from './http/paths.js';
 import { servePublicSpec } from './http/openapi.js';
 import { DEFAULT_MAX_FONT_BYTES as MAX_FONT_UPLOAD_BYTES } from './lib/fonts/index.js';
 import { MAX_FILE_BYTES } from './domain/versions/files/file-input.js';
@@ -109,10 +109,6 @@ async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<B
   }
   return chunks.length ? Buffer.concat(chunks) : null;
 }
-
-
-/** The route templates (access log, metrics) of the paths routed by prefix: the prefix, then what follows it. */
-const PREFIX_ROUTES = [[FILE_DOWNLOAD_PATH, '{token}'], [UPLOAD_PATH, '{token}'], [FONT_PATH, '{fontId}/{face}'], [OPENAPI_PATH, '{specId}/…'], [INVITE_PATH, '{secret}'], [SSO_PATH, '{providerId}/…']] as const;
 
 /**
  * `events`: the bus subscriptions read and the outbox dispatcher publishes to; by default one of
@@ -211,7 +207,7 @@ export function buildApp({
     // A published page kept compressed is sent as it is: the site compresses its other answers.
     if (await servePublished(req, res, { db, config, logger, accessOf, cache: publishedCache, compress: compressible })) return void (info.route ??= siteRouteTemplate(req.method ?? 'GET', pathname, 'hostname'));
     compressible(req, res);
-    const prefixed = PREFIX_ROUTES.find(([prefix]) => pathname.startsWith(prefix));
+    const prefixed = OWN_HANDLER_ROUTES.find(([prefix]) => pathname.startsWith(prefix));
     if (prefixed) info.route = `${req.method} ${prefixed.join('')}`;
     if (pathname.startsWith(PDF_DOWNLOAD_PATH)) return serveExport(req, res, { db, config, accessOf, logger });
     if (pathname.startsWith(FONT_PATH)) return serveFont(req, res, { db, config });

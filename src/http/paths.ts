@@ -22,6 +22,21 @@ export const PDF_DOWNLOAD_PATH = '/exports/pdf/';
 /** A public OpenAPI specification given as text (http/openapi.ts): `/openapi/{specId}` (its latest version), `…/{versionId}`. */
 export const OPENAPI_PATH = '/openapi/';
 
+/**
+ * The paths answered by handlers of their own (app.ts), each with what follows its prefix as the
+ * metrics and the access log name it (`GET /files/{token}`). They keep the request's origin
+ * whatever the method (request-writes.ts).
+ */
+export const OWN_HANDLER_ROUTES = [
+  [FILE_DOWNLOAD_PATH, '{token}'],
+  [PDF_DOWNLOAD_PATH, '{token}'],
+  [UPLOAD_PATH, '{token}'],
+  [FONT_PATH, '{fontId}/{face}'],
+  [OPENAPI_PATH, '{specId}/…'],
+  [INVITE_PATH, '{secret}'],
+  [SSO_PATH, '{providerId}/…'],
+] as const;
+
 /** Builds a URL of this server from what follows its path's prefix. */
 export type UrlOf = (tokenOrId: string) => string;
 

@@ -12,12 +12,10 @@
  * OpenAPI specs) keep their origin whatever the method, as does every other method.
  */
 import type { IncomingMessage } from 'node:http';
-import { FILE_DOWNLOAD_PATH, FONT_PATH, INVITE_PATH, OPENAPI_PATH, PDF_DOWNLOAD_PATH, SSO_PATH, UPLOAD_PATH } from './paths.js';
-
-const OWN_HANDLERS = [SSO_PATH, INVITE_PATH, FILE_DOWNLOAD_PATH, PDF_DOWNLOAD_PATH, FONT_PATH, UPLOAD_PATH, OPENAPI_PATH];
+import { OWN_HANDLER_ROUTES } from './paths.js';
 
 export function mayWrite(req: IncomingMessage): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return true;
   const url = req.url ?? '/';
-  return OWN_HANDLERS.some((prefix) => url.startsWith(prefix));
+  return OWN_HANDLER_ROUTES.some(([prefix]) => url.startsWith(prefix));
 }
