@@ -92,6 +92,8 @@ describe('events through the outbox, to subscribers', () => {
   it('delivers a write made through the API, with the ID of its outbox row, to those who may see it', async () => {
     const { org, owner } = await createOrg(server.db);
     const guest = await createActor(server.db, { org: org.id, role: 'guest' });
+    // The guest's joining is an event too: subscribed once it is delivered, the next one is the write's.
+    await expect.poll(() => server.db.outboxEvent.count({ where: { organizationId: org.id, dispatchedAt: null } }), { timeout: 10_000, interval: 50 }).toBe(0);
     const events = await subscribe(server.baseUrl, owner.token, org.id);
     const guestEvents = await subscribe(server.baseUrl, guest.token, org.id);
     const space = (await sdk(server.baseUrl, owner.token).orgs.createSpace(org.id, { title: 'Announced' })).data;
