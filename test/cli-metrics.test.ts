@@ -36,36 +36,43 @@ async function requestCounts(): Promise<Map<string, number>> {
   return counts;
 }
 
+/** GET `url` (redirects not followed), its answer read whole: its status. */
+async function statusOf(url: string): Promise<number> {
+  const response = await fetch(url, { redirect: 'manual' });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+/**
+ * Expects each route's count to have gained `expected[route]` since `before`. A request is counted
+ * once its response has ended on the server, which may come a moment after the client read it:
+ * the counts are read until they are all in.
+ */
+async function expectAdded(before: Map<string, number>, expected: Record<string, number>): Promise<void> {
+  const added = async () => {
+    const after = await requestCounts();
+    return Object.fromEntries(Object.keys(expected).map((route) => [route, (after.get(route) ?? 0) - (before.get(route) ?? 0)]));
+  };
+  await expect.poll(added, { timeout: 5000, interval: 50 }).toEqual(expected);
+}
+
 describe('/metrics', () => {
   it('labels published-site requests by route template and kind, with no site ID or page path', async () => {
     const site = await publishedSite();
     const base = `${server.url}/sites/${site.id}`;
     const before = await requestCounts();
     const paths = ['/', '/setup', '/setup', '/~search?q=install', '/~assets/favicon.svg', '/robots.txt', '/sitemap.xml', '/no/such/page'];
-    for (const path of paths) {
-      const response = await fetch(`${base}${path}`, { redirect: 'manual' });
-      await response.arrayBuffer();
-      expect(response.status, path).toBeLessThan(500);
-    }
-    const unknown = await fetch(`${server.url}/sites/site_unknown/intro`);
-    await unknown.arrayBuffer();
-    expect(unknown.status).toBe(404);
-    // A request is counted once its response has ended on the server, which may come a moment
-    // after the client has read it: the counts are read until they are all in.
-    const added = (after: Map<string, number>, route: string) => (after.get(route) ?? 0) - (before.get(route) ?? 0);
-    const labelled = async () => {
-      const after = await requestCounts();
-      return {
-        root: added(after, 'GET /sites/{siteId}/'),
-        pages: added(after, 'GET /sites/{siteId}/{pagePath}'),
-        search: added(after, 'GET /sites/{siteId}/~search'),
-        assets: added(after, 'GET /sites/{siteId}/~assets/{asset}'),
-        robots: added(after, 'GET /sites/{siteId}/robots.txt'),
-        sitemap: added(after, 'GET /sites/{siteId}/sitemap.xml'),
-        unmatched: added(after, 'unmatched'),
-      };
-    };
-    await expect.poll(labelled, { timeout: 5000, interval: 50 }).toEqual({ root: 1, pages: 4, search: 1, assets: 1, robots: 1, sitemap: 1, unmatched: 0 });
+    for (const path of paths) expect(await statusOf(`${base}${path}`), path).toBeLessThan(500);
+    expect(await statusOf(`${server.url}/sites/site_unknown/intro`)).toBe(404);
+    await expectAdded(before, {
+      'GET /sites/{siteId}/': 1,
+      'GET /sites/{siteId}/{pagePath}': 4,
+      'GET /sites/{siteId}/~search': 1,
+      'GET /sites/{siteId}/~assets/{asset}': 1,
+      'GET /sites/{siteId}/robots.txt': 1,
+      'GET /sites/{siteId}/sitemap.xml': 1,
+      unmatched: 0,
+    });
     const text = await (await fetch(`${server.url}/metrics`)).text();
     expect(text).not.toContain(site.id);
     expect(text).not.toContain('setup');
@@ -74,17 +81,10 @@ describe('/metrics', () => {
   it('labels the other paths routed by prefix (files, uploads, fonts, invitations, SSO) by template; an unknown path stays unmatched', async () => {
     const before = await requestCounts();
     for (const path of ['/files/not-a-token', '/uploads/not-a-token', '/fonts/font_1/400.woff2', '/invites/not-a-secret', '/sso/saml/sso_1', '/no-such-path']) {
-      const response = await fetch(`${server.url}${path}`, { redirect: 'manual' });
-      await response.arrayBuffer();
-      expect(response.status, path).toBeLessThan(500);
+      expect(await statusOf(`${server.url}${path}`), path).toBeLessThan(500);
     }
     const routes = ['GET /files/{token}', 'GET /uploads/{token}', 'GET /fonts/{fontId}/{face}', 'GET /invites/{secret}', 'GET /sso/saml/{providerId}/…', 'unmatched'];
-    // Counted once each response has ended on the server (a moment after the client read it, at most).
-    const added = async () => {
-      const after = await requestCounts();
-      return Object.fromEntries(routes.map((route) => [route, (after.get(route) ?? 0) - (before.get(route) ?? 0)]));
-    };
-    await expect.poll(added, { timeout: 5000, interval: 50 }).toEqual(Object.fromEntries(routes.map((route) => [route, 1])));
+    await expectAdded(before, Object.fromEntries(routes.map((route) => [route, 1])));
   }, 60_000);
 
   it('labels a site on its own hostname by kind, without the hostname', () => {
