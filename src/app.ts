@@ -45,15 +45,13 @@ import { createMetrics } from './observability/metrics.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { GRAPHIQL_ASSET_PATH, serveGraphiQLAsset } from './http/graphiql-assets.js';
 import { addressKeyOf, createRateLimitKeys } from './http/rate-limit-key.js';
-import { mayWrite } from './http/request-writes.js';
 import { createKeptAnswers } from './published/kept-answer.js';
 import { admitWebSockets } from './http/websocket-admission.js';
 import { createCors } from './http/cors.js';
 import compression from 'compression';
 import { requestInfo, startedInfo, startRequest, type RequestInfo } from './observability/request-info.js';
 import { siteRouteTemplate } from './observability/site-route.js';
-import { clientOf } from './http/client-address.js';
-import { requestOrigin, type RequestOrigin } from './domain/kernel/request-origin.js';
+import { originOfRequest } from './http/request-origin.js';
 import { auditConsumer } from './events/audit-consumer.js';
 import { closePool, configurePool } from './lib/threads/pool.js';
 
@@ -212,8 +210,8 @@ export function buildApp({
     if (pathname.startsWith(PDF_DOWNLOAD_PATH)) return serveExport(req, res, { db, config, accessOf, logger });
     if (pathname.startsWith(FONT_PATH)) return serveFont(req, res, { db, config });
     if (pathname.startsWith(OPENAPI_PATH)) return servePublicSpec(req, res, { db });
-    if (pathname.startsWith(SSO_PATH)) return serveSso(req, res, { db, config, logger }, await readBody(req));
-    if (pathname.startsWith(INVITE_PATH)) return serveInvitation(req, res, { db, authenticate }, await readBody(req, 64 * 1024));
+    if (pathname.startsWith(SSO_PATH)) return serveSso(req, res, { db, config, logger, from: originOfRequest(req, config.trustProxy) }, await readBody(req));
+    if (pathname.startsWith(INVITE_PATH)) return serveInvitation(req, res, { db, authenticate, from: originOfRequest(req, config.trustProxy) }, await readBody(req, 64 * 1024));
     if (pathname.startsWith(UPLOAD_PATH)) return receiveUploadRequest(req, res, { db, config }, await readBody(req, MAX_FONT_UPLOAD_BYTES));
     if (pathname.startsWith(FILE_DOWNLOAD_PATH)) return serveFile(req, res, { db, config, accessOf, logger });
     const limit = bodyLimit(req, pathname);
@@ -250,11 +248,7 @@ export function buildApp({
     res.setHeader('x-request-id', info.id);
     // No answer of quire's (JSON, errors, files, pages) is to be read by a browser as another type than it says.
     res.setHeader('x-content-type-options', 'nosniff');
-    // What the request writes records its client and user agent (the audit log): the pages of
-    // invitations and SSO sign-in are quire's own UI, the rest its API. A request that writes no
-    // event goes without (http/request-writes.ts).
-    if (mayWrite(req)) requestOrigin.run(originOf(req), () => respond(req, res, info));
-    else respond(req, res, info);
+    respond(req, res, info);
   }
 
   /** One listener for every answer (no closure per request): `this` is the answer. */
@@ -290,13 +284,6 @@ export function buildApp({
     return true;
   }
 
-  function originOf(req: IncomingMessage): RequestOrigin {
-    const path = req.url ?? '/';
-    const ui = path.startsWith(INVITE_PATH) || path.startsWith(SSO_PATH);
-    const address = clientOf(req, config.trustProxy).address;
-    return { source: ui ? 'ui' : 'api', clientAddress: address === 'unknown' ? null : address, userAgent: req.headers['user-agent'] ?? null };
-  }
-
   function respond(req: IncomingMessage, res: ServerResponse, info: RequestInfo): void {
     handle(req, res).catch((error) => {
       if (error instanceof BodyTooLarge || error instanceof MultipartTooLarge) {
@@ -330,7 +317,7 @@ export function buildApp({
       // A message over wsMaxMessageBytes closes its connection (1009) as soon as its frame header announces it, unread.
       const wss = new WebSocketServer({ noServer: true, maxPayload: config.wsMaxMessageBytes });
       admitWebSockets(server, wss, { path: '/graphql', maxPerAddress: config.wsMaxConnectionsPerAddress, trustProxy: config.trustProxy, limiter, keyOf: rateLimitKeyOf });
-      sockets = serveGraphQLOverWebSocket(wss, yoga, authenticate, { maxOperations: config.wsMaxSubscriptions, limiter, keyOf: rateLimitKeyOf, originOf });
+      sockets = serveGraphQLOverWebSocket(wss, yoga, authenticate, { maxOperations: config.wsMaxSubscriptions, limiter, keyOf: rateLimitKeyOf });
       await new Promise<void>((resolve, reject) => {
         const refuse = (error: NodeJS.ErrnoException) => reject(new Error(listenFailure(error, port, host)));
         server!.once('error', refuse);

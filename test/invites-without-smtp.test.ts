@@ -21,8 +21,10 @@ const address = (label: string) => `${label}-${randomUUID().slice(0, 8)}@Example
 /** The secret part of an invitation link. */
 const secretOf = (link: string) => new URL(link).pathname.split('/').pop()!;
 
+const USER_AGENT = 'invite-page-test/1';
+
 async function accept(secret: string, accept = 'application/json') {
-  const response = await fetch(`${server.url}/invites/${secret}`, { method: 'POST', headers: { accept } });
+  const response = await fetch(`${server.url}/invites/${secret}`, { method: 'POST', headers: { accept, 'user-agent': USER_AGENT } });
   return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
 }
 
@@ -53,6 +55,9 @@ describe('e-mail invites without an SMTP server', () => {
     expect(body).toMatchObject({ object: 'invite-acceptance', organization: org.id, user: { id: userId, email: email.toLowerCase() }, role: 'edit', token: expect.any(String) });
     expect((await http(server.url, body.token, 'GET', `/orgs/${org.id}`)).status).toBe(200);
     expect((await http(server.url, owner.token, 'GET', `/orgs/${org.id}/members/${userId}`)).body).toMatchObject({ role: 'edit', sso: false });
+    // The joining is recorded as made through quire's own page (`ui`), by the accepting client.
+    const joined = await server.db.outboxEvent.findMany({ where: { organizationId: org.id, kind: 'memberUpdated', subjectId: userId }, select: { source: true, clientAddress: true, userAgent: true } });
+    expect(joined).toEqual([{ source: 'ui', clientAddress: '127.0.0.1', userAgent: USER_AGENT }]);
     // Used once; the pending list is empty again.
     expect((await accept(secretOf(invite.link))).status).toBe(404);
     expect((await gqlOk(server.url, owner.token, `query($org: ID!) { organization(id: $org) { memberInvites(first: 5) { totalCount } } }`, { org: org.id })).organization.memberInvites.totalCount).toBe(0);

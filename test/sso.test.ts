@@ -122,6 +122,8 @@ describe('SAML providers', () => {
     // Joining the organization and its default team are announced, once each.
     const events = await server.db.outboxEvent.findMany({ where: { organizationId: org.id, kind: { in: ['memberUpdated', 'teamUpdated'] }, actorId: login.user.id } });
     expect(events.map((e) => [e.kind, e.subjectId]).sort()).toEqual([['memberUpdated', login.user.id], ['teamUpdated', team.id]]);
+    // Made through quire's own sign-in page (`ui`), by the posting client.
+    expect(events.map((e) => [e.source, e.clientAddress])).toEqual([['ui', '127.0.0.1'], ['ui', '127.0.0.1']]);
 
     // The same response again: refused (replay), and so are a forged one and one for another audience.
     expect((await post(provider.service.acsURL, response)).status).toBe(401);

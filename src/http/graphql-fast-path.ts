@@ -77,7 +77,7 @@ export function createGraphQLFastPath(yoga: YogaServerInstance<any, Context>, { 
     info.userId = holder.userId;
     info.operation = operation.name?.value ?? operation.operation;
 
-    const result = (await execute({ schema, document, variableValues: params.variables, operationName: params.operationName, contextValue: contextOf(holder) })) as ExecutionResult;
+    const result = (await execute({ schema, document, variableValues: params.variables, operationName: params.operationName, contextValue: contextOf(holder, req) })) as ExecutionResult;
     const mediaType = acceptedMediaType(req.headers.accept)!;
     if (result.errors?.length) {
       // Errors decide the status (a 401 or 403 in their extensions): yoga's own result processor words it.

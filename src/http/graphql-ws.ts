@@ -16,7 +16,6 @@ import { useServer } from 'graphql-ws/use/ws';
 import { createGraphQLError, type YogaServerInstance } from 'graphql-yoga';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { Authenticator } from '../domain/people/identity/tokens.js';
-import { requestOrigin, type RequestOrigin } from '../domain/kernel/request-origin.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { RateLimitKeyOf } from './rate-limit-key.js';
 import { isGraphQLError } from './yoga.js';
@@ -31,19 +30,14 @@ function authorizationOf(connectionParams: Readonly<Record<string, unknown>> | u
   return typeof fromParams === 'string' ? fromParams : request.headers.authorization;
 }
 
-/** `originOf`: where the operation's writes come from (the upgrade request's client, kernel/request-origin.ts). */
-export type OperationLimits = { maxOperations: number; limiter?: RateLimiter; keyOf: RateLimitKeyOf; originOf?: (request: IncomingMessage) => RequestOrigin };
+export type OperationLimits = { maxOperations: number; limiter?: RateLimiter; keyOf: RateLimitKeyOf };
 
 export function serveGraphQLOverWebSocket(wss: WebSocketServer, yoga: YogaServerInstance<any, any>, authenticate: Authenticator, limits: OperationLimits) {
-  const inOrigin = <T>(args: ExecutionArgs, work: () => T): T => {
-    const request = (args.contextValue as { req?: IncomingMessage } | undefined)?.req;
-    return request && limits.originOf ? requestOrigin.run(limits.originOf(request), work) : work();
-  };
   return useServer<Record<string, unknown> | undefined, Extra>(
     {
-      // Mutations over the socket record the upgrade request's client, as over HTTP.
-      execute: (args) => inOrigin(args, () => (args.rootValue as Enveloped).execute(args)),
-      subscribe: (args) => inOrigin(args, () => (args.rootValue as Enveloped).subscribe(args)),
+      // The context (yoga.ts) is made with the upgrade request: mutations over the socket record its client, as over HTTP.
+      execute: (args) => (args.rootValue as Enveloped).execute(args),
+      subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
       onConnect: async (ctx) => {
         if (await authenticate(authorizationOf(ctx.connectionParams, ctx.extra.request))) return true;
         ctx.extra.socket.close(UNAUTHORIZED_CLOSE_CODE, 'Unauthorized: a valid API token is required');

@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Db } from '../db/client.js';
 import type { Authenticator } from '../domain/people/identity/tokens.js';
 import { acceptInvitation, previewInvitation, type Acceptance } from '../domain/people/invites/accept.js';
+import type { RequestOrigin } from '../domain/kernel/request-origin.js';
 import { AppError } from '../lib/errors.js';
 import { escapeHtml as e } from '../lib/html-escape.js';
 import { sendError, sendJson } from './error-reply.js';
@@ -71,9 +72,10 @@ function tokenOf(req: IncomingMessage, body: Buffer | null): string | null {
   return token ? `Bearer ${token}` : null;
 }
 
-export type InvitationDeps = { db: Db; authenticate: Authenticator };
+/** `from`: where the request comes from (an acceptance's writes record it). */
+export type InvitationDeps = { db: Db; authenticate: Authenticator; from: RequestOrigin };
 
-export async function serveInvitation(req: IncomingMessage, res: ServerResponse, { db, authenticate }: InvitationDeps, body: Buffer | null): Promise<void> {
+export async function serveInvitation(req: IncomingMessage, res: ServerResponse, { db, authenticate, from }: InvitationDeps, body: Buffer | null): Promise<void> {
   const secret = (req.url ?? '').split('?', 1)[0].slice(INVITE_PATH.length);
   const json = wantsJson(req);
   const missing = () => (json ? sendError(res, 404, NOT_FOUND, HEADERS) : page(res, 404, 'Invitation not found', `<p>${e(NOT_FOUND)}</p>`));
@@ -102,7 +104,7 @@ ${acceptForm(invitation.existingAccount)}
     const authorization = tokenOf(req, body);
     const caller = authorization ? await authenticate(authorization) : null;
     if (authorization && !caller) return json ? sendError(res, 401, 'The API token is not valid', HEADERS) : page(res, 401, 'The invitation could not be accepted', '<p>The API token is not valid.</p>');
-    return accepted(req, res, await acceptInvitation(db, secret, caller));
+    return accepted(req, res, await acceptInvitation(db, secret, caller, from));
   } catch (error) {
     if (error instanceof AppError && error.status === 404) return missing();
     if (error instanceof AppError) return json ? sendError(res, error.status, error.message, HEADERS) : page(res, error.status, 'The invitation could not be accepted', `<p>${e(error.message)}</p>`);

@@ -24,8 +24,7 @@ export const OPENAPI_PATH = '/openapi/';
 
 /**
  * The paths answered by handlers of their own (app.ts), each with what follows its prefix as the
- * metrics and the access log name it (`GET /files/{token}`). They keep the request's origin
- * whatever the method (request-writes.ts).
+ * metrics and the access log name it (`GET /files/{token}`).
  */
 export const OWN_HANDLER_ROUTES = [
   [FILE_DOWNLOAD_PATH, '{token}'],

@@ -15,10 +15,12 @@
  * query at most. The context (schema/context.ts) is built once per operation: its loaders cache
  * for that operation only.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Access } from '../domain/access/access.js';
 import { createAuthenticator, type Authenticator, type TokenHolder } from '../domain/people/identity/tokens.js';
 import { unauthenticated } from '../lib/errors.js';
 import { createContext, type Context, type Services, type Viewer } from '../schema/context.js';
+import { originOfRequest } from './request-origin.js';
 
 export type RequestContexts = {
   /**
@@ -29,15 +31,15 @@ export type RequestContexts = {
   authenticate: Authenticator;
   /** The caller an Authorization header speaks for; rejects with UNAUTHENTICATED (401) when none. */
   callerOf(authorization: string | null | undefined): Promise<TokenHolder>;
-  /** The context of one operation of a caller. */
-  contextOf(caller: Viewer): Context;
+  /** The context of one operation of a caller, made for `req` (whose client its writes record) when there is one. */
+  contextOf(caller: Viewer, req?: IncomingMessage): Context;
   /** The access checks of a user: the one a signed link (file download, PDF export) was made for. */
   accessOf(userId: string): Access;
 };
 
 export function createRequestContexts({ db, config, events, mailer }: Services): RequestContexts {
   const authenticate = createAuthenticator(db, { ttlMs: config.tokenCacheMs });
-  const contextOf = (caller: Viewer) => createContext({ db, config, events, mailer }, caller);
+  const contextOf = (caller: Viewer, req?: IncomingMessage) => createContext({ db, config, events, mailer }, caller, req ? originOfRequest(req, config.trustProxy) : null);
   return {
     authenticate,
     async callerOf(authorization) {

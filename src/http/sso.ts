@@ -13,8 +13,10 @@ import { SamlError } from '../lib/saml/saml-error.js';
 import type { Logger } from '../observability/logger.js';
 import { sendError } from './error-reply.js';
 import { linksAt, SSO_PATH } from './paths.js';
+import type { RequestOrigin } from '../domain/kernel/request-origin.js';
 
-export type SsoDeps = { db: Db; config: Pick<Config, 'publicUrl' | 'samlPrivateKey' | 'samlCertificate'>; logger: Logger };
+/** `from`: where the request comes from (a sign-in's writes record it). */
+export type SsoDeps = { db: Db; config: Pick<Config, 'publicUrl' | 'samlPrivateKey' | 'samlCertificate'>; logger: Logger; from: RequestOrigin };
 
 export async function serveSso(req: IncomingMessage, res: ServerResponse, deps: SsoDeps, body: Buffer | null): Promise<void> {
   const [providerId = '', step = ''] = (req.url ?? '').split('?', 1)[0].slice(SSO_PATH.length).split('/');
@@ -32,7 +34,7 @@ export async function serveSso(req: IncomingMessage, res: ServerResponse, deps: 
       const form = new URLSearchParams((body ?? Buffer.alloc(0)).toString('utf8'));
       const response = form.get('SAMLResponse');
       if (!response) return sendError(res, 400, 'Invalid value for "SAMLResponse": required (an HTTP-POST binding form field)');
-      const login = await finishLogin(deps.db, providerId, response, settings);
+      const login = await finishLogin(deps.db, providerId, response, settings, deps.from);
       deps.logger.info({ userId: login.userId, organizationId: login.organizationId, joined: login.joined }, 'SAML sign-in');
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
       return void res.end(JSON.stringify({ object: 'sso-login', user: { id: login.userId, email: login.email }, organization: login.organizationId, token: login.token, expiresAt: login.expiresAt.toISOString() }));

@@ -79,7 +79,8 @@ function useRequestInfo(): Plugin {
 }
 
 export function createGraphQLServer({ config, contexts, logger = silentLogger(), stopping = new AbortController().signal, afterMutation }: GraphQLServerDependencies): YogaServerInstance<ServerContext, Context> {
-  const contextFor = (authorization: string | null | undefined): Promise<Context> => contexts.callerOf(authorization).then(contexts.contextOf, refusedRequest);
+  const contextFor = (authorization: string | null | undefined, req: IncomingMessage | undefined): Promise<Context> =>
+    contexts.callerOf(authorization).then((caller) => contexts.contextOf(caller, req), refusedRequest);
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -120,8 +121,8 @@ export function createGraphQLServer({ config, contexts, logger = silentLogger(),
       useRequestErrorStatus(),
       useSubscriptionShutdown(stopping),
     ],
-    // HTTP requests carry the token in a header; WebSocket operations pass it in (graphql-ws.ts).
-    context: (initial) => contextFor(initial.request?.headers.get('authorization') ?? (initial.authorization as string | undefined)),
+    // HTTP requests carry the token in a header; WebSocket operations pass it in, with the upgrade request (graphql-ws.ts).
+    context: (initial) => contextFor(initial.request?.headers.get('authorization') ?? (initial.authorization as string | undefined), initial.req as IncomingMessage | undefined),
     maskedErrors: {
       maskError: (error, message) => {
         const original = isGraphQLError(error) ? error.originalError : error;

@@ -201,7 +201,7 @@ export function createRestHandler(routes: Route[], { yoga, contexts, logger = si
     const misplaced = match.misplacedId(variables);
     if (misplaced) return failure(400, `Invalid value for "${misplaced}": must be a string (an ID)`);
     const { execute, schema } = yoga.getEnveloped({ req });
-    const result = await execute({ schema, document: match.document, variableValues: variables, contextValue: contexts.contextOf(holder) });
+    const result = await execute({ schema, document: match.document, variableValues: variables, contextValue: contexts.contextOf(holder, req) });
     if (!('data' in result) && !('errors' in result)) throw new Error('REST operations are queries and mutations, not subscriptions');
     if (result.errors?.length) return errorReply(result.errors);
     const { route } = match;

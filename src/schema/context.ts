@@ -4,6 +4,7 @@ import type { Db } from '../db/client.js';
 import { createLoaders, type Loaders } from '../domain/loaders/index.js';
 import { Access, type TokenOrigin } from '../domain/access/access.js';
 import type { EventBus } from '../events/bus.js';
+import type { RequestOrigin } from '../domain/kernel/request-origin.js';
 import { createMailer, type Mailer } from '../domain/people/mail/index.js';
 import { silentLogger } from '../observability/logger.js';
 
@@ -25,9 +26,10 @@ export type Services = { db: Db; config: Config; events: EventBus; mailer?: Mail
 
 const LOGGED_ONLY = createMailer({ logger: silentLogger() });
 
-export function createContext({ db, config, events, mailer = LOGGED_ONLY }: Services, viewer: Viewer): Context {
+/** `from`: where the request comes from (its writes record it); null outside a request. */
+export function createContext({ db, config, events, mailer = LOGGED_ONLY }: Services, viewer: Viewer, from: RequestOrigin | null = null): Context {
   const loaders = createLoaders(db, viewer.userId, viewer);
-  return { db, config, viewer, loaders, access: new Access(loaders, viewer.userId, viewer), events, mailer };
+  return { db, config, viewer, loaders, access: new Access(loaders, viewer.userId, viewer, from), events, mailer };
 }
 
 /** After a write the request's caches predate it: forget them so the refetched result is computed afresh. */

@@ -18,6 +18,7 @@ import type { JobRow } from '../work/jobs/rows.js';
 import { JOB_RULES, mayCollection, mayOrganization, maySite, maySpace, type CollectionAction, type JobAction, type OrganizationAction, type SiteAction, type SpaceAction } from './capabilities.js';
 import type { Role } from './roles.js';
 import { reaches, type Reach } from './reach.js';
+import type { RequestOrigin } from '../kernel/request-origin.js';
 
 /**
  * How the caller's token was obtained (identity/tokens.ts TokenHolder). `confinedTo`: the one
@@ -35,6 +36,8 @@ export class Access {
     readonly loaders: Loaders,
     readonly userId: string,
     readonly origin: TokenOrigin = {},
+    /** Where the caller's request comes from, recorded with what it writes (kernel/request-origin.ts); null outside a request. */
+    readonly from: RequestOrigin | null = null,
   ) {}
 
   /**

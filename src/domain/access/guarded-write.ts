@@ -24,6 +24,7 @@ import { hasSqlState } from '../../db/unavailable.js';
 import { lockParents, type TreeParent } from '../content/content-tree/transaction.js';
 import { conflict } from '../../lib/errors.js';
 import { createLoaders } from '../loaders/index.js';
+import { requestOrigin } from '../kernel/request-origin.js';
 import { Access } from './access.js';
 import type { OrganizationAction } from './capabilities.js';
 
@@ -54,7 +55,7 @@ export async function lockAccess(tx: Tx, organizationIds: readonly string[], mod
 /** The same caller, reading through `tx`: fresh loaders, no cache of the request. */
 function accessWithin(tx: Tx, access: Access): Access {
   // Loaders only read; a transaction client reads like the client it came from.
-  return new Access(createLoaders(tx as unknown as Db, access.userId, access.origin), access.userId, access.origin);
+  return new Access(createLoaders(tx as unknown as Db, access.userId, access.origin), access.userId, access.origin, access.from);
 }
 
 const ATTEMPTS = 4;
@@ -74,6 +75,7 @@ export async function guardedWrite<Checked, T>(db: Db, guard: Guard<Checked>, wo
       // Writers queue on the locks: the wait counts towards the timeout.
       return await db.$transaction(
         async (tx) => {
+          requestOrigin.mark(tx, guard.access.from);
           await lockAccess(tx, organizations, guard.mode);
           const checked = await guard.check(accessWithin(tx, guard.access));
           if (guard.parents) await lockParents(tx, guard.parents(checked));

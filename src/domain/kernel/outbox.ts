@@ -71,12 +71,12 @@ export function parseNotification(payload: string): { tag: string; ids: string[]
 
 /**
  * Records events in `tx` (the write's own transaction), with where the write came from (the
- * request's client address and user agent, kernel/request-origin.ts). Returns their stable IDs.
+ * origin `tx` was marked with, kernel/request-origin.ts). Returns their stable IDs.
  */
 export async function recordEvents(tx: Prisma.TransactionClient, events: EventRecord | EventRecord[]): Promise<string[]> {
   const list = Array.isArray(events) ? events : [events];
   if (list.length === 0) return [];
-  const origin = requestOrigin.current();
+  const origin = requestOrigin.ofTransaction(tx);
   const rows = list.map((e) => ({
     id: newId('OutboxEvent'),
     kind: e.kind,

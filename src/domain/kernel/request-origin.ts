@@ -1,15 +1,16 @@
 /**
- * Where the write being made comes from: the client's address and user agent of the HTTP request
- * (or WebSocket operation) that made it, and its entry point. Transports set it around the work of
- * a request (app.ts, http/graphql-ws.ts), the CLI for its whole run; jobs run without one. Every
- * event a write records (kernel/outbox.ts `recordEvents`) carries it, so the audit log
- * (domain/audit) says who, from where, without a command having to pass it along.
+ * Where a write comes from: the client's address and user agent of the HTTP request (or WebSocket
+ * operation) that made it, and its entry point. Every event a write records (kernel/outbox.ts
+ * `recordEvents`) carries it, so the audit log (domain/audit) says who, from where.
  *
- * Ambient (AsyncLocalStorage) rather than an argument: the events are recorded many calls below
- * the transport, by commands that never see a request, and must stay so (a domain command takes
- * no HTTP object).
+ * A transport puts it on the caller's Access (`access.from`, http/request-context.ts), and whoever
+ * opens a write's transaction marks the transaction with it (guardedWrite for most writes); the
+ * outbox reads it from the transaction. The CLI sets one for its whole process; jobs run without.
+ *
+ * Passed along rather than ambient: an AsyncLocalStorage would turn on Node's promise hooks for
+ * the rest of the process on Node 20 and 22 (every promise of every request pays for them, ~5% of
+ * a read's CPU measured), where Node 24's AsyncContextFrame costs nothing.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** The entry points of the public document's `AuditEvent.source` quire has: the API, its own pages (invitations, SSO), the CLI, jobs. */
 export type OriginSource = 'api' | 'ui' | 'script' | 'workflow';
@@ -19,18 +20,23 @@ export type RequestOrigin = { source: OriginSource; clientAddress: string | null
 /** At most this much of a user agent is kept. */
 const USER_AGENT_CHARS = 512;
 
-const store = new AsyncLocalStorage<RequestOrigin>();
+/** The origin of each open transaction that was given one (a transaction client is an object per transaction). */
+const transactions = new WeakMap<object, RequestOrigin>();
 let processOrigin: RequestOrigin | null = null;
 
 export const requestOrigin = {
-  /** Runs `work` (and all it starts) as coming from `origin`. */
-  run<T>(origin: RequestOrigin, work: () => T): T {
-    return store.run({ ...origin, userAgent: origin.userAgent?.slice(0, USER_AGENT_CHARS) ?? null }, work);
+  /** An origin as recorded: its user agent cut to a bounded length. */
+  of(source: OriginSource, clientAddress: string | null, userAgent: string | null | undefined): RequestOrigin {
+    return { source, clientAddress, userAgent: userAgent?.slice(0, USER_AGENT_CHARS) ?? null };
+  },
+  /** What the transaction `tx` writes comes from `origin` (none given: the process's). */
+  mark(tx: object, origin: RequestOrigin | null | undefined): void {
+    if (origin) transactions.set(tx, origin);
   },
   /** The origin of everything this process does outside a request (the CLI: `script`). */
   setForProcess(origin: RequestOrigin | null): void {
     processOrigin = origin;
   },
-  /** The current origin; null for jobs and the server's own work. */
-  current: (): RequestOrigin | null => store.getStore() ?? processOrigin,
+  /** The origin of what `tx` writes; null for jobs and the server's own work. */
+  ofTransaction: (tx: object): RequestOrigin | null => transactions.get(tx) ?? processOrigin,
 };

@@ -50,7 +50,7 @@ builder.mutationFields((t) => ({
     description: 'Issues a new API token for the caller, confined to the organization the calling token is confined to (if any).',
     args: { input: t.arg({ description: 'Its name and expiry; left out, an unnamed token that never expires.', type: CreateApiTokenInput, required: false }) },
     resolve: async (_root, { input }, ctx) => {
-      const { token, record } = await createToken(ctx.db, ctx.viewer, { name: input?.name ?? undefined, expiresAt: input?.expiresAt ?? undefined });
+      const { token, record } = await createToken(ctx.db, { ...ctx.viewer, from: ctx.access.from }, { name: input?.name ?? undefined, expiresAt: input?.expiresAt ?? undefined });
       return { token, apiToken: record };
     },
   }),
@@ -58,7 +58,7 @@ builder.mutationFields((t) => ({
     description: "Revokes one of the caller's tokens (the one in use included). Other instances may accept it for up to QUIRE_TOKEN_CACHE_SECONDS more.",
     args: { id: t.arg.id({ description: "The token's ID.", required: true }) },
     resolve: async (_root, { id }, ctx) => {
-      await revokeToken(ctx.db, ctx.viewer, String(id));
+      await revokeToken(ctx.db, { ...ctx.viewer, from: ctx.access.from }, String(id));
       return true;
     },
   }),

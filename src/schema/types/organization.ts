@@ -186,7 +186,7 @@ builder.mutationFields((t) => ({
     type: OrganizationRef,
     args: { input: t.arg({ type: CreateOrganizationInput, required: true, description: 'The new organization.' }) },
     resolve: async (_root, { input }, ctx) => {
-      const id = await createOrganization(ctx.db, ctx.viewer, ctx.config.allowOrganizationCreation, input as never);
+      const id = await createOrganization(ctx.db, { ...ctx.viewer, from: ctx.access.from }, ctx.config.allowOrganizationCreation, input as never);
       forgetLoaded(ctx);
       return reloaded(ctx.loaders.organization, id, 'Organization');
     },

@@ -11,6 +11,7 @@ import { forbidden, notFound } from '../../../lib/errors.js';
 import { lazySchema, parseInput } from '../../../lib/validation.js';
 import type { Access } from '../../access/access.js';
 import type { Db } from '../../../db/client.js';
+import { requestOrigin } from '../../kernel/request-origin.js';
 
 const profileSchema = lazySchema(() => z
   .object({
@@ -33,6 +34,7 @@ export async function updateProfile(db: Db, access: Access, userId: string, inpu
   }
   const data = parseInput(profileSchema, input);
   return db.$transaction(async (tx) => {
+    requestOrigin.mark(tx, access.from);
     const user = await tx.user.findUnique({ where: { id: userId }, select: { claimedAt: true } });
     if (!user) throw notFound('User');
     if (access.origin.confinedTo && user.claimedAt) {

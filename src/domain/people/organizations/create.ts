@@ -13,6 +13,7 @@ import { newId } from '../../kernel/ids.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { memberEvent } from '../events.js';
 import { emailDomainsSchema, organizationTitle } from './update.js';
+import { requestOrigin, type RequestOrigin } from '../../kernel/request-origin.js';
 
 const input = lazySchema(() => z.object({
   title: organizationTitle,
@@ -25,7 +26,7 @@ export type CreateOrganizationInput = z.input<typeof input> & { withDefaultSite?
 
 export const ORGANIZATION_CREATION_OFF = 'Creating organizations is turned off on this server (QUIRE_ALLOW_ORGANIZATION_CREATION); ask its operator';
 
-export async function createOrganization(db: Db, caller: Reach & { userId: string }, allowed: boolean, raw: CreateOrganizationInput): Promise<string> {
+export async function createOrganization(db: Db, caller: Reach & { userId: string; from?: RequestOrigin | null }, allowed: boolean, raw: CreateOrganizationInput): Promise<string> {
   if (!allowed) throw forbidden(ORGANIZATION_CREATION_OFF);
   if (caller.confinedTo) throw forbidden('This token reaches one organization only (it was issued by its sign-in or invitation): create organizations with a token of your own account');
   for (const field of ['withDefaultSite', 'openapiUrl', 'onboardingPreferences'] as const) {
@@ -34,6 +35,7 @@ export async function createOrganization(db: Db, caller: Reach & { userId: strin
   const data = parseInput(input, raw);
   const id = newId('Organization');
   await db.$transaction(async (tx) => {
+    requestOrigin.mark(tx, caller.from);
     await tx.organization.create({ data: { id, title: data.title, emailDomains: data.emailDomains ?? [] } });
     await tx.member.create({ data: { organizationId: id, userId: caller.userId, role: 'admin' } });
     await recordEvents(tx, [

@@ -19,6 +19,7 @@ import type { Db } from '../../../db/client.js';
 import { forbidden, notFound } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { recordEvents } from '../../kernel/outbox.js';
+import { requestOrigin, type RequestOrigin } from '../../kernel/request-origin.js';
 import { memberEvent, teamEvent } from '../events.js';
 import { issueNamedToken } from '../identity/tokens.js';
 import { pgReplays, pgRequestIds } from './pg-stores.js';
@@ -66,11 +67,12 @@ export async function metadataOf(db: Db, providerId: string, settings: SsoSettin
 
 export type SsoLogin = { userId: string; email: string; organizationId: string; token: string; expiresAt: Date; joined: boolean };
 
-/** Validates an ACS post (`SAMLResponse`, base64) and signs the member in; a refused response throws SamlError. */
-export async function finishLogin(db: Db, providerId: string, samlResponse: string, settings: SsoSettings): Promise<SsoLogin> {
+/** Validates an ACS post (`SAMLResponse`, base64) and signs the member in; a refused response throws SamlError. `from`: where the post came from. */
+export async function finishLogin(db: Db, providerId: string, samlResponse: string, settings: SsoSettings, from: RequestOrigin | null): Promise<SsoLogin> {
   const provider = await readyProvider(db, providerId);
   const login = await (await spFor(db, provider, settings)).validate(samlResponse, pgRequestIds(db, provider.id), pgReplays(db, provider.id));
   return db.$transaction(async (tx) => {
+    requestOrigin.mark(tx, from);
     const organization = await tx.organization.findUniqueOrThrow({ where: { id: provider.organizationId } });
     const name = [login.firstName, login.lastName].filter(Boolean).join(' ');
     const user =
