@@ -9,7 +9,7 @@ describe('the event bus without Redis', () => {
     const logger = createLogger({ destination: { write: (line: string) => void lines.push(line) } });
     const bus = createEventBus({ redisUrl: 'redis://127.0.0.1:1', logger }); // nothing listens on port 1
     const events = bus.subscribe('org_x')[Symbol.asyncIterator]();
-    bus.publish({ id: 'evt_x', kind: 'spaceCreated', organizationId: 'org_x', subjectId: 'spc_x', spaceId: 'spc_x', siteId: null, actorId: 'usr_x', data: null, at: new Date().toISOString() });
+    bus.publish({ id: 'evt_x', kind: 'spaceCreated', organizationId: 'org_x', subjectId: 'spc_x', spaceId: 'spc_x', siteId: null, actorId: 'usr_x', data: null, at: new Date().toISOString(), xid: null });
     for (let i = 0; i < 100 && !lines.some((l) => l.includes('Redis is unavailable')); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(lines.some((l) => l.includes('Redis is unavailable'))).toBe(true);
     await events.return?.();

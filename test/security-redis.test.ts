@@ -175,7 +175,7 @@ describe.runIf(redisReachable || process.env.CI)('a Redis outage', () => {
 
     // Another instance's event arrives through Redis.
     const other = createEventBus({ redisUrl: REDIS_URL });
-    other.publish({ id: 'evt_other', kind: 'spaceUpdated', organizationId: org.id, subjectId: space.id, spaceId: space.id, siteId: null, actorId: 'usr_other', data: null, at: new Date().toISOString() });
+    other.publish({ id: 'evt_other', kind: 'spaceUpdated', organizationId: org.id, subjectId: space.id, spaceId: space.id, siteId: null, actorId: 'usr_other', data: null, at: new Date().toISOString(), xid: null });
     expect((await orgEvents.nth(1)).data.organizationEvents).toEqual({ kind: 'spaceUpdated', subjectId: space.id });
     await other.close();
 

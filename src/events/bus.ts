@@ -19,7 +19,8 @@ export type { JobEvent };
  * row's: stable across redeliveries (delivery is at least once), so a consumer drops a duplicate.
  * `spaceId`/`siteId`: the space or site it belongs to; `data`: small facts beside the IDs, never
  * content. `at` is when the write committed its event, as an ISO timestamp (events cross
- * processes as JSON).
+ * processes as JSON). `xid`: the writing transaction's ID, as text (a subscription's start
+ * fence, from-now.ts); null for events recorded before the outbox kept it.
  */
 export type OrganizationEvent = {
   id: string;
@@ -31,6 +32,7 @@ export type OrganizationEvent = {
   actorId: string | null;
   data: Record<string, unknown> | null;
   at: string;
+  xid: string | null;
 };
 
 

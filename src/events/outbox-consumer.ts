@@ -30,8 +30,8 @@ export interface OutboxConsumer {
 
 /** The event as subscribers receive it. */
 export function organizationEvent(row: OutboxEventRow): OrganizationEvent {
-  const { id, kind, organizationId, subjectId, spaceId, siteId, actorId, data } = row;
-  return { id, kind, organizationId, subjectId, spaceId, siteId, actorId, data, at: row.createdAt.toISOString() };
+  const { id, kind, organizationId, subjectId, spaceId, siteId, actorId, data, xid } = row;
+  return { id, kind, organizationId, subjectId, spaceId, siteId, actorId, data, at: row.createdAt.toISOString(), xid };
 }
 
 /** The first consumer: each event to the organization's subscribers, on every instance (bus.ts). */

@@ -81,7 +81,7 @@ export function startOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDisp
     return db.transaction(async (tx) => {
       const which = ids ? Prisma.sql`AND "id" = ANY(${[...ids]}::text[])` : Prisma.sql`AND "createdAt" <= now() - make_interval(secs => ${(waitingMs ?? 0) / 1000})`;
       const rows = await tx.$queryRaw<OutboxEventRow[]>`
-        SELECT "id", "seq", "kind", "organizationId", "subjectId", "spaceId", "siteId", "actorId", "data", "createdAt", "clientAddress", "userAgent", "source"
+        SELECT "id", "seq", "xid"::text AS "xid", "kind", "organizationId", "subjectId", "spaceId", "siteId", "actorId", "data", "createdAt", "clientAddress", "userAgent", "source"
         FROM "OutboxEvent" WHERE "dispatchedAt" IS NULL ${which}
         ORDER BY "seq" LIMIT ${batch} FOR UPDATE SKIP LOCKED`;
       if (!rows.length) return 0;

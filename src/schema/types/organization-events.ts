@@ -11,6 +11,7 @@ import { mayLearnOf } from '../../domain/access/event-audience.js';
 import { EVENT_KINDS } from '../../domain/kernel/event-kinds.js';
 import { kindOfId } from '../../domain/kernel/ids.js';
 import type { OrganizationEvent } from '../../events/bus.js';
+import { currentSnapshot, fromNow } from '../../events/from-now.js';
 import { builder } from '../builder.js';
 import { forgetLoaded } from '../context.js';
 import { CollectionRef } from './collection.js';
@@ -71,7 +72,7 @@ builder.subscriptionField('organizationEvents', (t) =>
     subscribe: async (_root, { organizationId }, ctx) => {
       const org = await ctx.access.requireOrganization(String(organizationId), 'view');
       return pipe(
-        ctx.events.subscribe(org.id),
+        await fromNow(ctx.events.subscribe(org.id), () => currentSnapshot(ctx.db)),
         filter((event: OrganizationEvent) => {
           forgetLoaded(ctx); // the subscription's context outlives many events: read access afresh
           return mayLearnOf(ctx.db, ctx.access, event);
