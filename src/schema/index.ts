@@ -1,6 +1,6 @@
 /** Builds the GraphQL schema from an explicit list of type modules. */
 import { builder } from './builder.js';
-import { readNodeIdsAsProperties } from './plain-node-ids.js';
+import { answerPropertyFieldsInline } from './property-fields.js';
 import './connection.js';
 import './types/enums.js';
 import './types/position.js';
@@ -53,4 +53,4 @@ import './types/custom-hostname.js';
 import './types/urls.js';
 
 export const schema = builder.toSchema({ sortSchema: true });
-readNodeIdsAsProperties(schema);
+answerPropertyFieldsInline(schema);
