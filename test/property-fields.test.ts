@@ -25,12 +25,12 @@ describe('fields answered as properties', () => {
   });
 
   it('keeps every resolver but an exact read of the same property, with the same answers', async () => {
-    const Thing = new GraphQLObjectType({
+    const Thing = new GraphQLObjectType<{ name: string; loud: string }>({
       name: 'Thing',
       fields: {
-        name: { type: GraphQLString, resolve: (thing: { name: string }) => thing.name },
-        other: { type: GraphQLString, resolve: (thing: { name: string }) => thing.name },
-        loud: { type: GraphQLString, resolve: (thing: { loud: string }) => thing.loud.toUpperCase() },
+        name: { type: GraphQLString, resolve: (thing) => thing.name },
+        other: { type: GraphQLString, resolve: (thing) => thing.name },
+        loud: { type: GraphQLString, resolve: (thing) => thing.loud.toUpperCase() },
       },
     });
     const small = new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields: { thing: { type: Thing, resolve: () => ({ name: 'a', loud: 'b' }) } } }) });
