@@ -1,12 +1,14 @@
 /**
- * GFM constructs that a text cannot contain, left out of its parse. Two of remark-gfm's parts cost
- * a page's conversion ~20% whatever it holds: autolink literals (the email syntax is tried at the
+ * GFM constructs that a text cannot contain, left out of its parse. Parts of remark-gfm cost a
+ * page's conversion much whatever it holds: autolink literals (the email syntax is tried at the
  * start of every word, then a transform searches every text node for URLs and emails) and tables
- * (every paragraph line is tried as a table's head row). A text without the characters each needs
- * is parsed without it, by a processor of its own (remark.ts), to the same tree:
+ * (every paragraph line is tried as a table's head row) were half of a plain page's conversion.
+ * A text without the characters one needs is parsed without it, by a processor of its own
+ * (remark.ts), to the same tree:
  *
- * - An autolink literal needs `@`, `http` or `www` in a text node (case-insensitive), where only
- *   the source, its backslash escapes (which leave those letters in the source) and its character
+ * - The email, `www.` and `http(s)://` syntaxes need `@`, `www` and `http` in the source.
+ * - The transform needs `@`, `http` or `www` in a text node (case-insensitive), where only the
+ *   source, its backslash escapes (which leave those letters in the source) and its character
  *   references (`&…;`) can put them: a text with none of `@`, `&`, `http`, `www` has none.
  * - A table needs a delimiter row: a `|`, or a `:` right before or after a `-` (`:-`, `-:`).
  *
@@ -17,15 +19,18 @@
  */
 import type { Data, Processor } from 'unified';
 
-export type GfmUnused = { autolinkLiterals: boolean; tables: boolean };
+/** Whether texts cannot contain each part (see above): its constructs by name, or the autolink transform. */
+export type GfmUnused = { emailAutolink: boolean; wwwAutolink: boolean; protocolAutolink: boolean; table: boolean; autolinkTransform: boolean };
 
 /** What `text` cannot contain (see above). */
 export const gfmUnused = (text: string): GfmUnused => ({
-  autolinkLiterals: !/[@&]|http|www/i.test(text),
-  tables: !/\||:-|-:/.test(text),
+  emailAutolink: !text.includes('@'),
+  wwwAutolink: !/www/i.test(text),
+  protocolAutolink: !/http/i.test(text),
+  table: !/\||:-|-:/.test(text),
+  autolinkTransform: !/[@&]|http|www/i.test(text),
 });
 
-const AUTOLINK_CONSTRUCTS = ['emailAutolink', 'wwwAutolink', 'protocolAutolink'];
 const AUTOLINK_TRANSFORM = 'transformGfmAutolinkLiterals';
 
 type SyntaxExtension = NonNullable<Data['micromarkExtensions']>[number];
@@ -54,9 +59,9 @@ function withoutTransform(extension: TreeExtension | TreeExtension[], name: stri
 
 /** A plugin used after remark-gfm: leaves out of the processor's parse what `unused` says the texts it parses cannot contain. */
 export default function remarkGfmUnused(this: Processor, unused: GfmUnused): undefined {
-  const names = [...(unused.autolinkLiterals ? AUTOLINK_CONSTRUCTS : []), ...(unused.tables ? ['table'] : [])];
+  const names = (['emailAutolink', 'wwwAutolink', 'protocolAutolink', 'table'] as const).filter((name) => unused[name]);
   const data = this.data();
   if (names.length && data.micromarkExtensions) data.micromarkExtensions = data.micromarkExtensions.map((e) => withoutConstructs(e, names));
-  if (unused.autolinkLiterals && data.fromMarkdownExtensions)
+  if (unused.autolinkTransform && data.fromMarkdownExtensions)
     data.fromMarkdownExtensions = data.fromMarkdownExtensions.map((e) => withoutTransform(e, AUTOLINK_TRANSFORM)) as Data['fromMarkdownExtensions'];
 }

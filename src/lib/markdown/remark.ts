@@ -43,7 +43,7 @@ const parsers = new Map<string, Processor<Root>>();
 
 function parserFor(page: boolean, text: string): Processor<Root> {
   const unused = gfmUnused(text);
-  const key = `${page}:${unused.autolinkLiterals}:${unused.tables}`;
+  const key = `${page}:${Object.values(unused).join()}`;
   let parser = parsers.get(key);
   if (!parser) {
     const base = page ? unified().use(remarkParse).use(remarkFrontmatter, ['yaml']) : unified().use(remarkParse);
