@@ -14,6 +14,7 @@ import type { PreparedDocument } from '../../lib/documents/document-id.js';
 import type { JSONDocument } from '../../lib/documents/types.js';
 import { slugOf } from '../../lib/documents/slug.js';
 import { poolSettings } from '../../lib/threads/pool.js';
+import { convertInWindow } from '../../lib/threads/windowed.js';
 import type { GitLayout, GitPageNode } from '../../lib/git-layout/index.js';
 import { ImportError } from '../../lib/import-readers/import-error.js';
 import { syncError } from './sync-error.js';
@@ -71,6 +72,8 @@ const STORE_BATCH_FILES = 100;
 const STORE_BATCH_BYTES = 32 * 1024 * 1024;
 /** Converted bodies handed to `storeBodies` at once (as imports/write-tree.ts IMPORT_BATCH_PAGES). */
 export const BODY_BATCH = 200;
+/** Files converting at a time: two per conversion thread, so that none waits for the event loop (as imports/write-tree.ts). */
+const CONVERSIONS_UNDER_WAY = () => 2 * poolSettings().threads;
 
 /** A front matter block that does not parse is the repository's fault: named by file and line. */
 function checkFrontMatter(path: string, markdown: string): void {
@@ -125,14 +128,6 @@ export function siblingPositions(ids: string[], previous: (id: string) => string
     i = j;
   }
   return out as string[];
-}
-
-/** `work` on every item, `size` at a time; `after` once each window is done. */
-async function inWindows<T>(items: readonly T[], size: number, work: (item: T) => Promise<void>, after?: () => Promise<void>): Promise<void> {
-  for (let i = 0; i < items.length; i += size) {
-    await Promise.all(items.slice(i, i + size).map(work));
-    await after?.();
-  }
 }
 
 /** `base`, `base-2`, … unused among the siblings. */
@@ -289,7 +284,7 @@ export async function readTheirs(input: TheirsInput): Promise<Theirs> {
     }
   };
 
-  /** Bodies converted and not yet stored: at most BODY_BATCH (plus a window) at a time. */
+  /** Reusable contents' bodies converted and not yet stored: at most BODY_BATCH at a time (pages': convertInWindow below). */
   let bodies: PreparedDocument[] = [];
   const storeBodies = async (atLeast: number) => {
     if (bodies.length < atLeast || !bodies.length) return;
@@ -321,17 +316,19 @@ export async function readTheirs(input: TheirsInput): Promise<Theirs> {
       toConvert.push({ node, id, parentId: null });
     }
   }
-  // Changed files converted as many at a time as the pool has threads (more would only queue,
-  // and queueing counts in a conversion's time budget).
-  await inWindows(toConvert, poolSettings().threads, async ({ node, id }) => {
+  // Changed files converted CONVERSIONS_UNDER_WAY at a time, each started as one ends, and stored
+  // BODY_BATCH at a time while the next ones convert (threads/windowed.ts). Two threads converting
+  // two files at a time, every pair awaited and each batch stored in between, were idle about half
+  // of a 10,000-page import.
+  const convertPage = async ({ node, id }: Planned): Promise<PreparedDocument> => {
     input.signal.throwIfAborted();
     const previous = base.get(id);
     const { page, body } = await convert(node.path!, node.oid!, previous?.documentId);
     const title = (page.title?.trim() || node.title || node.fallbackTitle || 'Untitled').slice(0, 255);
-    bodies.push(body);
     heads.set(id, { version: { type: 'document', title, documentId: body.id, data: pageData(page.description, page.frontMatter), createdAt: previous?.createdAt ?? new Date() }, slugHint: node.slug });
-  }, () => storeBodies(BODY_BATCH));
-  await storeBodies(1);
+    return body;
+  };
+  await convertInWindow(toConvert, { window: CONVERSIONS_UNDER_WAY(), group: BODY_BATCH }, convertPage, (done) => input.storeBodies(done.map((d) => d.result)));
 
   // The tree: parents, positions among siblings, slugs unique among siblings.
   const siblings = new Map<string | null, Planned[]>();

@@ -12,7 +12,7 @@ import { markdownLimitBreach } from './limits.js';
 import { prepass } from './prepass.js';
 import { ensureKeys, preserveKeys } from './rekey.js';
 import type { ContentRef, WriteOptions } from './refs.js';
-import { rewriteUrlTargets } from './links.js';
+import { rewriteOwnUrlTargets } from './links.js';
 import type { PageMarkdown } from './page.js';
 import { parseBodyMdast, parsePageMdast, stringifyMdast } from './remark.js';
 import { blocksToMdast } from './to-blocks.js';
@@ -24,6 +24,7 @@ export {
   markdownRefOptions,
   relativeTargets,
   resolveLink,
+  rewriteOwnUrlTargets,
   rewriteRelativeTargets,
   rewriteUrlTargets,
   type BatchRefs,
@@ -90,7 +91,7 @@ export function markdownToDocument(markdown: string, options: ReadOptions = {}):
     page = { frontMatter: {}, document: document([paragraph([textNode(String(markdown ?? ''))])]) };
   }
   const links = options.links;
-  if (links && Object.keys(links).length) page.document = rewriteUrlTargets(page.document, (url) => (Object.hasOwn(links, url) ? links[url] : undefined));
+  if (links && Object.keys(links).length) page.document = rewriteOwnUrlTargets(page.document, (url) => (Object.hasOwn(links, url) ? links[url] : undefined));
   if (options.previous) {
     try {
       page.document = preserveKeys(page.document, options.previous, options);

@@ -1,16 +1,18 @@
 /**
- * The remark processors: one parser for a page (front matter read), one for the bodies of tags
- * and HTML parts (no front matter there), and the writer configured for the dialect (`*` bullets,
- * `_` italics, `***` rules, fenced code, `$$` math).
+ * The remark processors: parsers for a page (front matter read) and for the bodies of tags and
+ * HTML parts (no front matter there), each without the GFM parts its text cannot contain
+ * (gfm-unused.ts), and the writer configured for the dialect (`*` bullets, `_` italics, `***`
+ * rules, fenced code, `$$` math).
  */
 import type { Emphasis, Parents, Root } from 'mdast';
 import { defaultHandlers, type Info, type State } from 'mdast-util-to-markdown';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
 import remarkMath from './remark-math.js';
+import remarkGfmUnused, { gfmUnused } from './gfm-unused.js';
 import remarkParse from 'remark-parse';
 import remarkStringify from 'remark-stringify';
-import { unified } from 'unified';
+import { unified, type Processor } from 'unified';
 
 /** A loosely typed mdast node: the converters read fields defensively. */
 export type MdNode = {
@@ -36,11 +38,23 @@ export type MdNode = {
 // `$x$` stays text: the dialect writes math with `$$`, and prices are common in docs.
 const math = { singleDollarTextMath: false };
 
-const pageParser = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm).use(remarkMath, math).freeze();
-const bodyParser = unified().use(remarkParse).use(remarkGfm).use(remarkMath, math).freeze();
+/** A parser per kind and per GFM parts its texts cannot contain (gfm-unused.ts), made on first use. */
+const parsers = new Map<string, Processor<Root>>();
 
-export const parsePageMdast = (text: string): MdNode => pageParser.parse(text) as unknown as MdNode;
-export const parseBodyMdast = (text: string): MdNode => bodyParser.parse(text) as unknown as MdNode;
+function parserFor(page: boolean, text: string): Processor<Root> {
+  const unused = gfmUnused(text);
+  const key = `${page}:${Object.values(unused).join()}`;
+  let parser = parsers.get(key);
+  if (!parser) {
+    const base = page ? unified().use(remarkParse).use(remarkFrontmatter, ['yaml']) : unified().use(remarkParse);
+    parser = base.use(remarkGfm).use(remarkMath, math).use(remarkGfmUnused, unused).freeze() as unknown as Processor<Root>;
+    parsers.set(key, parser);
+  }
+  return parser;
+}
+
+export const parsePageMdast = (text: string): MdNode => parserFor(true, text).parse(text) as unknown as MdNode;
+export const parseBodyMdast = (text: string): MdNode => parserFor(false, text).parse(text) as unknown as MdNode;
 
 type Attention = (node: Emphasis, state: State) => { construct: string; markers: string[]; sizes: number[] };
 const defaultEmphasis = defaultHandlers.emphasis as typeof defaultHandlers.emphasis & { attention: Attention; peek: (...args: unknown[]) => string };

@@ -16,7 +16,7 @@ import { readConfluencePage, type ConfluencePageRead } from '../import-readers/s
 import { readSpaceIndex, type IndexEntry } from '../import-readers/sources/confluence/space-index.js';
 import type { ImportLimits } from '../import-readers/tree.js';
 import { cachedTargets, importedTarget, type ImportTargets } from '../import-readers/link-targets.js';
-import { markdownToDocument, relativeTargets, rewriteUrlTargets, type ContentRef } from '../markdown/index.js';
+import { markdownToDocument, relativeTargets, rewriteOwnUrlTargets, type ContentRef } from '../markdown/index.js';
 import { documentSizeBreach, markdownLimitBreach, type MarkdownLimit } from '../markdown/limits.js';
 import type { DocxOutcome, MarkdownOutcome, Refusal, StoredDocumentOutcome, StoredMarkdownOutcome } from './outcomes.js';
 import { preparedFields } from '../documents/document-id.js';
@@ -70,7 +70,7 @@ export function importPage(input: { markdown: string; source: string; previousJs
   if (breach) return refusal(breach);
   const previous = input.previousJson ? (JSON.parse(input.previousJson) as JSONDocument) : undefined;
   const { document: read, ...page } = markdownToDocument(input.markdown, previous ? { previous } : {});
-  return storedOutcome(rewriteUrlTargets(read, importedTarget(cachedTargets(input.targets), input.source)), page);
+  return storedOutcome(rewriteOwnUrlTargets(read, importedTarget(cachedTargets(input.targets), input.source)), page);
 }
 
 /**

@@ -37,13 +37,18 @@ const tsvector = (pageTitle: Prisma.Sql, title: Prisma.Sql, body: Prisma.Sql) =>
 
 type Row = { pageId: string; pageTitle: string; anchor: string; title: string; body: string; position: number };
 
+/**
+ * `OFFSET 0` keeps the planner from pulling the subquery up into the INSERT's target list, where
+ * its `tsv` expression would be copied into both columns that use it and computed twice per row
+ * (to_tsvector was most of the statement: 30,000 sections took 8.6 s without indexes, 3.5 s with it).
+ */
 async function insertRows(tx: Tx, spaceId: string, rows: readonly Row[]): Promise<void> {
   if (!rows.length) return;
   const column = <K extends keyof Row>(key: K) => rows.map((r) => r[key]);
   await tx.$executeRaw(sql`INSERT INTO "SearchSection" ("spaceId", "pageId", "anchor", "title", "body", "position", "tsv", "titleTsv")
     SELECT ${spaceId}, r."pageId", r."anchor", r."title", r."body", r."position", r."tsv", ts_filter(r."tsv", '{a,b}')
     FROM (SELECT r.*, ${tsvector(sql`r."pageTitle"`, sql`r."title"`, sql`r."body"`)} AS "tsv" FROM unnest(${column('pageId')}::text[], ${column('pageTitle')}::text[], ${column('anchor')}::text[], ${column('title')}::text[],
-      ${column('body')}::text[], ${column('position')}::int[]) AS r("pageId", "pageTitle", "anchor", "title", "body", "position")) r`);
+      ${column('body')}::text[], ${column('position')}::int[]) AS r("pageId", "pageTitle", "anchor", "title", "body", "position") OFFSET 0) r`);
 }
 
 /** Writes the sections of `pages` (at most a batch), in as few INSERTs as their size allows. */
