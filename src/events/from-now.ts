@@ -20,7 +20,7 @@ function parseSnapshot(text: string): Snapshot {
 }
 
 /** Whether a committed transaction `xid` had committed when the snapshot was taken (as pg_visible_in_snapshot says). */
-export function committedBefore(snapshotText: string): (xid: string | null) => boolean {
+function committedBefore(snapshotText: string): (xid: string | null) => boolean {
   const snapshot = parseSnapshot(snapshotText);
   return (xid) => {
     if (xid === null) return false; // recorded before the outbox kept the transaction: delivered

@@ -18,8 +18,7 @@ const createInput = lazySchema(() => z.object({
   expiresAt: z.date().nullish(),
 }));
 
-/** Whose tokens, as seen by which credential: an operator's is not confined. */
-/** `from`: where the owner's request comes from (the token's events record it). */
+/** Whose tokens, as seen by which credential: an operator's is not confined. `from`: where the owner's request comes from (the token's events record it). */
 export type TokenOwner = Reach & { userId: string; from?: RequestOrigin | null };
 
 const within = (owner: TokenOwner) => ({ userId: owner.userId, ...(owner.confinedTo ? { organizationId: owner.confinedTo } : {}) });
