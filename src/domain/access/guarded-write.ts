@@ -24,7 +24,7 @@ import { hasSqlState } from '../../db/unavailable.js';
 import { lockParents, type TreeParent } from '../content/content-tree/transaction.js';
 import { conflict } from '../../lib/errors.js';
 import { createLoaders } from '../loaders/index.js';
-import { requestOrigin } from '../kernel/request-origin.js';
+import { transactionFrom } from '../kernel/request-origin.js';
 import { Access } from './access.js';
 import type { OrganizationAction } from './capabilities.js';
 
@@ -73,9 +73,10 @@ export async function guardedWrite<Checked, T>(db: Db, guard: Guard<Checked>, wo
   for (let attempt = 1; ; attempt++) {
     try {
       // Writers queue on the locks: the wait counts towards the timeout.
-      return await db.$transaction(
+      return await transactionFrom(
+        db,
+        guard.access.from,
         async (tx) => {
-          requestOrigin.mark(tx, guard.access.from);
           await lockAccess(tx, organizations, guard.mode);
           const checked = await guard.check(accessWithin(tx, guard.access));
           if (guard.parents) await lockParents(tx, guard.parents(checked));

@@ -71,7 +71,7 @@ export function parseNotification(payload: string): { tag: string; ids: string[]
 
 /**
  * Records events in `tx` (the write's own transaction), with where the write came from (the
- * origin `tx` was marked with, kernel/request-origin.ts). Returns their stable IDs.
+ * origin `tx` was opened with, kernel/request-origin.ts `transactionFrom`). Returns their stable IDs.
  */
 export async function recordEvents(tx: Prisma.TransactionClient, events: EventRecord | EventRecord[]): Promise<string[]> {
   const list = Array.isArray(events) ? events : [events];

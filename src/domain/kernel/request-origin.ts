@@ -3,9 +3,9 @@
  * operation) that made it, and its entry point. Every event a write records (kernel/outbox.ts
  * `recordEvents`) carries it, so the audit log (domain/audit) says who, from where.
  *
- * A transport puts it on the caller's Access (`access.from`, http/request-context.ts), and whoever
- * opens a write's transaction marks the transaction with it (guardedWrite for most writes); the
- * outbox reads it from the transaction. The CLI sets one for its whole process; jobs run without.
+ * A transport puts it on the caller's Access (`access.from`, http/request-context.ts), and a write
+ * opens its transaction with it (`transactionFrom`; guardedWrite for most writes); the outbox
+ * reads it from the transaction. The CLI sets one for its whole process; jobs run without.
  *
  * Passed along rather than ambient: an AsyncLocalStorage would turn on Node's promise hooks for
  * the rest of the process on Node 20 and 22 (every promise of every request pays for them, ~5% of
@@ -16,6 +16,9 @@
 export type OriginSource = 'api' | 'ui' | 'script' | 'workflow';
 
 export type RequestOrigin = { source: OriginSource; clientAddress: string | null; userAgent: string | null };
+
+import type { Db } from '../../db/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 
 /** At most this much of a user agent is kept. */
 const USER_AGENT_CHARS = 512;
@@ -29,10 +32,6 @@ export const requestOrigin = {
   of(source: OriginSource, clientAddress: string | null, userAgent: string | null | undefined): RequestOrigin {
     return { source, clientAddress, userAgent: userAgent?.slice(0, USER_AGENT_CHARS) ?? null };
   },
-  /** What the transaction `tx` writes comes from `origin` (none given: the process's). */
-  mark(tx: object, origin: RequestOrigin | null | undefined): void {
-    if (origin) transactions.set(tx, origin);
-  },
   /** The origin of everything this process does outside a request (the CLI: `script`). */
   setForProcess(origin: RequestOrigin | null): void {
     processOrigin = origin;
@@ -40,3 +39,11 @@ export const requestOrigin = {
   /** The origin of what `tx` writes; null for jobs and the server's own work. */
   ofTransaction: (tx: object): RequestOrigin | null => transactions.get(tx) ?? processOrigin,
 };
+
+/** `db.$transaction(work, options)`, what it writes recorded as coming from `origin` (none: the process's). */
+export function transactionFrom<T>(db: Db, origin: RequestOrigin | null | undefined, work: (tx: Prisma.TransactionClient) => Promise<T>, options?: { maxWait?: number; timeout?: number }): Promise<T> {
+  return db.$transaction((tx) => {
+    if (origin) transactions.set(tx, origin);
+    return work(tx);
+  }, options);
+}

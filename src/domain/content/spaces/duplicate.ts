@@ -12,7 +12,7 @@ import type { Access } from '../../access/access.js';
 import { copyContent } from '../../versions/revisions/copy.js';
 import { revisionScope } from '../../versions/revisions/load.js';
 import { copySections } from '../../versions/search/index-pages.js';
-import { requestOrigin } from '../../kernel/request-origin.js';
+import { transactionFrom } from '../../kernel/request-origin.js';
 
 const TITLE_MAX = 50;
 const SUFFIX = ' (copy)';
@@ -31,10 +31,9 @@ async function mayDuplicate(access: Access, id: string) {
  */
 export async function startSpaceDuplicate(db: Db, access: Access, id: string, extra: Prisma.InputJsonObject = {}): Promise<JobRow> {
   const space = await mayDuplicate(access, id);
-  return db.$transaction((tx) => {
-    requestOrigin.mark(tx, access.from);
-    return enqueueJob(tx, { kind: 'space_duplicate', organizationId: space.organizationId, spaceId: id, input: { ...extra, copyId: newId('Space') }, createdById: access.userId, message: 'Copying the space' });
-  });
+  return transactionFrom(db, access.from, (tx) =>
+    enqueueJob(tx, { kind: 'space_duplicate', organizationId: space.organizationId, spaceId: id, input: { ...extra, copyId: newId('Space') }, createdById: access.userId, message: 'Copying the space' }),
+  );
 }
 
 /**

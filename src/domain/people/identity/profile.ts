@@ -11,7 +11,7 @@ import { forbidden, notFound } from '../../../lib/errors.js';
 import { lazySchema, parseInput } from '../../../lib/validation.js';
 import type { Access } from '../../access/access.js';
 import type { Db } from '../../../db/client.js';
-import { requestOrigin } from '../../kernel/request-origin.js';
+import { transactionFrom } from '../../kernel/request-origin.js';
 
 const profileSchema = lazySchema(() => z
   .object({
@@ -33,8 +33,7 @@ export async function updateProfile(db: Db, access: Access, userId: string, inpu
     throw forbidden('Only the user themself may change their profile');
   }
   const data = parseInput(profileSchema, input);
-  return db.$transaction(async (tx) => {
-    requestOrigin.mark(tx, access.from);
+  return transactionFrom(db, access.from, async (tx) => {
     const user = await tx.user.findUnique({ where: { id: userId }, select: { claimedAt: true } });
     if (!user) throw notFound('User');
     if (access.origin.confinedTo && user.claimedAt) {

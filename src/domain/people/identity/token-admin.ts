@@ -11,7 +11,7 @@ import { badRequest, notFound } from '../../../lib/errors.js';
 import { lazySchema, parseInput } from '../../../lib/validation.js';
 import type { Reach } from '../../access/reach.js';
 import { issueNamedToken, recordTokenEvents, TOKEN_FIELDS } from './tokens.js';
-import { requestOrigin, type RequestOrigin } from '../../kernel/request-origin.js';
+import { transactionFrom, type RequestOrigin } from '../../kernel/request-origin.js';
 
 const createInput = lazySchema(() => z.object({
   name: z.string().trim().max(100).optional(),
@@ -31,10 +31,9 @@ export function listTokens(db: Db, owner: TokenOwner) {
 export async function createToken(db: Db, owner: TokenOwner, raw: z.input<typeof createInput>, actorId: string | null = owner.userId) {
   const data = parseInput(createInput, raw);
   if (data.expiresAt && data.expiresAt.getTime() <= Date.now()) throw badRequest('Invalid value for "expiresAt": must be in the future', 'expiresAt');
-  return db.$transaction((tx) => {
-    requestOrigin.mark(tx, owner.from);
-    return issueNamedToken(tx, owner.userId, { name: data.name, expiresAt: data.expiresAt, confinedTo: owner.confinedTo, actorId });
-  });
+  return transactionFrom(db, owner.from, (tx) =>
+    issueNamedToken(tx, owner.userId, { name: data.name, expiresAt: data.expiresAt, confinedTo: owner.confinedTo, actorId }),
+  );
 }
 
 /**
@@ -42,8 +41,7 @@ export async function createToken(db: Db, owner: TokenOwner, raw: z.input<typeof
  * is "not found". The organizations it reached are told (`apiTokenRevoked`).
  */
 export async function revokeToken(db: Db, owner: TokenOwner, tokenId: string, actorId: string | null = owner.userId): Promise<void> {
-  await db.$transaction(async (tx) => {
-    requestOrigin.mark(tx, owner.from);
+  await transactionFrom(db, owner.from, async (tx) => {
     const [token] = await tx.apiToken.findMany({ where: { id: tokenId, ...within(owner) }, select: { id: true, userId: true, name: true, organizationId: true } });
     if (!token) throw notFound('API token');
     await tx.apiToken.delete({ where: { id: token.id } });

@@ -20,7 +20,7 @@ import { forbidden, gone, notFound } from '../../../lib/errors.js';
 import { digestToken, issueNamedToken, type TokenHolder } from '../identity/tokens.js';
 import { reaches } from '../../access/reach.js';
 import { kindOfId } from '../../kernel/ids.js';
-import { requestOrigin, type RequestOrigin } from '../../kernel/request-origin.js';
+import { transactionFrom, type RequestOrigin } from '../../kernel/request-origin.js';
 import { grantContent, joinOrganization } from './join.js';
 
 type Tx = Prisma.TransactionClient;
@@ -70,8 +70,7 @@ export const SIGN_IN_TO_ACCEPT =
  * expired). `caller`: who sent the acceptance with an API token, if anyone did; `from`: where.
  */
 export function acceptInvitation(db: Db, secret: string, caller: TokenHolder | null, from: RequestOrigin | null): Promise<Acceptance> {
-  return db.$transaction(async (tx) => {
-    requestOrigin.mark(tx, from);
+  return transactionFrom(db, from, async (tx) => {
     const invite = await claim(tx, Prisma.sql`"digest" = ${digestToken(secret)}`);
     if (!invite || invite.expiresAt <= new Date()) throw notFound(INVITATION);
     const user = await tx.user.findUniqueOrThrow({ where: { id: invite.userId }, select: { id: true, email: true, claimedAt: true } });
@@ -95,8 +94,7 @@ export async function joinWithInvite(db: Db, access: Access, organizationId: str
   const userId = access.userId;
   // A credential confined to another organization does not reach this one (access/reach.ts).
   if (!reaches(access.origin, organizationId)) throw notFound('Invite');
-  await db.$transaction(async (tx) => {
-    requestOrigin.mark(tx, access.from);
+  await transactionFrom(db, access.from, async (tx) => {
     switch (kindOfId(inviteId)) {
       case 'MemberInvite': {
         const invite = await claim(tx, Prisma.sql`"id" = ${inviteId} AND "organizationId" = ${organizationId} AND "userId" = ${userId}`);

@@ -13,7 +13,7 @@ import { newId } from '../../kernel/ids.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { memberEvent } from '../events.js';
 import { emailDomainsSchema, organizationTitle } from './update.js';
-import { requestOrigin, type RequestOrigin } from '../../kernel/request-origin.js';
+import { transactionFrom, type RequestOrigin } from '../../kernel/request-origin.js';
 
 const input = lazySchema(() => z.object({
   title: organizationTitle,
@@ -34,8 +34,7 @@ export async function createOrganization(db: Db, caller: Reach & { userId: strin
   }
   const data = parseInput(input, raw);
   const id = newId('Organization');
-  await db.$transaction(async (tx) => {
-    requestOrigin.mark(tx, caller.from);
+  await transactionFrom(db, caller.from, async (tx) => {
     await tx.organization.create({ data: { id, title: data.title, emailDomains: data.emailDomains ?? [] } });
     await tx.member.create({ data: { organizationId: id, userId: caller.userId, role: 'admin' } });
     await recordEvents(tx, [

@@ -15,13 +15,12 @@ import { lockAccess } from '../../access/guarded-write.js';
 import { recordEvents } from '../../kernel/outbox.js';
 import { memberEvent } from '../events.js';
 import { domainOf, provenDomain } from './by-email-domain.js';
-import { requestOrigin } from '../../kernel/request-origin.js';
+import { transactionFrom } from '../../kernel/request-origin.js';
 
 /** Answers whether the caller became a member (false: they already were). */
 export async function joinByEmailDomain(db: Db, access: Access, organizationId: string): Promise<boolean> {
   if (!reaches(access.origin, organizationId)) throw notFound('Organization');
-  return db.$transaction(async (tx) => {
-    requestOrigin.mark(tx, access.from);
+  return transactionFrom(db, access.from, async (tx) => {
     const organization = await tx.organization.findUnique({ where: { id: organizationId }, select: { id: true, defaultRole: true } });
     if (!organization) throw notFound('Organization');
     // A new member changes who may do what: under the organization's exclusive access lock (guarded-write.ts).

@@ -19,7 +19,7 @@ import type { Db } from '../../../db/client.js';
 import { forbidden, notFound } from '../../../lib/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { recordEvents } from '../../kernel/outbox.js';
-import { requestOrigin, type RequestOrigin } from '../../kernel/request-origin.js';
+import { transactionFrom, type RequestOrigin } from '../../kernel/request-origin.js';
 import { memberEvent, teamEvent } from '../events.js';
 import { issueNamedToken } from '../identity/tokens.js';
 import { pgReplays, pgRequestIds } from './pg-stores.js';
@@ -71,8 +71,7 @@ export type SsoLogin = { userId: string; email: string; organizationId: string; 
 export async function finishLogin(db: Db, providerId: string, samlResponse: string, settings: SsoSettings, from: RequestOrigin | null): Promise<SsoLogin> {
   const provider = await readyProvider(db, providerId);
   const login = await (await spFor(db, provider, settings)).validate(samlResponse, pgRequestIds(db, provider.id), pgReplays(db, provider.id));
-  return db.$transaction(async (tx) => {
-    requestOrigin.mark(tx, from);
+  return transactionFrom(db, from, async (tx) => {
     const organization = await tx.organization.findUniqueOrThrow({ where: { id: provider.organizationId } });
     const name = [login.firstName, login.lastName].filter(Boolean).join(' ');
     const user =

@@ -14,7 +14,7 @@ import { revisionScope } from '../../versions/revisions/load.js';
 import { entityIn } from '../../versions/revisions/read.js';
 import { lazySchema, parseInput } from '../../../lib/validation.js';
 import { IMPORT_SOURCE_NAMES, type ImportSourceName } from '../../../lib/import-readers/sources/names.js';
-import { requestOrigin } from '../../kernel/request-origin.js';
+import { transactionFrom } from '../../kernel/request-origin.js';
 
 const SOURCE_NAMES: readonly ImportSourceName[] = IMPORT_SOURCE_NAMES;
 
@@ -61,9 +61,8 @@ export async function startImport(
   const { space, changeRequest } = await access.requireChangeRequest(spaceId, changeRequestIdOrNumber, 'edit');
   if (changeRequest.status === 'merged') throw conflict('The change request is merged: it cannot change any more');
   if (pageId !== undefined) await requireImportPage(db, changeRequest.revisionId, pageId);
-  return db.$transaction((tx) => {
-    requestOrigin.mark(tx, access.from);
-    return enqueueJob(tx, {
+  return transactionFrom(db, access.from, (tx) =>
+    enqueueJob(tx, {
       kind: 'import',
       organizationId: space.organizationId,
       spaceId: space.id,
@@ -71,6 +70,6 @@ export async function startImport(
       input: { ...input, ...(pageId ? { pageId } : {}), ...extra },
       createdById: access.userId,
       message: 'Waiting to import',
-    });
-  });
+    }),
+  );
 }

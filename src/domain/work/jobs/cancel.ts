@@ -8,11 +8,10 @@ import type { Access } from '../../access/access.js';
 import { conflict } from '../../../lib/errors.js';
 import { recordJobsFinished } from './finished.js';
 import { isFinished, type JobRow } from './rows.js';
-import { requestOrigin } from '../../kernel/request-origin.js';
+import { transactionFrom } from '../../kernel/request-origin.js';
 
 export async function cancelJob(db: Db, access: Access, id: string): Promise<JobRow> {
-  return db.$transaction(async (tx) => {
-    requestOrigin.mark(tx, access.from);
+  return transactionFrom(db, access.from, async (tx) => {
     const [locked] = await tx.$queryRaw<JobRow[]>`SELECT * FROM "Job" WHERE "id" = ${id} FOR UPDATE`;
     const job = await access.requireJob(locked ?? null, 'cancel');
     if (isFinished(job.state)) throw conflict(`The job has already ${job.state === 'cancelled' ? 'been cancelled' : job.state}`);
