@@ -384,6 +384,56 @@ describe('organization search bounded by what it returns', () => {
     expect(seen).toEqual(spaceIds(bounded));
   });
 
+  it('past SPACES_ONE_BY_ONE live spaces, reads a member\'s candidates organization-wide: title matches, then the newest', async () => {
+    const { org, owner, api } = await setup();
+    const older = await spaceWith(api, org.id, 'Older', { Notes: 'the crane, noted' });
+    const named = await spaceWith(api, org.id, 'Named', { 'Crane handbook': 'heron notes' });
+    const newer = await spaceWith(api, org.id, 'Newer', { Birds: 'a crane' });
+    await spaceWith(api, org.id, 'None', { Other: 'nothing' });
+    const trashed = await spaceWith(api, org.id, 'Trashed', { Cranes: 'crane crane' });
+    await api.spaces.deleteSpaceById(trashed.space.id);
+    // Four live spaces. Space by space (at most four), every match is ranked: three spaces.
+    const oneByOne = await searchOrganization(server.db, member(owner.id), org.id, 'crane', { first: 10 }, { spacesOneByOne: 4, organizationCandidates: 1 });
+    expect([oneByOne.totalCount, spaceIds(oneByOne)]).toEqual([3, [named.space.id, expect.any(String), expect.any(String)]]);
+    // Organization-wide with room for every match: the same answer, the deleted space left out.
+    const wide = await searchOrganization(server.db, member(owner.id), org.id, 'crane', { first: 10 }, { spacesOneByOne: 3 });
+    expect([wide.totalCount, spaceIds(wide)]).toEqual([oneByOne.totalCount, spaceIds(oneByOne)]);
+    expect(wide.rows.map((s) => s.pages.map((p) => p.title))).toEqual(oneByOne.rows.map((s) => s.pages.map((p) => p.title)));
+    // One candidate of each kind: the title match, and the body match indexed last (the newer
+    // space's page, merged after the older one's); the count is that of the candidates' spaces.
+    const bounded = await searchOrganization(server.db, member(owner.id), org.id, 'crane', { first: 10 }, { spacesOneByOne: 3, organizationCandidates: 1 });
+    expect([bounded.totalCount, spaceIds(bounded)]).toEqual([2, [named.space.id, newer.space.id]]);
+    expect(spaceIds(bounded)).not.toContain(older.space.id);
+    // Page by page, the same spaces in the same order.
+    const seen: string[] = [];
+    let after: string | undefined;
+    do {
+      const page = await searchOrganization(server.db, member(owner.id), org.id, 'crane', { first: 1, after }, { spacesOneByOne: 3, organizationCandidates: 1 });
+      seen.push(...spaceIds(page));
+      after = page.hasNextPage ? page.cursorOf(page.rows[page.rows.length - 1]) : undefined;
+    } while (after);
+    expect(seen).toEqual([named.space.id, newer.space.id]);
+    // A title match that the body excludes is no match; a query of exclusions only matches nothing.
+    const excluding = await searchOrganization(server.db, member(owner.id), org.id, 'crane -heron', { first: 10 }, { spacesOneByOne: 0 });
+    expect(spaceIds(excluding).sort()).toEqual([older.space.id, newer.space.id].sort());
+    expect((await searchOrganization(server.db, member(owner.id), org.id, '-heron', { first: 10 }, { spacesOneByOne: 0 })).totalCount).toBe(0);
+  });
+
+  it('keeps a transferred space\'s sections with its new organization', async () => {
+    const { org, owner, api } = await setup();
+    const other = await createOrg(server.db, 'Other owls');
+    await server.db.member.create({ data: { organizationId: other.org.id, userId: owner.id, role: 'admin' } });
+    const moving = await spaceWith(api, org.id, 'Moving', { Owls: 'the owl hoots' });
+    const moved = await http(server.url, owner.token, 'POST', `/spaces/${moving.space.id}/transfer`, { organization: other.org.id });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const sections = await server.db.$queryRaw<{ organizationId: string }[]>`SELECT DISTINCT "organizationId" FROM "SearchSection" WHERE "spaceId" = ${moving.space.id}`;
+    expect(sections).toEqual([{ organizationId: other.org.id }]);
+    for (const options of [{}, { spacesOneByOne: 0 }]) {
+      expect(spaceIds(await searchOrganization(server.db, member(owner.id), org.id, 'owl', { first: 10 }, options))).toEqual([]);
+      expect(spaceIds(await searchOrganization(server.db, member(owner.id), other.org.id, 'owl', { first: 10 }, options))).toEqual([moving.space.id]);
+    }
+  });
+
   it('reads only the spaces the reader may see, never another organization\'s', async () => {
     const { org, owner, api } = await setup();
     const granted = await spaceWith(api, org.id, 'Granted', { Ibex: 'the ibex climbs' });
@@ -392,7 +442,7 @@ describe('organization search bounded by what it returns', () => {
     await api.spaces.inviteToSpace(granted.space.id, { role: MemberRole.Read, users: [guest.id] });
     const other = await createOrg(server.db, 'Other ibexes');
     const foreign = await spaceWith(sdk(server.url, other.owner.token), other.org.id, 'Foreign', { Ibex: 'the ibex climbs' });
-    for (const options of [{}, { candidatesPerSpace: 1 }]) {
+    for (const options of [{}, { candidatesPerSpace: 1 }, { spacesOneByOne: 0 }]) {
       const asGuest = await searchOrganization(server.db, { userId: guest.id, guest: true }, org.id, 'ibex climbs', { first: 20 }, options);
       expect([asGuest.totalCount, spaceIds(asGuest)]).toEqual([1, [granted.space.id]]);
       const asMember = await searchOrganization(server.db, member(owner.id), org.id, 'ibex', { first: 20 }, options);
@@ -440,9 +490,19 @@ describe('search index migration', () => {
       const { rows } = await fresh.query(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'SearchSection' ORDER BY indexname`);
       const { rowCount } = await fresh.query(`SELECT 1 FROM pg_extension WHERE extname = 'btree_gin'`);
       await fresh.end();
-      expect(rows.map((r) => r.indexname)).toEqual(['SearchSection_pkey', 'SearchSection_spaceId_pageId_id_idx', 'SearchSection_spaceId_titleTsv_idx', 'SearchSection_spaceId_tsv_idx']);
-      // The title pass's index carries the title words (Prisma cannot declare INCLUDE: the migration does).
-      expect(rows[1].indexdef).toMatch(/\("spaceId", "pageId", id\) INCLUDE \("titleTsv"\)$/);
+      expect(rows.map((r) => r.indexname)).toEqual([
+        'SearchSection_organizationId_newest_idx',
+        'SearchSection_organizationId_titleTsv_idx',
+        'SearchSection_organizationId_tsv_idx',
+        'SearchSection_pkey',
+        'SearchSection_spaceId_pageId_id_idx',
+        'SearchSection_spaceId_titleTsv_idx',
+        'SearchSection_spaceId_tsv_idx',
+      ]);
+      // The title passes' indexes carry the title words, and the organization's orders by the
+      // negated ID (Prisma can declare neither: the migrations do, and the diff leaves them be).
+      expect(rows[4].indexdef).toMatch(/\("spaceId", "pageId", id\) INCLUDE \("titleTsv"\)$/);
+      expect(rows[0].indexdef).toMatch(/\("organizationId", \(\(- id\)\)\) INCLUDE \("titleTsv"\)$/);
       expect(rowCount).toBe(1);
     } finally {
       await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

@@ -35,6 +35,9 @@ const CHARS_PER_INSERT = 8_000_000;
 const tsvector = (pageTitle: Prisma.Sql, title: Prisma.Sql, body: Prisma.Sql) =>
   sql`setweight(to_tsvector(${SEARCH_CONFIG}, ${pageTitle}), 'A') || setweight(to_tsvector(${SEARCH_CONFIG}, ${title}), 'B') || setweight(to_tsvector(${SEARCH_CONFIG}, ${body}), 'C')`;
 
+/** The space's organization, which its sections carry (the foreign key keeps the pair consistent). */
+const organizationOf = (spaceId: string) => sql`(SELECT "organizationId" FROM "Space" WHERE "id" = ${spaceId})`;
+
 type Row = { pageId: string; pageTitle: string; anchor: string; title: string; body: string; position: number };
 
 /**
@@ -45,8 +48,8 @@ type Row = { pageId: string; pageTitle: string; anchor: string; title: string; b
 async function insertRows(tx: Tx, spaceId: string, rows: readonly Row[]): Promise<void> {
   if (!rows.length) return;
   const column = <K extends keyof Row>(key: K) => rows.map((r) => r[key]);
-  await tx.$executeRaw(sql`INSERT INTO "SearchSection" ("spaceId", "pageId", "anchor", "title", "body", "position", "tsv", "titleTsv")
-    SELECT ${spaceId}, r."pageId", r."anchor", r."title", r."body", r."position", r."tsv", ts_filter(r."tsv", '{a,b}')
+  await tx.$executeRaw(sql`INSERT INTO "SearchSection" ("spaceId", "organizationId", "pageId", "anchor", "title", "body", "position", "tsv", "titleTsv")
+    SELECT ${spaceId}, ${organizationOf(spaceId)}, r."pageId", r."anchor", r."title", r."body", r."position", r."tsv", ts_filter(r."tsv", '{a,b}')
     FROM (SELECT r.*, ${tsvector(sql`r."pageTitle"`, sql`r."title"`, sql`r."body"`)} AS "tsv" FROM unnest(${column('pageId')}::text[], ${column('pageTitle')}::text[], ${column('anchor')}::text[], ${column('title')}::text[],
       ${column('body')}::text[], ${column('position')}::int[]) AS r("pageId", "pageTitle", "anchor", "title", "body", "position") OFFSET 0) r`);
 }
@@ -92,8 +95,8 @@ export async function reindexPages(tx: Tx, spaceId: string, scope: RevisionScope
  * just duplicated): one statement, nothing re-parsed.
  */
 export async function copySections(tx: Tx, fromSpaceId: string, toSpaceId: string): Promise<void> {
-  await tx.$executeRaw(sql`INSERT INTO "SearchSection" ("spaceId", "pageId", "anchor", "title", "body", "position", "tsv", "titleTsv")
-    SELECT ${toSpaceId}, "pageId", "anchor", "title", "body", "position", "tsv", "titleTsv" FROM "SearchSection" WHERE "spaceId" = ${fromSpaceId}`);
+  await tx.$executeRaw(sql`INSERT INTO "SearchSection" ("spaceId", "organizationId", "pageId", "anchor", "title", "body", "position", "tsv", "titleTsv")
+    SELECT ${toSpaceId}, ${organizationOf(toSpaceId)}, "pageId", "anchor", "title", "body", "position", "tsv", "titleTsv" FROM "SearchSection" WHERE "spaceId" = ${fromSpaceId}`);
 }
 
 /** Re-indexes a whole space from `scope` (its current revision). */

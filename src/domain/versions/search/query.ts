@@ -10,13 +10,16 @@
  * - Relevance is `ts_rank_cd` (cover density) with the weights of the index: page title (A, 1.0) >
  *   heading (B, 0.4) > body (C, 0.2), normalized to rank / (rank + 1) (option 32) so that scores
  *   lie in [0, 1) and sort keys are bounded integers.
- * - The cost is bounded by the spaces searched and the page answered, not by the number of
- *   matches: each space the reader can see ranks at most its share of CANDIDATE_BUDGET matching
- *   sections (those matching in a title first, see candidatesSql), read from GIN indexes that lead
- *   with the space (so other organizations' postings are never read). A space's score and pages
- *   are those of its candidates: exact whenever it has no more matches than its share, which
- *   every rare or precise query meets; for a word in most sections, the best of what it ranked.
- *   `totalCount` stays exact (a space matches when it has a candidate).
+ * - The cost is bounded by the candidates ranked and the page answered, not by the number of
+ *   matches. In an organization of at most SPACES_ONE_BY_ONE live spaces, and for a guest or a
+ *   site, each space searched ranks at most its share of CANDIDATE_BUDGET matching sections (those
+ *   matching in a title first, see candidatesSql), read from indexes that lead with the space. A
+ *   space's score and pages are those of its candidates: exact whenever it has no more matches than
+ *   its share, which every rare or precise query meets; for a word in most sections, the best of
+ *   what it ranked; `totalCount` is exact (a space matches when it has a candidate). A member's
+ *   search in a larger organization takes CANDIDATE_BUDGET candidates of each kind from the whole
+ *   organization instead (organizationCandidatesSql), so that its cost does not grow with the
+ *   number of spaces: a space is then listed when it holds one of them.
  * - Each space of the page comes with its best pages (at most PAGES_PER_SPACE), each page with its
  *   best sections (at most SECTIONS_PER_PAGE, ranked among all of the page's matches): enough to
  *   choose where to go. Everything but the candidates (the sections of a page, excerpts, paths)
@@ -198,26 +201,84 @@ const candidatesSql = (spaceId: Sql, tsquery: Sql, share: Sql): Sql => sql`(
         ) x
       )`;
 
-/** Tuning of one search: `candidatesPerSpace` replaces the share of CANDIDATE_BUDGET (tests use it to reach the bound with little content). */
-export type SearchOptions = { candidatesPerSpace?: number };
+/**
+ * The sections a member's search ranks in an organization of more than SPACES_ONE_BY_ONE live
+ * spaces, where probing each space would cost as many probes as it has spaces: at most `limit` of
+ * each kind (title matches first, as candidatesSql) from the whole organization, the most recently
+ * indexed first (the sections of a page merged last), read from the indexes that lead with the
+ * organization: the GIN ones for a rare word, the (organization, ID) one backwards, until the
+ * limit, for a word in many sections. The cost no longer depends on the number of spaces; a space
+ * is listed when it holds one of these candidates, so `totalCount` is exact whenever each kind has
+ * fewer matches than the limit, and otherwise counts the spaces of the candidates.
+ */
+const organizationCandidatesSql = (visible: Sql, tsquery: Sql, limit: Sql): Sql => sql`(
+        SELECT x."spaceId", x."pageId", ts_rank_cd(x."tsv", ${tsquery}, 32)::float8 AS "score"
+        FROM (
+          (SELECT ss."spaceId", ss."pageId", ss."tsv"
+            FROM (SELECT ss."id" FROM "SearchSection" ss JOIN "Space" s ON s."id" = ss."spaceId"
+              WHERE ${visible} AND ss."titleTsv" @@ ${tsquery}
+                AND (strpos(${tsquery}::text, '!') = 0 OR ss."tsv" @@ ${tsquery})
+              ORDER BY -ss."id" LIMIT ${limit}) t
+            JOIN "SearchSection" ss ON ss."id" = t."id")
+          UNION ALL
+          (SELECT ss."spaceId", ss."pageId", ss."tsv" FROM "SearchSection" ss JOIN "Space" s ON s."id" = ss."spaceId"
+            WHERE ${visible} AND ss."tsv" @@ ${tsquery} AND NOT (ss."titleTsv" @@ ${tsquery})
+            ORDER BY -ss."id" LIMIT ${limit})
+        ) x
+      )`;
+
+/**
+ * A member's search reads space by space (each space its share of the budget, every matching
+ * space counted) while the organization has at most this many live spaces: the budget's shares
+ * are then at least MIN_CANDIDATES_PER_SPACE. Beyond, it reads organization-wide (above). A
+ * guest's and a site's search always read space by space: their spaces are the few they were given.
+ */
+export const SPACES_ONE_BY_ONE = CANDIDATE_BUDGET / MIN_CANDIDATES_PER_SPACE;
+
+/**
+ * Tuning of one search (tests use it to reach the bounds with little content): `candidatesPerSpace`
+ * replaces the share of CANDIDATE_BUDGET, `spacesOneByOne` SPACES_ONE_BY_ONE, and
+ * `organizationCandidates` the limit of each organization-wide pass (CANDIDATE_BUDGET).
+ */
+export type SearchOptions = { candidatesPerSpace?: number; spacesOneByOne?: number; organizationCandidates?: number };
+
+/**
+ * The candidates of the reader's spaces: space by space (candidatesSql), or, for a member of an
+ * organization of more than SPACES_ONE_BY_ONE live spaces (counted up to one more, in the `wide`
+ * CTE), organization-wide. Each branch is gated by a one-time test: the other one reads nothing.
+ */
+function candidatesOf(organizationId: string, text: string, visible: Sql, member: boolean, options: SearchOptions): { ctes: Sql; candidates: Sql } {
+  // The query as a plain call in the candidates' passes: planned with its value (searchOrganization
+  // has the statement planned for its parameters every time), it is a constant whose words'
+  // frequencies the planner knows, so candidates of a word in most sections are read in order and
+  // kept until the limit, and those of a rare word from the GIN index.
+  const planned = sql`websearch_to_tsquery(${SEARCH_CONFIG}, ${text}::text)`;
+  const share = options.candidatesPerSpace ? sql`${options.candidatesPerSpace}::int` : sql`(SELECT greatest(${MIN_CANDIDATES_PER_SPACE}, ${CANDIDATE_BUDGET} / count(*)) FROM spaces)`;
+  // A query with nothing that must appear (only exclusions) matches nothing (see above).
+  const matchable = sql`querytree(${planned}) NOT IN ('', 'T')`;
+  const ctes = [sql`spaces AS MATERIALIZED (SELECT s."id" FROM "Space" s WHERE ${visible} AND ${matchable})`];
+  const oneByOne = sql`SELECT c.* FROM spaces s CROSS JOIN LATERAL ${candidatesSql(sql`s."id"`, planned, share)} c`;
+  if (!member) return { ctes: Prisma.join(ctes, ', '), candidates: oneByOne };
+  const upTo = options.spacesOneByOne ?? SPACES_ONE_BY_ONE;
+  ctes.push(sql`wide AS MATERIALIZED (SELECT count(*) > ${upTo} AS "wide" FROM (SELECT 1 FROM "Space" s WHERE ${visible} LIMIT ${upTo + 1}) x)`);
+  const limit = sql`${options.organizationCandidates ?? CANDIDATE_BUDGET}::int`;
+  const wide = organizationCandidatesSql(sql`ss."organizationId" = ${organizationId} AND ${visible} AND ${matchable}`, planned, limit);
+  return {
+    ctes: Prisma.join(ctes, ', '),
+    candidates: sql`${oneByOne} WHERE NOT (SELECT w."wide" FROM wide w) UNION ALL SELECT c.* FROM ${wide} c WHERE (SELECT w."wide" FROM wide w)`,
+  };
+}
 
 function searchSql(organizationId: string, reader: SearchScope, text: string, plan: ReturnType<typeof planPage>, options: SearchOptions): Sql {
-  const tsquery = tsquerySql(text);
   const scoped = 'spaceIds' in reader ? [sql`s."id" = ANY(${[...reader.spaceIds]}::text[])`] : reader.guest ? [guestSeesSpace('s', reader.userId)] : [];
-  const visible = [sql`s."organizationId" = ${organizationId}`, liveSql('s'), ...scoped];
-  const share = options.candidatesPerSpace ? sql`${options.candidatesPerSpace}::int` : sql`(SELECT greatest(${MIN_CANDIDATES_PER_SPACE}, ${CANDIDATE_BUDGET} / count(*)) FROM spaces)`;
+  const visible = Prisma.join([sql`s."organizationId" = ${organizationId}`, liveSql('s'), ...scoped], ' AND ');
+  const { ctes, candidates } = candidatesOf(organizationId, text, visible, !scoped.length, options);
   return sql`
-    WITH ${queryCte(text)},
-    -- A query with nothing that must appear (only exclusions) matches nothing (see above).
-    spaces AS MATERIALIZED (SELECT s."id" FROM "Space" s WHERE ${Prisma.join(visible, ' AND ')} AND querytree(${tsquery}) NOT IN ('', 'T')),
+    WITH ${queryCte(text)}, ${ctes},
     pages AS MATERIALIZED (
-      -- The candidates of every space (see candidatesSql), folded into their pages.
+      -- The candidates (see candidatesOf), folded into their pages.
       SELECT c."spaceId", c."pageId", max(c."score") AS "score"
-      -- The query as a plain call here: planned with its value (searchOrganization has the
-      -- statement planned for its parameters every time), it is a constant whose words'
-      -- frequencies the planner knows, so a space's candidates of a word in most sections are
-      -- read in order and kept until the limit, and those of a rare word from the GIN index.
-      FROM spaces s CROSS JOIN LATERAL ${candidatesSql(sql`s."id"`, sql`websearch_to_tsquery(${SEARCH_CONFIG}, ${text}::text)`, share)} c
+      FROM (${candidates}) c
       GROUP BY c."spaceId", c."pageId"
     ),
     ranked AS MATERIALIZED (
