@@ -45,7 +45,7 @@ export const SearchPageResultRef = builder.objectRef<PageHit>('SearchPageResult'
     path: t.string({ description: 'Complete path of the page in the current revision.', resolve: (p) => p.path }),
     ancestors: t.field({ type: [SearchAncestor], description: 'Ancestor pages, top level first.', resolve: (p) => p.ancestors }),
     score: t.float({ description: "Relevance (its best section's), in [0, 1): higher is better.", resolve: (p) => p.score }),
-    rank: t.int({ description: 'One-based position of the page among the matching pages the search ranked, best first (the same on every page of results): every matching page, except in an organization search where a space has more matches than it ranks (its share of a fixed budget), which counts its ranked ones.', resolve: (p) => p.rank }),
+    rank: t.int({ description: 'One-based position of the page among the matching pages the search ranked, best first (the same on every page of results): every matching page, except in an organization search with more matches than it ranks (a fixed budget, shared between spaces or taken organization-wide), which counts its ranked ones.', resolve: (p) => p.rank }),
     sections: t.field({
       type: [SearchSectionResultRef],
       description: `The best matching sections of the page, best first (at most ${SECTIONS_PER_PAGE}).`,
@@ -76,7 +76,9 @@ builder.prismaObjectFields('Organization', (t) => ({
     description:
       'Full-text search of the content of the live spaces the caller can read: spaces ordered by their best match, ' +
       'each with its best pages and sections. The query reads like a web search: words (all must appear), "quoted phrases", ' +
-      '`or`, and `-word` to exclude; at most 512 characters.',
+      '`or`, and `-word` to exclude; at most 512 characters. A search ranks at most 1,000 sections named after the query and 1,000 others: ' +
+      'shared between the spaces in an organization of at most 100 live spaces (and for a guest), where `totalCount` is exact; ' +
+      'taken from the whole organization (the most recently indexed first) in a larger one, where a space is listed, and counted, when it holds one of them.',
     args: { query: t.arg.string({ description: 'The query: words, "quoted phrases", `or` and `-word` (at most 512 characters).', required: true }) },
     resolve: async (org, args, ctx) => {
       await ctx.access.requireOrganization(org.id);
