@@ -15,12 +15,13 @@ CREATE INDEX "SearchSection_organizationId_tsv_idx" ON "SearchSection" USING GIN
 -- CreateIndex
 CREATE INDEX "SearchSection_organizationId_titleTsv_idx" ON "SearchSection" USING GIN ("organizationId" text_ops, "titleTsv");
 
--- CreateIndex: the organization's sections, newest first, carrying `titleTsv` (the title pass
--- tests the words on the index entry, as the (space, page, ID) index lets it space by space). On
+-- CreateIndex: the organization's sections, newest first, carrying what the title pass reads (it
+-- tests the words on the index entry and reads no row, as the (space, page, ID) index lets it
+-- space by space: the ID, the space and `titleTsv`). On
 -- the negated ID, an expression schema.prisma cannot declare (Prisma leaves such indexes alone):
 -- ordered by "id" itself, the planner reads the primary key backwards and filters the
 -- organization, through every newer section of other organizations.
-CREATE INDEX "SearchSection_organizationId_newest_idx" ON "SearchSection"("organizationId", (-"id")) INCLUDE ("titleTsv");
+CREATE INDEX "SearchSection_organizationId_newest_idx" ON "SearchSection"("organizationId", (-"id")) INCLUDE ("id", "spaceId", "titleTsv");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "Space_id_organizationId_key" ON "Space"("id", "organizationId");
