@@ -206,8 +206,10 @@ const candidatesSql = (spaceId: Sql, tsquery: Sql, share: Sql): Sql => sql`(
  * spaces, where probing each space would cost as many probes as it has spaces: at most `limit` of
  * each kind (title matches first, as candidatesSql) from the whole organization, the most recently
  * indexed first (the sections of a page merged last), read from the indexes that lead with the
- * organization: the GIN ones for a rare word, the (organization, ID) one backwards, until the
- * limit, for a word in many sections. The cost no longer depends on the number of spaces; a space
+ * organization: the GIN ones for a rare word, the (organization, -ID) one in order until the limit
+ * for a word in many sections (on the negated ID: ordered by the ID, the planner would read the
+ * primary key backwards through other organizations' newer sections). The cost no longer depends
+ * on the number of spaces; a space
  * is listed when it holds one of these candidates, so `totalCount` is exact whenever each kind has
  * fewer matches than the limit, and otherwise counts the spaces of the candidates.
  */
