@@ -15,12 +15,12 @@ CREATE INDEX "SearchSection_organizationId_tsv_idx" ON "SearchSection" USING GIN
 -- CreateIndex
 CREATE INDEX "SearchSection_organizationId_titleTsv_idx" ON "SearchSection" USING GIN ("organizationId" text_ops, "titleTsv");
 
--- CreateIndex: the organization's sections, newest first, carrying what the title pass reads (it
--- tests the words on the index entry and reads no row, as the (space, page, ID) index lets it
--- space by space: the ID, the space and `titleTsv`). On
--- the negated ID, an expression schema.prisma cannot declare (Prisma leaves such indexes alone):
--- ordered by "id" itself, the planner reads the primary key backwards and filters the
--- organization, through every newer section of other organizations.
+-- CreateIndex: the organization's sections, newest first, carrying what the title pass reads (the
+-- ID, the space and `titleTsv`: it tests the words on the index entry and reads no row, as the
+-- (space, page, ID) index lets it space by space). On the negated ID, an expression schema.prisma
+-- cannot declare (Prisma leaves such indexes alone): ordered by "id" itself, the planner reads the
+-- primary key backwards and filters the organization, through every newer section of other
+-- organizations.
 CREATE INDEX "SearchSection_organizationId_newest_idx" ON "SearchSection"("organizationId", (-"id")) INCLUDE ("id", "spaceId", "titleTsv");
 
 -- CreateIndex
