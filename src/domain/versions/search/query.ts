@@ -13,7 +13,7 @@
  * - The cost is bounded by the candidates ranked and the page answered, not by the number of
  *   matches. In an organization of at most SPACES_ONE_BY_ONE live spaces, and for a guest or a
  *   site, each space searched ranks at most its share of CANDIDATE_BUDGET matching sections (those
- *   matching in a title first, see candidatesSql), read from indexes that lead with the space. A
+ *   matching in a title first, see candidatePassesSql), read from indexes that lead with the space. A
  *   space's score and pages are those of its candidates: exact whenever it has no more matches than
  *   its share, which every rare or precise query meets; for a word in most sections, the best of
  *   what it ranked; `totalCount` is exact (a space matches when it has a candidate). A member's
@@ -168,66 +168,60 @@ export const bestSectionsSql = (spaceId: Sql, pageId: Sql): Sql => sql`(
       )`;
 
 /**
- * The sections of one space that the organization search ranks, `share` of each kind at most:
- * those that match with the query in their page's title or their heading (`titleTsv`, a few
- * words a row), then those that match elsewhere. A search costs two probes per space and at most
- * 2 × max(CANDIDATE_BUDGET, MIN_CANDIDATES_PER_SPACE × spaces) rankings, however much matches; it
- * is exact for every space with no more matches than its share. Beyond, a section named after the
- * query outranks one that only mentions it (weights A and B over C), so taking those first keeps
- * the best of a space among its candidates; among the others, the first by page and ID are taken:
- * an arbitrary choice, but the same for every page of results whatever plan reads them (the
- * keyset cursor needs a space's score not to change between requests). A title match is a match
- * of the whole section unless the query excludes words (`!` in the tsquery: then the body may hold
- * one); the test folds away when it has nothing to exclude.
+ * The sections a search ranks, read `from` the rows that `where` keeps: at most `limit` that match
+ * with the query in their page's title or their heading (`titleTsv`, a few words a row), then as
+ * many that match elsewhere, each pass the first in `order`. A section named after the query
+ * outranks one that only mentions it (weights A and B over C), so taking those first keeps the
+ * best among the candidates. The order is an arbitrary choice, but the same for every page of
+ * results whatever plan reads them (the keyset cursor needs a space's score not to change between
+ * requests). A title match is a match of the whole section unless the query excludes words (`!`
+ * in the tsquery: then the body may hold one); the test folds away when it has nothing to exclude.
  *
  * The title pass keeps only IDs until its limit, then reads the vectors of its candidates: with
- * the query's words in many titles, the (space, page, ID) index, which carries `titleTsv`, is read
- * in order without touching a row and stops at the share (a GIN probe would fetch and sort every
- * title match); with rare ones the GIN index finds them, and no full vector is carried through the sort.
+ * the query's words in many titles, an index that carries `titleTsv` is read in `order` without
+ * touching a row and stops at the limit (a GIN probe would fetch and sort every title match);
+ * with rare ones the GIN index finds them, and no full vector is carried through the sort.
  */
-const candidatesSql = (spaceId: Sql, tsquery: Sql, share: Sql): Sql => sql`(
+const candidatePassesSql = (from: Sql, where: Sql, order: Sql, tsquery: Sql, limit: Sql): Sql => sql`(
         SELECT x."spaceId", x."pageId", ts_rank_cd(x."tsv", ${tsquery}, 32)::float8 AS "score"
         FROM (
-          (SELECT t."spaceId", t."pageId", ss."tsv"
-            FROM (SELECT ss."spaceId", ss."pageId", ss."id" FROM "SearchSection" ss
-              WHERE ss."spaceId" = ${spaceId} AND ss."titleTsv" @@ ${tsquery}
+          (SELECT ss."spaceId", ss."pageId", ss."tsv"
+            FROM (SELECT ss."id" FROM ${from}
+              WHERE ${where} AND ss."titleTsv" @@ ${tsquery}
                 AND (strpos(${tsquery}::text, '!') = 0 OR ss."tsv" @@ ${tsquery})
-              ORDER BY ss."pageId", ss."id" LIMIT ${share}) t
+              ORDER BY ${order} LIMIT ${limit}) t
             JOIN "SearchSection" ss ON ss."id" = t."id")
           UNION ALL
-          (SELECT ss."spaceId", ss."pageId", ss."tsv" FROM "SearchSection" ss
-            WHERE ss."spaceId" = ${spaceId} AND ss."tsv" @@ ${tsquery} AND NOT (ss."titleTsv" @@ ${tsquery})
-            ORDER BY ss."pageId", ss."id" LIMIT ${share})
+          (SELECT ss."spaceId", ss."pageId", ss."tsv" FROM ${from}
+            WHERE ${where} AND ss."tsv" @@ ${tsquery} AND NOT (ss."titleTsv" @@ ${tsquery})
+            ORDER BY ${order} LIMIT ${limit})
         ) x
       )`;
 
 /**
- * The sections a member's search ranks in an organization of more than SPACES_ONE_BY_ONE live
- * spaces, where probing each space would cost as many probes as it has spaces: at most `limit` of
- * each kind (title matches first, as candidatesSql) from the whole organization, the most recently
- * indexed first (the sections of a page merged last), read from the indexes that lead with the
- * organization: the GIN ones for a rare word, the (organization, -ID) one in order until the limit
- * for a word in many sections (on the negated ID: ordered by the ID, the planner would read the
- * primary key backwards through other organizations' newer sections). The cost no longer depends
- * on the number of spaces; a space
- * is listed when it holds one of these candidates, so `totalCount` is exact whenever each kind has
- * fewer matches than the limit, and otherwise counts the spaces of the candidates.
+ * The candidates of one space, `share` of each kind at most, first by page and ID: read from the
+ * (space, page, ID) index, which carries `titleTsv`, or from the GIN indexes that lead with the
+ * space. A search costs two probes per space and at most
+ * 2 × max(CANDIDATE_BUDGET, MIN_CANDIDATES_PER_SPACE × spaces) rankings, however much matches; it
+ * is exact for every space with no more matches than its share.
  */
-const organizationCandidatesSql = (visible: Sql, tsquery: Sql, limit: Sql): Sql => sql`(
-        SELECT x."spaceId", x."pageId", ts_rank_cd(x."tsv", ${tsquery}, 32)::float8 AS "score"
-        FROM (
-          (SELECT ss."spaceId", ss."pageId", ss."tsv"
-            FROM (SELECT ss."id" FROM "SearchSection" ss JOIN "Space" s ON s."id" = ss."spaceId"
-              WHERE ${visible} AND ss."titleTsv" @@ ${tsquery}
-                AND (strpos(${tsquery}::text, '!') = 0 OR ss."tsv" @@ ${tsquery})
-              ORDER BY -ss."id" LIMIT ${limit}) t
-            JOIN "SearchSection" ss ON ss."id" = t."id")
-          UNION ALL
-          (SELECT ss."spaceId", ss."pageId", ss."tsv" FROM "SearchSection" ss JOIN "Space" s ON s."id" = ss."spaceId"
-            WHERE ${visible} AND ss."tsv" @@ ${tsquery} AND NOT (ss."titleTsv" @@ ${tsquery})
-            ORDER BY -ss."id" LIMIT ${limit})
-        ) x
-      )`;
+const candidatesSql = (spaceId: Sql, tsquery: Sql, share: Sql): Sql =>
+  candidatePassesSql(sql`"SearchSection" ss`, sql`ss."spaceId" = ${spaceId}`, raw('ss."pageId", ss."id"'), tsquery, share);
+
+/**
+ * The candidates of a member's search in an organization of more than SPACES_ONE_BY_ONE live
+ * spaces, where probing each space would cost as many probes as it has spaces: at most `limit` of
+ * each kind from the whole organization (`visible` tests the section's organization and its space
+ * `s`), the most recently indexed first (the sections of a page merged last), read from the
+ * indexes that lead with the organization: the GIN ones for a rare word, the (organization, -ID)
+ * one in order until the limit for a word in many sections (on the negated ID: ordered by the ID,
+ * the planner would read the primary key backwards through other organizations' newer sections).
+ * The cost no longer depends on the number of spaces; a space is listed when it holds one of these
+ * candidates, so `totalCount` is exact whenever each kind has fewer matches than the limit, and
+ * otherwise counts the spaces of the candidates.
+ */
+const organizationCandidatesSql = (visible: Sql, tsquery: Sql, limit: Sql): Sql =>
+  candidatePassesSql(sql`"SearchSection" ss JOIN "Space" s ON s."id" = ss."spaceId"`, visible, raw('-ss."id"'), tsquery, limit);
 
 /**
  * A member's search reads space by space (each space its share of the budget, every matching
