@@ -18,7 +18,7 @@
  * updated — ContentEntry's split into new rows and rows closed), and a timeline of the job's own
  * progress messages (fetch, read the tree, convert, merge and write). Figures, no assertions; a
  * markdown table at the end. Usage:
- *   npx tsx scripts/bench-git-sync.ts [--pages 10000 | --pages 1000,10000] [--assets 200] [--profile dir] [--heap-snapshot dir]
+ *   npx tsx scripts/bench-git-sync.ts [--pages 10000 | --pages 1000,10000] [--assets 200] [--profile dir] [--heap-snapshot dir] [--settle seconds]
  * The database is `quire_bench_git` (or QUIRE_BENCH_DB) on DATABASE_URL's server (default postgresql://postgres@127.0.0.1:5432),
  * dropped and created again on every run, migrated by the script. `--profile dir`: a CPU profile of
  * the server process (node --cpu-prof) written there, and its heaviest functions and modules
@@ -374,7 +374,7 @@ async function runSteps(ctx: Context, repo: Repository, steps: StepResult[]): Pr
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { pages: { type: 'string', default: '10000' }, assets: { type: 'string', default: '200' }, profile: { type: 'string' }, 'heap-snapshot': { type: 'string' } } });
+  const { values } = parseArgs({ options: { pages: { type: 'string', default: '10000' }, assets: { type: 'string', default: '200' }, profile: { type: 'string' }, 'heap-snapshot': { type: 'string' }, settle: { type: 'string', default: '0' } } });
   const counts = values.pages.split(',').map(Number);
   const assetCount = Number(values.assets);
   for (const pages of counts) if (!Number.isInteger(pages) || pages < 2) throw new Error(`--pages must be integers ≥ 2, comma-separated (got ${values.pages})`);
@@ -383,11 +383,22 @@ async function main(): Promise<void> {
   const snapshotDir = values['heap-snapshot'] ? path.resolve(values['heap-snapshot']) : undefined;
   // One run per page count, each with a new database, repository and server process; the tables again at the end.
   const tables: (() => void)[] = [];
-  for (const pages of counts) tables.push(await runOnce(pages, assetCount, profileDir, snapshotDir));
+  for (const pages of counts) tables.push(await runOnce(pages, assetCount, profileDir, snapshotDir, Number(values.settle)));
   if (counts.length > 1) for (const table of tables) table();
 }
 
-async function runOnce(pages: number, assetCount: number, profileDir: string | undefined, snapshotDir: string | undefined): Promise<() => void> {
+/** `--settle N`: the server's RSS every 10 s for N s after the last step, idle (the conversion threads end after 30 s idle), then after a full collection. */
+async function settle(server: Server, seconds: number): Promise<void> {
+  const samples: string[] = [];
+  for (let waited = 0; waited < seconds; waited += 10) {
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    samples.push(`${waited + 10} s: ${mb(await currentRss(server.pid))}`);
+  }
+  await server.collect();
+  console.log(`\nidle after the steps, RSS ${samples.join(', ')}; after a full collection ${mb(await currentRss(server.pid))}`);
+}
+
+async function runOnce(pages: number, assetCount: number, profileDir: string | undefined, snapshotDir: string | undefined, settleSeconds = 0): Promise<() => void> {
   let t = performance.now();
   const databaseUrl = await freshDatabase(BENCH_DB);
   console.log(`database ${BENCH_DB} created and migrated in ${seconds(performance.now() - t)}`);
@@ -416,6 +427,7 @@ async function runOnce(pages: number, assetCount: number, profileDir: string | u
     console.log(`server process ${server.pid} (application and job runner, TypeScript sources through tsx): RSS ${mb(restingRss)} at rest`);
 
     await runSteps(ctx, repo, steps);
+    if (settleSeconds > 0) await settle(server, settleSeconds);
     printTable(steps, repo.pages.length, repo.files.size, restingRss);
     table = () => printTable(steps, repo.pages.length, repo.files.size, restingRss);
   } finally {
