@@ -7,11 +7,13 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // Two test files at a time, whatever the machine: the files share one database (each works in
-    // organizations of its own) and wait on it, on child processes and on local servers more than
-    // they compute, so two halve the suite's time even on two cores; this is the concurrency CI
-    // runs. (Vitest's default, one fewer than the CPUs, ran them one by one on a two-core machine.)
-    maxWorkers: 2,
+    // One test file at a time, whatever the machine: the concurrency CI proves. (Vitest's default,
+    // one fewer than the CPUs, ran files side by side on larger machines, sharing one database and
+    // its job queue: a job runner started with one file's settings could run another file's jobs.)
+    // Each worker has a database of its own (test/global-setup.ts), so `--maxWorkers=2` runs files
+    // side by side in isolation, in about half the time; under it, the embedded PostgreSQL's
+    // restart test (health.test.ts) failed once, not yet explained, hence one here.
+    maxWorkers: 1,
     minWorkers: 1,
   },
 });

@@ -7,7 +7,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 const execFileAsync = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
@@ -84,7 +85,7 @@ describe('quire', () => {
   });
 
   it('names the flag, not the API field, when the value is refused', async () => {
-    const refused = await quire(['admin', 'create-org', '--title', 'Acme', '--owner-email', 'not-an-email'], { DATABASE_URL: inject('databaseUrl'), QUIRE_RUN_WORKER: 'false' });
+    const refused = await quire(['admin', 'create-org', '--title', 'Acme', '--owner-email', 'not-an-email'], { DATABASE_URL: testDatabaseUrl(), QUIRE_RUN_WORKER: 'false' });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^Invalid value for --owner-email: Invalid email address\n/);
     expect(refused.stderr).not.toContain('ownerEmail');

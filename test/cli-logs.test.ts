@@ -4,7 +4,7 @@
  * and one line at the start and at the end of every job a worker runs.
  */
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { createPrismaClient, type Db } from '../src/db/client.js';
 import { newId } from '../src/domain/kernel/ids.js';
@@ -15,6 +15,7 @@ import { createLogger } from '../src/observability/logger.js';
 import { VERSION } from '../src/observability/startup-summary.js';
 import { createOrg } from './helpers/factories.js';
 import { killAll, ownDatabase, SERVE_READY, startQuire, WORKER_READY } from './helpers/processes.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 const DB_PASSWORD = 'db-pass-5f3a9c';
 const REDIS_PASSWORD = 'redis-pass-81d2e7';
@@ -24,7 +25,7 @@ let database: Awaited<ReturnType<typeof ownDatabase>>;
 let databaseUrl: URL;
 
 beforeAll(async () => {
-  database = await ownDatabase(inject('databaseUrl'), 'quire_clilogs');
+  database = await ownDatabase(testDatabaseUrl(), 'quire_clilogs');
   databaseUrl = new URL(database.url);
   databaseUrl.password = DB_PASSWORD;
 }, 120_000);

@@ -2,13 +2,14 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 const run = promisify(execFile);
 
 async function quire(...args: string[]) {
   const { stdout } = await run(process.execPath, ['dist/main.js', ...args], {
-    env: { ...process.env, DATABASE_URL: inject('databaseUrl'), QUIRE_RUN_WORKER: 'false' },
+    env: { ...process.env, DATABASE_URL: testDatabaseUrl(), QUIRE_RUN_WORKER: 'false' },
   });
   return JSON.parse(stdout.trim().split('\n').at(-1)!);
 }
@@ -32,7 +33,7 @@ describe('admin CLI', () => {
     expect(JSON.stringify(listed)).not.toContain(again.token);
 
     const { createPrismaClient } = await import('../src/db/client.js');
-    const db = createPrismaClient(inject('databaseUrl'));
+    const db = createPrismaClient(testDatabaseUrl());
     const membership = await db.member.findUnique({ where: { organizationId_userId: { organizationId: created.organization.id, userId: member.user.id } } });
     expect(membership?.role).toBe('edit');
     const tokens = await db.apiToken.findMany({ where: { userId: created.user.id } });
@@ -52,7 +53,7 @@ describe('serve', () => {
   /** `quire serve` with `env`: its exit code and standard error (it must exit by itself). */
   function serve(env: Record<string, string>) {
     return run(process.execPath, ['dist/main.js', 'serve'], {
-      env: { ...process.env, DATABASE_URL: inject('databaseUrl'), QUIRE_RUN_WORKER: 'false', ...env },
+      env: { ...process.env, DATABASE_URL: testDatabaseUrl(), QUIRE_RUN_WORKER: 'false', ...env },
       timeout: 45_000,
     }).then(
       () => ({ code: 0, stderr: '' }),
@@ -81,7 +82,7 @@ describe('serve', () => {
 describe('migrate', () => {
   it('lets instances starting together on an empty database wait for one another', async () => {
     const { ensureDatabase } = await import('../src/db/embedded.js');
-    const url = new URL(inject('databaseUrl'));
+    const url = new URL(testDatabaseUrl());
     const name = `quire_miglock_${randomUUID().slice(0, 8)}`;
     const admin = new URL(url);
     admin.pathname = '/postgres';

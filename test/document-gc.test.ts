@@ -5,18 +5,19 @@
  * write is stored again, links included.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrismaClient, type Db } from '../src/db/client.js';
 import { collectDocuments } from '../src/domain/versions/revisions/document-gc.js';
 import { putDocuments } from '../src/domain/versions/revisions/documents.js';
 import type { JSONDocument } from '../src/lib/documents/types.js';
 import { createOrg } from './helpers/factories.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 const HOUR = 3600_000;
 let db: Db;
 let spaceId: string;
 beforeAll(async () => {
-  db = createPrismaClient(inject('databaseUrl'), { poolMax: 4 });
+  db = createPrismaClient(testDatabaseUrl(), { poolMax: 4 });
   const { org } = await createOrg(db);
   spaceId = `space_gc_${randomUUID()}`;
   await db.space.create({ data: { id: spaceId, organizationId: org.id, title: 'GC', revisionId: `rev_${randomUUID()}` } });

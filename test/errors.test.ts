@@ -1,15 +1,16 @@
 /** Internal failures are logged and answered generically: no internal text reaches the client. */
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createPrismaClient } from '../src/db/client.js';
 import { createLogger } from '../src/observability/logger.js';
 import { withQueryRaw } from './helpers/db-doubles.js';
 import { createOrg } from './helpers/factories.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 describe('internal errors', () => {
   it('are masked in GraphQL and REST, and logged', async () => {
-    const db = createPrismaClient(inject('databaseUrl'));
+    const db = createPrismaClient(testDatabaseUrl());
     const { org, owner } = await createOrg(db);
     // A database whose raw reads (organizations, spaces, lists) fail with an internal message.
     const failing = withQueryRaw(db, () => async () => {

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../src/config.js';
 import { createPrismaClient, type Db } from '../src/db/client.js';
 import { blobStore } from '../src/domain/versions/files/blob-store.js';
@@ -17,6 +17,7 @@ import { startWorker, type Worker } from '../src/jobs/worker.js';
 import { createLogger } from '../src/observability/logger.js';
 import { createMetrics } from '../src/observability/metrics.js';
 import { ownDatabase } from './helpers/processes.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 const HOUR = 3600_000;
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -25,7 +26,7 @@ let db: Db;
 let dataDir: string;
 
 beforeAll(async () => {
-  const database = await ownDatabase(inject('databaseUrl'), 'quire_file_gc_worker');
+  const database = await ownDatabase(testDatabaseUrl(), 'quire_file_gc_worker');
   url = database.url;
   cleanup.push(() => database.drop());
   db = createPrismaClient(url, { poolMax: 3 });

@@ -7,20 +7,21 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrismaClient, type Db } from '../src/db/client.js';
 import type { FileStoreKind } from '../src/domain/versions/files/blob-backend.js';
 import { collectGarbage } from '../src/domain/versions/files/blob-gc.js';
 import { blobStore } from '../src/domain/versions/files/blob-store.js';
 import { createOrg } from './helpers/factories.js';
 import { useS3rver } from './helpers/s3rver.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 const HOUR = 3600_000;
 const s3 = useS3rver();
 let db: Db;
 let dataDir: string;
 beforeAll(async () => {
-  db = createPrismaClient(inject('databaseUrl'), { poolMax: 6 });
+  db = createPrismaClient(testDatabaseUrl(), { poolMax: 6 });
   dataDir = await mkdtemp(path.join(tmpdir(), 'quire-file-gc-'));
 });
 afterAll(async () => {

@@ -6,19 +6,20 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { files } from '../src/cli/files.js';
 import { loadConfig } from '../src/config.js';
 import { createPrismaClient, type Db } from '../src/db/client.js';
 import { copyBlobs } from '../src/domain/versions/files/blob-copy.js';
 import { blobBackend, blobStore } from '../src/domain/versions/files/blob-store.js';
 import { useS3rver } from './helpers/s3rver.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 const s3 = useS3rver();
 let db: Db;
 let dataDir: string;
 beforeAll(async () => {
-  db = createPrismaClient(inject('databaseUrl'), { poolMax: 4 });
+  db = createPrismaClient(testDatabaseUrl(), { poolMax: 4 });
   dataDir = await mkdtemp(path.join(tmpdir(), 'quire-file-migrate-'));
 });
 afterAll(async () => {
@@ -71,7 +72,7 @@ describe('copying the stored files to another store', () => {
 describe('quire files', () => {
   const config = () => ({
     ...loadConfig({ QUIRE_DATA_DIR: dataDir, QUIRE_FILE_STORE: 'disk', QUIRE_S3_ENDPOINT: s3.endpoint, QUIRE_S3_BUCKET: s3.bucket, QUIRE_S3_FORCE_PATH_STYLE: 'true' }),
-    databaseUrl: inject('databaseUrl'),
+    databaseUrl: testDatabaseUrl(),
   });
 
   async function run(sub: string | undefined, values: { to?: string }): Promise<unknown> {

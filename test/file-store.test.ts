@@ -7,18 +7,19 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPrismaClient, poolOf, type Db } from '../src/db/client.js';
 import { BlobTooLarge, type FileStoreKind } from '../src/domain/versions/files/blob-backend.js';
 import { blobStore, type GuardedBlobStore } from '../src/domain/versions/files/blob-store.js';
 import { CHUNK_BYTES, READ_PIECE_BYTES } from '../src/domain/versions/files/postgres-blob-backend.js';
 import { useS3rver } from './helpers/s3rver.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 const s3 = useS3rver();
 let db: Db;
 let dataDir: string;
 beforeAll(async () => {
-  db = createPrismaClient(inject('databaseUrl'), { poolMax: 4 });
+  db = createPrismaClient(testDatabaseUrl(), { poolMax: 4 });
   dataDir = await mkdtemp(path.join(tmpdir(), 'quire-file-store-'));
 });
 afterAll(async () => {
@@ -83,7 +84,7 @@ describe.each<FileStoreKind>(['disk', 'postgres', 's3'])('the %s file store', (k
 
   it('stores many files with their keys recorded in one statement, each stored once, keys in order', async () => {
     const statements: string[] = [];
-    const counted = createPrismaClient(inject('databaseUrl'), { poolMax: 2, onQuery: (sql) => statements.push(sql) });
+    const counted = createPrismaClient(testDatabaseUrl(), { poolMax: 2, onQuery: (sql) => statements.push(sql) });
     try {
       const many = blobStore({ dataDir, fileStore: kind, s3: { endpoint: s3.endpoint, bucket: s3.bucket, region: 'us-east-1', forcePathStyle: true } }, counted);
       const files = Array.from({ length: 12 }, () => randomBytes(2000));
@@ -133,7 +134,7 @@ describe('the postgres file store', () => {
   it('reads a chunk at a time, in small binary pieces: a reader that stops early fetched only what it read', async () => {
     const { bytes } = patterned(4 * CHUNK_BYTES);
     const key = await store().put(bytes);
-    const reader = createPrismaClient(inject('databaseUrl'), { poolMax: 1 });
+    const reader = createPrismaClient(testDatabaseUrl(), { poolMax: 1 });
     const pool = poolOf(reader)!;
     const query = vi.spyOn(pool, 'query');
     try {

@@ -1,7 +1,9 @@
 /**
- * Test database: DATABASE_URL when set (a fresh database is created beside it), otherwise the
- * embedded PostgreSQL (data under .quire/test). Migrations are applied once; every test then
- * works in an organization of its own.
+ * Test databases: beside DATABASE_URL when set (fresh databases are created next to it), otherwise
+ * on the embedded PostgreSQL (data under .quire/test). One database per concurrent test worker
+ * (vitest.config.ts's maxWorkers): the first is DATABASE_URL's own, the others add `_2`, `_3`…
+ * (see helpers/database-url.ts). Migrations are applied once to each; every test then works in an
+ * organization of its own.
  */
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -11,7 +13,8 @@ import { migrateQueue } from '../src/db/queue-schema.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    databaseUrl: string;
+    /** One database per test worker, in the order of VITEST_POOL_ID. */
+    databaseUrls: string[];
   }
 }
 
@@ -20,17 +23,26 @@ export default async function setup(project: TestProject) {
   let stop = async () => {};
   if (process.env.DATABASE_URL) {
     url = process.env.DATABASE_URL;
-    const admin = new URL(url);
-    const name = admin.pathname.slice(1) || 'quire_test';
-    admin.pathname = '/postgres';
-    await ensureDatabase(admin.toString(), name);
   } else {
     const embedded = await startEmbeddedPostgres({ dataDir: path.resolve('.quire/test') });
     url = embedded.url;
     stop = embedded.stop;
   }
-  await applyMigrations(url);
-  await migrateQueue(url);
-  project.provide('databaseUrl', url);
+  const first = new URL(url);
+  const name = first.pathname.slice(1) || 'quire_test';
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const workers = Math.max(1, project.config.maxWorkers ?? 1);
+  const urls: string[] = [];
+  for (let worker = 1; worker <= workers; worker++) {
+    const database = worker === 1 ? name : `${name}_${worker}`;
+    await ensureDatabase(admin.toString(), database);
+    const workerUrl = new URL(url);
+    workerUrl.pathname = `/${database}`;
+    await applyMigrations(workerUrl.href);
+    await migrateQueue(workerUrl.href);
+    urls.push(workerUrl.href);
+  }
+  project.provide('databaseUrls', urls);
   return stop;
 }

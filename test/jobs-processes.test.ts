@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'graphql-ws';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createPrismaClient, type Db } from '../src/db/client.js';
 import { createOrganizationWithOwner } from '../src/domain/people/identity/bootstrap.js';
@@ -16,6 +16,7 @@ import { gqlOk, http } from './helpers/clients.js';
 import { killAll, ownDatabase, SERVE_READY, startQuire, WORKER_READY } from './helpers/processes.js';
 import { REDIS_URL, redisReachable } from './helpers/redis.js';
 import { serveSite, type Site } from './helpers/site.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 let database: Awaited<ReturnType<typeof ownDatabase>> | undefined;
 let db: Db;
@@ -27,7 +28,7 @@ const worker = () => start(['worker'], { QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS: 'tr
 
 beforeAll(async () => {
   if (!redisReachable && !process.env.CI) return;
-  database = await ownDatabase(inject('databaseUrl'), 'quire_procs');
+  database = await ownDatabase(testDatabaseUrl(), 'quire_procs');
   db = createPrismaClient(database.url);
   // Eight pages, each answered slowly: an import takes a few seconds.
   const page = (title: string, body = '') => ({ type: 'text/html', delayMs: 400, body: `<html><body><main><h1>${title}</h1><p>${body}</p></main></body></html>` });

@@ -11,10 +11,11 @@ import { request } from 'node:http';
 import net from 'node:net';
 import { promisify } from 'node:util';
 import { createClient } from 'graphql-ws';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createPrismaClient } from '../src/db/client.js';
 import { createOrganizationWithOwner } from '../src/domain/people/identity/bootstrap.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 const run = promisify(execFile);
 const children: ChildProcess[] = [];
@@ -23,7 +24,7 @@ afterEach(() => {
 });
 
 /** Starts `command` in a fresh process group; resolves with its URL once it says it listens. */
-function start(command: string, args: string[], env: Record<string, string | undefined> = { DATABASE_URL: inject('databaseUrl') }) {
+function start(command: string, args: string[], env: Record<string, string | undefined> = { DATABASE_URL: testDatabaseUrl() }) {
   const child = spawn(command, args, {
     // Variables given as undefined are removed (spawn would pass the word "undefined").
     env: Object.fromEntries(Object.entries({ ...process.env, PORT: '0', HOST: '127.0.0.1', QUIRE_SHUTDOWN_GRACE_SECONDS: '5', ...env }).filter(([, v]) => v !== undefined)),
@@ -56,7 +57,7 @@ const accepts = (port: number) =>
   });
 
 async function ownerToken(): Promise<string> {
-  const db = createPrismaClient(inject('databaseUrl'));
+  const db = createPrismaClient(testDatabaseUrl());
   try {
     return (await createOrganizationWithOwner(db, { title: 'Lifecycle', ownerEmail: `life-${Date.now()}@example.test` })).token;
   } finally {

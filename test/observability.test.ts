@@ -3,12 +3,13 @@
  * (route template, status, duration, user, GraphQL operation; never a token), and Prometheus
  * metrics at /metrics labelled by route template.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createPrismaClient, type Db } from '../src/db/client.js';
 import { createLogger } from '../src/observability/logger.js';
 import { createOrg } from './helpers/factories.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 let app: App;
 let db: Db;
@@ -17,9 +18,9 @@ const lines: string[] = [];
 const entries = () => lines.map((line) => JSON.parse(line));
 
 beforeAll(async () => {
-  db = createPrismaClient(inject('databaseUrl'));
+  db = createPrismaClient(testDatabaseUrl());
   const logger = createLogger({ destination: { write: (line: string) => void lines.push(line) } });
-  app = buildApp({ db, config: { ...loadConfig({ PORT: '0' }), databaseUrl: inject('databaseUrl') }, logger });
+  app = buildApp({ db, config: { ...loadConfig({ PORT: '0' }), databaseUrl: testDatabaseUrl() }, logger });
   ({ url } = await app.start(0, '127.0.0.1'));
 });
 afterAll(async () => {

@@ -8,7 +8,7 @@
  * On databases of the file's own (helpers/processes.ts): no other test file's server dispatches
  * their rows, or runs their jobs. The CLI and the worker run as `node dist/main.js` (build first).
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createPrismaClient, type Db } from '../src/db/client.js';
@@ -23,6 +23,7 @@ import { createActor, createOrg } from './helpers/factories.js';
 import { killAll, ownDatabase, startQuire, WORKER_READY } from './helpers/processes.js';
 import { REDIS_URL, redisReachable } from './helpers/redis.js';
 import { postSubscription, sseResults, type SseResult } from './helpers/sse.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 const DAY = 24 * 3600 * 1000;
 const EVENTS = `subscription($id: ID!) { organizationEvents(organizationId: $id) { id kind organizationId subjectId spaceId siteId actorId data } }`;
@@ -85,7 +86,7 @@ describe('events through the outbox, to subscribers', () => {
   let database: { url: string; drop(): Promise<void> };
   let server: { db: Db; baseUrl: string };
   beforeAll(async () => {
-    database = await ownDatabase(inject('databaseUrl'), 'quire_outbox');
+    database = await ownDatabase(testDatabaseUrl(), 'quire_outbox');
     cleanup.push(() => database.drop());
     server = await startApp(database.url);
   }, 60_000);
@@ -208,7 +209,7 @@ describe('the dispatcher', () => {
   const dispatched = async (ids: string[]) => (await db.outboxEvent.findMany({ where: { id: { in: ids } } })).every((row) => row.dispatchedAt);
 
   beforeAll(async () => {
-    database = await ownDatabase(inject('databaseUrl'), 'quire_outbox_dispatch');
+    database = await ownDatabase(testDatabaseUrl(), 'quire_outbox_dispatch');
     cleanup.push(() => database.drop());
     db = createPrismaClient(database.url, { poolMax: 3 });
     cleanup.push(() => db.$disconnect());

@@ -1,11 +1,12 @@
 /** Statements run as named prepared statements, unless told not to (for poolers that cannot keep them). */
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPrismaClient } from '../src/db/client.js';
 import { Prisma } from '../src/generated/prisma/client.js';
 import { prepare } from '../src/db/prepared.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 async function preparedAfterTwoRuns(preparedStatements: boolean): Promise<{ name: string; statement: string }[]> {
-  const db = createPrismaClient(inject('databaseUrl'), { poolMax: 1, preparedStatements });
+  const db = createPrismaClient(testDatabaseUrl(), { poolMax: 1, preparedStatements });
   try {
     for (let i = 0; i < 2; i++) await db.$queryRaw(Prisma.sql`SELECT count(*)::int AS n FROM "Organization" WHERE "id" = ${`org_${i}`}`);
     return await db.$queryRaw<{ name: string; statement: string }[]>(Prisma.sql`SELECT name, statement FROM pg_prepared_statements`);
@@ -29,7 +30,7 @@ describe('statements composed once (db/prepared.ts)', () => {
   const { sql } = Prisma;
 
   it('binds each call’s arguments where the composition put their placeholders, constants included', async () => {
-    const db = createPrismaClient(inject('databaseUrl'), { poolMax: 1 });
+    const db = createPrismaClient(testDatabaseUrl(), { poolMax: 1 });
     try {
       // `a` twice, a constant between, `b` an array: the text is fixed, the values change per call.
       const statement = prepare<[a: string, b: number[]]>(2, (a, b) => sql`SELECT ${a}::text AS a, ${'k'}::text AS k, ${a}::text || '!' AS again, cardinality(${b}::int[]) AS n`);

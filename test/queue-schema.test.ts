@@ -6,13 +6,14 @@
  */
 import { createRequire } from 'node:module';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installedQueueVersion, migrateQueue, QUEUE_SCHEMA_VERSION } from '../src/db/queue-schema.js';
 import { ownDatabase } from './helpers/processes.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 let database: Awaited<ReturnType<typeof ownDatabase>>;
 beforeAll(async () => {
-  database = await ownDatabase(inject('databaseUrl'), 'quire_queue_schema');
+  database = await ownDatabase(testDatabaseUrl(), 'quire_queue_schema');
 }, 60_000);
 afterAll(async () => database?.drop());
 

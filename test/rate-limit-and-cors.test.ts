@@ -3,13 +3,14 @@
  * service's headers, a 429 with Retry-After beyond it, shared by instances (PostgreSQL here;
  * Redis when configured) — and CORS for browsers.
  */
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createPrismaClient } from '../src/db/client.js';
 import { createOrg } from './helpers/factories.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
-const db = createPrismaClient(inject('databaseUrl'));
+const db = createPrismaClient(testDatabaseUrl());
 const apps: App[] = [];
 afterAll(async () => {
   await Promise.all(apps.map((app) => app.stop()));
@@ -17,7 +18,7 @@ afterAll(async () => {
 });
 
 async function instance(limit: number) {
-  const app = buildApp({ db, config: { ...loadConfig({ PORT: '0', QUIRE_RATE_LIMIT: String(limit), QUIRE_RATE_LIMIT_WINDOW_SECONDS: '60' }), databaseUrl: inject('databaseUrl') } });
+  const app = buildApp({ db, config: { ...loadConfig({ PORT: '0', QUIRE_RATE_LIMIT: String(limit), QUIRE_RATE_LIMIT_WINDOW_SECONDS: '60' }), databaseUrl: testDatabaseUrl() } });
   apps.push(app);
   return (await app.start(0, '127.0.0.1')).url;
 }
@@ -55,7 +56,7 @@ describe('the rate limit', () => {
 
 describe('CORS', () => {
   it('answers preflights on every path for allowed origins, and exposes the headers clients read', async () => {
-    const app = buildApp({ db, config: { ...loadConfig({ PORT: '0', QUIRE_CORS_ORIGINS: 'https://docs.example, https://admin.example/' }), databaseUrl: inject('databaseUrl') } });
+    const app = buildApp({ db, config: { ...loadConfig({ PORT: '0', QUIRE_CORS_ORIGINS: 'https://docs.example, https://admin.example/' }), databaseUrl: testDatabaseUrl() } });
     apps.push(app);
     const { url } = await app.start(0, '127.0.0.1');
     const preflight = (origin: string, path: string) =>

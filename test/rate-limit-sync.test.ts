@@ -8,15 +8,16 @@ import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { afterAll, afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRateLimiter, type RateLimiter, type RateLimitVerdict } from '../src/http/rate-limit.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 const LIMIT = 100;
 const SHARE = LIMIT * 0.05; // unconfirmed admissions one instance may hold (see rate-limit-sync.ts)
 const SYNC_MS = 50;
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
-const pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 4 });
+const pool = new pg.Pool({ connectionString: testDatabaseUrl(), max: 4 });
 const deadPool = new pg.Pool({ connectionString: 'postgresql://postgres@127.0.0.1:1/none', connectionTimeoutMillis: 2000 });
 const limiters: RateLimiter[] = [];
 afterAll(async () => {

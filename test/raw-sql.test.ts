@@ -3,11 +3,12 @@
  * Prisma client's `$queryRaw` does, for the types its statements use: its consumers' statements
  * also run on Prisma transactions, and must mean the same on both.
  */
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createPrismaClient } from '../src/db/client.js';
 import { rawPool } from '../src/events/raw-sql.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
-const url = inject('databaseUrl');
+const url = testDatabaseUrl();
 const prisma = createPrismaClient(url, { poolMax: 1 });
 const raw = rawPool(url, { max: 1, onConnectionLost: () => {} });
 afterAll(async () => {

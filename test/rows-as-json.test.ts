@@ -1,10 +1,11 @@
 /** Rows travelling as text arrays in one JSON value (pagination/rows-as-json.ts) arrive as Prisma reads them. */
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createPrismaClient } from '../src/db/client.js';
 import { Prisma } from '../src/generated/prisma/client.js';
 import { rowsAsJson, rowsAsJsonSql, rowsFromJson } from '../src/domain/kernel/pagination/rows-as-json.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
-const db = createPrismaClient(inject('databaseUrl'), { poolMax: 1 });
+const db = createPrismaClient(testDatabaseUrl(), { poolMax: 1 });
 afterAll(() => db.$disconnect());
 
 // Values of every kind, nulls and text that JSON and PostgreSQL's array syntax must both escape.

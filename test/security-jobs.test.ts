@@ -7,12 +7,13 @@
  * QUIRE_JOB_MAX_ATTEMPTS the job ends `failed` with a reason its user can read — over REST and
  * GraphQL — and the change request's revision is untouched. A job within its budget still succeeds.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrismaClient, type Db } from '../src/db/client.js';
 import { createOrganizationWithOwner } from '../src/domain/people/identity/bootstrap.js';
 import { gqlOk, http } from './helpers/clients.js';
 import { killAll, ownDatabase, SERVE_READY, startQuire, WORKER_READY } from './helpers/processes.js';
 import { serveSite, type Site } from './helpers/site.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 let database: Awaited<ReturnType<typeof ownDatabase>>;
 let db: Db;
@@ -20,7 +21,7 @@ let source: Site;
 let base = '';
 
 beforeAll(async () => {
-  database = await ownDatabase(inject('databaseUrl'), 'quire_poison');
+  database = await ownDatabase(testDatabaseUrl(), 'quire_poison');
   db = createPrismaClient(database.url, { poolMax: 2 });
   source = await serveSite({
     // Headers never come: the fetch waits, until its job is stopped (or its own 15 s timeout).

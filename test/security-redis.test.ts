@@ -8,7 +8,7 @@
  * instances again, and a subscriber hears each event once (not once locally and once from Redis).
  */
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createPrismaClient, type Db } from '../src/db/client.js';
@@ -18,6 +18,7 @@ import { gqlOk, http } from './helpers/clients.js';
 import { createOrg } from './helpers/factories.js';
 import { REDIS_URL, redisReachable } from './helpers/redis.js';
 import { sseResults, type SseResult } from './helpers/sse.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 /** A TCP proxy to the test Redis that the test can take down (cutting its connections) and bring back on the same port. */
 async function redisProxy() {
@@ -105,7 +106,7 @@ describe.runIf(redisReachable || process.env.CI)('a Redis outage', () => {
 
   beforeAll(async () => {
     proxy = await redisProxy();
-    const databaseUrl = inject('databaseUrl');
+    const databaseUrl = testDatabaseUrl();
     // Job subscriptions re-read their job once a minute only: what arrives sooner came as an event.
     const config = { ...loadConfig({ PORT: '0', QUIRE_RATE_LIMIT: '0', QUIRE_JOB_POLL_SECONDS: '60', REDIS_URL: proxy.url() }), databaseUrl };
     const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line)) } });

@@ -11,7 +11,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 const RECORDER = path.resolve('test/fixtures/loaded-packages.mjs');
 
@@ -75,7 +76,7 @@ describe('packages loaded at start', () => {
   it('quire serve listens without the packages of rare operations', async () => {
     const loaded = await loadedPackages(
       ['dist/main.js', 'serve'],
-      { DATABASE_URL: inject('databaseUrl'), PORT: '0', HOST: '127.0.0.1', QUIRE_RUN_WORKER: 'false', QUIRE_RATE_LIMIT: '0', NODE_ENV: 'production' },
+      { DATABASE_URL: testDatabaseUrl(), PORT: '0', HOST: '127.0.0.1', QUIRE_RUN_WORKER: 'false', QUIRE_RATE_LIMIT: '0', NODE_ENV: 'production' },
     );
     // The recorder sees what loads: the server's own libraries are there.
     expect(loaded).toEqual(expect.arrayContaining(['graphql', 'graphql-yoga', '@prisma/client', 'pg']));

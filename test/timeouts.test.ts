@@ -3,21 +3,22 @@
  * answers TIMEOUT (504) instead of holding the client; a statement running past the database's
  * statement timeout is cancelled by PostgreSQL and answered the same way, not as a 500.
  */
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createPrismaClient, type Db } from '../src/db/client.js';
 import { withQueryRaw } from './helpers/db-doubles.js';
 import { createOrg } from './helpers/factories.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 async function serve(db: Db, env: Record<string, string>) {
-  const app = buildApp({ db, config: { ...loadConfig({ PORT: '0', QUIRE_RATE_LIMIT: '0', ...env }), databaseUrl: inject('databaseUrl') } });
+  const app = buildApp({ db, config: { ...loadConfig({ PORT: '0', QUIRE_RATE_LIMIT: '0', ...env }), databaseUrl: testDatabaseUrl() } });
   return { app, url: (await app.start(0, '127.0.0.1')).url };
 }
 
 describe('time limits', () => {
   it('abandons an operation running past the execution time limit: 504, TIMEOUT', async () => {
-    const db = createPrismaClient(inject('databaseUrl'));
+    const db = createPrismaClient(testDatabaseUrl());
     const { org, owner } = await createOrg(db);
     // Raw reads (organizations, spaces, lists) take a second here.
     const slow = withQueryRaw(db, (original) => async (...args) => {
@@ -41,7 +42,7 @@ describe('time limits', () => {
   });
 
   it('answers a statement PostgreSQL cancelled after its statement timeout with TIMEOUT, not 500', async () => {
-    const db = createPrismaClient(inject('databaseUrl'), { statementTimeoutMs: 100 });
+    const db = createPrismaClient(testDatabaseUrl(), { statementTimeoutMs: 100 });
     const { org, owner } = await createOrg(db);
     const sleepy = withQueryRaw(db, () => () => db.$queryRawUnsafe('SELECT pg_sleep(1)'));
     const { app, url } = await serve(sleepy, {});

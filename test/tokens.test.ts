@@ -3,16 +3,17 @@
  * and an expiry, and revoked by their owner (GraphQL) or an operator (CLI, in cli.test.ts); a
  * removed member's token no longer reaches the organization.
  */
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createPrismaClient } from '../src/db/client.js';
 import { createAuthenticator, digestToken } from '../src/domain/people/identity/tokens.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { gql } from './helpers/clients.js';
 import { createActor, createOrg } from './helpers/factories.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 const queries: string[] = [];
-const db = createPrismaClient(inject('databaseUrl'), { onQuery: (sql) => queries.push(sql) });
+const db = createPrismaClient(testDatabaseUrl(), { onQuery: (sql) => queries.push(sql) });
 afterAll(() => db.$disconnect());
 const tokenLookups = () => queries.filter((q) => q.includes('"ApiToken"') && q.trimStart().startsWith('SELECT')).length;
 
@@ -50,7 +51,7 @@ describe('token authentication', () => {
 describe('managing tokens', () => {
   it('lists, issues (named, expiring) and revokes the caller\'s own tokens, and records their use', async () => {
     // An instance that remembers no token: a revoked one stops at once.
-    const app = buildApp({ db, config: { ...loadConfig({ PORT: '0', QUIRE_TOKEN_CACHE_SECONDS: '0', QUIRE_RATE_LIMIT: '0' }), databaseUrl: inject('databaseUrl') } });
+    const app = buildApp({ db, config: { ...loadConfig({ PORT: '0', QUIRE_TOKEN_CACHE_SECONDS: '0', QUIRE_RATE_LIMIT: '0' }), databaseUrl: testDatabaseUrl() } });
     const { url } = await app.start(0, '127.0.0.1');
     try {
       const { owner } = await createOrg(db);
@@ -86,7 +87,7 @@ describe('managing tokens', () => {
   });
 
   it('stops reaching an organization once its user is removed from it', async () => {
-    const app = buildApp({ db, config: { ...loadConfig({ PORT: '0', QUIRE_RATE_LIMIT: '0' }), databaseUrl: inject('databaseUrl') } });
+    const app = buildApp({ db, config: { ...loadConfig({ PORT: '0', QUIRE_RATE_LIMIT: '0' }), databaseUrl: testDatabaseUrl() } });
     const { url } = await app.start(0, '127.0.0.1');
     try {
       const { org, owner } = await createOrg(db);

@@ -13,7 +13,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createPrismaClient, type Db } from '../src/db/client.js';
@@ -35,6 +35,7 @@ import { http, sdk } from './helpers/clients.js';
 import { createActor, createOrg } from './helpers/factories.js';
 import { ownDatabase } from './helpers/processes.js';
 import { startSmtpServer } from './helpers/smtp.js';
+import { testDatabaseUrl } from './helpers/database-url.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -98,7 +99,7 @@ async function startReceiver() {
 // ——— an environment: database, app, worker ———
 
 async function startEnvironment(prefix: string, env: Record<string, string>) {
-  const database = await ownDatabase(inject('databaseUrl'), prefix);
+  const database = await ownDatabase(testDatabaseUrl(), prefix);
   cleanup.push(() => database.drop());
   const config: Config = { ...loadConfig({ PORT: '0', HOST: '127.0.0.1', QUIRE_RATE_LIMIT: '0', ...env }), databaseUrl: database.url };
   const logger = createLogger({ level: process.env.QUIRE_TEST_LOG ? 'debug' : 'silent' });
@@ -307,7 +308,11 @@ describe('webhook delivery', () => {
     const { org, owner, base, secret } = await env.endpoint(hook.url);
     await env.record(org.id, ['spaceCreated']);
     await until('delivered', () => hook.received().length >= 1);
-    const [first] = (await http(env.baseUrl, owner.token, 'GET', `${base}/deliveries?status=delivered`)).body.items;
+    // The receiver has the request before the runner records its answer: wait for the record.
+    const [first] = await until('recorded as delivered', async () => {
+      const items = (await http(env.baseUrl, owner.token, 'GET', `${base}/deliveries?status=delivered`)).body.items;
+      return items.length > 0 && items;
+    });
     const again = await http(env.baseUrl, owner.token, 'POST', `${base}/deliveries/${first.id}/redeliver`);
     expect(again.status).toBe(202);
     expect(again.body).toMatchObject({ status: 'pending', redeliveryOf: first.id, eventId: first.eventId, attempts: 0, payload: first.payload });

@@ -1,11 +1,12 @@
 /** A real quire server on a random port of 127.0.0.1, over the test database. */
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createPrismaClient, type Db } from '../../src/db/client.js';
 import { createEventBus, type EventBus } from '../../src/events/bus.js';
 import { startWorker } from '../../src/jobs/worker.js';
+import { testDatabaseUrl } from './database-url.js';
 
 export type TestServer = { url: string; db: Db; databaseUrl: string; queries: string[]; config: Config; events: EventBus };
 
@@ -20,7 +21,7 @@ export type TestServer = { url: string; db: Db; databaseUrl: string; queries: st
  * file can tell its servers' connections from those of the files running beside it.
  */
 export function useServer(options: { worker?: boolean; env?: () => Record<string, string>; applicationName?: string } = {}): TestServer {
-  const databaseUrl = new URL(inject('databaseUrl'));
+  const databaseUrl = new URL(testDatabaseUrl());
   if (options.applicationName) databaseUrl.searchParams.set('application_name', options.applicationName);
   const server = { url: '', databaseUrl: databaseUrl.href, queries: [] as string[] } as TestServer;
   let stop = async () => {};
