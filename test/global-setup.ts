@@ -7,9 +7,8 @@
  */
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { ensureDatabase, startEmbeddedPostgres } from '../src/db/embedded.js';
-import { applyMigrations } from '../src/db/schema-engine.js';
-import { migrateQueue } from '../src/db/queue-schema.js';
+import { startEmbeddedPostgres } from '../src/db/embedded.js';
+import { migratedDatabase } from './helpers/processes.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -28,20 +27,10 @@ export default async function setup(project: TestProject) {
     url = embedded.url;
     stop = embedded.stop;
   }
-  const first = new URL(url);
-  const name = first.pathname.slice(1) || 'quire_test';
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const workers = Math.max(1, project.config.maxWorkers ?? 1);
+  const name = new URL(url).pathname.slice(1) || 'quire_test';
   const urls: string[] = [];
-  for (let worker = 1; worker <= workers; worker++) {
-    const database = worker === 1 ? name : `${name}_${worker}`;
-    await ensureDatabase(admin.toString(), database);
-    const workerUrl = new URL(url);
-    workerUrl.pathname = `/${database}`;
-    await applyMigrations(workerUrl.href);
-    await migrateQueue(workerUrl.href);
-    urls.push(workerUrl.href);
+  for (let worker = 1; worker <= Math.max(1, project.config.maxWorkers ?? 1); worker++) {
+    urls.push(await migratedDatabase(url, worker === 1 ? name : `${name}_${worker}`));
   }
   project.provide('databaseUrls', urls);
   return stop;

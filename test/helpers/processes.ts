@@ -10,17 +10,24 @@ import { ensureDatabase } from '../../src/db/embedded.js';
 import { migrateQueue } from '../../src/db/queue-schema.js';
 import { applyMigrations } from '../../src/db/schema-engine.js';
 
+/** The database `name` on the server of `serverUrl`, created if missing, with quire's schema and the queue's migrated; its URL. */
+export async function migratedDatabase(serverUrl: string, name: string): Promise<string> {
+  const url = new URL(serverUrl);
+  url.pathname = '/postgres';
+  await ensureDatabase(url.toString(), name);
+  url.pathname = `/${name}`;
+  await applyMigrations(url.toString());
+  await migrateQueue(url.toString());
+  return url.toString();
+}
+
 /** A fresh, migrated database next to the test database (`adminUrl`); `drop()` removes it. */
 export async function ownDatabase(adminUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const admin = new URL(adminUrl);
   const name = `${prefix}_${randomUUID().slice(0, 8)}`;
+  const url = await migratedDatabase(adminUrl, name);
+  const admin = new URL(adminUrl);
   admin.pathname = '/postgres';
-  await ensureDatabase(admin.toString(), name);
   const maintenance = admin.toString();
-  admin.pathname = `/${name}`;
-  const url = admin.toString();
-  await applyMigrations(url);
-  await migrateQueue(url);
   return {
     url,
     async drop() {
