@@ -11,6 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { ImportError } from '../src/lib/import-readers/import-error.js';
 import { newId } from '../src/domain/kernel/ids.js';
 import type { JobKind } from '../src/generated/prisma/client.js';
+import type { Db } from '../src/db/client.js';
 import { createEventBus, type JobEvent } from '../src/events/bus.js';
 import { runJob, type JobHandler, type JobServices } from '../src/jobs/runner.js';
 import { recoverLostJobs } from '../src/jobs/sweeper.js';
@@ -36,6 +37,22 @@ async function jobRow(kind: JobKind, opts: { organizationId: string; spaceId?: s
 }
 
 const helpers = (workerId = 'test-worker') => ({ job: { locked_by: workerId } as never });
+
+/** `db`, whose raw statements (in its transactions too) each wait `ms` before they are sent. */
+function slowQueries(db: Db, ms: number): Db {
+  const slow = <T extends object>(client: T): T =>
+    new Proxy(client, {
+      get(target, key, receiver) {
+        const value: unknown = Reflect.get(target, key, receiver);
+        if (typeof value !== 'function') return value;
+        if (key === '$queryRaw' || key === '$executeRaw')
+          return async (...args: unknown[]) => (await new Promise((resolve) => setTimeout(resolve, ms)), value.apply(target, args));
+        if (key === '$transaction') return (fn: (tx: object) => unknown) => value.call(target, (tx: object) => fn(slow(tx)));
+        return value.bind(target);
+      },
+    });
+  return slow(db);
+}
 
 async function space(orgId: string, token: string) {
   return (await sdk(server.url, token).orgs.createSpace(orgId, { title: 'Jobs' })).data;
@@ -138,6 +155,21 @@ describe('the job runner', () => {
     await server.db.job.update({ where: { id: doomed.id }, data: { state: 'running', workerId: 'dead-worker', attempts: 3, heartbeatAt: new Date(Date.now() - 60_000) } });
     await recoverLostJobs(server.db, s.events, 1000);
     expect(await server.db.job.findUniqueOrThrow({ where: { id: doomed.id } })).toMatchObject({ state: 'failed', errorCode: 'JOB_STOPPED' });
+    await s.events.close();
+  });
+
+  it('never requeues a job at its last attempt whose heartbeat turns stale during a sweep: it fails at the next one', async () => {
+    const { org, owner } = await createOrg(server.db);
+    const job = await jobRow('import', { organizationId: org.id, createdById: owner.id });
+    const s = services();
+    await server.db.$executeRaw`UPDATE "Job" SET "state" = 'running', "workerId" = 'dying-worker', "attempts" = 3, "heartbeatAt" = now() WHERE "id" = ${job.id}`;
+    // Each statement of this sweep waits 150 ms: with a staleness of 200 ms, the heartbeat is fresh
+    // for the first and stale for the second, unless the sweep reads one clock (one transaction).
+    await recoverLostJobs(slowQueries(server.db, 150), s.events, 200, { jobMaxAttempts: 3, jobTimeBudgetMs: 60_000 });
+    expect(await server.db.job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ state: 'running', attempts: 3 });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await recoverLostJobs(server.db, s.events, 200, { jobMaxAttempts: 3, jobTimeBudgetMs: 60_000 });
+    expect(await server.db.job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ state: 'failed', errorCode: 'JOB_STOPPED', attempts: 3 });
     await s.events.close();
   });
 });

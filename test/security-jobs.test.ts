@@ -7,7 +7,7 @@
  * QUIRE_JOB_MAX_ATTEMPTS the job ends `failed` with a reason its user can read — over REST and
  * GraphQL — and the change request's revision is untouched. A job within its budget still succeeds.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createPrismaClient, type Db } from '../src/db/client.js';
 import { createOrganizationWithOwner } from '../src/domain/people/identity/bootstrap.js';
 import { gqlOk, http } from './helpers/clients.js';
@@ -38,9 +38,16 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** A `quire worker` with these job settings; resolves once it runs. */
+/**
+ * A `quire worker` with these job settings; resolves once it runs. It goes with its test, even one
+ * that failed: the next test's jobs are run by its own workers only, with its own settings.
+ */
 async function worker(settings: Record<string, string>) {
   const started = startQuire(['worker'], { DATABASE_URL: database.url, QUIRE_FETCH_ALLOW_PRIVATE_NETWORKS: 'true', ...settings }, WORKER_READY);
+  onTestFinished(async () => {
+    if (started.child.exitCode === null && started.child.signalCode === null) started.child.kill('SIGKILL');
+    await started.exited;
+  });
   await started.matched;
   return started;
 }

@@ -18,18 +18,21 @@ const { sql } = Prisma;
 
 /** Takes back the jobs whose heartbeat is older than `staleMs`; answers them. */
 export async function recoverLostJobs(db: Db, events: EventBus, staleMs: number, limits: JobLimits = DEFAULT_JOB_LIMITS): Promise<JobRow[]> {
+  // One transaction, so one `now()`: a job whose heartbeat turned stale between two statements
+  // would otherwise miss the first (failed at its last attempt) and be requeued by the second,
+  // and run once more than QUIRE_JOB_MAX_ATTEMPTS allows. The requeue names its bound as well.
   const stale = sql`"state" = 'running' AND "heartbeatAt" < now() - ${staleMs} * interval '1 millisecond'`;
-  const failed = await db.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<JobRow[]>`
+  const { failed, requeued } = await db.$transaction(async (tx) => {
+    const failed = await tx.$queryRaw<JobRow[]>`
       UPDATE "Job" SET "state" = 'failed', "errorCode" = ${JOB_STOPPED}, "errorMessage" = ${stoppedReason(limits.jobMaxAttempts, limits)},
         "message" = 'Failed', "finishedAt" = now(), "secret" = NULL, "version" = "version" + 1, "updatedAt" = now()
       WHERE ${stale} AND "attempts" >= ${limits.jobMaxAttempts} RETURNING *`;
-    await recordJobsFinished(tx, rows);
-    return rows;
+    await recordJobsFinished(tx, failed);
+    const requeued = await tx.$queryRaw<JobRow[]>`
+      UPDATE "Job" SET "state" = 'queued', "message" = 'The worker running it stopped; it will be run again', "version" = "version" + 1, "updatedAt" = now()
+      WHERE ${stale} AND "attempts" < ${limits.jobMaxAttempts} RETURNING *`;
+    return { failed, requeued };
   });
-  const requeued = await db.$queryRaw<JobRow[]>`
-    UPDATE "Job" SET "state" = 'queued', "message" = 'The worker running it stopped; it will be run again', "version" = "version" + 1, "updatedAt" = now()
-    WHERE ${stale} RETURNING *`;
   const lost = [...failed, ...requeued];
   const workers = [...new Set(lost.map((job) => job.workerId).filter((id): id is string => !!id))];
   if (workers.length) await db.$executeRaw`SELECT graphile_worker.force_unlock_workers(${workers}::text[])`;
