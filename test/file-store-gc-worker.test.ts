@@ -83,6 +83,10 @@ it('runs the collection in the worker: one queued across instances, run once whe
   expect(jobs[0]!.runInSeconds).toBeGreaterThan(0);
   expect(jobs[0]!.runInSeconds).toBeLessThanOrEqual(first!.runInSeconds);
   expect(jobs[0]!.runInSeconds).toBeLessThanOrEqual(60);
+  // So are the other recurring tasks (jobs/recurring.ts): one queued run each across the instances.
+  const recurring = await db.$queryRaw<{ task: string; runs: number }[]>`
+    SELECT task_identifier AS task, count(*)::int AS runs FROM graphile_worker.jobs GROUP BY task_identifier ORDER BY task_identifier`;
+  expect(recurring).toEqual(['check_custom_hostnames', FILE_GC_TASK, 'delete_old_webhook_deliveries', 'purge_deleted_spaces'].sort().map((task) => ({ task, runs: 1 })));
 
   // Made due now (graphile-worker's own function, as an operator could).
   await db.$executeRaw`SELECT graphile_worker.add_job(${FILE_GC_TASK}, '{}'::json, queue_name => ${FILE_GC_TASK}, run_at => now(), job_key => ${FILE_GC_TASK}, job_key_mode => 'replace', max_attempts => 1)`;
@@ -103,9 +107,9 @@ it('runs the collection in the worker: one queued across instances, run once whe
   });
   expect(next[0]!.runInSeconds).toBeGreaterThan(6 * HOUR / 1000 - 120);
   expect(next[0]!.runInSeconds).toBeLessThanOrEqual(6 * HOUR / 1000);
-  // Counted as scheduled, not as a job waiting for a worker.
+  // Counted as scheduled, not as jobs waiting for a worker: this and the three other recurring tasks.
   const metrics = await createMetrics({ db }).registry.metrics();
-  expect(metrics).toContain('quire_jobs{state="scheduled"} 1');
+  expect(metrics).toContain('quire_jobs{state="scheduled"} 4');
   expect(metrics).toContain('quire_jobs{state="ready"} 0');
 });
 

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildApp } from '../src/app.js';
 import { newId } from '../src/domain/kernel/ids.js';
-import { JOB_HANDLERS } from '../src/jobs/worker.js';
+import { JOB_HANDLERS } from '../src/jobs/tasks.js';
 import { runJob } from '../src/jobs/runner.js';
 import { silentLogger } from '../src/observability/logger.js';
 import { gqlOk, http, sdk } from './helpers/clients.js';

@@ -44,4 +44,21 @@ describe('raw SQL of the outbox dispatcher', () => {
     expect(await raw.$queryRaw`SELECT n FROM raw_sql_probe ORDER BY n`).toEqual([{ n: 1 }, { n: 2 }]);
     expect(await raw.$executeRaw`DELETE FROM raw_sql_probe WHERE n > ${0}`).toBe(2);
   });
+
+  it('fails a transaction whose connection is cut between its statements, and nothing else: no uncaught error', async () => {
+    // pg emits the cut on the connection too; checked out, it has no pool listener (src/events/raw-sql.ts).
+    const other = createPrismaClient(url, { poolMax: 1 });
+    try {
+      const cut = raw.transaction(async (tx) => {
+        const [{ pid }] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+        await other.$queryRaw`SELECT pg_terminate_backend(${pid}::int)`;
+        await new Promise((resolve) => setTimeout(resolve, 300)); // the FATAL arrives while no statement runs
+        return pid;
+      }, { timeoutMs: 5000 });
+      await expect(cut).rejects.toThrow();
+      expect(await raw.$queryRaw`SELECT 1 AS one`).toEqual([{ one: 1 }]); // the pool opens a new connection
+    } finally {
+      await other.$disconnect();
+    }
+  });
 });

@@ -29,10 +29,8 @@ export async function serve(config: Config): Promise<void> {
   // OpenAPI parser...), which a server without its runner (QUIRE_RUN_WORKER=false) need not hold.
   const startWorker: typeof StartWorker | undefined = config.runWorker ? (await import('../jobs/worker.js')).startWorker : undefined;
   const worker = startWorker ? await startWorker(database.url, { db: database.db, events, logger, config }) : undefined;
+  // Supervised (jobs/worker.ts): a database outage that stops it is followed by a restart.
   if (worker) say('job runner started');
-  // The runner's promise rejects when its database goes away under it (Ctrl-C reaches an embedded
-  // PostgreSQL in the same process group): reported, never an unhandled rejection.
-  worker?.promise.catch((error: Error) => logger.warn({ err: { message: error.message } }, 'job runner ended'));
   const app = buildApp({ db: database.db, config, logger, events, databaseFailed: database.failed });
   // Before the port opens: the start's garbage goes now, not ~100 s later (observability/startup-collection.ts).
   logger.debug({ ms: Math.round(collectStartupGarbage()) }, 'start-up garbage collected');

@@ -59,7 +59,12 @@ export function createPrismaClient(
   // hundreds of milliseconds whenever its estimated cost crosses `jit_above_cost` (measured: a
   // search over 100 spaces, 0.2 s of compiling for 20 ms of execution). Set on each new connection,
   // queued before its first statement.
-  pool.on('connect', (connection) => void connection.query('SET jit = off').catch(lost));
+  // A connection that breaks while checked out between statements fails its next one, where the
+  // caller handles it; pg also emits the break on the connection, which must not go unheard.
+  pool.on('connect', (connection) => {
+    connection.on('error', () => {});
+    void connection.query('SET jit = off').catch(lost);
+  });
   const adapter = new PrismaPg(pool as never, { ...named, onPoolError: lost, onConnectionError: lost, disposeExternalPool: true });
   const client = new PrismaClient({
     adapter,

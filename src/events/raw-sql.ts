@@ -52,6 +52,10 @@ export function rawPool(connectionString: string, opts: { max: number; onConnect
   const pool = new pg.Pool({ connectionString, max: opts.max, types, connectionTimeoutMillis: 10_000 });
   // An idle connection that breaks is replaced on next use; it must never take the process down.
   pool.on('error', opts.onConnectionLost);
+  // A connection that breaks while checked out between statements fails its next statement, where
+  // the caller handles it; pg also emits it on the client, which without a listener is an uncaught
+  // exception (seen: the server exiting when its PostgreSQL was killed during a dispatch).
+  pool.on('connect', (client) => client.on('error', () => {}));
   return {
     ...over((text, values) => pool.query(text, values)),
     async transaction(work, { timeoutMs }) {
