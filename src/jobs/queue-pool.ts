@@ -11,7 +11,9 @@ import type { Logger } from '../observability/logger.js';
 export type QueuePool = { pool: pg.Pool; close(): Promise<void> };
 
 export function createQueuePool(url: string, max: number, logger: Logger, name: string): QueuePool {
-  const pool = new pg.Pool({ connectionString: url, max });
+  // A connection attempt that gets no answer (a network cut) fails after 10 s rather than never:
+  // a runner stopping after an outage must not wait forever (worker.ts).
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
   // Idle connections that break are dropped by pg; checked-out ones raise on their next query.
   const report = (error: Error) => logger.warn({ component: name, err: { message: error.message } }, 'a queue connection broke');
   pool.on('error', report);

@@ -13,6 +13,7 @@ export type Worker = { stop(): Promise<void>; /** Settles once stopped. */ promi
 
 const FIRST_RETRY_MS = 1000;
 const LAST_RETRY_MS = 30_000;
+const STOP_WAIT_MS = 30_000;
 
 /** Starts the job runner; the first start's failure is the caller's, later ones are retried. */
 export async function startWorker(url: string, given: JobServices): Promise<Worker> {
@@ -24,7 +25,9 @@ export async function startWorker(url: string, given: JobServices): Promise<Work
   let stopping = false;
   let stop: () => void = () => {};
   const stopped = new Promise<void>((resolve) => (stop = resolve));
-  const pause = (ms: number) => Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, ms))]);
+  // Unreferenced timers: a wait cut short by `stop` keeps nothing alive.
+  const after = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(resolve, ms, value).unref());
+  const pause = (ms: number) => Promise.race([stopped, after(ms, undefined)]);
   const supervise = async () => {
     while (current && !stopping) {
       const why = await Promise.race([current.failed, stopped]);
@@ -32,7 +35,10 @@ export async function startWorker(url: string, given: JobServices): Promise<Work
       logger.warn({ reason: why }, 'job runner stopped; starting it again');
       const broken = current;
       current = undefined;
-      await broken.stop();
+      // Its running jobs are stopped (and retried) after graphile-worker's grace period; a stop that
+      // still hangs on the database is left behind rather than keeping the jobs from running again.
+      const stoppedInTime = await Promise.race([broken.stop().then(() => true), after(STOP_WAIT_MS, false)]);
+      if (!stoppedInTime) logger.warn({ waitedMs: STOP_WAIT_MS }, 'the stopped job runner is still releasing its connections; starting the next one meanwhile');
       for (let delay = FIRST_RETRY_MS; !current && !stopping; delay = Math.min(delay * 2, LAST_RETRY_MS)) {
         await pause(delay);
         if (stopping) return;
