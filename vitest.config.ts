@@ -7,14 +7,12 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // One test file at a time, whatever the machine: the concurrency CI proves. (Vitest's default,
-    // one fewer than the CPUs, ran files side by side on larger machines, sharing one database and
-    // its job queue: a job runner started with one file's settings could run another file's jobs.)
-    // Each worker has a database of its own (test/global-setup.ts), so `--maxWorkers=2` runs files
-    // side by side in isolation, in about half the time; under that load, health.test.ts failed
-    // once: `quire serve` exited when its PostgreSQL was killed (graphile-worker's cron loop, its
-    // runner stopped by the outage, rejects with nothing listening), hence one here.
-    maxWorkers: 1,
+    // Two test files at a time, whatever the machine: the concurrency CI proves. They wait on the
+    // database, child processes and local servers more than they compute, so two take about half
+    // as long even on two cores. Each worker has a database of its own (test/global-setup.ts): files
+    // side by side share no job queue or outbox (a job runner started with one file's settings
+    // would otherwise run another file's jobs). `--maxWorkers=1` runs them one by one.
+    maxWorkers: 2,
     minWorkers: 1,
   },
 });
